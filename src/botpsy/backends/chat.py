@@ -1,0 +1,136 @@
+"""FormattedChatModel: a local TextBackend + a ChatFormat = a ChatModel.
+
+This is where device timings are taken (time to first token, prefill and decode
+speed), because only here do we see both the prompt and the token stream.
+``tool_choice`` "required" or a tool name is enforced by the format's GBNF call
+grammar on backends that support grammars (llama.cpp), and by forcing the call
+opener into the prompt elsewhere.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Iterator
+
+from botpsy.backends.base import GenerationStats, TextBackend
+from botpsy.formats.base import ChatFormat
+from botpsy.types import (
+    Completion,
+    GenerationParams,
+    Message,
+    ParseResult,
+    StreamEvent,
+    Timings,
+    ToolSpec,
+    Usage,
+)
+
+
+def _forced_tools(tools: list[ToolSpec], choice: str) -> list[ToolSpec] | None:
+    """The tools a call must be made to, or None when the call is optional."""
+    if choice in ("auto", "none") or not tools:
+        return None
+    if choice == "required":
+        return tools
+    named = [spec for spec in tools if spec.name == choice]
+    if not named:
+        known = ", ".join(spec.name for spec in tools)
+        raise ValueError(f"tool_choice names {choice!r}, which is not among the tools [{known}]")
+    return named
+
+
+def make_timings(stats: GenerationStats, ttft: float | None, total: float) -> Timings:
+    """Timings from one generation; speeds are None when there is nothing to divide."""
+    evaluated = stats.prompt_tokens - stats.cached_tokens
+    prefill = stats.prompt_eval_s if stats.prompt_eval_s is not None else ttft
+    decode_s = total - ttft if ttft is not None else None
+    return Timings(
+        ttft_s=ttft,
+        prefill_tok_s=evaluated / prefill if prefill and evaluated > 0 else None,
+        decode_tok_s=(stats.completion_tokens - 1) / decode_s
+        if decode_s and stats.completion_tokens > 1
+        else None,
+        total_s=total,
+    )
+
+
+def _finish_reason(result: ParseResult, stats: GenerationStats) -> str:
+    if result.tool_calls:
+        return "tool_calls"
+    return "length" if stats.finish_reason == "length" else "stop"
+
+
+class FormattedChatModel:
+    """ChatModel over a local text backend with an explicit chat format."""
+
+    def __init__(self, backend: TextBackend, fmt: ChatFormat, *, name: str | None = None):
+        self.backend = backend
+        self.format = fmt
+        self.name = name or backend.name
+
+    def _supports_grammar(self) -> bool:
+        return getattr(self.backend, "supports_grammar", True) and hasattr(self.format, "call_grammar")
+
+    def _prepare(
+        self, messages: list[Message], tools: list[ToolSpec], params: GenerationParams
+    ) -> tuple[str, str | None, str]:
+        """Prompt, grammar and forced prefix for a request."""
+        visible = [] if params.tool_choice == "none" else tools
+        prompt = self.format.render(messages, visible or None)
+        forced = _forced_tools(visible, params.tool_choice)
+        if forced is None:
+            return prompt, None, ""
+        if self._supports_grammar():
+            return prompt, self.format.call_grammar(forced, params.tool_choice), ""
+        prefix = self.format.call_prefix()
+        return prompt + prefix, None, prefix
+
+    def stream(
+        self,
+        messages: list[Message],
+        tools: list[ToolSpec] | None = None,
+        params: GenerationParams | None = None,
+    ) -> Iterator[StreamEvent]:
+        params = params or GenerationParams()
+        prompt, grammar, prefix = self._prepare(messages, list(tools or []), params)
+        run = params.model_copy(update={"stop": [*params.stop, *self.format.stop_sequences()]})
+        parser = self.format.stream_parser()
+        start, ttft = time.perf_counter(), None
+        raw = prefix
+        if prefix:
+            yield from parser.feed(prefix)
+        for chunk in self.backend.generate(prompt, run, grammar):
+            if ttft is None:
+                ttft = time.perf_counter() - start
+            raw += chunk.text
+            yield from parser.feed(chunk.text)
+        total = time.perf_counter() - start
+        result = parser.finish()
+        stats = self.backend.last_stats
+        completion = Completion(
+            content=result.content,
+            tool_calls=result.tool_calls,
+            reasoning=result.reasoning,
+            usage=Usage(
+                prompt_tokens=stats.prompt_tokens,
+                completion_tokens=stats.completion_tokens,
+                cached_tokens=stats.cached_tokens,
+            ),
+            timings=make_timings(stats, ttft, total),
+            parse_errors=result.errors,
+            raw=raw,
+            finish_reason=_finish_reason(result, stats),
+            model=self.name,
+        )
+        yield StreamEvent(type="done", completion=completion)
+
+    def complete(
+        self,
+        messages: list[Message],
+        tools: list[ToolSpec] | None = None,
+        params: GenerationParams | None = None,
+    ) -> Completion:
+        for event in self.stream(messages, tools, params):
+            if event.type == "done" and event.completion is not None:
+                return event.completion
+        raise RuntimeError("generation ended without a completion")  # unreachable by construction

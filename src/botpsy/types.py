@@ -1,0 +1,176 @@
+"""The data model every part of botpsy speaks: messages, tools, calls, completions.
+
+Pydantic models so that everything serialises to the JSON that the CLI, the
+server and the eval result files write, and validates what it reads back.
+"""
+
+from __future__ import annotations
+
+import uuid
+from enum import Enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+def new_call_id() -> str:
+    """A short unique id for a tool call, in the OpenAI ``call_...`` style."""
+    return "call_" + uuid.uuid4().hex[:12]
+
+
+class ToolCall(BaseModel):
+    """One call the model asked for: a tool name and its (JSON object) arguments."""
+
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    id: str = Field(default_factory=new_call_id)
+
+
+class Message(BaseModel):
+    """One chat turn.
+
+    ``untrusted`` marks content that came out of a tool (an email body, a file):
+    the safety layer treats it as data, never as instructions.
+    ``source`` names where such content came from (e.g. ``mail.read:42``).
+    """
+
+    role: Role
+    content: str = ""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    tool_call_id: str | None = None
+    name: str | None = None
+    reasoning: str | None = None
+    untrusted: bool = False
+    source: str | None = None
+
+
+class ToolSpec(BaseModel):
+    """A tool as a model sees it: name, description and a JSON schema of parameters.
+
+    ``side_effect`` marks tools that change the world (send mail, write a file):
+    they need confirmation before they run.
+    """
+
+    name: str
+    description: str = ""
+    parameters: dict[str, Any] = Field(
+        default_factory=lambda: {"type": "object", "properties": {}, "required": []}
+    )
+    side_effect: bool = False
+
+    def to_openai(self) -> dict[str, Any]:
+        """The OpenAI ``tools`` entry for this spec."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            },
+        }
+
+
+class ParseErrorKind(str, Enum):
+    """Why a piece of model output could not be turned into a tool call."""
+
+    invalid_json = "invalid_json"  # the arguments/call body is not recoverable JSON
+    unclosed_tag = "unclosed_tag"  # an opener without its closer (recovered when possible)
+    missing_name = "missing_name"  # a call without a function name
+    bad_arguments = "bad_arguments"  # arguments present but not an object / not parseable
+    syntax_error = "syntax_error"  # pythonic call list that is not valid Python
+    unexpected_text = "unexpected_text"  # stray tool-call markup in prose
+    truncated = "truncated"  # output ended inside a call (max tokens hit)
+
+
+class ParseError(BaseModel):
+    """A categorised parse failure; ``raw`` keeps the text so nothing is lost."""
+
+    kind: ParseErrorKind
+    message: str
+    raw: str = ""
+    recovered: bool = False  # True when a call was still recovered despite the error
+
+
+class ParseResult(BaseModel):
+    """What a format parser makes of raw model text."""
+
+    content: str = ""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    reasoning: str | None = None
+    errors: list[ParseError] = Field(default_factory=list)
+
+
+class Usage(BaseModel):
+    """Token counts of one generation; ``cached_tokens`` were reused from the KV cache."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+class Timings(BaseModel):
+    """Device timings of one generation (seconds and tokens per second)."""
+
+    ttft_s: float | None = None  # request start -> first generated token
+    prefill_tok_s: float | None = None  # prompt tokens evaluated per second
+    decode_tok_s: float | None = None  # generated tokens per second after the first
+    total_s: float | None = None
+
+
+class Completion(BaseModel):
+    """One model answer, parsed: text, tool calls, reasoning, usage, timings, errors."""
+
+    model_config = ConfigDict(protected_namespaces=())
+
+    content: str = ""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    reasoning: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+    timings: Timings = Field(default_factory=Timings)
+    parse_errors: list[ParseError] = Field(default_factory=list)
+    raw: str = ""  # the unparsed model text, kept for re-scoring and debugging
+    finish_reason: Literal["stop", "length", "tool_calls", "error"] = "stop"
+    model: str = ""
+
+    def to_message(self) -> Message:
+        """The assistant message to append to a conversation."""
+        return Message(
+            role="assistant",
+            content=self.content,
+            tool_calls=list(self.tool_calls),
+            reasoning=self.reasoning,
+        )
+
+
+ToolChoice = str  # "auto" | "none" | "required" | a tool name
+
+
+class GenerationParams(BaseModel):
+    """Sampling settings of one request; ``tool_choice`` follows the OpenAI meaning."""
+
+    max_tokens: int = 256
+    temperature: float = 0.0
+    top_p: float = 1.0
+    seed: int | None = None
+    stop: list[str] = Field(default_factory=list)
+    tool_choice: ToolChoice = "auto"
+
+
+class StreamEvent(BaseModel):
+    """One event of a streamed completion.
+
+    ``text``: a piece of visible answer; ``reasoning``: a piece of thinking;
+    ``tool_call``: a complete call parsed from the stream; ``done``: the end, with
+    the full Completion.
+    """
+
+    type: Literal["text", "reasoning", "tool_call", "done"]
+    text: str = ""
+    tool_call: ToolCall | None = None
+    completion: Completion | None = None

@@ -1,0 +1,26 @@
+"""Shared fixtures: the real default model (once per session) and a scripted chat model."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def default_gguf():
+    """Path of the embedded SmolLM2 GGUF; skips when it cannot be fetched (offline without cache)."""
+    from botpsy.backends.store import ModelNotFoundError, default_model_path
+
+    try:
+        return default_model_path()
+    except ModelNotFoundError as exc:  # pragma: no cover - depends on the machine
+        pytest.skip(f"default model unavailable: {exc}")
+
+
+@pytest.fixture(scope="session")
+def smol_backend(default_gguf):
+    """One llama.cpp backend on SmolLM2 shared by the model tests (loading costs ~0.3 s, memory 150 MB)."""
+    from botpsy.backends.llamacpp import LlamaCppBackend
+
+    backend = LlamaCppBackend(default_gguf, n_ctx=4096, n_threads=2)
+    yield backend
+    backend.close()
