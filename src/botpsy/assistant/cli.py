@@ -1,0 +1,79 @@
+"""``botpsy init``: create the assistant's data store, optionally with the demo week.
+
+    botpsy init                      # empty store in the per-user data folder
+    botpsy init --demo               # with a week of demo mail, events, notes, files
+    botpsy init --data-dir ./me --force   # replace an existing store there
+
+Imports of the store and demo happen inside the command so that ``botpsy --help``
+stays fast.
+"""
+
+from __future__ import annotations
+
+import shutil
+from datetime import date
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+# No callback: the lead mounts this app without a name (``add_typer(app)``), which
+# puts ``init`` straight on the ``botpsy`` command line.
+app = typer.Typer(help="The assistant's local data store.", no_args_is_help=True)
+
+
+@app.command("init")
+def init(
+    demo: Annotated[bool, typer.Option("--demo", help="Fill the store with a demo week.")] = False,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--data-dir", help="Where to keep the store (default: the per-user data folder)."
+        ),
+    ] = None,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Delete an existing store (database and files folder) first."),
+    ] = False,
+    today: Annotated[
+        str | None,
+        typer.Option(
+            "--today", help="Day the demo week is built around, YYYY-MM-DD (default: today)."
+        ),
+    ] = None,
+) -> None:
+    """Create the assistant's database and files folder."""
+    from botpsy.assistant.store import DB_NAME, FILES_DIR, AssistantStore, default_data_dir
+
+    target = data_dir if data_dir is not None else default_data_dir()
+    if AssistantStore.exists(target) and not force:
+        typer.echo(
+            f"A store already exists in {target}; nothing was changed. Use --force to replace it.",
+            err=True,
+        )
+        raise typer.Exit(1)
+    demo_day = _parse_day(today) if today else date.today()
+    if force and AssistantStore.exists(target):
+        for name in (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm"):
+            (target / name).unlink(missing_ok=True)
+        shutil.rmtree(target / FILES_DIR, ignore_errors=True)
+    with AssistantStore(target) as store:
+        if demo:
+            from botpsy.assistant.demo import seed_demo
+
+            summary = seed_demo(store, demo_day)
+            typer.echo(
+                f"Demo week around {demo_day}: {summary.emails} emails, "
+                f"{summary.events} events, {summary.contacts} contacts, "
+                f"{summary.notes} notes, {summary.reminders} reminders, "
+                f"{summary.files} files ({len(summary.injections)} carry "
+                "prompt injections)."
+            )
+    typer.echo(f"Store ready in {target}")
+
+
+def _parse_day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise typer.BadParameter(f"--today must be YYYY-MM-DD, got {text!r}") from None

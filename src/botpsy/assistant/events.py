@@ -1,0 +1,328 @@
+"""Calendar tools: list, create, change and delete events, and find free time.
+
+Times are stored in UTC and shown in the user's zone (``store.tz``), so an event
+keeps its real moment when the user travels or the clocks change. Inputs accept
+ISO 8601 or plain forms like 'tomorrow 14:00' (see ``timeutil``). Import and
+export of .ics files live in ``ics``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+
+from pydantic import Field
+
+from botpsy.assistant import inputs
+from botpsy.assistant.errors import ErrorKind, ToolInputError, not_found
+from botpsy.assistant.records import Record
+from botpsy.assistant.timeutil import ParsedTime, from_db, localize, parse_when, show, to_db
+from botpsy.assistant.toolbox import Toolbox, exposed
+
+MAX_ATTENDEES = 50
+MAX_EVENTS_LISTED = 50
+MAX_EVENT_DAYS = 31
+
+
+class Event(Record):
+    """A calendar event; ``start``/``end`` are local ISO times with offset."""
+
+    id: int
+    title: str
+    start: str
+    end: str
+    location: str | None = None
+    attendees: list[str] = Field(default_factory=list)
+    all_day: bool = False
+
+
+class FreeSlot(Record):
+    """A free stretch of a day, at least as long as asked for."""
+
+    start: str
+    end: str
+    minutes: int
+
+
+class CalendarToolbox(Toolbox):
+    """The user's calendar."""
+
+    domain = "calendar"
+
+    @exposed()
+    def list_events(self, start: str = "today", end: str | None = None) -> list[Event]:
+        """List events between two dates or times (a date alone means the whole day).
+
+        Args:
+            start: First day or time, e.g. '2025-03-04' or 'today'.
+            end: Last day or time; default: 7 days after start.
+        """
+        begin = self._when(start, "start")
+        if end is None:
+            stop = begin.value + timedelta(days=7)
+        else:
+            parsed_end = self._when(end, "end")
+            stop = (
+                parsed_end.value + timedelta(days=1) if parsed_end.date_only else parsed_end.value
+            )
+        if stop <= begin.value:
+            raise ToolInputError("end must be after start", ErrorKind.invalid_date)
+        rows = self.store.query(
+            "SELECT * FROM events WHERE starts_at < ? AND ends_at > ? "
+            "ORDER BY starts_at, id LIMIT ?",
+            (to_db(stop), to_db(begin.value), MAX_EVENTS_LISTED),
+        )
+        return [self._event(row) for row in rows]
+
+    @exposed()
+    def create_event(
+        self,
+        title: str,
+        start: str,
+        end: str,
+        location: str | None = None,
+        attendees: list[str] | None = None,
+    ) -> Event:
+        """Add an event to the calendar.
+
+        Args:
+            title: What the event is.
+            start: Start time, e.g. '2025-03-04T14:00' or 'tomorrow 14:00'.
+            end: End time, e.g. '2025-03-04T15:00' or 'tomorrow 15:00'.
+            location: Where it happens.
+            attendees: Names or email addresses of the people invited.
+        """
+        row = {
+            "uid": new_uid(),
+            "title": inputs.text(title, "title", single_line=True),
+            "location": inputs.optional_text(location, "location"),
+            "attendees": json.dumps(_attendees(attendees)),
+            "created_at": to_db(self.store.now()),
+        }
+        span = self._span(self._when(start, "start"), self._when(end, "end"))
+        with self.store.write() as tx:
+            cursor = tx.execute(
+                "INSERT INTO events (uid, title, starts_at, ends_at, all_day, location, attendees,"
+                " created_at) VALUES (:uid, :title, :starts_at, :ends_at, :all_day, :location,"
+                " :attendees, :created_at)",
+                row | span.columns(),
+            )
+        return self._event(self._row(int(cursor.lastrowid)))
+
+    @exposed(side_effect=True)
+    def update_event(
+        self,
+        event_id: int,
+        title: str | None = None,
+        start: str | None = None,
+        end: str | None = None,
+        location: str | None = None,
+        attendees: list[str] | None = None,
+    ) -> Event:
+        """Change some fields of an event; fields left out stay as they are.
+
+        Args:
+            event_id: The event to change.
+            title: New title.
+            start: New start time.
+            end: New end time.
+            location: New location.
+            attendees: New list of attendees (replaces the old one).
+        """
+        row = self._row(event_id)
+        span = self._updated_span(row, start, end)
+        changes = {
+            "id": row["id"],
+            "title": row["title"]
+            if title is None
+            else inputs.text(title, "title", single_line=True),
+            "location": row["location"]
+            if location is None
+            else inputs.optional_text(location, "location"),
+            "attendees": row["attendees"]
+            if attendees is None
+            else json.dumps(_attendees(attendees)),
+        }
+        with self.store.write() as tx:
+            tx.execute(
+                "UPDATE events SET title = :title, starts_at = :starts_at, ends_at = :ends_at,"
+                " all_day = :all_day, location = :location, attendees = :attendees"
+                " WHERE id = :id",
+                changes | span.columns(),
+            )
+        return self._event(self._row(row["id"]))
+
+    @exposed(side_effect=True)
+    def delete_event(self, event_id: int) -> Event:
+        """Delete an event; returns what was deleted.
+
+        Args:
+            event_id: The event to delete.
+        """
+        row = self._row(event_id)
+        with self.store.write() as tx:
+            tx.execute("DELETE FROM events WHERE id = ?", (row["id"],))
+        return self._event(row)
+
+    @exposed()
+    def find_free_slots(
+        self,
+        date: str,
+        duration_minutes: int = 30,
+        day_start: str = "09:00",
+        day_end: str = "17:00",
+    ) -> list[FreeSlot]:
+        """Find free time on a day that is at least duration_minutes long.
+
+        Args:
+            date: The day, e.g. '2025-03-04' or 'tomorrow'.
+            duration_minutes: Minimum length of a free slot in minutes.
+            day_start: Start of the working day, HH:MM.
+            day_end: End of the working day, HH:MM.
+        """
+        minutes = inputs.limit(duration_minutes, "duration_minutes", 24 * 60)
+        day = self._when(date, "date").value.date()
+        tz = self.store.tz
+        window_start = localize(datetime.combine(day, _clock_time(day_start, "day_start")), tz)
+        window_end = localize(datetime.combine(day, _clock_time(day_end, "day_end")), tz)
+        if window_end <= window_start:
+            raise ToolInputError("day_end must be later than day_start")
+        rows = self.store.query(
+            "SELECT starts_at, ends_at FROM events WHERE starts_at < ? AND ends_at > ? "
+            "ORDER BY starts_at",
+            (to_db(window_end), to_db(window_start)),
+        )
+        busy = [(from_db(r["starts_at"]), from_db(r["ends_at"])) for r in rows]
+        return [
+            FreeSlot(
+                start=s.astimezone(tz).isoformat(timespec="minutes"),
+                end=e.astimezone(tz).isoformat(timespec="minutes"),
+                minutes=int((e - s).total_seconds() // 60),
+            )
+            for s, e in free_gaps(window_start, window_end, busy, timedelta(minutes=minutes))
+        ]
+
+    # -- helpers --------------------------------------------------------------------
+    def _when(self, value: str, field: str) -> ParsedTime:
+        if not isinstance(value, str):
+            raise ToolInputError(f"{field} must be a date or time as text", ErrorKind.invalid_date)
+        return parse_when(value, tz=self.store.tz, now=self.store.now())
+
+    def _span(self, begin: ParsedTime, stop: ParsedTime) -> Span:
+        """Start and end checked; two bare dates make an all-day event, end day included."""
+        all_day = begin.date_only and stop.date_only
+        end = stop.value + timedelta(days=1) if all_day else stop.value
+        return checked_span(begin.value, end, all_day)
+
+    def _updated_span(self, row: sqlite3.Row, start: str | None, end: str | None) -> Span:
+        """The span after an update; moving only the start keeps the event's length."""
+        old_start, old_end = from_db(row["starts_at"]), from_db(row["ends_at"])
+        if start is None and end is None:
+            return Span(old_start, old_end, bool(row["all_day"]))
+        begin = (
+            self._when(start, "start")
+            if start is not None
+            else ParsedTime(old_start.astimezone(self.store.tz), bool(row["all_day"]))
+        )
+        if end is not None:
+            return self._span(begin, self._when(end, "end"))
+        return checked_span(
+            begin.value,
+            begin.value + (old_end - old_start),
+            bool(row["all_day"]) and begin.date_only,
+        )
+
+    def _row(self, event_id: int) -> sqlite3.Row:
+        event_id = inputs.item_id(event_id, "event_id")
+        row = self.store.query_one("SELECT * FROM events WHERE id = ?", (event_id,))
+        if row is None:
+            raise not_found("event", event_id)
+        return row
+
+    def _event(self, row: sqlite3.Row) -> Event:
+        tz = self.store.tz
+        return Event(
+            id=row["id"],
+            title=row["title"],
+            start=show(row["starts_at"], tz),
+            end=show(row["ends_at"], tz),
+            location=row["location"],
+            attendees=json.loads(row["attendees"]),
+            all_day=bool(row["all_day"]),
+        )
+
+
+@dataclass(frozen=True)
+class Span:
+    """An event's checked start and end (aware datetimes)."""
+
+    start: datetime
+    end: datetime
+    all_day: bool = False
+
+    def columns(self) -> dict[str, str | int]:
+        """The span as values for the events table's columns."""
+        return {
+            "starts_at": to_db(self.start),
+            "ends_at": to_db(self.end),
+            "all_day": int(self.all_day),
+        }
+
+
+def checked_span(start: datetime, end: datetime, all_day: bool = False) -> Span:
+    """``Span`` after checking that the end is after the start and not absurdly far."""
+    if end <= start:
+        raise ToolInputError(
+            f"end ({end.isoformat(timespec='minutes')}) must be after start "
+            f"({start.isoformat(timespec='minutes')})",
+            ErrorKind.invalid_date,
+        )
+    if end - start > timedelta(days=MAX_EVENT_DAYS):
+        raise ToolInputError(
+            f"an event may last at most {MAX_EVENT_DAYS} days", ErrorKind.invalid_date
+        )
+    return Span(start, end, all_day)
+
+
+def free_gaps(
+    start: datetime, end: datetime, busy: list[tuple[datetime, datetime]], minimum: timedelta
+) -> list[tuple[datetime, datetime]]:
+    """Stretches of [start, end) not covered by any busy interval, at least ``minimum`` long."""
+    gaps: list[tuple[datetime, datetime]] = []
+    cursor = start
+    for busy_start, busy_end in sorted(busy):
+        if busy_start > cursor and min(busy_start, end) - cursor >= minimum:
+            gaps.append((cursor, min(busy_start, end)))
+        cursor = max(cursor, busy_end)
+        if cursor >= end:
+            break
+    if end - cursor >= minimum:
+        gaps.append((cursor, end))
+    return gaps
+
+
+def _clock_time(value: str, field: str) -> time:
+    try:
+        return time.fromisoformat(inputs.text(value, field, max_chars=8))
+    except ValueError as exc:
+        raise ToolInputError(
+            f"{field} must be a time like 09:00, got {value!r}", ErrorKind.invalid_date
+        ) from exc
+
+
+def _attendees(values: list[str] | None) -> list[str]:
+    if values is None:
+        return []
+    if isinstance(values, str):  # a model may send "a@x.org, b@y.org"
+        values = values.split(",")
+    if not isinstance(values, list) or len(values) > MAX_ATTENDEES:
+        raise ToolInputError(f"attendees must be a list of at most {MAX_ATTENDEES} names")
+    return [inputs.text(v, "attendee", single_line=True) for v in values if str(v).strip()]
+
+
+def new_uid() -> str:
+    """A globally unique iCalendar UID for an event made here."""
+    return f"{uuid.uuid4()}@botpsy"

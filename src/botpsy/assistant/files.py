@@ -1,0 +1,214 @@
+"""File tools over the sandboxed files root (``store.files_root``).
+
+Every path is relative to that folder and checked by ``Sandbox`` first. Reads
+stop at a byte limit and say so with a marker; binary files are refused; writes
+replace the file atomically (temp file + rename), so a crash leaves the old or
+the new content, never half of each.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Literal
+
+from botpsy.assistant import inputs
+from botpsy.assistant.errors import ErrorKind, ToolInputError
+from botpsy.assistant.records import Record
+from botpsy.assistant.sandbox import Sandbox
+from botpsy.assistant.store import AssistantStore
+from botpsy.assistant.toolbox import Toolbox, exposed
+
+MAX_READ_BYTES = 16_384
+MAX_WRITE_BYTES = 1_048_576
+MAX_LISTED = 100
+MAX_SCANNED_BYTES = 262_144  # per file, when searching
+
+
+class FileEntry(Record):
+    """One entry of a folder listing; ``size`` in bytes for files."""
+
+    path: str
+    kind: Literal["file", "dir", "link", "other"]
+    size: int | None = None
+
+
+class FileListing(Record):
+    """A folder's entries (folders first); ``more`` counts entries left out."""
+
+    path: str
+    entries: list[FileEntry]
+    more: int = 0
+
+
+class FileContent(Record):
+    """A text file's content; ``truncated`` when only the start is shown."""
+
+    path: str
+    size: int
+    truncated: bool
+    content: str
+
+
+class FileHit(Record):
+    """A search match: the file, and the line (number and text) when the content matched."""
+
+    path: str
+    line: int | None = None
+    text: str = ""
+
+
+class WriteResult(Record):
+    """What ``write_file`` did."""
+
+    path: str
+    bytes_written: int
+    created: bool
+
+
+class FilesToolbox(Toolbox):
+    """Files in the assistant's files folder."""
+
+    domain = "files"
+
+    def __init__(self, store: AssistantStore, max_read_bytes: int = MAX_READ_BYTES) -> None:
+        super().__init__(store)
+        self.sandbox = Sandbox(store.files_root)
+        self.max_read_bytes = max_read_bytes
+
+    @exposed()
+    def list_files(self, path: str = ".") -> FileListing:
+        """List a folder of the files area.
+
+        Args:
+            path: Folder relative to the files area, '.' for the top.
+        """
+        folder = self.sandbox.resolve(path)
+        if not folder.is_dir():
+            raise ToolInputError(f"{path!r} is not a folder", ErrorKind.not_found)
+        children = sorted(folder.iterdir(), key=lambda p: (not _is_real_dir(p), p.name.lower()))
+        entries = [self._entry(child) for child in children[:MAX_LISTED]]
+        return FileListing(
+            path=self.sandbox.relative(folder),
+            entries=entries,
+            more=max(0, len(children) - MAX_LISTED),
+        )
+
+    @exposed(untrusted_output=True)
+    def read_file(self, path: str) -> FileContent:
+        """Read a text file (long files are cut, with a marker at the end).
+
+        Args:
+            path: File path relative to the files area.
+        """
+        resolved = self.sandbox.resolve(path)
+        read = self.sandbox.read_text(resolved, self.max_read_bytes)
+        content = read.text
+        if read.truncated:
+            content += (
+                f"\n[... truncated: showing the first {self.max_read_bytes} of {read.size} bytes]"
+            )
+        return FileContent(
+            path=self.sandbox.relative(resolved),
+            size=read.size,
+            truncated=read.truncated,
+            content=content,
+        )
+
+    @exposed(side_effect=True)
+    def write_file(self, path: str, content: str) -> WriteResult:
+        """Write a text file, replacing it if it exists; folders are created as needed.
+
+        Args:
+            path: File path relative to the files area.
+            content: The full text to write.
+        """
+        resolved = self.sandbox.resolve(path)
+        if not isinstance(content, str) or "\x00" in content:
+            raise ToolInputError("content must be text without NUL bytes", ErrorKind.binary_file)
+        data = content.encode("utf-8")
+        if len(data) > MAX_WRITE_BYTES:
+            raise ToolInputError(
+                f"content is {len(data)} bytes; at most {MAX_WRITE_BYTES}", ErrorKind.too_large
+            )
+        if resolved == self.sandbox.root or resolved.is_dir():
+            raise ToolInputError(f"{path!r} is a folder; give a file name")
+        created = not resolved.exists()
+        try:
+            resolved.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise ToolInputError(f"a file is in the way of the folders of {path!r}") from None
+        _atomic_write(resolved, data)
+        return WriteResult(
+            path=self.sandbox.relative(resolved), bytes_written=len(data), created=created
+        )
+
+    @exposed(untrusted_output=True)
+    def search_files(self, query: str, limit: int = 20) -> list[FileHit]:
+        """Find files whose name or text contains the query (case does not matter).
+
+        Args:
+            query: Text to look for.
+            limit: How many matches to return (1-50).
+        """
+        needle = inputs.text(query, "query", max_chars=200, single_line=True).lower()
+        limit = inputs.limit(limit)
+        hits: list[FileHit] = []
+        for relative in self._walk():
+            if needle in relative.lower():
+                hits.append(FileHit(path=relative))
+            hits.extend(self._content_hits(relative, needle, limit - len(hits)))
+            if len(hits) >= limit:
+                break
+        return hits[:limit]
+
+    # -- helpers --------------------------------------------------------------------
+    def _entry(self, child: Path) -> FileEntry:
+        relative = child.relative_to(self.sandbox.root).as_posix()
+        if child.is_symlink():
+            return FileEntry(path=relative, kind="link")
+        if child.is_dir():
+            return FileEntry(path=relative, kind="dir")
+        if child.is_file():
+            return FileEntry(path=relative, kind="file", size=child.stat().st_size)
+        return FileEntry(path=relative, kind="other")
+
+    def _walk(self) -> list[str]:
+        """Relative paths of the files under the root, symlinked folders not entered."""
+        found = []
+        for folder, dirs, names in os.walk(self.sandbox.root, followlinks=False):
+            dirs.sort()
+            for name in sorted(names):
+                found.append((Path(folder) / name).relative_to(self.sandbox.root).as_posix())
+        return found
+
+    def _content_hits(self, relative: str, needle: str, room: int) -> list[FileHit]:
+        try:
+            read = self.sandbox.read_text(self.sandbox.resolve(relative), MAX_SCANNED_BYTES)
+        except (ToolInputError, OSError):  # binary, outside via symlink, unreadable: skip
+            return []
+        hits = []
+        for number, line in enumerate(read.text.splitlines(), start=1):
+            if len(hits) >= room:
+                break
+            if needle in line.lower():
+                hits.append(FileHit(path=relative, line=number, text=line.strip()[:200]))
+        return hits
+
+
+def _is_real_dir(path: Path) -> bool:
+    return path.is_dir() and not path.is_symlink()
+
+
+def _atomic_write(target: Path, data: bytes) -> None:
+    fd, temp_name = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp_name, target)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,105 @@
+"""Checks shared by the tools: text fields, limits, email addresses, search words.
+
+Each check raises ``ToolInputError`` with a message that tells the model what to
+send instead, before anything touches the database.
+"""
+
+from __future__ import annotations
+
+import re
+from email import policy
+from email.errors import InvalidHeaderDefect, NonPrintableDefect
+
+from botpsy.assistant.errors import ToolInputError
+
+MAX_TITLE_CHARS = 300
+MAX_BODY_CHARS = 100_000
+MAX_LIMIT = 50
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def text(
+    value: object,
+    field: str,
+    *,
+    max_chars: int = MAX_TITLE_CHARS,
+    allow_empty: bool = False,
+    single_line: bool = False,
+) -> str:
+    """``value`` as a stripped string, checked for emptiness, length and control characters."""
+    if not isinstance(value, str):
+        raise ToolInputError(f"{field} must be text, got {type(value).__name__}")
+    cleaned = value.strip()
+    if not cleaned and not allow_empty:
+        raise ToolInputError(f"{field} must not be empty")
+    if len(cleaned) > max_chars:
+        raise ToolInputError(
+            f"{field} is too long ({len(cleaned)} characters, at most {max_chars})"
+        )
+    if "\x00" in cleaned or (single_line and ("\n" in cleaned or "\r" in cleaned)):
+        raise ToolInputError(f"{field} must be a single line of plain text")
+    return cleaned
+
+
+def optional_text(value: object, field: str, *, max_chars: int = MAX_TITLE_CHARS) -> str | None:
+    """Like ``text`` but None and blank mean 'not given'."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return text(value, field, max_chars=max_chars)
+
+
+def limit(value: object, field: str = "limit", maximum: int = MAX_LIMIT) -> int:
+    """A result count between 1 and ``maximum``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
+        raise ToolInputError(f"{field} must be a whole number from 1 to {maximum}, got {value!r}")
+    return value
+
+
+def item_id(value: object, field: str) -> int:
+    """A positive integer id."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ToolInputError(f"{field} must be a positive whole number, got {value!r}")
+    return value
+
+
+def email_address(value: str, field: str = "email") -> str:
+    """One checked address, as ``Name <user@host>`` or ``user@host``."""
+    addresses = email_addresses(value, field)
+    if len(addresses) != 1:
+        raise ToolInputError(f"{field} must be exactly one email address, got {value!r}")
+    return addresses[0]
+
+
+def email_addresses(value: object, field: str = "to") -> list[str]:
+    """Comma-separated addresses, each checked with the stdlib's RFC 5322 parser.
+
+    ';' is accepted as a separator too, since models often write it.
+    """
+    raw = text(value, field, max_chars=2000, single_line=True).replace(";", ",")
+    header = policy.default.header_factory("To", raw)
+    bad = [d for d in header.defects if isinstance(d, (InvalidHeaderDefect, NonPrintableDefect))]
+    addresses = header.addresses
+    if bad or not addresses:
+        raise ToolInputError(
+            f"{field}: could not read {raw!r} as email addresses "
+            "(write them like 'ana@example.com, Bo <bo@example.org>')"
+        )
+    for address in addresses:
+        if not address.username or "." not in address.domain.strip("."):
+            raise ToolInputError(f"{field}: {address.addr_spec!r} is not a valid email address")
+    return [str(address) for address in addresses]
+
+
+def search_words(query: object, field: str = "query") -> list[str]:
+    """The words of a search query (letters and digits), lower-cased."""
+    raw = text(query, field, max_chars=500)
+    words = [w.lower() for w in _WORD.findall(raw)]
+    if not words:
+        raise ToolInputError(f"{field} must contain at least one word, got {raw!r}")
+    return words[:10]
+
+
+def like_pattern(word: str) -> str:
+    """A LIKE pattern matching ``word`` anywhere; use with ``ESCAPE '\\'``."""
+    escaped = word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"

@@ -1,0 +1,188 @@
+"""Dates and times for the tools: parse what a model writes, store UTC, show local time.
+
+The database keeps UTC text (``2025-03-04T08:00:00Z``); tools show times in the
+user's zone with their offset (``2025-03-04T09:00+01:00``) so a small model never
+has to convert. Input may be ISO 8601 or a few plain forms a model is likely to
+write: ``today``, ``tomorrow 9:00``, ``next friday 3pm``, ``in 2 hours``,
+``March 4 10:30``. Anything else is a ``ToolInputError`` that lists the accepted
+forms, never a silent guess: dateutil's fuzzy mode is deliberately not used.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from dateutil import parser as date_parser
+
+from botpsy.assistant.errors import ErrorKind, ToolInputError
+
+ACCEPTED_FORMS = (
+    "use ISO 8601 like 2025-03-04T09:30 or 2025-03-04, "
+    "or forms like 'today 17:00', 'tomorrow 9:00', 'next friday 3pm', 'in 2 hours'"
+)
+MAX_INPUT_CHARS = 80
+WEEKDAYS = {
+    name: index
+    for index, names in enumerate(
+        [
+            ("monday", "mon"),
+            ("tuesday", "tue", "tues"),
+            ("wednesday", "wed"),
+            ("thursday", "thu", "thurs"),
+            ("friday", "fri"),
+            ("saturday", "sat"),
+            ("sunday", "sun"),
+        ]
+    )
+    for name in names
+}
+_DAY_WORD = re.compile(
+    r"^(?P<next>next\s+|this\s+)?(?P<day>today|tomorrow|yesterday|tonight|"
+    + "|".join(sorted(WEEKDAYS, key=len, reverse=True))
+    + r")\b(?:\s*,?\s*(?:at\s+)?(?P<rest>.*))?$"
+)
+_RELATIVE = re.compile(
+    r"^in\s+(?P<n>\d{1,4})\s*(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|weeks?)$"
+)
+_UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+@dataclass(frozen=True)
+class ParsedTime:
+    """A parsed moment in the user's zone; ``date_only`` when no time of day was given."""
+
+    value: datetime
+    date_only: bool
+
+
+def zone(name: str) -> ZoneInfo:
+    """The ``ZoneInfo`` for an IANA name, with a clear error for unknown names."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ToolInputError(
+            f"unknown time zone {name!r}; use an IANA name like 'Europe/Berlin'",
+            ErrorKind.invalid_date,
+        ) from exc
+
+
+def parse_when(
+    text: str, *, tz: ZoneInfo, now: datetime, default_time: time | None = None
+) -> ParsedTime:
+    """Parse ``text`` as a moment in zone ``tz``; ``now`` anchors relative forms.
+
+    A date without a time gets ``default_time`` (midnight when None) and
+    ``date_only=True`` so callers can treat it as a whole day.
+    """
+    cleaned = " ".join(text.strip().lower().split()) if isinstance(text, str) else ""
+    if not cleaned:
+        raise ToolInputError(f"empty date; {ACCEPTED_FORMS}", ErrorKind.invalid_date)
+    if len(cleaned) > MAX_INPUT_CHARS or "\x00" in cleaned:
+        raise ToolInputError(
+            f"date text too long or malformed; {ACCEPTED_FORMS}", ErrorKind.invalid_date
+        )
+    local_now = now.astimezone(tz)
+    if cleaned == "now":
+        return ParsedTime(local_now.replace(second=0, microsecond=0), False)
+    if match := _RELATIVE.match(cleaned):
+        seconds = int(match["n"]) * _UNIT_SECONDS[match["unit"][0]]
+        return ParsedTime((local_now + timedelta(seconds=seconds)).replace(microsecond=0), False)
+    if match := _DAY_WORD.match(cleaned):
+        day = _day_from_word(match["day"], bool(match["next"]), local_now.date())
+        return _with_time_of_day(day, (match["rest"] or "").strip(), text, tz, default_time)
+    return _parse_absolute(cleaned, text, tz, local_now.date(), default_time)
+
+
+def _day_from_word(word: str, strictly_next: bool, today: date) -> date:
+    """The date a day word names; a bare weekday may be today, 'next <day>' never is."""
+    offsets = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1}
+    if word in offsets:
+        return today + timedelta(days=offsets[word])
+    ahead = (WEEKDAYS[word] - today.weekday()) % 7
+    if ahead == 0 and strictly_next:
+        ahead = 7
+    return today + timedelta(days=ahead)
+
+
+def _with_time_of_day(
+    day: date, rest: str, original: str, tz: ZoneInfo, default_time: time | None
+) -> ParsedTime:
+    if not rest:
+        return ParsedTime(localize(datetime.combine(day, default_time or time(0)), tz), True)
+    named = {"noon": time(12), "midday": time(12), "midnight": time(0)}
+    if rest in named:
+        return ParsedTime(localize(datetime.combine(day, named[rest]), tz), False)
+    base = datetime.combine(day, time(0))
+    parsed = _dateutil(rest, original, base)
+    if parsed.date() != day or parsed.tzinfo is not None:
+        raise ToolInputError(
+            f"could not read {original!r} as a day and a time; {ACCEPTED_FORMS}",
+            ErrorKind.invalid_date,
+        )
+    return ParsedTime(localize(parsed, tz), False)
+
+
+def _parse_absolute(
+    cleaned: str, original: str, tz: ZoneInfo, today: date, default_time: time | None
+) -> ParsedTime:
+    midnight = datetime.combine(today, time(0))
+    parsed = _dateutil(cleaned, original, midnight)
+    # dateutil cannot say whether the text had a time of day; parse again with a
+    # different default time: if the time changes with it, no time was given.
+    probe = _dateutil(cleaned, original, datetime.combine(today, time(1, 1)))
+    date_only = (parsed.hour, parsed.minute) != (probe.hour, probe.minute)
+    if date_only:
+        parsed = datetime.combine(parsed.date(), default_time or time(0))
+        return ParsedTime(localize(parsed, tz), True)
+    if parsed.tzinfo is not None:
+        return ParsedTime(parsed.astimezone(tz), False)
+    return ParsedTime(localize(parsed, tz), False)
+
+
+def _dateutil(text: str, original: str, default: datetime) -> datetime:
+    try:
+        return date_parser.parse(text, default=default)
+    except (date_parser.ParserError, ValueError, OverflowError) as exc:
+        raise ToolInputError(
+            f"could not read {original!r} as a date; {ACCEPTED_FORMS}", ErrorKind.invalid_date
+        ) from exc
+
+
+def localize(naive: datetime, tz: ZoneInfo) -> datetime:
+    """Attach ``tz`` to a wall-clock time, refusing times skipped by a DST change."""
+    aware = naive.replace(tzinfo=tz)
+    round_trip = aware.astimezone(UTC).astimezone(tz).replace(tzinfo=None)
+    if round_trip != naive.replace(tzinfo=None):
+        raise ToolInputError(
+            f"{naive:%Y-%m-%d %H:%M} does not exist in {tz.key} (the clocks skip it); "
+            "pick another time",
+            ErrorKind.invalid_date,
+        )
+    return aware
+
+
+def to_db(moment: datetime) -> str:
+    """UTC storage text for an aware datetime."""
+    if moment.tzinfo is None:
+        raise ValueError("to_db needs an aware datetime")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def from_db(text: str) -> datetime:
+    """The aware UTC datetime of a stored value."""
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+
+
+def show(text: str | None, tz: ZoneInfo) -> str | None:
+    """A stored UTC value as local ISO text with offset, to the minute."""
+    if text is None:
+        return None
+    return from_db(text).astimezone(tz).isoformat(timespec="minutes")
+
+
+def show_date(text: str, tz: ZoneInfo) -> str:
+    """A stored UTC value as the local calendar date."""
+    return from_db(text).astimezone(tz).date().isoformat()

@@ -1,0 +1,47 @@
+"""All of the assistant's toolboxes, bound to one store, as registry Tools.
+
+``assistant_tools(store)`` is what the agent, the server and the evals register;
+``untrusted_output_tools()`` names the tools whose results carry third-party
+text, for the safety layer's taint tracking.
+"""
+
+from __future__ import annotations
+
+from botpsy.assistant.contacts import ContactsToolbox
+from botpsy.assistant.events import CalendarToolbox
+from botpsy.assistant.files import FilesToolbox
+from botpsy.assistant.mail import MailToolbox
+from botpsy.assistant.notes import NotesToolbox
+from botpsy.assistant.reminders import RemindersToolbox
+from botpsy.assistant.store import AssistantStore
+from botpsy.assistant.toolbox import Toolbox
+from botpsy.tools import Tool
+
+TOOLBOX_TYPES: tuple[type[Toolbox], ...] = (
+    MailToolbox,
+    CalendarToolbox,
+    ContactsToolbox,
+    NotesToolbox,
+    RemindersToolbox,
+    FilesToolbox,
+)
+
+
+def toolboxes(store: AssistantStore) -> list[Toolbox]:
+    """One toolbox of each domain, all bound to ``store``."""
+    return [kind(store) for kind in TOOLBOX_TYPES]
+
+
+def assistant_tools(store: AssistantStore) -> list[Tool]:
+    """Every assistant tool, bound to ``store``."""
+    return [tool for box in toolboxes(store) for tool in box.tools()]
+
+
+def untrusted_output_tools() -> frozenset[str]:
+    """Names of the tools whose output is third-party content (mail, files, notes)."""
+    return frozenset(
+        name
+        for kind in TOOLBOX_TYPES
+        for name, traits in kind.traits().items()
+        if traits.untrusted_output
+    )

@@ -1,0 +1,66 @@
+"""``botpsy init``: create, refuse to overwrite, replace with --force, seed the demo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from botpsy.assistant.cli import app
+from botpsy.assistant.notes import NotesToolbox
+from botpsy.assistant.store import AssistantStore
+
+runner = CliRunner()
+# Mounted the way the botpsy CLI mounts it, so the command line is ``botpsy init ...``.
+botpsy = typer.Typer()
+botpsy.add_typer(app)
+
+
+@botpsy.command()
+def version() -> None:
+    """A second command, so typer keeps ``init`` as a named subcommand."""
+
+
+def test_init_creates_an_empty_store(tmp_path: Path) -> None:
+    result = runner.invoke(botpsy, ["init", "--data-dir", str(tmp_path / "s")])
+    assert result.exit_code == 0, result.output
+    assert AssistantStore.exists(tmp_path / "s")
+    assert (tmp_path / "s" / "files").is_dir()
+
+
+def test_init_refuses_to_overwrite_without_force(tmp_path: Path) -> None:
+    with AssistantStore(tmp_path) as store:
+        NotesToolbox(store).create_note("Precious", "do not lose")
+    result = runner.invoke(botpsy, ["init", "--demo", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "already exists" in result.output and "nothing was changed" in result.output
+    with AssistantStore(tmp_path) as store:
+        assert [h.title for h in NotesToolbox(store).search_notes("precious")] == ["Precious"]
+        assert store.query_one("SELECT count(*) AS n FROM emails")["n"] == 0
+
+
+def test_init_force_demo_replaces_the_store(tmp_path: Path) -> None:
+    with AssistantStore(tmp_path) as store:
+        NotesToolbox(store).create_note("Old", "old note")
+        (store.files_root / "old.txt").write_text("old")
+    result = runner.invoke(
+        botpsy, ["init", "--demo", "--force", "--today", "2025-03-05", "--data-dir", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "33 emails" in result.output and "prompt injections" in result.output
+    with AssistantStore(tmp_path) as store:
+        assert store.query_one("SELECT count(*) AS n FROM notes WHERE title = 'Old'")["n"] == 0
+        assert not (store.files_root / "old.txt").exists()
+        assert store.profile.name == "Alex Morgan"
+
+
+def test_init_bad_day_changes_nothing(tmp_path: Path) -> None:
+    with AssistantStore(tmp_path) as store:
+        NotesToolbox(store).create_note("Keep", "keep")
+    result = runner.invoke(
+        botpsy, ["init", "--demo", "--force", "--today", "March", "--data-dir", str(tmp_path)]
+    )
+    assert result.exit_code == 2
+    with AssistantStore(tmp_path) as store:
+        assert [h.title for h in NotesToolbox(store).search_notes("keep")] == ["Keep"]
