@@ -1,0 +1,182 @@
+"""One proposed call through the safety pipeline: review, then confirm and run.
+
+Order matters and is the same for every call:
+
+1. loop guard: an identical call already proposed this turn is refused;
+2. lookup and validation: unknown tools and bad arguments go back to the model
+   as tool results so it can fix the call (a person is never asked to approve
+   a call that cannot run);
+3. scope: the argument text is checked like a request (a card number in an
+   email body is blocked);
+4. confirmation gate: side effects need a person unless auto-approved AND untainted;
+5. execution: the result comes back as untrusted data (``source=tool:NAME:ID``).
+
+Every decision is written to the audit log. ``CallPipeline.review`` does 1-4
+without side effects, so the agent can stream the decision before anything runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from botpsy.agent.events import AgentStep, PendingCall, describe_call
+from botpsy.agent.guard import Repeat
+from botpsy.safety.audit import AuditDecision, AuditEntry, AuditLog
+from botpsy.safety.config import SafetyConfig, ScopeAction
+from botpsy.safety.confirm import ConfirmationRequest, Confirmer, confirmation_gate
+from botpsy.safety.policy import ScopeDecision, ScopePolicy
+from botpsy.safety.taint import AGENT_SOURCE, TaintVerdict
+from botpsy.tools import ToolRegistry, ToolResult
+from botpsy.types import Message, ToolCall
+
+
+@dataclass
+class Review:
+    """The verdict on a call before anything runs."""
+
+    call: ToolCall  # with repaired arguments when validation repaired them
+    decision: AuditDecision  # executed = approved to run now
+    reason: str
+    taint: TaintVerdict
+    feedback: str = ""  # what the model reads back when the call does not run
+    scope: ScopeDecision | None = None
+    request: ConfirmationRequest | None = None
+    stop: bool = False  # the loop guard says: end the run
+
+
+@dataclass
+class Outcome:
+    """What became of a reviewed call: the step, the tool message for the model
+    (None while pending), and the pending entry when the caller must decide."""
+
+    step: AgentStep
+    message: Message | None
+    pending: PendingCall | None = None
+
+
+def tool_message(result: ToolResult) -> Message:
+    """A tool result as untrusted, attributed data for the conversation."""
+    return result.to_message().model_copy(
+        update={"untrusted": True, "source": f"tool:{result.name}:{result.call_id}"}
+    )
+
+
+def agent_message(call: ToolCall, decision: AuditDecision, text: str) -> Message:
+    """The agent's own answer in place of a tool result (blocked, invalid, denied)."""
+    return Message(role="tool", content=text, tool_call_id=call.id, name=call.name,
+                   source=f"{AGENT_SOURCE}{decision.value}")
+
+
+class CallPipeline:
+    """The safety pipeline for the calls of one run."""
+
+    def __init__(
+        self,
+        registry: ToolRegistry,
+        config: SafetyConfig,
+        confirmer: Confirmer | None,
+        audit: AuditLog | None,
+        session_id: str | None,
+    ):
+        self.registry = registry
+        self.config = config
+        self.policy = ScopePolicy(config)
+        self.confirmer = confirmer
+        self.audit = audit
+        self.session_id = session_id
+
+    # -- review -----------------------------------------------------------------------
+    def review(self, call: ToolCall, taint: TaintVerdict, repeat: Repeat) -> Review:
+        """Steps 1-4 of the module docstring, without running anything."""
+        if repeat is not Repeat.fresh:
+            return Review(call, AuditDecision.blocked_loop, "identical call repeated", taint,
+                          feedback="Error: this exact call was already made in this turn; its "
+                          "result is above. Do not repeat it: answer the user, or change the "
+                          "arguments.", stop=repeat is Repeat.stop)
+        if call.name not in self.registry:
+            failed = self.registry.execute(call)  # the registry's message names close tools
+            return Review(call, AuditDecision.invalid, failed.error or "unknown tool", taint,
+                          feedback=failed.content)
+        tool = self.registry.get(call.name)
+        verdict = tool.validate(call.arguments)
+        if not verdict.ok:
+            return Review(call, AuditDecision.invalid, verdict.feedback(call.name), taint,
+                          feedback="Error: " + verdict.feedback(call.name))
+        call = call.model_copy(update={"arguments": verdict.arguments})
+        scope = self.policy.check_call(call, side_effect=tool.side_effect)
+        if scope.blocked:
+            return Review(call, AuditDecision.blocked_scope, scope.summary(), taint, scope=scope,
+                          feedback=f"Blocked by the safety policy, not run: {scope.message} "
+                          "Tell the user; do not retry.")
+        gate = confirmation_gate(call.name, tool.side_effect, taint, self.config)
+        if not gate.needs_confirmation:
+            return Review(call, AuditDecision.executed, " ".join(gate.reasons), taint, scope=scope)
+        request = ConfirmationRequest(call=call, tool_description=tool.description,
+                                      reasons=gate.reasons, taint=taint)
+        return Review(call, AuditDecision.needs_confirmation, " ".join(gate.reasons), taint,
+                      scope=scope, request=request)
+
+    # -- outcome ----------------------------------------------------------------------
+    def settle(self, review: Review, round_: int) -> Outcome:
+        """Confirm (or defer) and run a reviewed call; audit every decision."""
+        if review.decision is AuditDecision.executed:
+            return self.execute(review, round_, AuditDecision.executed)
+        if review.decision is not AuditDecision.needs_confirmation:
+            return self._refused(review, round_)
+        assert review.request is not None
+        self._audit(review, round_, AuditDecision.needs_confirmation, review.reason)
+        if self.confirmer is None:
+            step = self.step(review, round_, AuditDecision.needs_confirmation, review.reason)
+            return Outcome(step, None, PendingCall(call=review.call, request=review.request,
+                                                   round=round_))
+        if self.confirmer.confirm(review.request):
+            return self.execute(review, round_, AuditDecision.confirmed)
+        return self.deny(review, round_, getattr(self.confirmer, "denial_reason", ""))
+
+    def deny(self, review: Review, round_: int, why: str = "") -> Outcome:
+        """Record a refused confirmation and tell both the model and the user."""
+        why = why or "you did not confirm it"
+        notice = f"I did not run {describe_call(review.call)}: {why}."
+        if review.taint.tainted:
+            notice += " " + review.taint.explain()
+        step = self.step(review, round_, AuditDecision.denied, why, notice=notice)
+        self._audit(review, round_, AuditDecision.denied, why)
+        text = f"Not run: the user did not confirm this call ({why}). Do not retry it."
+        return Outcome(step, agent_message(review.call, AuditDecision.denied, text))
+
+    def _refused(self, review: Review, round_: int) -> Outcome:
+        notice = ""
+        if review.decision is AuditDecision.blocked_scope and review.scope is not None:
+            notice = review.scope.message
+            if review.scope.action is ScopeAction.handoff:
+                notice += f" The call was: {describe_call(review.call, limit=400)}"
+        step = self.step(review, round_, review.decision, review.reason, notice=notice)
+        self._audit(review, round_, review.decision, review.reason)
+        return Outcome(step, agent_message(review.call, review.decision, review.feedback))
+
+    def execute(self, review: Review, round_: int, decision: AuditDecision) -> Outcome:
+        """Run the call (approved or confirmed) and audit it with its result."""
+        result = self.registry.execute(review.call)
+        step = self.step(review, round_, decision, review.reason, result=result)
+        self._audit(review, round_, decision, review.reason, result)
+        return Outcome(step, tool_message(result))
+
+    def step(self, review: Review, round_: int, decision: AuditDecision, reason: str,
+             *, result: ToolResult | None = None, notice: str = "") -> AgentStep:
+        """The step record of a reviewed call (also used to stream a decision early)."""
+        return AgentStep(round=round_, call=review.call, decision=decision, reason=reason,
+                         taint=review.taint, scope=review.scope, result=result, notice=notice)
+
+    def _audit(self, review: Review, round_: int, decision: AuditDecision, reason: str,
+               result: ToolResult | None = None) -> None:
+        if self.audit is None:
+            return
+        self.audit.record(AuditEntry(
+            session_id=self.session_id, round=round_, call_id=review.call.id,
+            tool=review.call.name, arguments=review.call.arguments, decision=decision,
+            reason=reason, taint_sources=review.taint.sources,
+            result_ok=None if result is None else result.ok,
+            result_summary="" if result is None else result.content,
+            error_kind=None if result is None or result.error_kind is None
+            else result.error_kind.value,
+        ))

@@ -1,0 +1,382 @@
+"""The agent loop: request -> scope check -> generate -> review calls -> run -> repeat.
+
+``Agent.run`` handles one user turn and returns an ``AgentResult``;
+``Agent.stream`` yields ``AgentEvent``s (tokens, proposed calls, decisions,
+results, the final result) for the CLI chat and the web server. Safety is
+enforced here, not hoped for from the model:
+
+- the request is scope-checked before the model sees it (money, personal data,
+  health are declined or handed back to the user);
+- every proposed call goes through ``CallPipeline`` (loop guard, validation,
+  scope check of its arguments, taint-aware confirmation gate, audit);
+- tool output re-enters the conversation as untrusted, attributed data;
+- what was blocked or denied is stated in the final answer by the agent itself,
+  so the user learns about it even when the model says nothing.
+
+With ``confirmer=None`` a call that needs confirmation is not asked about
+synchronously: the run stops with ``stopped_reason=pending_confirmation`` and
+``result.pending``; ``Agent.resume(result, {call_id: True/False})`` continues.
+
+    agent = Agent(model, registry, safety=SafetyConfig(), confirmer=DenyAll())
+    result = agent.run("What's on my calendar tomorrow?")
+    print(result.final_text)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from botpsy.agent.calls import CallPipeline, Outcome, Review, agent_message
+from botpsy.agent.events import (
+    AgentEvent,
+    AgentResult,
+    AgentStep,
+    PendingCall,
+    StopReason,
+    describe_call,
+)
+from botpsy.agent.guard import LoopGuard, Repeat
+from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder
+from botpsy.agent.selection import ToolSelector
+from botpsy.backends.base import ChatModel
+from botpsy.safety.audit import REQUEST_TOOL, AuditDecision, AuditEntry, AuditLog
+from botpsy.safety.config import SafetyConfig, ScopeAction
+from botpsy.safety.confirm import Confirmer
+from botpsy.safety.policy import ScopeDecision, ScopePolicy
+from botpsy.safety.taint import AGENT_SOURCE, TaintTracker
+from botpsy.tools import ToolRegistry
+from botpsy.types import Completion, GenerationParams, Message, ToolCall, ToolSpec, Usage
+
+
+@dataclass
+class _Turn:
+    """The mutable state of one user turn (rebuilt from messages on resume)."""
+
+    messages: list[Message]
+    tools: list[ToolSpec]
+    guard: LoopGuard
+    pipeline: CallPipeline
+    session_id: str | None
+    steps: list[AgentStep] = field(default_factory=list)
+    pending: list[PendingCall] = field(default_factory=list)
+    rounds: int = 0
+    usage: Usage = field(default_factory=Usage)
+    error: str | None = None
+
+
+def turn_start(messages: list[Message]) -> int:
+    """Index of the user message that opened the current turn."""
+    for index in range(len(messages) - 1, -1, -1):
+        m = messages[index]
+        if m.role == "user" and not (m.source or "").startswith(AGENT_SOURCE):
+            return index
+    raise ValueError("the conversation has no user message")
+
+
+def compose_final(text: str, notices: list[str]) -> str:
+    """The model's answer followed by what the agent must say itself."""
+    parts = [text.strip()] if text.strip() else []
+    parts += list(dict.fromkeys(n for n in notices if n))
+    return "\n\n".join(parts)
+
+
+class Agent:
+    """A tool-using assistant whose safety does not depend on the model.
+
+    ``max_rounds`` (model generations per turn) defaults to ``safety.max_rounds``;
+    ``tool_selector`` narrows the tools shown to the model each turn."""
+
+    def __init__(
+        self,
+        model: ChatModel,
+        registry: ToolRegistry,
+        *,
+        safety: SafetyConfig | None = None,
+        confirmer: Confirmer | None = None,
+        audit: AuditLog | None = None,
+        system_prompt_builder: SystemPromptBuilder | None = None,
+        max_rounds: int | None = None,
+        tool_selector: ToolSelector | None = None,
+        params: GenerationParams | None = None,
+    ):
+        self.model = model
+        self.registry = registry
+        self.safety = safety or SafetyConfig()
+        self.policy = ScopePolicy(self.safety)
+        self.confirmer = confirmer
+        self.audit = audit
+        self.system_prompt = system_prompt_builder or SystemPrompt()
+        self.max_rounds = max_rounds or self.safety.max_rounds
+        self.tool_selector = tool_selector
+        self.params = params or GenerationParams()
+
+    # -- public API ---------------------------------------------------------------------
+    def run(
+        self, user_text: str, history: list[Message] | None = None, *, session_id: str | None = None
+    ) -> AgentResult:
+        """Handle one user turn and return its result."""
+        return _final(self._start(user_text, list(history or []), session_id, stream=False))
+
+    def stream(
+        self, user_text: str, history: list[Message] | None = None, *, session_id: str | None = None
+    ) -> Iterator[AgentEvent]:
+        """``run`` as events; the last event is ``final`` with the AgentResult."""
+        return self._start(user_text, list(history or []), session_id, stream=True)
+
+    def resume(self, previous: AgentResult, decisions: Mapping[str, bool]) -> AgentResult:
+        """Continue a turn that stopped on pending confirmations, with the user's
+        decision (call id -> approve) for every pending call."""
+        return _final(self._resume(previous, decisions, stream=False))
+
+    def stream_resume(
+        self, previous: AgentResult, decisions: Mapping[str, bool]
+    ) -> Iterator[AgentEvent]:
+        return self._resume(previous, decisions, stream=True)
+
+    # -- turn setup -------------------------------------------------------------------------
+    def _new_turn(self, messages: list[Message], session_id: str | None) -> _Turn:
+        start = turn_start(messages)
+        return _Turn(
+            messages=messages,
+            tools=self._select_tools(messages[start].content, messages),
+            guard=LoopGuard.from_turn(messages[start:], self.safety.max_identical_calls),
+            pipeline=CallPipeline(self.registry, self.safety, self.confirmer, self.audit,
+                                  session_id),
+            session_id=session_id,
+        )
+
+    def _select_tools(self, query: str, messages: list[Message]) -> list[ToolSpec]:
+        specs = self.registry.specs()
+        if self.tool_selector is None:
+            return specs
+        used = {call.name for m in messages for call in m.tool_calls if call.name in self.registry}
+        return self.tool_selector.select(query, specs, always=used)
+
+    def _start(
+        self, user_text: str, history: list[Message], session_id: str | None, stream: bool
+    ) -> Iterator[AgentEvent]:
+        messages = [*self._close_abandoned(history, session_id),
+                    Message(role="user", content=user_text)]
+        scope = self.policy.check_request(user_text)
+        if scope.blocked:
+            yield self._declined(messages, scope, session_id)
+            return
+        turn = self._new_turn(messages, session_id)
+        yield from self._loop(turn, stream)
+
+    def _close_abandoned(self, history: list[Message], session_id: str | None) -> list[Message]:
+        """Answer calls that were left pending when the user wrote again instead of
+        deciding: they count as denied, so every call in the conversation has a result
+        right after its block (formats and OpenAI endpoints require it)."""
+        answered = {m.tool_call_id for m in history if m.role == "tool"}
+        closed: list[Message] = []
+        waiting: list[ToolCall] = []
+        for message in history:
+            if message.role != "tool" and waiting:
+                closed += self._deny_abandoned(waiting, session_id)
+                waiting = []
+            closed.append(message)
+            if message.role == "assistant":
+                waiting = [c for c in message.tool_calls if c.id not in answered]
+        return closed + self._deny_abandoned(waiting, session_id)
+
+    def _deny_abandoned(self, calls: list[ToolCall], session_id: str | None) -> list[Message]:
+        reason = "abandoned: the user sent a new message instead of deciding"
+        for call in calls:
+            if self.audit is not None:
+                self.audit.record(AuditEntry(
+                    session_id=session_id, call_id=call.id, tool=call.name,
+                    arguments=call.arguments, decision=AuditDecision.denied, reason=reason))
+        return [agent_message(c, AuditDecision.denied,
+                              "Not run: the user moved on without confirming it.") for c in calls]
+
+    def _declined(
+        self, messages: list[Message], scope: ScopeDecision, session_id: str | None
+    ) -> AgentEvent:
+        """A request outside the deployment's scope: the model is never called."""
+        if self.audit is not None:
+            self.audit.record(AuditEntry(
+                session_id=session_id, tool=REQUEST_TOOL, decision=AuditDecision.blocked_scope,
+                arguments={"text": messages[-1].content}, reason=scope.summary(),
+            ))
+        messages.append(Message(role="assistant", content=scope.message,
+                                source=f"{AGENT_SOURCE}scope"))
+        reason = (StopReason.scope_handoff if scope.action is ScopeAction.handoff
+                  else StopReason.scope_declined)
+        result = AgentResult(messages=messages, final_text=scope.message, stopped_reason=reason,
+                             scope=scope, session_id=session_id)
+        return AgentEvent(type="final", result=result)
+
+    # -- the loop ---------------------------------------------------------------------------
+    def _loop(self, turn: _Turn, stream: bool) -> Iterator[AgentEvent]:
+        while turn.rounds < self.max_rounds:
+            turn.rounds += 1
+            completion = yield from self._generate(turn, stream)
+            if completion is None:
+                yield self._finish(turn, StopReason.model_error,
+                                   f"The model failed: {turn.error}")
+                return
+            turn.messages.append(completion.to_message())
+            if not completion.tool_calls:
+                if self._ask_to_fix_parse(turn, completion):
+                    continue
+                yield self._finish(turn, StopReason.answered, completion.content)
+                return
+            stop = yield from self._round(turn, completion.tool_calls)
+            if turn.pending:
+                yield self._finish(turn, StopReason.pending_confirmation, completion.content)
+                return
+            if stop:
+                yield self._finish(turn, StopReason.loop_guard, "I stopped because the same "
+                                   "tool call kept being proposed; please rephrase the request.")
+                return
+        yield self._finish(turn, StopReason.max_rounds, f"I stopped after {self.max_rounds} "
+                           "rounds of tool calls without reaching an answer.")
+
+    def _generate(self, turn: _Turn, stream: bool) -> Iterator[AgentEvent]:
+        """One model generation (streamed as token events); returns the Completion,
+        or None with ``turn.error`` set when the backend failed."""
+        prompt = [Message(role="system", content=self.system_prompt()), *turn.messages]
+        completion: Completion | None = None
+        try:
+            if not stream:
+                completion = self.model.complete(prompt, turn.tools, self.params)
+            else:
+                for event in self.model.stream(prompt, turn.tools, self.params):
+                    if event.type == "text" and event.text:
+                        yield AgentEvent(type="token", text=event.text)
+                    elif event.type == "reasoning" and event.text:
+                        yield AgentEvent(type="reasoning", text=event.text)
+                    elif event.type == "done":
+                        completion = event.completion
+        except Exception as exc:  # noqa: BLE001 - any backend failure ends the turn, categorised
+            turn.error = f"{type(exc).__name__}: {exc}"
+            return None
+        if completion is None:
+            turn.error = "the model stream ended without a completion"
+            return None
+        turn.usage = Usage(
+            prompt_tokens=turn.usage.prompt_tokens + completion.usage.prompt_tokens,
+            completion_tokens=turn.usage.completion_tokens + completion.usage.completion_tokens,
+            cached_tokens=turn.usage.cached_tokens + completion.usage.cached_tokens,
+        )
+        return completion
+
+    def _ask_to_fix_parse(self, turn: _Turn, completion: Completion) -> bool:
+        """When the model tried to call a tool but the call could not be read, tell it
+        what went wrong (once per round budget) instead of ending the turn."""
+        errors = [e for e in completion.parse_errors if not e.recovered]
+        if not errors or turn.rounds >= self.max_rounds:
+            return False
+        first = errors[0]
+        turn.messages.append(Message(
+            role="user", source=f"{AGENT_SOURCE}parse_error",
+            content=f"(botpsy) Your tool call could not be read ({first.kind.value}: "
+            f"{first.message}). Write the call again in the exact format, or answer in text.",
+        ))
+        return True
+
+    def _round(self, turn: _Turn, calls: list[ToolCall]) -> Iterator[AgentEvent]:
+        """Review and settle the calls of one completion (parallel calls in order).
+        Taint is judged as of the proposal, before any of these calls ran."""
+        tracker = TaintTracker.from_messages(turn.messages, self.safety.taint_ngram)
+        verdicts = [tracker.check(call) for call in calls]
+        stop = False
+        for call, taint in zip(calls, verdicts):
+            yield AgentEvent(type="call", call=call)
+            review = turn.pipeline.review(call, taint, turn.guard.propose(call))
+            stop = stop or review.stop
+            yield AgentEvent(type="decision", step=turn.pipeline.step(
+                review, turn.rounds, review.decision, review.reason))
+            outcome = turn.pipeline.settle(review, turn.rounds)
+            yield from self._record(turn, outcome)
+        return stop
+
+    def _record(self, turn: _Turn, outcome: Outcome) -> Iterator[AgentEvent]:
+        turn.steps.append(outcome.step)
+        if outcome.message is not None:
+            turn.messages.append(outcome.message)
+        if outcome.pending is not None:
+            turn.pending.append(outcome.pending)
+        else:
+            yield AgentEvent(type="result", step=outcome.step)
+
+    def _finish(self, turn: _Turn, reason: StopReason, text: str) -> AgentEvent:
+        """The final event: the answer plus the agent's own notices."""
+        notices = [s.notice for s in turn.steps if s.notice]
+        if reason is StopReason.pending_confirmation:
+            notices.append("Waiting for your confirmation:\n" + "\n".join(
+                f"- {describe_call(p.call)}" + (f" (warning: {p.request.taint.explain()})"
+                                                  if p.request.taint.tainted else "")
+                for p in turn.pending))
+        final_text = compose_final(text, notices)
+        last = turn.messages[-1] if turn.messages else None
+        if reason is StopReason.answered and last is not None and last.role == "assistant":
+            turn.messages[-1] = last.model_copy(update={"content": final_text})
+        elif reason is not StopReason.pending_confirmation:
+            turn.messages.append(Message(role="assistant", content=final_text,
+                                         source=f"{AGENT_SOURCE}{reason.value}"))
+        result = AgentResult(
+            messages=turn.messages, final_text=final_text, steps=turn.steps,
+            stopped_reason=reason, pending=turn.pending, rounds=turn.rounds, usage=turn.usage,
+            session_id=turn.session_id, error=turn.error,
+        )
+        return AgentEvent(type="final", result=result)
+
+    # -- resume -----------------------------------------------------------------------------
+    def _resume(
+        self, previous: AgentResult, decisions: Mapping[str, bool], stream: bool
+    ) -> Iterator[AgentEvent]:
+        pending = _check_decisions(previous, decisions)
+        turn = self._new_turn(list(previous.messages), previous.session_id)
+        turn.steps, turn.rounds, turn.usage = list(previous.steps), previous.rounds, previous.usage
+        for item in pending:
+            review = self._rereview(turn, item)
+            if review.decision is not AuditDecision.needs_confirmation:
+                outcome = turn.pipeline.settle(review, item.round)  # blocked/invalid/auto-approved
+            elif decisions[item.call.id]:
+                outcome = turn.pipeline.execute(review, item.round, AuditDecision.confirmed)
+            else:
+                outcome = turn.pipeline.deny(review, item.round)
+            yield from self._record(turn, outcome)
+        yield from self._loop(turn, stream)
+
+    def _rereview(self, turn: _Turn, item: PendingCall) -> Review:
+        """Review a pending call again from the conversation itself, so a pending
+        list that was stored or sent around cannot smuggle in a different call."""
+        if any(m.role == "tool" and m.tool_call_id == item.call.id for m in turn.messages):
+            raise ValueError(f"call {item.call.id} was already settled; it cannot run twice")
+        index = _message_with_call(turn.messages, item.call.id)
+        call = next(c for c in turn.messages[index].tool_calls if c.id == item.call.id)
+        taint = TaintTracker.from_messages(turn.messages[:index], self.safety.taint_ngram)
+        return turn.pipeline.review(call, taint.check(call), Repeat.fresh)
+
+
+def _check_decisions(previous: AgentResult, decisions: Mapping[str, bool]) -> list[PendingCall]:
+    if previous.stopped_reason is not StopReason.pending_confirmation or not previous.pending:
+        raise ValueError("this result has no pending calls to resume")
+    ids = [p.call.id for p in previous.pending]
+    missing = [i for i in ids if i not in decisions]
+    unknown = [i for i in decisions if i not in ids]
+    if missing or unknown:
+        raise ValueError(f"decisions must cover exactly the pending calls {ids}; "
+                         f"missing {missing}, unknown {unknown}")
+    return list(previous.pending)
+
+
+def _message_with_call(messages: list[Message], call_id: str) -> int:
+    for index in range(len(messages) - 1, -1, -1):
+        if any(c.id == call_id for c in messages[index].tool_calls):
+            return index
+    raise ValueError(f"pending call {call_id} is not in the conversation")
+
+
+def _final(events: Iterator[AgentEvent]) -> AgentResult:
+    result = None
+    for event in events:
+        if event.type == "final":
+            result = event.result
+    if result is None:  # every path ends with a final event; this guards refactors
+        raise RuntimeError("agent run ended without a result")
+    return result

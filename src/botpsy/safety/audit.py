@@ -1,0 +1,180 @@
+"""Audit log: an append-only record of every call the model proposed and what
+became of it, in SQLite.
+
+One row per decision, so a confirmed call shows both its ``needs_confirmation``
+row and its ``confirmed`` row (with the result). The table lives in its own file
+or in the assistant's database (``AuditLog(store_db_path)``): it creates only the
+``audit_log`` table and touches nothing else. Arguments and results are stored
+redacted (card numbers, SSNs, IBANs, written-out secrets masked), so the log is
+not a copy of what the safety layer protects.
+
+Read it with ``botpsy audit`` or ``AuditLog(path).entries(...)``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import closing
+from datetime import UTC, datetime
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from botpsy.safety.policy import redact
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS audit_log (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    ts TEXT NOT NULL,
+    session_id TEXT,
+    round INTEGER,
+    call_id TEXT,
+    tool TEXT NOT NULL,
+    arguments TEXT NOT NULL,
+    decision TEXT NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    taint_sources TEXT NOT NULL DEFAULT '[]',
+    result_ok INTEGER,
+    result_summary TEXT NOT NULL DEFAULT '',
+    error_kind TEXT
+);
+CREATE INDEX IF NOT EXISTS audit_log_session ON audit_log(session_id, id);
+"""
+SUMMARY_CHARS = 300
+REQUEST_TOOL = "(request)"  # the tool name of rows that record a declined user request
+
+
+class AuditDecision(str, Enum):
+    """What the agent did with a proposed call (or a request)."""
+
+    executed = "executed"  # ran without asking (read-only, or auto-approved and untainted)
+    blocked_scope = "blocked_scope"  # out of the deployment's scope (money, personal data, health)
+    needs_confirmation = "needs_confirmation"  # waiting for a person
+    confirmed = "confirmed"  # a person said yes; the call ran
+    denied = "denied"  # a person (or DenyAll) said no
+    invalid = "invalid"  # unknown tool or arguments that fail the schema
+    blocked_loop = "blocked_loop"  # the identical call already ran in this turn
+
+
+class AuditEntry(BaseModel):
+    """One row of the audit log."""
+
+    id: int | None = None
+    ts: datetime = Field(default_factory=lambda: datetime.now(UTC))
+    session_id: str | None = None
+    round: int | None = None
+    call_id: str | None = None
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    decision: AuditDecision
+    reason: str = ""
+    taint_sources: list[str] = Field(default_factory=list)
+    result_ok: bool | None = None
+    result_summary: str = ""
+    error_kind: str | None = None
+
+
+def _redact_values(value: Any) -> Any:
+    """``value`` with every string inside it redacted, structure kept."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {k: _redact_values(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redact_values(v) for v in value]
+    return value
+
+
+def summarize(text: str, limit: int = SUMMARY_CHARS) -> str:
+    """The first ``limit`` characters of ``text`` on one line, redacted."""
+    flat = " ".join(redact(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "\u2026"
+
+
+class AuditLog:
+    """Append-only audit table in a SQLite file.
+
+    A connection is opened per operation so the log can be shared by threads
+    (the web server) and by the assistant store's own connection to the file."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with closing(self._connect()) as db, db:
+            db.executescript(_SCHEMA)
+
+    def _connect(self) -> sqlite3.Connection:
+        return sqlite3.connect(self.path, timeout=10)
+
+    def record(self, entry: AuditEntry) -> AuditEntry:
+        """Append ``entry`` (arguments and summary redacted); returns it with its id."""
+        arguments = _redact_values(entry.arguments)
+        row = (
+            entry.ts.isoformat(), entry.session_id, entry.round, entry.call_id, entry.tool,
+            json.dumps(arguments, ensure_ascii=False), entry.decision.value, entry.reason,
+            json.dumps(entry.taint_sources),
+            None if entry.result_ok is None else int(entry.result_ok),
+            summarize(entry.result_summary), entry.error_kind,
+        )
+        with closing(self._connect()) as db, db:
+            cur = db.execute(
+                "INSERT INTO audit_log (ts, session_id, round, call_id, tool, arguments, decision,"
+                " reason, taint_sources, result_ok, result_summary, error_kind)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
+            new_id = cur.lastrowid
+        return entry.model_copy(update={"id": new_id, "arguments": arguments,
+                                        "result_summary": row[10]})
+
+    def entries(
+        self,
+        *,
+        session_id: str | None = None,
+        decision: AuditDecision | str | None = None,
+        tool: str | None = None,
+        since: datetime | None = None,
+        limit: int | None = 100,
+    ) -> list[AuditEntry]:
+        """Entries matching every given filter, oldest first (the newest ``limit``)."""
+        clauses, params = [], []
+        for column, value in (("session_id", session_id), ("tool", tool)):
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                params.append(value)
+        if decision is not None:
+            clauses.append("decision = ?")
+            params.append(AuditDecision(decision).value)
+        if since is not None:
+            clauses.append("ts >= ?")
+            params.append(since.isoformat())
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        tail = "LIMIT ?" if limit is not None else ""
+        if limit is not None:
+            params.append(limit)
+        query = f"SELECT * FROM (SELECT * FROM audit_log {where} ORDER BY id DESC {tail}) ORDER BY id"
+        with closing(self._connect()) as db:
+            db.row_factory = sqlite3.Row
+            rows = db.execute(query, params).fetchall()
+        return [_entry(row) for row in rows]
+
+
+def _entry(row: sqlite3.Row) -> AuditEntry:
+    return AuditEntry(
+        id=row["id"],
+        ts=datetime.fromisoformat(row["ts"]),
+        session_id=row["session_id"],
+        round=row["round"],
+        call_id=row["call_id"],
+        tool=row["tool"],
+        arguments=json.loads(row["arguments"]),
+        decision=AuditDecision(row["decision"]),
+        reason=row["reason"],
+        taint_sources=json.loads(row["taint_sources"]),
+        result_ok=None if row["result_ok"] is None else bool(row["result_ok"]),
+        result_summary=row["result_summary"],
+        error_kind=row["error_kind"],
+    )

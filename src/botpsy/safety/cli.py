@@ -1,0 +1,81 @@
+"""``botpsy audit``: show what the agent was asked to do and what it decided.
+
+    botpsy audit                       # the last 50 decisions
+    botpsy audit --decision denied     # only calls a person (or DenyAll) refused
+    botpsy audit --session abc --json  # one conversation, as JSON lines
+
+The command reads the audit table written by ``botpsy.safety.audit.AuditLog``;
+by default the one in the assistant's data folder.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from botpsy.safety.audit import AuditDecision
+
+app = typer.Typer(help="Show the audit log of proposed tool calls and their decisions.")
+
+AUDIT_DB = "audit.db"
+_STYLES = {
+    "executed": "green", "confirmed": "green", "needs_confirmation": "yellow",
+    "denied": "red", "blocked_scope": "red", "blocked_loop": "magenta", "invalid": "magenta",
+}
+
+
+def _short(text: str, limit: int = 90) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def default_audit_path() -> Path:
+    """``audit.db`` next to the assistant's database."""
+    from botpsy.assistant.store import default_data_dir
+
+    return default_data_dir() / AUDIT_DB
+
+
+@app.callback(invoke_without_command=True)
+def audit(
+    db: Annotated[Path | None, typer.Option(help="audit database (default: the data dir's)")] = None,
+    session: Annotated[str | None, typer.Option(help="only this session id")] = None,
+    decision: Annotated[AuditDecision | None, typer.Option(help="only this decision")] = None,
+    tool: Annotated[str | None, typer.Option(help="only this tool")] = None,
+    limit: Annotated[int, typer.Option(min=1, help="newest N entries")] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
+) -> None:
+    """Print the newest audit entries (oldest first) as a table."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from botpsy.safety.audit import AuditLog
+
+    path = db or default_audit_path()
+    if not path.exists():
+        typer.echo(f"no audit log at {path} (nothing has been audited yet)", err=True)
+        raise typer.Exit(1)
+    entries = AuditLog(path).entries(session_id=session, decision=decision, tool=tool, limit=limit)
+    if as_json:
+        for entry in entries:
+            typer.echo(entry.model_dump_json())
+        return
+    table = Table(title=f"audit log: {path}", show_lines=False)
+    for column in ("id", "time", "session", "round", "tool", "arguments", "decision",
+                   "reason", "taint", "result"):
+        table.add_column(column, overflow="fold")
+    for e in entries:
+        style = _STYLES.get(e.decision.value, "")
+        result = "" if e.result_ok is None else ("ok: " if e.result_ok else "failed: ")
+        table.add_row(
+            str(e.id), e.ts.astimezone().strftime("%Y-%m-%d %H:%M:%S"), (e.session_id or "")[:12],
+            "" if e.round is None else str(e.round), e.tool,
+            _short(json.dumps(e.arguments, ensure_ascii=False), 120),
+            f"[{style}]{e.decision.value}[/]" if style else e.decision.value,
+            _short(e.reason), ", ".join(e.taint_sources), _short(result + e.result_summary),
+        )
+    Console().print(table)
+    if not entries:
+        typer.echo("no matching entries")

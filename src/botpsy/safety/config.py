@@ -1,0 +1,109 @@
+"""Per-deployment safety settings, read from a TOML or JSON file.
+
+One deployment may refuse money and health requests outright, another may hand
+health questions back to the user and auto-approve creating notes. Everything
+that differs between deployments lives in ``SafetyConfig``; the rules that must
+hold whatever the configuration (tainted side effects always need a person) are
+not configurable on purpose.
+
+Example ``safety.toml``::
+
+    blocked_domains = ["money", "personal_data", "health"]
+    scope_action = "decline"
+    auto_approve = ["create_note", "create_reminder"]
+    max_rounds = 6
+
+    [domain_actions]
+    health = "handoff"
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from enum import Enum
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+
+class Domain(str, Enum):
+    """A request domain that a deployment may keep out of the assistant's reach."""
+
+    money = "money"  # payments, transfers, banking, crypto, investment advice
+    personal_data = "personal_data"  # credentials, SSNs, ID and card numbers, others' private data
+    health = "health"  # diagnosis, symptoms, medication and dosing
+
+
+class ScopeAction(str, Enum):
+    """What happens to a request in a blocked domain."""
+
+    allow = "allow"  # in scope: the assistant handles it
+    decline = "decline"  # refuse with a clear message saying why
+    handoff = "handoff"  # stop and hand the matter back to the user to handle themselves
+
+
+class SafetyConfigError(ValueError):
+    """A safety configuration file is missing, unreadable or invalid."""
+
+
+class SafetyConfig(BaseModel):
+    """What a deployment blocks, what it trusts, and how long the agent may run."""
+
+    model_config = ConfigDict(extra="forbid", use_enum_values=False)
+
+    blocked_domains: list[Domain] = Field(
+        default_factory=lambda: [Domain.money, Domain.personal_data, Domain.health]
+    )
+    scope_action: ScopeAction = ScopeAction.decline
+    domain_actions: dict[Domain, ScopeAction] = Field(
+        default_factory=dict, description="per-domain override of scope_action"
+    )
+    auto_approve: list[str] = Field(
+        default_factory=list,
+        description="side-effecting tools that run without asking, but only while the "
+        "conversation holds no untrusted data",
+    )
+    check_call_arguments: bool = Field(
+        default=True, description="also scope-check the text of proposed tool-call arguments"
+    )
+    max_rounds: int = Field(default=6, ge=1, le=50)
+    max_identical_calls: int = Field(
+        default=1, ge=1, description="how often one exact call may run in a turn before the loop guard"
+    )
+    taint_ngram: int = Field(
+        default=5, ge=3, le=20, description="word n-gram length that counts as copied text"
+    )
+
+    def action_for(self, domain: Domain) -> ScopeAction:
+        """The action for ``domain``: allow when it is not blocked."""
+        if domain not in self.blocked_domains:
+            return ScopeAction.allow
+        return self.domain_actions.get(domain, self.scope_action)
+
+    @classmethod
+    def load(cls, path: str | Path) -> SafetyConfig:
+        """Read a ``.toml`` or ``.json`` file; any problem raises ``SafetyConfigError``
+        naming the file and the offending field."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise SafetyConfigError(f"{path}: cannot read safety config ({exc.strerror})") from exc
+        try:
+            if path.suffix.lower() == ".toml":
+                data = tomllib.loads(text)
+            elif path.suffix.lower() == ".json":
+                data = json.loads(text)
+            else:
+                raise SafetyConfigError(f"{path}: safety config must be .toml or .json")
+        except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+            raise SafetyConfigError(f"{path}: not valid {path.suffix[1:].upper()}: {exc}") from exc
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}"
+                for err in exc.errors()
+            )
+            raise SafetyConfigError(f"{path}: invalid safety config: {problems}") from exc

