@@ -77,6 +77,7 @@ class ParseErrorKind(str, Enum):
 
     invalid_json = "invalid_json"  # the arguments/call body is not recoverable JSON
     unclosed_tag = "unclosed_tag"  # an opener without its closer (recovered when possible)
+    missing_opener = "missing_opener"  # a call without its opening tag, e.g. bare JSON (recovered)
     missing_name = "missing_name"  # a call without a function name
     bad_arguments = "bad_arguments"  # arguments present but not an object / not parseable
     syntax_error = "syntax_error"  # pythonic call list that is not valid Python

@@ -74,10 +74,9 @@ class FormattedChatModel:
     def _prepare(
         self, messages: list[Message], tools: list[ToolSpec], params: GenerationParams
     ) -> tuple[str, str | None, str]:
-        """Prompt, grammar and forced prefix for a request."""
-        visible = [] if params.tool_choice == "none" else tools
-        prompt = self.format.render(messages, visible or None)
-        forced = _forced_tools(visible, params.tool_choice)
+        """Prompt, grammar and forced prefix for a request (``tools``: those the model may see)."""
+        prompt = self.format.render(messages, tools or None)
+        forced = _forced_tools(tools, params.tool_choice)
         if forced is None:
             return prompt, None, ""
         if self._supports_grammar():
@@ -92,9 +91,10 @@ class FormattedChatModel:
         params: GenerationParams | None = None,
     ) -> Iterator[StreamEvent]:
         params = params or GenerationParams()
-        prompt, grammar, prefix = self._prepare(messages, list(tools or []), params)
+        visible = [] if params.tool_choice == "none" else list(tools or [])
+        prompt, grammar, prefix = self._prepare(messages, visible, params)
         run = params.model_copy(update={"stop": [*params.stop, *self.format.stop_sequences()]})
-        parser = self.format.stream_parser()
+        parser = self.format.stream_parser(visible or None)
         start, ttft = time.perf_counter(), None
         raw = prefix
         if prefix:
@@ -105,6 +105,7 @@ class FormattedChatModel:
             raw += chunk.text
             yield from parser.feed(chunk.text)
         total = time.perf_counter() - start
+        yield from parser.flush()  # text held back in case it began a tag
         result = parser.finish()
         stats = self.backend.last_stats
         completion = Completion(

@@ -19,6 +19,11 @@ class StreamParser(Protocol):
         """Events (text / reasoning / tool_call) that became certain with this chunk."""
         ...
 
+    def flush(self) -> list[StreamEvent]:
+        """Events held back until the output is complete (text that might have
+        begun a tag or a call); call it once generation ends, before ``finish``."""
+        ...
+
     def finish(self) -> ParseResult:
         """The full parse of everything fed (same result as ``ChatFormat.parse``)."""
         ...
@@ -45,11 +50,12 @@ class ChatFormat(Protocol):
         Training uses it as the target; ``parse`` inverts it."""
         ...
 
-    def parse(self, text: str) -> ParseResult:
-        """Content, tool calls, reasoning and categorised errors from model text."""
+    def parse(self, text: str, tools: list[ToolSpec] | None = None) -> ParseResult:
+        """Content, tool calls, reasoning and categorised errors from model text;
+        ``tools`` (optional) give argument types where the text leaves them open."""
         ...
 
-    def stream_parser(self) -> StreamParser:
+    def stream_parser(self, tools: list[ToolSpec] | None = None) -> StreamParser:
         """A fresh incremental parser for one generation."""
         ...
 
@@ -59,4 +65,15 @@ class ChatFormat(Protocol):
 
     def stop_sequences(self) -> list[str]:
         """Strings that end an assistant turn."""
+        ...
+
+
+@runtime_checkable
+class ConstrainedChatFormat(ChatFormat, Protocol):
+    """A format that can also force a call by grammar-constrained decoding."""
+
+    def call_grammar(self, tools: list[ToolSpec], tool_choice: str) -> str:
+        """A GBNF grammar (llama.cpp syntax) admitting only well-formed calls of
+        ``tools`` (``tool_choice="required"``) or of the one tool it names,
+        starting at the call opener."""
         ...

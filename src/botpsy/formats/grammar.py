@@ -1,0 +1,206 @@
+"""GBNF grammars (llama.cpp syntax) that force well-formed calls.
+
+Used when ``tool_choice`` is ``"required"`` or names a tool: decoding is
+constrained to one or more calls of the allowed tools whose arguments follow
+each tool's JSON schema (required keys present, enum values, types). The JSON
+parts come from llama-cpp-python's schema converter (imported lazily: it is only
+needed on a llama.cpp backend). Every grammar starts at the call opener, so the
+backend can force a call from the first generated token.
+
+Known limits: string values in the qwen35 grammar may not contain ``</``
+(it would end the parameter), and string ``pattern``/``format`` constraints
+are only enforced in JSON positions.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from botpsy.formats.pycall import is_keyword_name
+from botpsy.formats.scan import CALL_CLOSE, CALL_OPEN
+from botpsy.formats.xmlcall import FUNCTION_CLOSE, PARAMETER_CLOSE, deref, schema_types
+from botpsy.types import ToolSpec
+
+NL = "\n"
+
+_RULE_CHARS = re.compile(r"[^A-Za-z0-9-]+")
+_JSON_BOOLEAN = re.compile(r"^boolean ::= .*$", re.MULTILINE)
+_JSON_NULL = re.compile(r"^null ::= .*$", re.MULTILINE)
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def select_tools(tools: list[ToolSpec], tool_choice: str) -> list[ToolSpec]:
+    """The tools a forced call may use; ``ValueError`` for "auto"/"none" or an unknown name."""
+    if tool_choice in ("auto", "none"):
+        raise ValueError(f"tool_choice {tool_choice!r} does not force a call; no grammar applies")
+    if not tools:
+        raise ValueError("a call grammar needs at least one tool")
+    if tool_choice == "required":
+        return list(tools)
+    chosen = [spec for spec in tools if spec.name == tool_choice]
+    if not chosen:
+        known = ", ".join(spec.name for spec in tools)
+        raise ValueError(f"tool_choice {tool_choice!r} is not one of the tools: {known}")
+    return chosen
+
+
+def literal(text: str) -> str:
+    """``text`` as a GBNF string literal."""
+    out = "".join(_ESCAPES.get(c, c if c >= " " else f"\\x{ord(c):02x}") for c in text)
+    return f'"{out}"'
+
+
+def rule_name(*parts: str | int) -> str:
+    return _RULE_CHARS.sub("-", "-".join(str(p) for p in parts)).strip("-").lower()
+
+
+def _converter(prop_order: list[str] | None = None) -> Any:
+    from llama_cpp.llama_grammar import SchemaConverter
+
+    order = {name: index for index, name in enumerate(prop_order or [])}
+    return SchemaConverter(prop_order=order, allow_fetch=False, dotall=False, raw_pattern=False)
+
+
+def _grammar(
+    converter: Any, rules: list[str], separator: str, opener: str = "", closer: str = ""
+) -> str:
+    """The converter's rules plus ours, with a root of one or more ``call``s."""
+    root = f"root ::= {literal(opener)} call ({literal(separator)} call)* {literal(closer)}"
+    return "\n".join([root, *rules, converter.format_grammar()]) + "\n"
+
+
+def _parameters(converter: Any, spec: ToolSpec, index: int) -> dict[str, Any]:
+    """A copy of the tool's parameter schema with its ``$ref``s registered in the
+    converter (which rewrites refs in place, so the ToolSpec is never touched)."""
+    params = copy.deepcopy(spec.parameters or {})
+    return converter.resolve_refs(params, rule_name("tool", index))
+
+
+def _properties(params: dict[str, Any]) -> list[tuple[str, Any, bool]]:
+    """(name, schema, required) for each parameter, in schema order."""
+    required = set(params.get("required") or [])
+    return [(k, v, k in required) for k, v in (params.get("properties") or {}).items()]
+
+
+# ---------------------------------------------------------------- hermes
+
+
+def hermes_grammar(tools: list[ToolSpec], tool_choice: str) -> str:
+    """``<tool_call>\\n{"name": ..., "arguments": {...}}\\n</tool_call>``, one or more."""
+    chosen = select_tools(tools, tool_choice)
+    converter = _converter(["name", "arguments"])
+    branches = [
+        {
+            "type": "object",
+            "properties": {
+                "name": {"const": spec.name},
+                "arguments": _parameters(converter, spec, index),
+            },
+            "required": ["name", "arguments"],
+        }
+        for index, spec in enumerate(chosen)
+    ]
+    converter.visit({"anyOf": branches}, "call-json")
+    call = f"call ::= {literal(CALL_OPEN + NL)} call-json {literal(NL + CALL_CLOSE)}"
+    return _grammar(converter, [call], NL)
+
+
+# ---------------------------------------------------------------- qwen35
+
+_XML_TEXT = 'xml-text ::= ([^<] | "<" [^/])*'
+
+
+def _xml_value(converter: Any, schema: Any, target: Any, name: str, rules: list[str]) -> str:
+    """The rule for one parameter value: raw text for strings, JSON otherwise;
+    ``target`` is the schema with its ``$ref`` followed."""
+    enum = target.get("enum") if isinstance(target, dict) else None
+    if enum and all(isinstance(v, str) for v in enum):
+        rules.append(f"{name} ::= " + " | ".join(literal(v) for v in enum))
+        return name
+    types = schema_types(target)
+    if not types or "string" in types:
+        return "xml-text"
+    return converter.visit(schema, name)
+
+
+def _xml_function(converter: Any, spec: ToolSpec, index: int, rules: list[str]) -> str:
+    """Rules for one ``<function=...>`` block; returns the block's rule name."""
+    items = []
+    params = _parameters(converter, spec, index)
+    for key, schema, required in _properties(params):
+        param = rule_name("p", index, spec.name, key)
+        name = rule_name("v", index, spec.name, key)
+        value = _xml_value(converter, schema, deref(schema, params), name, rules)
+        opener, closer = literal(f"<parameter={key}>{NL}"), literal(f"{NL}{PARAMETER_CLOSE}{NL}")
+        rules.append(f"{param} ::= {opener} {value} {closer}")
+        items.append(param if required else f"{param}?")
+    function = rule_name("f", index, spec.name)
+    opener, closer = literal(f"<function={spec.name}>{NL}"), literal(FUNCTION_CLOSE + NL)
+    rules.append(f"{function} ::= {opener} {' '.join(items)} {closer}")
+    return function
+
+
+def qwen35_grammar(tools: list[ToolSpec], tool_choice: str) -> str:
+    """``<tool_call>\\n<function=NAME>\\n<parameter=ARG>\\nVALUE\\n</parameter>\\n...``."""
+    chosen = select_tools(tools, tool_choice)
+    converter = _converter()
+    rules = [_XML_TEXT]
+    functions = [_xml_function(converter, spec, i, rules) for i, spec in enumerate(chosen)]
+    rules.append(
+        f"call ::= {literal(CALL_OPEN + NL)} ({' | '.join(functions)}) {literal(CALL_CLOSE)}"
+    )
+    return _grammar(converter, rules, NL)
+
+
+# ---------------------------------------------------------------- pythonic
+
+
+def _keyword_arguments(items: list[str], required: list[bool]) -> str:
+    """Comma-separated keyword arguments where optional ones may be left out."""
+    first_required = next((i for i, needed in enumerate(required) if needed), None)
+    if first_required is None:  # all optional: any subset in order, possibly none
+        starts = [
+            " ".join([items[i], *(f'(", " {it})?' for it in items[i + 1 :])])
+            for i in range(len(items))
+        ]
+        return f"({' | '.join(f'({s})' for s in starts)})?" if starts else ""
+    head = [f'({it} ", ")?' for it in items[:first_required]]
+    tail = [
+        (f'", " {it}' if needed else f'(", " {it})?')
+        for it, needed in zip(items[first_required + 1 :], required[first_required + 1 :])
+    ]
+    return " ".join([*head, items[first_required], *tail])
+
+
+def _python_call(converter: Any, spec: ToolSpec, index: int, rules: list[str]) -> str:
+    """Rules for one ``name(arg=value, ...)`` call; returns the call's rule name."""
+    if not all(is_keyword_name(part) for part in spec.name.split(".")):
+        raise ValueError(f"the pythonic format cannot call {spec.name!r}: not an identifier")
+    items, required = [], []
+    for key, schema, needed in _properties(_parameters(converter, spec, index)):
+        if not is_keyword_name(key):
+            raise ValueError(
+                f"the pythonic grammar needs identifier argument names, {spec.name} has {key!r}"
+            )
+        value = converter.visit(schema, rule_name("v", index, spec.name, key))
+        items.append(f"{literal(key + '=')} {value}")
+        required.append(needed)
+    function = rule_name("f", index, spec.name)
+    arguments = _keyword_arguments(items, required)
+    rules.append(f'{function} ::= {literal(spec.name + "(")} {arguments} ")"')
+    return function
+
+
+def pythonic_grammar(tools: list[ToolSpec], tool_choice: str) -> str:
+    """``[name(arg=value, ...), ...]`` with Python literal constants."""
+    chosen = select_tools(tools, tool_choice)
+    converter = _converter()
+    rules: list[str] = []
+    functions = [_python_call(converter, spec, i, rules) for i, spec in enumerate(chosen)]
+    rules.append(f"call ::= {' | '.join(functions)}")
+    grammar = _grammar(converter, rules, ", ", "[", "]")
+    # Python spells the JSON constants True/False/None, as render_call writes them.
+    grammar = _JSON_BOOLEAN.sub('boolean ::= ("True" | "False") space', grammar)
+    return _JSON_NULL.sub('null ::= "None" space', grammar)
