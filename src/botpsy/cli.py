@@ -77,6 +77,132 @@ def models_fetch() -> None:
         fail(str(exc))
 
 
+def _params(max_tokens: int, tool_choice: str, temperature: float):
+    from botpsy.types import GenerationParams
+
+    return GenerationParams(max_tokens=max_tokens, tool_choice=tool_choice, temperature=temperature)
+
+
+def _load_model(spec: str, fmt: Optional[str], n_ctx: int = 4096):
+    from botpsy.backends.store import ModelNotFoundError, load_chat_model
+
+    try:
+        return load_chat_model(spec, fmt=fmt, n_ctx=n_ctx)
+    except (ModelNotFoundError, ValueError) as exc:
+        fail(str(exc))
+
+
+def ask_model(request: str, spec: str, fmt: Optional[str], tools_file: Optional[Path], tool_choice: str,
+              max_tokens: int, temperature: float, as_json: bool) -> None:
+    """Plain mode: one model turn with the given tools (no assistant, nothing executed)."""
+    from botpsy.types import Message
+
+    tools = [tool.spec for tool in _load_tools(tools_file)]
+    model = _load_model(spec, fmt)
+    try:
+        completion = model.complete([Message(role="user", content=request)], tools, _params(max_tokens, tool_choice, temperature))
+    except ValueError as exc:
+        fail(str(exc))
+    print_completion(completion, as_json)
+
+
+def _confirmer(yes: bool, interactive: bool):
+    """A person at a terminal is asked; otherwise nobody can confirm, so deny.
+    ``--yes`` pre-approves untainted side effects only."""
+    from botpsy.safety.confirm import ApproveUntainted, CliConfirmer, DenyAll
+
+    base = CliConfirmer(console=err) if interactive else DenyAll()
+    return ApproveUntainted(base) if yes else base
+
+
+def _open_assistant(spec: str, fmt: Optional[str], data_dir: Optional[Path], confirmer,
+                    max_tokens: int, safety_file: Optional[Path]):
+    from botpsy.assistant.runtime import open_assistant
+    from botpsy.safety.config import SafetyConfig, SafetyConfigError
+    from botpsy.types import GenerationParams
+
+    try:
+        safety = SafetyConfig.load(safety_file) if safety_file else None
+    except SafetyConfigError as exc:
+        fail(str(exc))
+    model = _load_model(spec, fmt)
+    return open_assistant(model, data_dir=data_dir, safety=safety, confirmer=confirmer,
+                          params=GenerationParams(max_tokens=max_tokens))
+
+
+def _print_steps(result) -> None:
+    for step in result.steps:
+        colour = {"executed": "green", "confirmed": "green"}.get(step.decision.value, "yellow")
+        err.print(f"[{colour}]{step.decision.value}[/] {step.call.name}"
+                  f"({json.dumps(step.call.arguments, ensure_ascii=False)})", highlight=False)
+
+
+@app.command()
+def ask(
+    request: str = typer.Argument(..., help="what you want, in plain words"),
+    model: str = typer.Option("smollm2", "--model", "-m", help="model spec (see `botpsy models`)"),
+    tools: Optional[Path] = typer.Option(None, help="plain mode: a JSON file of tools (OpenAI or BFCL); calls are printed, not run"),
+    tool_choice: str = typer.Option("auto", help="plain mode: auto | none | required | TOOL_NAME"),
+    no_tools: bool = typer.Option(False, "--no-tools", help="plain mode without any tool"),
+    data_dir: Optional[Path] = typer.Option(None, help="assistant store (default: the user data dir)"),
+    yes: bool = typer.Option(False, "--yes", "-y", help="pre-confirm side effects that no untrusted data preceded"),
+    safety_file: Optional[Path] = typer.Option(None, "--safety", help="safety config (TOML/JSON)"),
+    fmt: Optional[str] = typer.Option(None, "--format", help="chat format override: qwen35 | hermes | pythonic"),
+    max_tokens: int = typer.Option(256, help="generation budget per model call"),
+    temperature: float = typer.Option(0.0),
+    as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
+) -> None:
+    """Ask the assistant (tools over your local store), or the bare model with --tools/--no-tools."""
+    if tools is not None or no_tools:
+        ask_model(request, model, fmt, tools, tool_choice, max_tokens, temperature, as_json)
+        return
+    assistant = _open_assistant(model, fmt, data_dir, _confirmer(yes, sys.stdin.isatty()),
+                                max_tokens, safety_file)
+    try:
+        result = assistant.agent.run(request)
+    finally:
+        assistant.close()
+    if as_json:
+        sys.stdout.write(result.model_dump_json(indent=2) + "\n")
+        return
+    _print_steps(result)
+    console.print(result.final_text, markup=False, highlight=False)
+
+
+@app.command()
+def chat(
+    model: str = typer.Option("smollm2", "--model", "-m", help="model spec (see `botpsy models`)"),
+    data_dir: Optional[Path] = typer.Option(None, help="assistant store (default: the user data dir)"),
+    session: Optional[str] = typer.Option(None, help="continue this session id"),
+    safety_file: Optional[Path] = typer.Option(None, "--safety", help="safety config (TOML/JSON)"),
+    fmt: Optional[str] = typer.Option(None, "--format", help="chat format override"),
+    max_tokens: int = typer.Option(256),
+) -> None:
+    """Chat with the assistant in the terminal: streamed tokens, tool calls shown, confirmations asked."""
+    from botpsy.agent.chat_ui import run_chat
+
+    assistant = _open_assistant(model, fmt, data_dir, _confirmer(False, True), max_tokens, safety_file)
+    try:
+        run_chat(assistant, console, session_id=session)
+    finally:
+        assistant.close()
+
+
+def _mount() -> None:
+    """Subsystem commands; each app keeps its heavy imports inside its commands."""
+    from botpsy.assistant.cli import app as assistant_app
+    from botpsy.safety.cli import app as audit_app
+    from botpsy.server.cli import mcp, serve
+
+    app.add_typer(assistant_app)  # botpsy init
+    app.add_typer(audit_app, name="audit")
+    app.command()(serve)
+    app.command()(mcp)
+
+
+_mount()
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -161,6 +161,7 @@ class GenerationParams(BaseModel):
     seed: int | None = None
     stop: list[str] = Field(default_factory=list)
     tool_choice: ToolChoice = "auto"
+    parallel_tool_calls: bool = True  # False: at most one call per turn (enforced by grammar when forced)
 
 
 class StreamEvent(BaseModel):

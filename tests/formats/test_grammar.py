@@ -211,3 +211,13 @@ def test_pythonic_grammar_refuses_argument_names_python_cannot_write():
     odd = ToolSpec(name="lookup", parameters={"type": "object", "properties": {"user-id": {}}})
     with pytest.raises(ValueError, match="identifier"):
         get_format("pythonic").call_grammar([odd], "required")
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("fmt_name", sorted(FORMATS))
+def test_parallel_false_admits_exactly_one_call(probe, fmt_name):
+    fmt = get_format(fmt_name)
+    single = fmt.call_grammar(FORCED, "required", parallel=False)
+    assert probe.accepts(single, fmt.render_calls(GOOD_CALLS[0]))
+    assert not probe.accepts(single, fmt.render_calls(GOOD_CALLS[4]))  # two calls
+    assert probe.accepts(fmt.call_grammar(FORCED, "required"), fmt.render_calls(GOOD_CALLS[4]))

@@ -60,6 +60,7 @@ class _Turn:
     session_id: str | None
     steps: list[AgentStep] = field(default_factory=list)
     pending: list[PendingCall] = field(default_factory=list)
+    first_choice: str = "auto"  # tool_choice of the turn's first generation (single_call mode)
     rounds: int = 0
     usage: Usage = field(default_factory=Usage)
     error: str | None = None
@@ -74,6 +75,14 @@ def turn_start(messages: list[Message]) -> int:
     raise ValueError("the conversation has no user message")
 
 
+def report_results(steps: list[AgentStep]) -> str:
+    """The answer of a single-call turn, written by the agent from what ran
+    (blocked and denied calls are reported by their notices)."""
+    lines = [f"{describe_call(s.call)} -> {s.result.content}"
+             for s in steps if s.result is not None and s.result.ok and not s.notice]
+    return "Done:\n" + "\n".join(lines) if lines else ""
+
+
 def compose_final(text: str, notices: list[str]) -> str:
     """The model's answer followed by what the agent must say itself."""
     parts = [text.strip()] if text.strip() else []
@@ -85,7 +94,15 @@ class Agent:
     """A tool-using assistant whose safety does not depend on the model.
 
     ``max_rounds`` (model generations per turn) defaults to ``safety.max_rounds``;
-    ``tool_selector`` narrows the tools shown to the model each turn."""
+    ``tool_selector`` narrows the tools shown to the model each turn.
+
+    ``call_mode="single_call"`` is for models too small to decide on their own to
+    call a tool or to summarise a result (SmolLM2-135M does neither unaided): when
+    the selector finds tools that match the request, the model must make one call
+    (``tool_choice="required"``, grammar-constrained on llama.cpp), the calls go
+    through the same safety pipeline, and the agent reports their results itself
+    instead of asking the model for a second round. A request that matches no tool
+    (chit-chat) is answered by the model without tools, never forced into a call."""
 
     def __init__(
         self,
@@ -99,7 +116,11 @@ class Agent:
         max_rounds: int | None = None,
         tool_selector: ToolSelector | None = None,
         params: GenerationParams | None = None,
+        call_mode: str = "auto",
     ):
+        if call_mode not in ("auto", "single_call"):
+            raise ValueError(f"call_mode must be 'auto' or 'single_call', got {call_mode!r}")
+        self.call_mode = call_mode
         self.model = model
         self.registry = registry
         self.safety = safety or SafetyConfig()
@@ -137,21 +158,34 @@ class Agent:
     # -- turn setup -------------------------------------------------------------------------
     def _new_turn(self, messages: list[Message], session_id: str | None) -> _Turn:
         start = turn_start(messages)
+        tools, matched = self._select_tools(messages[start].content, messages)
         return _Turn(
             messages=messages,
-            tools=self._select_tools(messages[start].content, messages),
+            tools=tools,
+            first_choice=self._first_choice(matched),
             guard=LoopGuard.from_turn(messages[start:], self.safety.max_identical_calls),
             pipeline=CallPipeline(self.registry, self.safety, self.confirmer, self.audit,
                                   session_id),
             session_id=session_id,
         )
 
-    def _select_tools(self, query: str, messages: list[Message]) -> list[ToolSpec]:
+    def _first_choice(self, matched: bool) -> str:
+        if self.call_mode != "single_call":
+            return "auto"
+        return "required" if matched else "none"
+
+    def _select_tools(self, query: str, messages: list[Message]) -> tuple[list[ToolSpec], bool]:
+        """The tools to show, and whether the request matched some of them
+        (False when there is no selector or it fell back to every tool)."""
         specs = self.registry.specs()
         if self.tool_selector is None:
-            return specs
+            return specs, False
         used = {call.name for m in messages for call in m.tool_calls if call.name in self.registry}
-        return self.tool_selector.select(query, specs, always=used)
+        choose = getattr(self.tool_selector, "choose", None)
+        if choose is None:
+            return self.tool_selector.select(query, specs, always=used), True
+        selection = choose(query, specs, always=used)
+        return selection.tools, not selection.fallback
 
     def _start(
         self, user_text: str, history: list[Message], session_id: str | None, stream: bool
@@ -227,6 +261,9 @@ class Agent:
             if turn.pending:
                 yield self._finish(turn, StopReason.pending_confirmation, completion.content)
                 return
+            if self.call_mode == "single_call":
+                yield self._finish(turn, StopReason.answered, report_results(turn.steps))
+                return
             if stop:
                 yield self._finish(turn, StopReason.loop_guard, "I stopped because the same "
                                    "tool call kept being proposed; please rephrase the request.")
@@ -238,12 +275,17 @@ class Agent:
         """One model generation (streamed as token events); returns the Completion,
         or None with ``turn.error`` set when the backend failed."""
         prompt = [Message(role="system", content=self.system_prompt()), *turn.messages]
+        params = self.params
+        if turn.rounds == 1 and turn.first_choice != "auto":
+            # one call: a weak model forced to call tends to pad with unrelated extra calls
+            params = params.model_copy(update={"tool_choice": turn.first_choice,
+                                               "parallel_tool_calls": False})
         completion: Completion | None = None
         try:
             if not stream:
-                completion = self.model.complete(prompt, turn.tools, self.params)
+                completion = self.model.complete(prompt, turn.tools, params)
             else:
-                for event in self.model.stream(prompt, turn.tools, self.params):
+                for event in self.model.stream(prompt, turn.tools, params):
                     if event.type == "text" and event.text:
                         yield AgentEvent(type="token", text=event.text)
                     elif event.type == "reasoning" and event.text:

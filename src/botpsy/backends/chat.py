@@ -80,7 +80,7 @@ class FormattedChatModel:
         if forced is None:
             return prompt, None, ""
         if self._supports_grammar():
-            return prompt, self.format.call_grammar(forced, params.tool_choice), ""
+            return prompt, self.format.call_grammar(forced, params.tool_choice, params.parallel_tool_calls), ""
         prefix = self.format.call_prefix()
         return prompt + prefix, None, prefix
 

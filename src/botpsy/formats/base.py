@@ -72,8 +72,8 @@ class ChatFormat(Protocol):
 class ConstrainedChatFormat(ChatFormat, Protocol):
     """A format that can also force a call by grammar-constrained decoding."""
 
-    def call_grammar(self, tools: list[ToolSpec], tool_choice: str) -> str:
+    def call_grammar(self, tools: list[ToolSpec], tool_choice: str, parallel: bool = True) -> str:
         """A GBNF grammar (llama.cpp syntax) admitting only well-formed calls of
         ``tools`` (``tool_choice="required"``) or of the one tool it names,
-        starting at the call opener."""
+        starting at the call opener; exactly one call unless ``parallel``."""
         ...

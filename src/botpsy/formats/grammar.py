@@ -64,10 +64,17 @@ def _converter(prop_order: list[str] | None = None) -> Any:
 
 
 def _grammar(
-    converter: Any, rules: list[str], separator: str, opener: str = "", closer: str = ""
+    converter: Any,
+    rules: list[str],
+    separator: str,
+    opener: str = "",
+    closer: str = "",
+    parallel: bool = True,
 ) -> str:
-    """The converter's rules plus ours, with a root of one or more ``call``s."""
-    root = f"root ::= {literal(opener)} call ({literal(separator)} call)* {literal(closer)}"
+    """The converter's rules plus ours, with a root of one ``call`` (or more when
+    ``parallel``)."""
+    more = f" ({literal(separator)} call)*" if parallel else ""
+    root = f"root ::= {literal(opener)} call{more} {literal(closer)}"
     return "\n".join([root, *rules, converter.format_grammar()]) + "\n"
 
 
@@ -87,7 +94,7 @@ def _properties(params: dict[str, Any]) -> list[tuple[str, Any, bool]]:
 # ---------------------------------------------------------------- hermes
 
 
-def hermes_grammar(tools: list[ToolSpec], tool_choice: str) -> str:
+def hermes_grammar(tools: list[ToolSpec], tool_choice: str, parallel: bool = True) -> str:
     """``<tool_call>\\n{"name": ..., "arguments": {...}}\\n</tool_call>``, one or more."""
     chosen = select_tools(tools, tool_choice)
     converter = _converter(["name", "arguments"])
@@ -104,7 +111,7 @@ def hermes_grammar(tools: list[ToolSpec], tool_choice: str) -> str:
     ]
     converter.visit({"anyOf": branches}, "call-json")
     call = f"call ::= {literal(CALL_OPEN + NL)} call-json {literal(NL + CALL_CLOSE)}"
-    return _grammar(converter, [call], NL)
+    return _grammar(converter, [call], NL, parallel=parallel)
 
 
 # ---------------------------------------------------------------- qwen35
@@ -142,7 +149,7 @@ def _xml_function(converter: Any, spec: ToolSpec, index: int, rules: list[str]) 
     return function
 
 
-def qwen35_grammar(tools: list[ToolSpec], tool_choice: str) -> str:
+def qwen35_grammar(tools: list[ToolSpec], tool_choice: str, parallel: bool = True) -> str:
     """``<tool_call>\\n<function=NAME>\\n<parameter=ARG>\\nVALUE\\n</parameter>\\n...``."""
     chosen = select_tools(tools, tool_choice)
     converter = _converter()
@@ -151,7 +158,7 @@ def qwen35_grammar(tools: list[ToolSpec], tool_choice: str) -> str:
     rules.append(
         f"call ::= {literal(CALL_OPEN + NL)} ({' | '.join(functions)}) {literal(CALL_CLOSE)}"
     )
-    return _grammar(converter, rules, NL)
+    return _grammar(converter, rules, NL, parallel=parallel)
 
 
 # ---------------------------------------------------------------- pythonic
@@ -193,14 +200,14 @@ def _python_call(converter: Any, spec: ToolSpec, index: int, rules: list[str]) -
     return function
 
 
-def pythonic_grammar(tools: list[ToolSpec], tool_choice: str) -> str:
+def pythonic_grammar(tools: list[ToolSpec], tool_choice: str, parallel: bool = True) -> str:
     """``[name(arg=value, ...), ...]`` with Python literal constants."""
     chosen = select_tools(tools, tool_choice)
     converter = _converter()
     rules: list[str] = []
     functions = [_python_call(converter, spec, i, rules) for i, spec in enumerate(chosen)]
     rules.append(f"call ::= {' | '.join(functions)}")
-    grammar = _grammar(converter, rules, ", ", "[", "]")
+    grammar = _grammar(converter, rules, ", ", "[", "]", parallel=parallel)
     # Python spells the JSON constants True/False/None, as render_call writes them.
     grammar = _JSON_BOOLEAN.sub('boolean ::= ("True" | "False") space', grammar)
     return _JSON_NULL.sub('null ::= "None" space', grammar)

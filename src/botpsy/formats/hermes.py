@@ -35,5 +35,7 @@ class HermesFormat(ChatMLFormat):
             for c in calls
         )
 
-    def call_grammar(self, tools: list[ToolSpec], tool_choice: str) -> str:
-        return hermes_grammar(tools, tool_choice)
+    def call_grammar(
+        self, tools: list[ToolSpec], tool_choice: str, parallel: bool = True
+    ) -> str:
+        return hermes_grammar(tools, tool_choice, parallel)

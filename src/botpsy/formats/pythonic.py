@@ -32,5 +32,7 @@ class PythonicFormat(ChatMLFormat):
     def call_prefix(self) -> str:
         return "["
 
-    def call_grammar(self, tools: list[ToolSpec], tool_choice: str) -> str:
-        return pythonic_grammar(tools, tool_choice)
+    def call_grammar(
+        self, tools: list[ToolSpec], tool_choice: str, parallel: bool = True
+    ) -> str:
+        return pythonic_grammar(tools, tool_choice, parallel)

@@ -49,5 +49,7 @@ class Qwen35Format(ChatMLFormat):
     def render_calls(self, calls: list[ToolCall]) -> str:
         return "\n".join(render_call(c) for c in calls)
 
-    def call_grammar(self, tools: list[ToolSpec], tool_choice: str) -> str:
-        return qwen35_grammar(tools, tool_choice)
+    def call_grammar(
+        self, tools: list[ToolSpec], tool_choice: str, parallel: bool = True
+    ) -> str:
+        return qwen35_grammar(tools, tool_choice, parallel)

@@ -135,3 +135,18 @@ class CliConfirmer:
         self.console.print(Panel(Group(*parts), title=title, border_style=border))
         return Confirm.ask("Run this call?", default=False, console=self.console,
                            stream=self.stream)
+
+
+class ApproveUntainted:
+    """``--yes``: approves side effects proposed with no untrusted data in the
+    conversation, and hands every tainted one to ``fallback`` (a person, or
+    ``DenyAll`` when nobody is there): pre-confirmation never covers taint."""
+
+    def __init__(self, fallback: Confirmer) -> None:
+        self.fallback = fallback
+        self.denial_reason = getattr(fallback, "denial_reason", "")
+
+    def confirm(self, request: ConfirmationRequest) -> bool:
+        if not request.taint.tainted:
+            return True
+        return self.fallback.confirm(request)

@@ -1,0 +1,82 @@
+"""The terminal chat (``botpsy chat``): streamed tokens, tool calls, confirmations.
+
+Confirmations are asked by the agent's confirmer (a rich prompt) in the middle
+of the stream, so the person sees the call, why it needs a yes, and which
+untrusted source preceded it, before anything runs. Every turn is saved to the
+session store, so ``--session ID`` continues a conversation later.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from rich.console import Console
+
+from botpsy.agent.events import AgentEvent, AgentResult, describe_call
+
+if TYPE_CHECKING:
+    from botpsy.assistant.runtime import Assistant
+
+HELP = "Commands: /new (new conversation), /history, /quit. Anything else is a request."
+
+
+def render_event(event: AgentEvent, console: Console) -> None:
+    """Print one agent event as it happens."""
+    if event.type == "token":
+        console.print(event.text, end="", markup=False, highlight=False)
+    elif event.type == "call" and event.call is not None:
+        console.print(f"\n[cyan]\u2192 {describe_call(event.call)}[/]", highlight=False)
+    elif event.type == "decision" and event.step is not None:
+        decision = event.step.decision.value
+        colour = "green" if decision in ("executed", "confirmed") else "yellow"
+        console.print(f"  [{colour}]{decision}[/] {event.step.reason}", highlight=False)
+    elif event.type == "result" and event.step is not None and event.step.result is not None:
+        text = event.step.result.content
+        shown = text if len(text) <= 300 else text[:300] + "\u2026"
+        console.print(f"  [dim]{shown}[/]", markup=True, highlight=False)
+
+
+def run_turn(assistant: Assistant, text: str, session_id: str, console: Console) -> AgentResult:
+    """One user turn, streamed; the turn's new messages are saved to the session."""
+    history = assistant.sessions.load(session_id).messages
+    result: AgentResult | None = None
+    for event in assistant.agent.stream(text, history, session_id=session_id):
+        if event.type == "final":
+            result = event.result
+        else:
+            render_event(event, console)
+    assert result is not None  # the agent always ends with a final event
+    console.print()
+    console.print(f"[bold]assistant:[/] {result.final_text}", highlight=False)
+    assistant.sessions.append(session_id, result.messages[len(history):])
+    return result
+
+
+def run_chat(
+    assistant: Assistant,
+    console: Console,
+    *,
+    session_id: str | None = None,
+    read: Callable[[], str] | None = None,
+) -> str:
+    """The read-eval-print loop; returns the session id. ``read`` replaces the
+    terminal prompt in tests."""
+    read = read or (lambda: console.input("[bold]you:[/] "))
+    session_id = session_id or assistant.sessions.create(title="chat").id
+    console.print(f"[dim]botpsy chat, session {session_id}. {HELP}[/]")
+    while True:
+        try:
+            text = read().strip()
+        except (EOFError, KeyboardInterrupt):
+            break
+        if text in ("/quit", "/exit"):
+            break
+        if text == "/new":
+            session_id = assistant.sessions.create(title="chat").id
+            console.print(f"[dim]new session {session_id}[/]")
+        elif text == "/history":
+            for message in assistant.sessions.load(session_id).messages:
+                console.print(f"[dim]{message.role}:[/] {message.content[:200]}", highlight=False)
+        elif text:
+            run_turn(assistant, text, session_id, console)
+    return session_id

@@ -1,0 +1,87 @@
+"""The assembled personal assistant: store + tools + agent + audit + sessions.
+
+The CLI (``ask``, ``chat``), the server and the evaluations all need the same
+wiring, so it lives here once: ``open_assistant(model, data_dir=...)`` returns an
+``Assistant`` whose ``agent`` is ready to run a turn over the user's store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from botpsy.agent import Agent, Bm25ToolSelector, SessionStore, SystemPrompt
+from botpsy.agent.session import SESSIONS_DB
+from botpsy.assistant.store import AssistantStore, default_data_dir
+from botpsy.assistant.toolsets import assistant_tools
+from botpsy.backends.base import ChatModel
+from botpsy.safety.audit import AuditLog
+from botpsy.safety.cli import AUDIT_DB
+from botpsy.safety.config import SafetyConfig
+from botpsy.safety.confirm import Confirmer
+from botpsy.tools import Tool, ToolRegistry
+from botpsy.types import GenerationParams
+
+# Models too small to decide on their own to call a tool get one forced call
+# when the request matches some tools (see Agent's ``call_mode``).
+FIRST_CALL_MODELS = frozenset({"smollm2", "SmolLM2-135M-Instruct.Q4_1"})
+
+
+def default_call_mode(model_name: str) -> str:
+    """``single_call`` for the embedded SmolLM2 (it calls no tool unaided), else ``auto``."""
+    return "single_call" if model_name in FIRST_CALL_MODELS else "auto"
+
+
+@dataclass
+class Assistant:
+    """Everything one assistant deployment holds open."""
+
+    store: AssistantStore
+    registry: ToolRegistry
+    agent: Agent
+    audit: AuditLog
+    sessions: SessionStore
+
+    def close(self) -> None:
+        self.store.close()
+
+
+def open_assistant(
+    model: ChatModel,
+    *,
+    data_dir: str | Path | None = None,
+    safety: SafetyConfig | None = None,
+    confirmer: Confirmer | None = None,
+    call_mode: str | None = None,
+    select_tools: bool = True,
+    params: GenerationParams | None = None,
+    extra_tools: list[Tool] | None = None,
+    store: AssistantStore | None = None,
+) -> Assistant:
+    """Open (creating if needed) the store in ``data_dir`` and build the agent over it.
+
+    ``confirmer=None`` makes side-effecting calls come back as pending (server);
+    ``select_tools`` sends only the tools relevant to each request (prompt tokens
+    are the scarce resource of a small on-device model); ``extra_tools`` (e.g. from
+    MCP servers) join the assistant's own."""
+    if store is None:
+        store = AssistantStore(Path(data_dir) if data_dir is not None else default_data_dir())
+    root = store.data_dir
+    registry = ToolRegistry([*assistant_tools(store), *(extra_tools or [])])
+    audit = AuditLog(root / AUDIT_DB)
+
+    def system_prompt() -> str:  # re-read per turn: the profile may change while serving
+        return SystemPrompt.from_profile(store.profile, clock=store.now)()
+
+    agent = Agent(
+        model,
+        registry,
+        safety=safety or SafetyConfig(),
+        confirmer=confirmer,
+        audit=audit,
+        system_prompt_builder=system_prompt,
+        tool_selector=Bm25ToolSelector() if select_tools else None,
+        params=params or GenerationParams(max_tokens=256),
+        call_mode=call_mode or default_call_mode(model.name),
+    )
+    return Assistant(store, registry, agent, audit, SessionStore(root / SESSIONS_DB))

@@ -1,0 +1,90 @@
+"""The command line: ask (assistant and plain modes), models, errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from botpsy.assistant import AssistantStore
+from botpsy.cli import app
+
+runner = CliRunner()
+
+
+def _script(tmp_path, *outputs: str) -> str:
+    path = tmp_path / "script.jsonl"
+    path.write_text("".join(json.dumps(o) + "\n" for o in outputs))
+    return f"scripted:{path}"
+
+
+def _call(name: str, **arguments) -> str:
+    return "<tool_call>\n" + json.dumps({"name": name, "arguments": arguments}) + "\n</tool_call>"
+
+
+def test_ask_runs_the_assistant_over_the_store(tmp_path):
+    spec = _script(tmp_path, _call("add_reminder", text="call Anna", due="2030-01-02T09:00"), "Reminder set.")
+    result = runner.invoke(app, ["ask", "Remind me to call Anna", "--model", spec, "--data-dir", str(tmp_path / "d")])
+    assert result.exit_code == 0, result.output
+    assert "Reminder set." in result.output
+    with AssistantStore(tmp_path / "d") as store:
+        rows = store.query("select text from reminders")
+    assert [r["text"] for r in rows] == ["call Anna"]
+
+
+def test_ask_denies_side_effects_when_nobody_can_confirm(tmp_path):
+    spec = _script(tmp_path, _call("send_email", to="bob@example.com", subject="Hi", body="late"), "ok")
+    result = runner.invoke(app, ["ask", "Email Bob", "--model", spec, "--data-dir", str(tmp_path / "d"), "--json"])
+    payload = json.loads(result.output)
+    assert [s["decision"] for s in payload["steps"]] == ["denied"]
+    assert "non-interactive" in payload["final_text"]
+
+
+def test_ask_yes_preconfirms_untainted_side_effects(tmp_path):
+    spec = _script(tmp_path, _call("send_email", to="bob@example.com", subject="Hi", body="late"), "Sent.")
+    result = runner.invoke(app, ["ask", "Email bob@example.com that I am late", "--model", spec,
+                                 "--data-dir", str(tmp_path / "d"), "--yes", "--json"])
+    payload = json.loads(result.output)
+    assert [s["decision"] for s in payload["steps"]] == ["confirmed"]
+
+
+def test_plain_mode_prints_calls_without_running_them(tmp_path):
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps([{"type": "function", "function": {
+        "name": "get_weather", "description": "Weather", "parameters": {
+            "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]))
+    spec = _script(tmp_path, _call("get_weather", city="Paris"))
+    result = runner.invoke(app, ["ask", "Weather in Paris?", "--model", spec, "--tools", str(tools), "--json"])
+    payload = json.loads(result.output)
+    assert payload["tool_calls"][0]["name"] == "get_weather"
+    assert payload["tool_calls"][0]["arguments"] == {"city": "Paris"}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["ask", "hi", "--model", "no-such-model", "--no-tools"], "unknown model"),
+    (["ask", "hi", "--model", "smollm2", "--tools", "/nonexistent.json"], "nonexistent.json"),
+])
+def test_bad_input_is_a_clear_error(args, message):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert message in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.model
+def test_ask_plain_mode_on_the_real_model(default_gguf):
+    result = runner.invoke(app, ["ask", "Say hello.", "--no-tools", "--max-tokens", "8", "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert payload["usage"]["completion_tokens"] > 0 and payload["timings"]["ttft_s"] > 0
+
+
+@pytest.mark.model
+def test_ask_with_smollm2_creates_a_reminder(default_gguf, tmp_path):
+    """The README's main job, end to end on the embedded model (one grammar-forced call)."""
+    data = tmp_path / "d"
+    result = runner.invoke(app, ["ask", "Remind me to call Anna tomorrow at 9am", "--data-dir", str(data)])
+    assert result.exit_code == 0, result.output
+    with AssistantStore(data) as store:
+        rows = store.query("select text from reminders")
+    assert len(rows) == 1 and "Anna" in rows[0]["text"]
