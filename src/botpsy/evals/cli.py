@@ -1,0 +1,271 @@
+"""``botpsy eval``: BFCL v4, re-scoring, your own tool schemas, run comparisons.
+
+    botpsy eval bfcl --model smollm2 --category non_live --limit 20 --out runs/smol
+    botpsy eval score runs/smol/results/smollm2            # again, from the files, no model
+    botpsy eval toolcalls --data tests.jsonl --answers answers.jsonl --model smollm2
+    botpsy eval compare runs/base/scores/smollm2 runs/tuned/scores/smollm2
+
+Module-level imports stay light: the heavy parts load inside the commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+
+if TYPE_CHECKING:
+    from botpsy.evals.bfcl.score import BfclReport
+
+app = typer.Typer(
+    help="Evaluate tool calling: BFCL v4 and your own tool schemas.", no_args_is_help=True
+)
+console = Console()
+
+
+@contextmanager
+def _user_errors() -> Iterator[None]:
+    """Bad input (missing files, unknown names, bad data) ends with its message, not a trace."""
+    from botpsy.evals.bfcl.categories import UnknownCategoryError
+    from botpsy.evals.bfcl.results import ResultFileError
+    from botpsy.evals.bfcl.score import UnknownResultIdsError
+    from botpsy.evals.toolcalls import ToolcallsDataError
+
+    try:
+        yield
+    except (
+        FileNotFoundError,
+        UnknownCategoryError,
+        ResultFileError,
+        UnknownResultIdsError,
+        ToolcallsDataError,
+    ) as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(code=2) from exc
+
+
+def _load_model(spec: str, mode: str, fmt: str | None, n_ctx: int, threads: int | None):
+    from botpsy.backends.store import load_chat_model
+
+    if mode not in ("fc", "prompt"):
+        raise typer.BadParameter("mode must be 'fc' or 'prompt'", param_hint="--mode")
+    # Prompt mode means BFCL's pythonic answers, parsed by BFCL itself.
+    chosen = fmt or ("pythonic" if mode == "prompt" else None)
+    return load_chat_model(spec, fmt=chosen, n_ctx=n_ctx, n_threads=threads)
+
+
+def _show(report: BfclReport) -> None:
+    from botpsy.evals.report import bfcl_markdown
+
+    console.print(Markdown(bfcl_markdown(report)))
+
+
+def _show_runs(reports: list[BfclReport], out: Path | None) -> None:
+    from botpsy.evals.report import runs_markdown, summarize_runs
+
+    summary = summarize_runs(reports)
+    text = runs_markdown(summary)
+    console.print(Markdown(text))
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "runs_report.json").write_text(summary.model_dump_json(indent=2), encoding="utf-8")
+        (out / "runs_report.md").write_text(text, encoding="utf-8")
+
+
+ModelOpt = Annotated[
+    str,
+    typer.Option(
+        "--model", "-m", help="Model spec: smollm2, a .gguf path, a HF folder, openai:URL#model."
+    ),
+]
+ModeOpt = Annotated[
+    str,
+    typer.Option(
+        "--mode", help="fc: tools in the model's own format; prompt: BFCL's pythonic text."
+    ),
+]
+LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", help="Only the first N cases.")]
+MaxTokensOpt = Annotated[int, typer.Option("--max-tokens")]
+ResumeOpt = Annotated[
+    bool, typer.Option("--resume/--no-resume", help="Skip cases already in the result files.")
+]
+FormatOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--format", help="Chat format override (default: detected; pythonic in prompt mode)."
+    ),
+]
+NCtxOpt = Annotated[int, typer.Option("--n-ctx")]
+ThreadsOpt = Annotated[int | None, typer.Option("--threads")]
+CategoryOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--category",
+        "-c",
+        help="Category or BFCL collection, repeatable: non_live, live, multi_turn, all...",
+    ),
+]
+
+
+@app.command("bfcl")
+def bfcl(
+    model: ModelOpt = "smollm2",
+    category: CategoryOpt = None,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Run folder: results/ and scores/ go here.")
+    ] = Path("runs/bfcl"),
+    mode: ModeOpt = "fc",
+    limit: LimitOpt = None,
+    runs: Annotated[
+        int, typer.Option("--runs", min=1, help="Repeat N times (run1..runN), report mean ± std.")
+    ] = 1,
+    temperature: Annotated[float, typer.Option("--temperature", help="Use > 0 with --runs.")] = 0.0,
+    max_tokens: MaxTokensOpt = 512,
+    resume: ResumeOpt = True,
+    fmt: FormatOpt = None,
+    n_ctx: NCtxOpt = 4096,
+    threads: ThreadsOpt = None,
+) -> None:
+    """Generate answers for BFCL v4 categories (default: non_live), then score them."""
+    from botpsy.evals.bfcl import generate, score
+    from botpsy.types import GenerationParams
+
+    with _user_errors():
+        chat = _load_model(model, mode, fmt, n_ctx, threads)
+        reports = []
+        for index in range(runs):
+            run_dir = out if runs == 1 else out / f"run{index + 1}"
+            params = GenerationParams(
+                max_tokens=max_tokens, temperature=temperature, seed=index if runs > 1 else None
+            )
+            summary = generate(
+                chat,
+                category or ["non_live"],
+                run_dir,
+                mode,
+                limit,
+                resume,  # type: ignore[arg-type]
+                params=params,
+            )
+            for run in summary.categories:
+                if run.not_run:
+                    console.print(f"[yellow]not run[/yellow] {run.category}: {run.not_run}")
+            reports.append(score(summary.model_dir, run_dir))
+        _show(reports[-1])
+        if runs > 1:
+            _show_runs(reports, out)
+
+
+def _model_dirs(path: Path) -> list[Path]:
+    """The model folders under a path: a model folder itself, a run folder, or its results/."""
+    from botpsy.evals.bfcl.results import find_result_files
+
+    if (path / "run.json").exists():
+        return [path]
+    base = path / "results" if (path / "results").is_dir() else path
+    found = (
+        [d for d in sorted(base.iterdir()) if d.is_dir() and find_result_files(d)]
+        if base.is_dir()
+        else []
+    )
+    if not found and path.is_dir() and find_result_files(path):
+        return [path]
+    if not found:
+        raise FileNotFoundError(f"no BFCL result files under {path}")
+    return found
+
+
+@app.command("score")
+def score_cmd(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Result folders: results/<model>, or run folders holding results/."),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Where scores/ go (default: each run folder)."),
+    ] = None,
+    category: CategoryOpt = None,
+) -> None:
+    """Score result files again, without a model; several runs give mean ± std."""
+    from botpsy.evals.bfcl import score
+
+    with _user_errors():
+        dirs = [d for p in paths for d in _model_dirs(p)]
+        reports = []
+        for index, model_dir in enumerate(dirs):
+            run_dir = (
+                model_dir.parent.parent if model_dir.parent.name == "results" else model_dir.parent
+            )
+            if out is not None:
+                run_dir = out if len(dirs) == 1 else out / f"run{index + 1}"
+            reports.append(score(model_dir, run_dir, categories=category))
+        _show(reports[-1])
+        if len(reports) > 1:
+            _show_runs(reports, out)
+
+
+@app.command("toolcalls")
+def toolcalls(
+    data: Annotated[
+        Path,
+        typer.Option("--data", help="Tests in BFCL's format (JSON lines: id, question, function)."),
+    ],
+    answers: Annotated[
+        Path,
+        typer.Option("--answers", help="Answers in BFCL's format (JSON lines: id, ground_truth)."),
+    ],
+    model: ModelOpt = "smollm2",
+    out: Annotated[Path, typer.Option("--out", "-o")] = Path("runs/toolcalls"),
+    mode: ModeOpt = "fc",
+    limit: LimitOpt = None,
+    max_tokens: MaxTokensOpt = 512,
+    resume: ResumeOpt = True,
+    fmt: FormatOpt = None,
+    n_ctx: NCtxOpt = 4096,
+    threads: ThreadsOpt = None,
+) -> None:
+    """Score a model on your own tool schemas and answers, the BFCL way."""
+    from botpsy.evals.report import CATEGORY_HEADERS, category_rows, markdown_table
+    from botpsy.evals.toolcalls import load_toolcall_cases, run_toolcalls
+    from botpsy.types import GenerationParams
+
+    with _user_errors():
+        load_toolcall_cases(data, answers)  # check the files before loading a model
+        chat = _load_model(model, mode, fmt, n_ctx, threads)
+        report = run_toolcalls(
+            chat,
+            data,
+            answers,
+            out,
+            mode=mode,
+            limit=limit,  # type: ignore[arg-type]
+            resume=resume,
+            params=GenerationParams(max_tokens=max_tokens),
+        )
+        rows = category_rows({"all": report.overall, **report.by_shape})
+        console.print(Markdown(markdown_table(CATEGORY_HEADERS, rows)))
+
+
+@app.command("compare")
+def compare_cmd(
+    run_a: Annotated[
+        Path, typer.Argument(help="Scores folder (scores/<model>) or report.json of run A.")
+    ],
+    run_b: Annotated[Path, typer.Argument(help="The same for run B.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
+) -> None:
+    """Accuracy deltas per category and the cases that flipped between two runs."""
+    from botpsy.evals.report import compare, comparison_markdown
+
+    with _user_errors():
+        comparison = compare(run_a, run_b)
+    if as_json:
+        typer.echo(comparison.model_dump_json(indent=2))
+    else:
+        console.print(Markdown(comparison_markdown(comparison)))

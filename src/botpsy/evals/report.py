@@ -1,0 +1,286 @@
+"""Eval reports: ``report.json``, a Markdown summary and a PNG bar chart; comparisons.
+
+Reports are written next to the score files so a run can be read, plotted or
+compared later without the model (``compare(run_a, run_b)`` reads two
+``report.json`` files and the per-case score lines behind them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from botpsy.evals.bfcl import upstream
+from botpsy.evals.bfcl.overall import MeanStd
+from botpsy.evals.bfcl.score import (
+    BfclReport,
+    CategoryScore,
+    SampleScore,
+    read_score_file,
+    write_score_file,
+)
+from botpsy.evals.toolcalls import ToolcallsReport
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}"
+
+
+def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _top_errors(score: CategoryScore, n: int = 3) -> str:
+    return (
+        ", ".join(f"{kind} ({count})" for kind, count in list(score.error_types.items())[:n]) or "-"
+    )
+
+
+def category_rows(scores: dict[str, CategoryScore]) -> list[list[object]]:
+    rows = []
+    for name, s in scores.items():
+        cases = f"{s.total}/{s.dataset_size}" if s.partial else str(s.total)
+        rows.append(
+            [
+                name,
+                _pct(s.accuracy),
+                cases,
+                _pct(s.reward_mean),
+                _pct(s.exact_rate),
+                len(s.disagreements),
+                _top_errors(s),
+            ]
+        )
+    return rows
+
+
+CATEGORY_HEADERS = [
+    "category",
+    "accuracy %",
+    "cases",
+    "reward %",
+    "exact %",
+    "grader ≠ checker",
+    "main errors",
+]
+
+
+def bfcl_markdown(report: BfclReport) -> str:
+    """The Markdown summary of one scored run."""
+    parts = [
+        f"# BFCL v4: {report.model} ({report.mode} mode)",
+        f"Overall (BFCL weighting, not run = 0): **{_pct(report.overall.overall)}**",
+        markdown_table(
+            ["group", "accuracy %", "cases", "complete"],
+            [
+                [name, _pct(g.accuracy), g.total_count, "yes" if g.complete else "no"]
+                for name, g in report.overall.groups.items()
+            ],
+        ),
+        "## Categories",
+        markdown_table(CATEGORY_HEADERS, category_rows(report.categories)),
+    ]
+    if report.not_run:
+        parts += ["## Not run", "\n".join(f"- {k}: {v}" for k, v in report.not_run.items())]
+    disagreements = [(n, d) for n, s in report.categories.items() for d in s.disagreements]
+    if disagreements:
+        parts += [
+            "## Grader and checker disagree",
+            "\n".join(
+                f"- {name} {d.id}: checker {'valid' if d.checker_valid else d.checker_error_type}, "
+                f"grader {'exact' if d.exact else d.grader_error}; {d.detail}"
+                for name, d in disagreements[:50]
+            ),
+        ]
+    return "\n\n".join(parts) + "\n"
+
+
+def bar_chart(values: dict[str, float], path: Path, title: str) -> None:
+    """A horizontal bar chart of accuracies in percent (matplotlib, no display needed)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(values)
+    fig, ax = plt.subplots(figsize=(8, 0.35 * len(names) + 1.2))
+    bars = ax.barh(names, [100 * values[n] for n in names], color="#4C72B0")
+    ax.bar_label(bars, fmt="%.1f", padding=2, fontsize=8)
+    ax.set_xlim(0, 105)
+    ax.invert_yaxis()
+    ax.set_xlabel("accuracy (%)")
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def write_report(report: BfclReport, scores_dir: Path) -> None:
+    """report.json, report.md and accuracy.png in ``scores_dir``."""
+    scores_dir.mkdir(parents=True, exist_ok=True)
+    (scores_dir / "report.json").write_text(report.model_dump_json(indent=2), encoding="utf-8")
+    (scores_dir / "report.md").write_text(bfcl_markdown(report), encoding="utf-8")
+    if report.categories:
+        bar_chart(
+            {n: s.accuracy for n, s in report.categories.items()},
+            scores_dir / "accuracy.png",
+            f"BFCL v4 - {report.model}",
+        )
+
+
+def toolcalls_markdown(report: ToolcallsReport) -> str:
+    rows = category_rows({"all": report.overall, **report.by_shape})
+    title = f"# Tool calls: {report.model} ({report.mode} mode) on {Path(report.data).name}"
+    return f"{title}\n\n{markdown_table(CATEGORY_HEADERS, rows)}\n"
+
+
+def write_toolcalls_report(
+    report: ToolcallsReport, samples: list[SampleScore], scores_dir: Path
+) -> None:
+    """toolcalls_score.json (per case), toolcalls_report.{json,md} and toolcalls_accuracy.png."""
+    scores_dir.mkdir(parents=True, exist_ok=True)
+    write_score_file(scores_dir / "toolcalls_score.json", report.overall, samples)
+    (scores_dir / "toolcalls_report.json").write_text(
+        report.model_dump_json(indent=2), encoding="utf-8"
+    )
+    (scores_dir / "toolcalls_report.md").write_text(toolcalls_markdown(report), encoding="utf-8")
+    accuracies = {"all": report.overall.accuracy}
+    accuracies.update({shape: s.accuracy for shape, s in report.by_shape.items()})
+    bar_chart(accuracies, scores_dir / "toolcalls_accuracy.png", f"Tool calls - {report.model}")
+
+
+def load_report(path: str | Path) -> BfclReport:
+    """A report from its ``report.json`` or the folder holding it."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / "report.json"
+    if not path.exists():
+        raise FileNotFoundError(f"no report.json at {path} (score the run first)")
+    return BfclReport.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+class CategoryDelta(BaseModel):
+    category: str
+    a: float | None
+    b: float | None
+    delta: float | None
+    fixed: list[str] = Field(default_factory=list)  # ids wrong in A, right in B
+    broken: list[str] = Field(default_factory=list)  # ids right in A, wrong in B
+
+
+class Comparison(BaseModel):
+    a: str
+    b: str
+    overall_a: float
+    overall_b: float
+    categories: list[CategoryDelta]
+
+
+def _validity(scores_dir: Path, category: CategoryScore) -> dict[str, bool]:
+    path = scores_dir / category.group / f"{upstream.VERSION_PREFIX}_{category.category}_score.json"
+    if not path.exists():
+        return {}
+    return {s.id: s.valid for s in read_score_file(path)[1]}
+
+
+def compare(run_a: str | Path, run_b: str | Path) -> Comparison:
+    """Per-category accuracy deltas and per-case flips between two scored runs."""
+    dir_a, dir_b = (Path(r) if Path(r).is_dir() else Path(r).parent for r in (run_a, run_b))
+    report_a, report_b = load_report(dir_a), load_report(dir_b)
+    rows = []
+    for name in dict.fromkeys([*report_a.categories, *report_b.categories]):
+        sa, sb = report_a.categories.get(name), report_b.categories.get(name)
+        row = CategoryDelta(
+            category=name, a=sa.accuracy if sa else None, b=sb.accuracy if sb else None, delta=None
+        )
+        if sa and sb:
+            row.delta = sb.accuracy - sa.accuracy
+            va, vb = _validity(dir_a, sa), _validity(dir_b, sb)
+            shared = [i for i in va if i in vb]
+            row.fixed = [i for i in shared if vb[i] and not va[i]]
+            row.broken = [i for i in shared if va[i] and not vb[i]]
+        rows.append(row)
+    return Comparison(
+        a=str(dir_a),
+        b=str(dir_b),
+        overall_a=report_a.overall.overall,
+        overall_b=report_b.overall.overall,
+        categories=rows,
+    )
+
+
+def comparison_markdown(c: Comparison) -> str:
+    rows = [
+        [
+            r.category,
+            _pct(r.a),
+            _pct(r.b),
+            "n/a" if r.delta is None else f"{100 * r.delta:+.1f}",
+            len(r.fixed),
+            len(r.broken),
+        ]
+        for r in c.categories
+    ]
+    rows.append(
+        [
+            "overall",
+            _pct(c.overall_a),
+            _pct(c.overall_b),
+            f"{100 * (c.overall_b - c.overall_a):+.1f}",
+            "",
+            "",
+        ]
+    )
+    return (
+        f"# {c.a} → {c.b}\n\n"
+        + markdown_table(["category", "A %", "B %", "Δ points", "fixed", "broken"], rows)
+        + "\n"
+    )
+
+
+class RunsSummary(BaseModel):
+    """Mean and spread of repeated runs (the BotPsy release reports BFCL over three)."""
+
+    runs: int
+    overall: MeanStd
+    categories: dict[str, MeanStd]
+
+
+def summarize_runs(reports: Sequence[BfclReport]) -> RunsSummary:
+    """Mean and sample std per category (over the runs that have it) and overall."""
+    from botpsy.evals.bfcl.overall import mean_std
+
+    if not reports:
+        raise ValueError("no runs to summarize")
+    names = dict.fromkeys(n for r in reports for n in r.categories)
+    return RunsSummary(
+        runs=len(reports),
+        overall=mean_std([r.overall.overall for r in reports]),
+        categories={
+            n: mean_std([r.categories[n].accuracy for r in reports if n in r.categories])
+            for n in names
+        },
+    )
+
+
+def runs_markdown(summary: RunsSummary) -> str:
+    rows = [
+        [n, f"{100 * m.mean:.1f} ± {100 * m.std:.1f}", len(m.values)]
+        for n, m in summary.categories.items()
+    ]
+    rows.append(
+        [
+            "overall",
+            f"{100 * summary.overall.mean:.1f} ± {100 * summary.overall.std:.1f}",
+            summary.runs,
+        ]
+    )
+    return (
+        f"# BFCL v4 over {summary.runs} runs\n\n"
+        + markdown_table(["category", "accuracy % (mean ± std)", "runs"], rows)
+        + "\n"
+    )

@@ -1,0 +1,245 @@
+"""BFCL-style scoring on your own tool schemas.
+
+Two JSON-lines files in BFCL's format:
+
+- tests, one case a line::
+
+    {"id": "t1", "question": [[{"role": "user", "content": "Weather in Paris?"}]],
+     "function": [<BFCL function doc>, ...]}
+
+  (``question`` may also be a plain list of messages, or a string for one user message);
+- answers, one a line (an empty ``ground_truth`` means no call should be made)::
+
+    {"id": "t1", "ground_truth": [{"get_weather": {"city": ["Paris", "paris"], "unit": ["", "c"]}}]}
+
+Each case is asked once (resumable), then judged by BFCL's AST checker (as
+"simple", "multiple" or "parallel" from the shape of the answer, "irrelevance"
+when none is expected) and by ``botpsy.rewards.score_calls``.
+
+    botpsy eval toolcalls --data tests.jsonl --answers answers.jsonl --model smollm2
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from botpsy.backends.base import ChatModel
+from botpsy.evals.bfcl import upstream
+from botpsy.evals.bfcl.categories import Category, CategoryKind
+from botpsy.evals.bfcl.dataset import TestCase
+from botpsy.evals.bfcl.generate import run_case
+from botpsy.evals.bfcl.results import (
+    Mode,
+    ResultRecord,
+    append_result,
+    model_dir_name,
+    read_results,
+    write_results,
+)
+from botpsy.evals.bfcl.score import (
+    CategoryScore,
+    SampleScore,
+    score_ast_sample,
+    score_relevance_sample,
+    summarize,
+)
+from botpsy.evals.progress import progress_bar
+from botpsy.rewards import references_from_bfcl
+from botpsy.tools import Tool
+from botpsy.types import GenerationParams
+
+
+class ToolcallsDataError(ValueError):
+    """A tests or answers file that is not in BFCL's format (the message names the line)."""
+
+
+class ToolcallCase(BaseModel):
+    """A test case with its answer and the BFCL checker shape it is judged as."""
+
+    case_id: str
+    turns: list[list[dict[str, Any]]]
+    functions: list[dict[str, Any]]
+    ground_truth: list[dict[str, Any]]
+
+    @property
+    def shape(self) -> str:
+        if not self.ground_truth:
+            return "irrelevance"
+        if len(self.ground_truth) > 1:
+            return "parallel"
+        return "multiple" if len(self.functions) > 1 else "simple"
+
+    def test_case(self) -> TestCase:
+        entry = {"id": self.case_id, "question": self.turns, "function": self.functions}
+        return TestCase(self.case_id, self.turns, self.functions, entry)
+
+
+class ToolcallsReport(BaseModel):
+    model: str
+    mode: str
+    data: str
+    answers: str
+    created: str
+    overall: CategoryScore
+    by_shape: dict[str, CategoryScore]
+
+
+def _json_lines(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    rows = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ToolcallsDataError(f"{path}:{number}: not JSON ({exc.msg})") from exc
+        if not isinstance(row, dict) or not isinstance(row.get("id"), str):
+            raise ToolcallsDataError(f'{path}:{number}: expected an object with a string "id"')
+        rows.append((number, row))
+    return rows
+
+
+def _turns(question: Any, where: str) -> list[list[dict[str, Any]]]:
+    if isinstance(question, str):
+        return [[{"role": "user", "content": question}]]
+    if isinstance(question, list) and question and all(isinstance(m, dict) for m in question):
+        question = [question]
+    if (
+        not isinstance(question, list)
+        or len(question) != 1
+        or not all(isinstance(m, dict) and "role" in m for m in question[0])
+    ):
+        raise ToolcallsDataError(f"{where}: 'question' must be one turn of chat messages")
+    return question
+
+
+def _functions(functions: Any, where: str) -> list[dict[str, Any]]:
+    if not isinstance(functions, list) or not functions:
+        raise ToolcallsDataError(f"{where}: 'function' must be a non-empty list of function docs")
+    for doc in functions:
+        try:
+            Tool.from_bfcl(doc)
+        except ValueError as exc:
+            raise ToolcallsDataError(f"{where}: bad function doc: {exc}") from exc
+    return functions
+
+
+def load_toolcall_cases(data: str | Path, answers: str | Path) -> list[ToolcallCase]:
+    """Read and check both files; every test needs exactly one answer and vice versa."""
+    truths: dict[str, list[dict[str, Any]]] = {}
+    for number, row in _json_lines(Path(answers)):
+        where = f"{answers}:{number}"
+        truth = row.get("ground_truth")
+        try:
+            references_from_bfcl(truth if isinstance(truth, list) else [truth])
+        except ValueError as exc:
+            raise ToolcallsDataError(f"{where}: bad ground_truth: {exc}") from exc
+        if row["id"] in truths:
+            raise ToolcallsDataError(f"{where}: duplicate id {row['id']!r}")
+        truths[row["id"]] = truth
+    cases = []
+    for number, row in _json_lines(Path(data)):
+        where = f"{data}:{number}"
+        if row["id"] not in truths:
+            raise ToolcallsDataError(f"{where}: no answer for id {row['id']!r} in {answers}")
+        cases.append(
+            ToolcallCase(
+                case_id=row["id"],
+                turns=_turns(row.get("question"), where),
+                functions=_functions(row.get("function"), where),
+                ground_truth=truths.pop(row["id"]),
+            )
+        )
+    if truths:
+        raise ToolcallsDataError(f"{answers}: answers without a test: {sorted(truths)[:5]}")
+    return cases
+
+
+def _category(shape: str) -> Category:
+    kind = CategoryKind.irrelevance if shape == "irrelevance" else CategoryKind.ast
+    return Category(shape, kind, "toolcalls", upstream.Language.PYTHON)
+
+
+def _score_case(case: ToolcallCase, record: ResultRecord) -> SampleScore:
+    if record.inference_error:
+        return SampleScore(
+            id=case.case_id, valid=False, error_type="inference_error", error=record.inference_error
+        )
+    cat = _category(case.shape)
+    if cat.kind is CategoryKind.irrelevance:
+        return score_relevance_sample(case.test_case(), None, record, cat)
+    return score_ast_sample(case.test_case(), case.ground_truth, record, cat)
+
+
+def _answer_all(
+    model: ChatModel,
+    cases: list[ToolcallCase],
+    path: Path,
+    mode: Mode,
+    params: GenerationParams,
+    resume: bool,
+    progress: bool,
+) -> dict[str, ResultRecord]:
+    """Records by id; cases already answered (without an inference error) are not asked again."""
+    done = read_results(path, salvage=True) if resume and path.exists() else {}
+    with progress_bar(progress) as bar:
+        task = bar.add_task("toolcalls", total=len(cases))
+        for case in cases:
+            if case.case_id not in done or done[case.case_id].inference_error:
+                record = run_case(model, _category(case.shape), case.test_case(), mode, params)
+                append_result(path, record)
+                done[case.case_id] = record
+            bar.advance(task)
+    write_results(path, done.values())
+    return done
+
+
+def _by_shape(
+    cases: list[ToolcallCase], samples: list[SampleScore], records: list[ResultRecord]
+) -> dict[str, CategoryScore]:
+    summaries = {}
+    for shape in sorted({c.shape for c in cases}):
+        idx = [i for i, c in enumerate(cases) if c.shape == shape]
+        summaries[shape] = summarize(
+            _category(shape), [samples[i] for i in idx], [records[i] for i in idx], len(idx)
+        )
+    return summaries
+
+
+def run_toolcalls(
+    model: ChatModel,
+    data: str | Path,
+    answers: str | Path,
+    out_dir: str | Path,
+    *,
+    mode: Mode = "fc",
+    limit: int | None = None,
+    resume: bool = True,
+    params: GenerationParams | None = None,
+    progress: bool = True,
+) -> ToolcallsReport:
+    """Ask every case (skipping those already answered), score them, write the report."""
+    from botpsy.evals.report import write_toolcalls_report
+
+    cases = load_toolcall_cases(data, answers)[:limit]
+    params = params or GenerationParams(max_tokens=512)
+    results = Path(out_dir) / "results" / model_dir_name(model.name) / "toolcalls_result.json"
+    done = _answer_all(model, cases, results, mode, params, resume, progress)
+    records = [done[case.case_id] for case in cases]
+    samples = [_score_case(case, record) for case, record in zip(cases, records)]
+    report = ToolcallsReport(
+        model=model.name,
+        mode=mode,
+        data=str(data),
+        answers=str(answers),
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+        overall=summarize(_category("toolcalls"), samples, records, len(cases)),
+        by_shape=_by_shape(cases, samples, records),
+    )
+    write_toolcalls_report(report, samples, Path(out_dir) / "scores" / model_dir_name(model.name))
+    return report

@@ -1,0 +1,73 @@
+"""BFCL's overall weighting, checked against bfcl-eval's own leaderboard writer."""
+
+from __future__ import annotations
+
+import csv
+import random
+
+import pytest
+
+from botpsy.evals.bfcl import upstream
+from botpsy.evals.bfcl.overall import Accuracy, mean_std, overall_score
+
+SCORING = list(upstream.category_mapping.ALL_SCORING_CATEGORIES)
+
+
+def _bfcl_leaderboard(scores: dict[str, Accuracy], tmp_path) -> dict[str, dict[str, str]]:
+    """Run bfcl-eval's generate_leaderboard_csv on the same scores; rows of its CSV files."""
+    helper = pytest.importorskip("bfcl_eval.eval_checker.eval_runner_helper")  # needs pandas
+    table = {
+        "botpsy-test": {
+            name: {"accuracy": s.accuracy, "total_count": s.total_count}
+            for name, s in scores.items()
+        }
+    }
+    helper.generate_leaderboard_csv(table, tmp_path)
+    rows = {}
+    for file in ("data_overall.csv", "data_non_live.csv"):
+        with open(tmp_path / file, newline="") as handle:
+            rows[file] = next(csv.DictReader(handle))
+    return rows
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.2f}%"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_overall_matches_bfcl_leaderboard_writer(seed, tmp_path):
+    rng = random.Random(seed)
+    ran = rng.sample(SCORING, k=rng.randint(5, len(SCORING)))
+    scores = {
+        name: Accuracy(accuracy=rng.random(), total_count=rng.randint(5, 400)) for name in ran
+    }
+    ours = overall_score(scores)
+    theirs = _bfcl_leaderboard(scores, tmp_path)
+    overall_row, non_live_row = theirs["data_overall.csv"], theirs["data_non_live.csv"]
+    assert _pct(ours.overall) == overall_row["Overall Acc"]
+    assert _pct(ours.groups["live"].accuracy) == overall_row["Live Acc"]
+    assert _pct(ours.groups["multi_turn"].accuracy) == overall_row["Multi Turn Acc"]
+    assert _pct(ours.groups["non_live"].accuracy) == non_live_row["Non-Live Overall Acc"]
+    # live_relevance is reported beside the score, never inside it (as on the leaderboard)
+    assert set(ours.missing) == set(SCORING) - set(ran) - {"live_relevance"}
+
+
+def test_a_perfect_run_of_everything_scores_one():
+    scores = {name: Accuracy(accuracy=1.0, total_count=10) for name in SCORING}
+    result = overall_score(scores)
+    assert result.overall == pytest.approx(1.0) and result.missing == []
+    assert all(group.complete for group in result.groups.values())
+
+
+def test_missing_categories_count_as_zero_with_their_dataset_size():
+    result = overall_score({"simple_python": Accuracy(accuracy=1.0, total_count=400)})
+    simple = result.groups["simple"]
+    assert simple.accuracy == pytest.approx(1 / 3) and not simple.complete
+    assert simple.total_count == 400 + 100 + 50  # Java and JavaScript counted at their size
+    assert result.overall == pytest.approx(0.10 * (1 / 3) / 4)
+
+
+@pytest.mark.parametrize("values, mean, std", [([0.5], 0.5, 0.0), ([0.4, 0.6], 0.5, 0.1414213562)])
+def test_mean_std(values, mean, std):
+    result = mean_std(values)
+    assert result.mean == pytest.approx(mean) and result.std == pytest.approx(std)

@@ -1,0 +1,148 @@
+"""``botpsy eval`` commands, end to end with the real model store (scripted model specs)."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from botpsy.evals.cli import app
+
+runner = CliRunner()
+
+
+def _script(path, outputs):
+    path.write_text("".join(json.dumps(o) + "\n" for o in outputs))
+    return f"scripted:{path}"
+
+
+def test_bfcl_prompt_mode_generates_and_scores(tmp_path):
+    spec = _script(
+        tmp_path / "model.jsonl",
+        [
+            "[calculate_triangle_area(base=10, height=5)]",
+            "[math.factorial(number=6)]",
+        ],
+    )
+    result = runner.invoke(
+        app,
+        [
+            "bfcl",
+            "--model",
+            spec,
+            "--category",
+            "simple_python",
+            "--limit",
+            "2",
+            "--mode",
+            "prompt",
+            "--out",
+            str(tmp_path / "run"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(
+        (tmp_path / "run" / "scores" / "scripted_model.jsonl" / "report.json").read_text()
+    )
+    assert report["mode"] == "prompt"
+    assert report["categories"]["simple_python"]["correct"] == 1
+    assert report["categories"]["simple_python"]["error_types"] == {"value_error:others": 1}
+
+
+def test_score_again_and_compare_without_a_model(oracle_run, tmp_path):
+    result = runner.invoke(
+        app, ["score", str(oracle_run.out), "--out", str(tmp_path), "--category", "parallel"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "parallel" in result.output
+    compared = runner.invoke(
+        app,
+        [
+            "compare",
+            str(oracle_run.out / "scores" / "oracle"),
+            str(tmp_path / "scores" / "oracle"),
+            "--json",
+        ],
+    )
+    assert compared.exit_code == 0, compared.output
+    rows = {row["category"]: row for row in json.loads(compared.output)["categories"]}
+    assert rows["parallel"]["delta"] == 0.0 and rows["parallel"]["broken"] == []
+
+
+def test_score_of_several_runs_reports_mean_and_std(oracle_run, tmp_path):
+    result = runner.invoke(
+        app,
+        [
+            "score",
+            str(oracle_run.model_dir),
+            str(oracle_run.model_dir),
+            "--out",
+            str(tmp_path),
+            "--category",
+            "irrelevance",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "runs_report.json").read_text())
+    assert summary["runs"] == 2 and summary["categories"]["irrelevance"]["std"] == 0.0
+
+
+def test_toolcalls_command(tmp_path):
+    tool = {
+        "name": "get_time",
+        "description": "Time in a city.",
+        "parameters": {
+            "type": "dict",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"],
+        },
+    }
+    (tmp_path / "t.jsonl").write_text(
+        json.dumps({"id": "a", "question": "Time in Oslo?", "function": [tool]}) + "\n"
+    )
+    (tmp_path / "a.jsonl").write_text(
+        json.dumps({"id": "a", "ground_truth": [{"get_time": {"city": ["Oslo"]}}]}) + "\n"
+    )
+    spec = _script(tmp_path / "m.jsonl", ['[get_time(city="oslo")]'])
+    result = runner.invoke(
+        app,
+        [
+            "toolcalls",
+            "--data",
+            str(tmp_path / "t.jsonl"),
+            "--answers",
+            str(tmp_path / "a.jsonl"),
+            "--model",
+            spec,
+            "--mode",
+            "prompt",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "100.0" in result.output
+
+
+def test_bad_input_ends_with_a_message_not_a_traceback(tmp_path):
+    result = runner.invoke(app, ["score", str(tmp_path)])
+    assert result.exit_code == 2 and "no BFCL result files" in result.output
+    result = runner.invoke(
+        app,
+        [
+            "bfcl",
+            "--category",
+            "nonsense",
+            "--model",
+            _script(tmp_path / "m.jsonl", []),
+            "--out",
+            str(tmp_path),
+        ],
+    )
+    assert result.exit_code == 2 and "unknown BFCL category" in result.output
+    (tmp_path / "t.jsonl").write_text("{}\n")
+    result = runner.invoke(
+        app,
+        ["toolcalls", "--data", str(tmp_path / "t.jsonl"), "--answers", str(tmp_path / "t.jsonl")],
+    )
+    assert result.exit_code == 2 and "t.jsonl:1" in result.output

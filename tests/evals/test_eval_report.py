@@ -1,0 +1,74 @@
+"""Reports: report.json / report.md / accuracy.png, comparisons, mean ± std over runs."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from botpsy.evals.bfcl import score
+from botpsy.evals.bfcl.results import find_result_files, read_results, write_results
+from botpsy.evals.report import (
+    compare,
+    comparison_markdown,
+    load_report,
+    runs_markdown,
+    summarize_runs,
+)
+
+
+def test_report_files_are_written_and_read_back(oracle_run):
+    scores = oracle_run.out / "scores" / "oracle"
+    report = load_report(scores)
+    assert report == oracle_run.report
+    markdown = (scores / "report.md").read_text()
+    assert "| simple_python | 100.0 | 25/400 |" in markdown
+    assert "## Not run" not in markdown  # nothing was skipped in this run
+    assert (scores / "accuracy.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_load_report_explains_a_missing_run(tmp_path):
+    with pytest.raises(FileNotFoundError, match="score the run first"):
+        load_report(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def broken_run(oracle_run, tmp_path_factory):
+    """A copy of the oracle run whose first two parallel answers lost a call."""
+    tmp_path = tmp_path_factory.mktemp("broken")
+    model_dir = tmp_path / "results" / "oracle"
+    shutil.copytree(oracle_run.model_dir, model_dir)
+    path = find_result_files(model_dir)["parallel"]
+    records = read_results(path)
+    for rid in ("parallel_0", "parallel_1"):
+        records[rid].result = records[rid].result[:1]
+    write_results(path, records.values())
+    report = score(model_dir, tmp_path, categories=["parallel", "simple_python"], progress=False)
+    return report, tmp_path / "scores" / "oracle"
+
+
+def test_compare_reports_deltas_and_flipped_cases(oracle_run, broken_run):
+    report, scores_b = broken_run
+    comparison = compare(oracle_run.out / "scores" / "oracle", scores_b / "report.json")
+    rows = {row.category: row for row in comparison.categories}
+    assert rows["parallel"].broken == ["parallel_0", "parallel_1"] and rows["parallel"].fixed == []
+    assert rows["parallel"].delta == pytest.approx(-2 / 25)
+    assert rows["simple_python"].delta == 0 and rows["simple_python"].broken == []
+    assert comparison.overall_b < comparison.overall_a
+    assert rows["irrelevance"].b is None and rows["irrelevance"].delta is None  # not in run B
+    assert "| parallel | 100.0 | 92.0 | -8.0 | 0 | 2 |" in comparison_markdown(comparison)
+    assert report.categories["parallel"].error_types == {
+        "parallel_function_checker_no_order:wrong_count": 2
+    }
+
+
+def test_runs_summary_gives_mean_and_std(oracle_run, broken_run):
+    summary = summarize_runs([oracle_run.report, broken_run[0]])
+    assert summary.runs == 2
+    assert summary.categories["parallel"].mean == pytest.approx(0.96)
+    assert summary.categories["parallel"].std == pytest.approx(0.0565685, rel=1e-4)
+    assert summary.categories["simple_python"].std == 0.0
+    assert "| parallel | 96.0 ± 5.7 | 2 |" in runs_markdown(summary)
+    assert len(summary.categories["irrelevance"].values) == 1  # only run A has it
+    with pytest.raises(ValueError):
+        summarize_runs([])

@@ -1,0 +1,149 @@
+"""Scoring your own tool schemas: file checks, shapes, report, resume."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from botpsy.evals.toolcalls import ToolcallsDataError, load_toolcall_cases, run_toolcalls
+from botpsy.types import Completion, ToolCall
+
+from .chat_models import ScriptedChatModel
+
+WEATHER = {
+    "name": "get_weather",
+    "description": "Weather for a city.",
+    "parameters": {
+        "type": "dict",
+        "properties": {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["c", "f"]}},
+        "required": ["city"],
+    },
+}
+MAIL = {
+    "name": "send_mail",
+    "description": "Send an email.",
+    "parameters": {
+        "type": "dict",
+        "properties": {"to": {"type": "string"}, "body": {"type": "string"}},
+        "required": ["to", "body"],
+    },
+}
+TESTS = [
+    {"id": "w1", "question": "Weather in Paris?", "function": [WEATHER]},
+    {
+        "id": "w2",
+        "question": [{"role": "user", "content": "Paris and Rome weather"}],
+        "function": [WEATHER],
+    },
+    {
+        "id": "m1",
+        "question": [[{"role": "user", "content": "Mail bob: hi"}]],
+        "function": [WEATHER, MAIL],
+    },
+    {"id": "n1", "question": "Tell me a joke", "function": [WEATHER]},
+]
+ANSWERS = [
+    {"id": "w1", "ground_truth": [{"get_weather": {"city": ["Paris"], "unit": ["", "c"]}}]},
+    {
+        "id": "w2",
+        "ground_truth": [{"get_weather": {"city": ["Paris"]}}, {"get_weather": {"city": ["Rome"]}}],
+    },
+    {"id": "m1", "ground_truth": [{"send_mail": {"to": ["bob"], "body": ["hi"]}}]},
+    {"id": "n1", "ground_truth": []},
+]
+
+
+def _write(path, rows):
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+@pytest.fixture()
+def files(tmp_path):
+    return _write(tmp_path / "tests.jsonl", TESTS), _write(tmp_path / "answers.jsonl", ANSWERS)
+
+
+def _call(name, **arguments):
+    return Completion(tool_calls=[ToolCall(name=name, arguments=arguments)])
+
+
+def test_cases_are_read_with_their_checker_shape(files):
+    cases = load_toolcall_cases(*files)
+    assert [(c.case_id, c.shape) for c in cases] == [
+        ("w1", "simple"),
+        ("w2", "parallel"),
+        ("m1", "multiple"),
+        ("n1", "irrelevance"),
+    ]
+    assert cases[0].turns == [[{"role": "user", "content": "Weather in Paris?"}]]
+
+
+def test_run_scores_each_shape_and_writes_the_report(files, tmp_path):
+    model = ScriptedChatModel(
+        [
+            _call("get_weather", city="paris"),
+            Completion(
+                tool_calls=[
+                    ToolCall(name="get_weather", arguments={"city": "Rome"}),
+                    ToolCall(name="get_weather", arguments={"city": "Paris"}),
+                ]
+            ),
+            _call("send_mail", to="bob", body="hello"),
+            Completion(content="Why did the chicken..."),
+        ]
+    )
+    report = run_toolcalls(model, *files, tmp_path / "out", progress=False)
+    assert report.overall.correct == 3 and report.overall.total == 4
+    assert report.by_shape["multiple"].error_types == {"value_error:string": 1}
+    assert report.by_shape["parallel"].accuracy == 1.0  # order does not matter
+    assert report.overall.reward_mean == pytest.approx((1 + 1 + 5 / 6 + 1) / 4)
+    assert report.overall.disagreements == []
+    scores = tmp_path / "out" / "scores" / "scripted"
+    assert {p.name for p in scores.iterdir()} == {
+        "toolcalls_score.json",
+        "toolcalls_report.json",
+        "toolcalls_report.md",
+        "toolcalls_accuracy.png",
+    }
+    # resumed: nothing is asked again
+    again = run_toolcalls(ScriptedChatModel([]), *files, tmp_path / "out", progress=False)
+    assert again.overall.correct == 3
+
+
+@pytest.mark.parametrize(
+    "tests, answers, message",
+    [
+        ([{"id": "a", "question": "q", "function": [WEATHER]}], [], "no answer for id 'a'"),
+        ([], [{"id": "a", "ground_truth": []}], "answers without a test"),
+        (
+            [{"id": "a", "question": "q", "function": []}],
+            [{"id": "a", "ground_truth": []}],
+            "non-empty list",
+        ),
+        (
+            [{"id": "a", "question": "q", "function": [{"name": "has space"}]}],
+            [{"id": "a", "ground_truth": []}],
+            "bad function doc",
+        ),
+        (
+            [{"id": "a", "question": 7, "function": [WEATHER]}],
+            [{"id": "a", "ground_truth": []}],
+            "one turn",
+        ),
+        ([], [{"id": "a", "ground_truth": [{"f": 1}]}], "bad ground_truth"),
+        ([], [{"id": "a", "ground_truth": []}, {"id": "a", "ground_truth": []}], "duplicate id"),
+    ],
+)
+def test_bad_files_are_refused_with_the_line(tmp_path, tests, answers, message):
+    data = _write(tmp_path / "t.jsonl", tests)
+    truth = _write(tmp_path / "a.jsonl", answers)
+    with pytest.raises(ToolcallsDataError, match=message):
+        load_toolcall_cases(data, truth)
+
+
+def test_non_json_lines_name_the_file_and_line(tmp_path):
+    data = tmp_path / "t.jsonl"
+    data.write_text('{"id": "a"}\nnot json\n')
+    with pytest.raises(ToolcallsDataError, match="t.jsonl:2"):
+        load_toolcall_cases(data, _write(tmp_path / "a.jsonl", []))
