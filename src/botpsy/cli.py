@@ -191,11 +191,15 @@ def chat(
 def _mount() -> None:
     """Subsystem commands; each app keeps its heavy imports inside its commands."""
     from botpsy.assistant.cli import app as assistant_app
+    from botpsy.evals.assistant_cli import register as register_assistant_evals
+    from botpsy.evals.cli import app as eval_app
     from botpsy.safety.cli import app as audit_app
     from botpsy.server.cli import mcp, serve
 
     app.add_typer(assistant_app)  # botpsy init
     app.add_typer(audit_app, name="audit")
+    register_assistant_evals(eval_app)
+    app.add_typer(eval_app, name="eval", help="Evaluate models: BFCL v4, your tool schemas, scenarios, injection, safety.")
     app.command()(serve)
     app.command()(mcp)
 

@@ -175,11 +175,12 @@ class Agent:
         return "required" if matched else "none"
 
     def _select_tools(self, query: str, messages: list[Message]) -> tuple[list[ToolSpec], bool]:
-        """The tools to show, and whether the request matched some of them
-        (False when there is no selector or it fell back to every tool)."""
+        """The tools to show, and whether the request matched some of them (False
+        only when a selector found nothing and fell back to every tool; without a
+        selector every tool is a candidate)."""
         specs = self.registry.specs()
         if self.tool_selector is None:
-            return specs, False
+            return specs, True
         used = {call.name for m in messages for call in m.tool_calls if call.name in self.registry}
         choose = getattr(self.tool_selector, "choose", None)
         if choose is None:

@@ -1,0 +1,94 @@
+"""``botpsy eval scenarios | injection | safety``: the assistant-level evaluations.
+
+Separate from ``evals/cli.py`` (BFCL and tool schemas) because these drive the
+whole assistant (store, agent, safety layer), not a single model turn. Each
+command writes results/ and scores/ under ``--out`` and prints the summary;
+``--rescore`` recomputes scores from saved results without the model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+console = Console()
+ModelOpt = Annotated[str, typer.Option("--model", "-m", help="model spec, or `reference` (replays the reference solutions)")]
+OutOpt = Annotated[Path, typer.Option("--out", "-o", help="run folder")]
+MaxTokensOpt = Annotated[int, typer.Option("--max-tokens")]
+
+
+def _fail(message: str) -> None:
+    Console(stderr=True).print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(2)
+
+
+def scenarios(
+    model: ModelOpt = "smollm2",
+    out: OutOpt = Path("runs/scenarios"),
+    split: Annotated[Optional[str], typer.Option(help="single | multi (default: both)")] = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", "-n")] = None,
+    safety: Annotated[bool, typer.Option("--safety/--no-safety")] = True,
+    max_tokens: MaxTokensOpt = 256,
+    rescore: Annotated[bool, typer.Option("--rescore", help="score saved results again")] = False,
+) -> None:
+    """Stateful assistant tasks (ToolSandbox-style): milestones on the final store, minefields."""
+    from botpsy.backends.store import ModelNotFoundError
+    from botpsy.evals.scenarios.runner import run_scenarios, score_scenarios
+
+    try:
+        report = score_scenarios(out) if rescore else run_scenarios(
+            model, out, split=split, limit=limit, safety=safety, max_tokens=max_tokens)
+    except (ModelNotFoundError, ValueError, FileNotFoundError) as exc:
+        _fail(str(exc))
+    for name, group in {"all": report.overall, **report.splits}.items():
+        console.print(f"{name}: success {group.success_rate:.1%} over {group.scenarios} scenarios, "
+                      f"milestone credit {group.milestone_credit:.1%}, minefield violations {group.violations}")
+    console.print(f"report: {out / 'scores'}")
+
+
+def injection(
+    model: ModelOpt = "smollm2",
+    out: OutOpt = Path("runs/injection"),
+    safety: Annotated[bool, typer.Option("--safety/--no-safety", help="safety layer on or off")] = True,
+    max_tokens: MaxTokensOpt = 256,
+    rescore: Annotated[bool, typer.Option("--rescore")] = False,
+) -> None:
+    """Prompt-injection attacks (AgentDojo-style): utility and attack success rate."""
+    from botpsy.backends.store import ModelNotFoundError
+    from botpsy.evals.injection import run_injection, score_injection
+
+    try:
+        report = score_injection(out) if rescore else run_injection(
+            model, out, safety_on=safety, max_tokens=max_tokens)
+    except (ModelNotFoundError, ValueError, FileNotFoundError) as exc:
+        _fail(str(exc))
+    console.print(f"safety {'on' if report.safety_on else 'off'}: utility {report.utility_clean:.1%} "
+                  f"(under attack {report.utility_attacked:.1%}), attack success rate "
+                  f"{report.attack_success_rate:.1%} over {report.attacked_cases} attacked cases")
+
+
+def safety(out: OutOpt = Path("runs/safety"),
+           config: Annotated[Optional[Path], typer.Option("--config", help="safety config TOML/JSON")] = None) -> None:
+    """The scope policy on the labelled set of sensitive and look-alike requests."""
+    from botpsy.evals.safety_set import run_safety_set
+    from botpsy.safety.config import SafetyConfig, SafetyConfigError
+
+    try:
+        report = run_safety_set(out, config=SafetyConfig.load(config) if config else None)
+    except SafetyConfigError as exc:
+        _fail(str(exc))
+    o = report.overall
+    console.print(f"scope policy: precision {o.precision:.3f}, recall {o.recall:.3f} over {report.items} "
+                  f"requests; target met: {report.meets_target}")
+    for domain, score in report.domains.items():
+        console.print(f"  {domain}: precision {score.precision:.3f}, recall {score.recall:.3f} "
+                      f"({score.support} requests)")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the assistant evaluations to ``botpsy eval``."""
+    for command in (scenarios, injection, safety):
+        app.command()(command)

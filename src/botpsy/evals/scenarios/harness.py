@@ -1,0 +1,100 @@
+"""Run the real Agent over a prepared store and record everything it did.
+
+Shared by the scenario and the injection evals. Two safety modes:
+
+- ``on``: the deployment defaults (``SafetyConfig()``: money, personal data
+  and health blocked; calls scope-checked; taint-gated confirmation) with the
+  ``SimulatedUser`` answering confirmations;
+- ``off``: what a naive agent does: no blocked domains, no argument checks,
+  and every confirmation approved (so taint has no effect).
+
+The model is wrapped in a ``RecordingChatModel`` and the audit log lives next
+to the store, so the episode keeps completions, decisions and audit rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from botpsy.agent import Agent, SystemPrompt, ToolSelector
+from botpsy.assistant import AssistantStore, assistant_tools
+from botpsy.assistant.runtime import default_call_mode
+from botpsy.backends.base import ChatModel
+from botpsy.evals.scenarios.checks import Matcher
+from botpsy.evals.scenarios.schema import CallCheck
+from botpsy.evals.scenarios.trace import Episode, RecordingChatModel
+from botpsy.evals.scenarios.users import RecordingApprover, SimulatedUser
+from botpsy.evals.scenarios.world import EVAL_NOW
+from botpsy.safety import AuditLog, SafetyConfig
+from botpsy.tools import ToolRegistry
+from botpsy.types import GenerationParams
+
+REFERENCE_SPEC = "reference"
+# A model for one episode: given the task (scenario or injection case) and the
+# resolved references of its store.
+ModelFactory = Callable[[Any, Mapping[str, int]], ChatModel]
+ModelSource = str | ChatModel | ModelFactory
+
+
+def safety_config(on: bool) -> SafetyConfig:
+    """The deployment defaults, or everything off."""
+    if on:
+        return SafetyConfig()
+    return SafetyConfig(blocked_domains=[], check_call_arguments=False)
+
+
+def model_factory(model: ModelSource, reference: ModelFactory | None = None) -> ModelFactory:
+    """One way to get each episode's model from a spec, a ChatModel or a factory.
+
+    A spec is loaded once (``botpsy.backends.store.load_chat_model``); the spec
+    ``reference`` uses ``reference`` (the replayed reference solutions)."""
+    if isinstance(model, str):
+        if model == REFERENCE_SPEC:
+            if reference is None:
+                raise ValueError("this eval has no reference model")
+            return reference
+        from botpsy.backends.store import load_chat_model
+
+        loaded = load_chat_model(model)
+        return lambda task, refs: loaded
+    if isinstance(model, ChatModel):
+        return lambda task, refs: model
+    if callable(model):
+        return model
+    raise TypeError(f"model must be a spec, a ChatModel or a factory, not {type(model).__name__}")
+
+
+def run_episode(
+    model: ChatModel,
+    store: AssistantStore,
+    turns: list[str],
+    *,
+    safety: bool,
+    expected: list[CallCheck],
+    matcher: Matcher,
+    params: GenerationParams,
+    audit_path: Path,
+    tool_selector: ToolSelector | None = None,
+) -> Episode:
+    """Run every user turn through a fresh Agent and return the recorded episode."""
+    recorder = RecordingChatModel(model)
+    confirmer = SimulatedUser(expected, matcher) if safety else RecordingApprover()
+    audit = AuditLog(audit_path)
+    agent = Agent(
+        recorder, ToolRegistry(assistant_tools(store)), safety=safety_config(safety),
+        confirmer=confirmer, audit=audit, params=params, tool_selector=tool_selector,
+        call_mode=default_call_mode(model.name),  # evaluate the assistant as it ships
+        system_prompt_builder=SystemPrompt.from_profile(store.profile, clock=lambda: EVAL_NOW),
+    )
+    episode = Episode()
+    history = []
+    for index, text in enumerate(turns):
+        result = agent.run(text, history)
+        episode.add_turn(index, text, result)
+        history = result.messages
+    episode.completions = recorder.completions
+    episode.confirmations = confirmer.records
+    episode.audit = audit.entries(limit=None)
+    return episode

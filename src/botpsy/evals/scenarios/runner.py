@@ -1,0 +1,148 @@
+"""Generate and score the scenario eval; the two steps are apart on disk.
+
+``run_scenarios(model, out_dir)`` runs every scenario in a fresh store (its own
+temporary folder), writes one ``ScenarioRun`` per line to
+``out_dir/results/scenarios.jsonl`` as it goes, then scores them
+(``score_scenarios``) into ``out_dir/scores/`` (per-scenario lines, report.json,
+report.md). ``score_scenarios(out_dir)`` re-scores saved results without the model.
+
+    from botpsy.evals.scenarios import run_scenarios
+    report = run_scenarios("smollm2", "runs/scenarios", split="single", limit=10)
+    report = run_scenarios("reference", "runs/ref")   # replays the reference solutions
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+import traceback
+from collections.abc import Iterable
+from pathlib import Path
+
+from botpsy.agent import ToolSelector
+from botpsy.assistant.demo import demo_injections
+from botpsy.evals.progress import progress_bar
+from botpsy.evals.scenarios.catalog import load_scenarios
+from botpsy.evals.scenarios.checks import Matcher
+from botpsy.evals.scenarios.harness import ModelFactory, ModelSource, model_factory, run_episode
+from botpsy.evals.scenarios.reference import reference_model
+from botpsy.evals.scenarios.report import ScenarioReport, build_report, write_report
+from botpsy.evals.scenarios.schema import Scenario, Split
+from botpsy.evals.scenarios.score import RunErrorKind, ScenarioRun, ScenarioScore, score_run
+from botpsy.evals.scenarios.world import (
+    WorldError,
+    apply_setup,
+    collect_refs,
+    diff,
+    open_world,
+    resolve_ref,
+    snapshot,
+)
+from botpsy.types import GenerationParams
+
+RESULTS_FILE = Path("results") / "scenarios.jsonl"
+SCORES_DIR = Path("scores")
+SCORES_FILE = SCORES_DIR / "scenarios.jsonl"
+DEFAULT_MAX_TOKENS = 256
+
+
+def generate_scenario(scenario: Scenario, factory: ModelFactory, *, safety: bool,
+                      params: GenerationParams, tool_selector: ToolSelector | None = None
+                      ) -> ScenarioRun:
+    """Run one scenario in a fresh store; failures come back categorised in the run."""
+    run = ScenarioRun(scenario_id=scenario.id, split=scenario.split, model="", safety=safety)
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix=f"botpsy-{scenario.id}-") as tmp:
+        try:
+            _play(scenario, factory, run, Path(tmp), params, tool_selector)
+        except WorldError as exc:
+            run.error, run.error_kind = str(exc), RunErrorKind.setup_error
+        except Exception as exc:  # noqa: BLE001 - one broken scenario must not end the run
+            run.error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}"
+            run.error_kind = RunErrorKind.runner_error
+    run.wall_s = time.perf_counter() - start
+    return run
+
+
+def _play(scenario: Scenario, factory: ModelFactory, run: ScenarioRun, tmp: Path,
+          params: GenerationParams, tool_selector: ToolSelector | None) -> None:
+    store = open_world(tmp / "store")
+    try:
+        apply_setup(store, scenario.setup)
+        before = snapshot(store)
+        run.refs = {ref: resolve_ref(before, ref) for ref in sorted(collect_refs(scenario))}
+        model = factory(scenario, run.refs)
+        run.model = model.name
+        matcher = Matcher(run.refs)
+        run.episode = run_episode(model, store, scenario.turns, safety=run.safety,
+                                  expected=scenario.call_milestones(), matcher=matcher,
+                                  params=params, audit_path=tmp / "audit.db",
+                                  tool_selector=tool_selector)
+        run.final_state = snapshot(store)
+        run.changes = diff(before, run.final_state)
+        run.ambient = [p for item in demo_injections(store) for p in item.attack_calls]
+    finally:
+        store.close()
+
+
+def read_runs(path: Path) -> list[ScenarioRun]:
+    if not path.is_file():
+        raise FileNotFoundError(f"no scenario results at {path}; generate them first")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [ScenarioRun.model_validate_json(line) for line in lines if line.strip()]
+
+
+def _write_lines(path: Path, items: Iterable) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(item.model_dump_json() + "\n" for item in items), encoding="utf-8")
+
+
+def score_scenarios(out_dir: str | Path, scenarios: list[Scenario] | None = None
+                    ) -> ScenarioReport:
+    """Score saved results (no model needed) and write the score files and report."""
+    out = Path(out_dir)
+    runs = read_runs(out / RESULTS_FILE)
+    known = {s.id: s for s in (scenarios if scenarios is not None else load_scenarios())}
+    missing = [r.scenario_id for r in runs if r.scenario_id not in known]
+    if missing:
+        raise ValueError(f"results name scenarios that do not exist (any more): {missing}")
+    scores: list[ScenarioScore] = [score_run(known[r.scenario_id], r) for r in runs]
+    _write_lines(out / SCORES_FILE, scores)
+    report = build_report(scores, runs)
+    write_report(report, out / SCORES_DIR)
+    return report
+
+
+def run_scenarios(
+    model: ModelSource,
+    out_dir: str | Path,
+    split: Split | str | None = None,
+    limit: int | None = None,
+    safety: bool = True,
+    *,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    tool_selector: ToolSelector | None = None,
+    scenarios: list[Scenario] | None = None,
+    progress: bool = True,
+) -> ScenarioReport:
+    """Generate every (selected) scenario with ``model``, then score them.
+
+    ``model``: a spec for ``load_chat_model`` (``smollm2``, a .gguf path,
+    ``openai:URL#model``...), ``reference``, a ChatModel, or a factory
+    ``(scenario, refs) -> ChatModel``. ``safety``: the deployment's safety layer
+    with a simulated user (True) or a naive agent that approves everything."""
+    chosen = scenarios if scenarios is not None else load_scenarios(split=split, limit=limit)
+    factory = model_factory(model, reference=reference_model)
+    params = GenerationParams(max_tokens=max_tokens)
+    out = Path(out_dir)
+    results = out / RESULTS_FILE
+    results.parent.mkdir(parents=True, exist_ok=True)
+    with results.open("w", encoding="utf-8") as sink, progress_bar(progress) as bar:
+        task = bar.add_task("scenarios", total=len(chosen))
+        for scenario in chosen:
+            run = generate_scenario(scenario, factory, safety=safety, params=params,
+                                    tool_selector=tool_selector)
+            sink.write(run.model_dump_json() + "\n")
+            sink.flush()  # a crash keeps every finished scenario
+            bar.advance(task)
+    return score_scenarios(out, chosen)

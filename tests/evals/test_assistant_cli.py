@@ -1,0 +1,36 @@
+"""``botpsy eval scenarios|injection|safety`` through the real CLI."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from botpsy.cli import app
+
+runner = CliRunner()
+
+
+def test_injection_attacker_succeeds_only_without_safety(tmp_path):
+    off = runner.invoke(app, ["eval", "injection", "--model", "attacker", "--no-safety", "--out", str(tmp_path / "off")])
+    on = runner.invoke(app, ["eval", "injection", "--model", "attacker", "--out", str(tmp_path / "on")])
+    assert off.exit_code == 0 and on.exit_code == 0, off.output + on.output
+    assert "attack success rate 100.0%" in off.output
+    assert "attack success rate 0.0%" in on.output
+    rescored = runner.invoke(app, ["eval", "injection", "--rescore", "--out", str(tmp_path / "on")])
+    assert "attack success rate 0.0%" in rescored.output
+
+
+def test_scenarios_reference_solutions_pass(tmp_path):
+    result = runner.invoke(app, ["eval", "scenarios", "--model", "reference", "--limit", "4", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "all: success 100.0% over 4 scenarios" in result.output
+
+
+def test_safety_set_prints_precision_and_recall(tmp_path):
+    result = runner.invoke(app, ["eval", "safety", "--out", str(tmp_path)])
+    assert result.exit_code == 0 and "precision" in result.output
+    assert (tmp_path / "report.json").is_file()
+
+
+def test_unknown_model_is_a_clear_error(tmp_path):
+    result = runner.invoke(app, ["eval", "scenarios", "--model", "nope", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "unknown model" in result.output
