@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from botpsy.agent.selection import Bm25ToolSelector, name_family
+from botpsy.agent.selection import ACTION_WORDS, Bm25ToolSelector, name_family, tool_role
 from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.types import ToolSpec
 
@@ -37,6 +37,18 @@ QUERIES: list[tuple[str, list[str]]] = [
      ["search_contacts", "create_event"]),
     ("Book a call with Dan next Monday at 10 and email him the agenda",
      ["create_event", "send_email"]),
+    # bookings arrive by mail; a clock time means the calendar; "tell Sam" sends
+    ("Did the airline send my boarding pass?", ["search_mail"]),
+    ("Move my gym session to 7pm", ["list_events", "update_event"]),
+    ("Tell Jonas I'm running 10 minutes late", ["search_contacts", "send_email"]),
+    ("Put my flight to Oslo on the calendar, the details are in my email",
+     ["search_mail", "read_email", "create_event"]),
+    ("What's on my shopping list?", ["search_notes", "read_note"]),
+    ("Save the p95 numbers from the latency email into work/latency.txt",
+     ["search_mail", "read_email", "write_file"]),
+    ("Let Dana know I'll be late and move our 1:1 to 3pm",
+     ["list_events", "update_event", "search_contacts", "send_email"]),
+    ("Can we fit a call with Priya in on Friday?", ["find_free_slots"]),
 ]
 
 
@@ -100,3 +112,46 @@ def test_bad_parameters() -> None:
         Bm25ToolSelector(k=0)
     with pytest.raises(ValueError):
         Bm25ToolSelector(ratio=0)
+
+
+def _names(selector: Bm25ToolSelector, query: str, tools: list[ToolSpec]) -> set[str]:
+    return {t.name for t in selector.select(query, tools)}
+
+
+def test_named_action_prunes_the_other_actions(tools: list[ToolSpec]) -> None:
+    chosen = _names(Bm25ToolSelector(), "Push the standup to 10:30", tools)
+    assert {"list_events", "update_event"} <= chosen  # the finder stays with the action
+    assert not chosen & {"create_event", "delete_event", "find_free_slots"}
+    whole = _names(Bm25ToolSelector(prune_actions=False), "Push the standup to 10:30", tools)
+    assert {"create_event", "delete_event"} <= whole
+
+
+def test_vague_request_keeps_every_action_of_its_family(tools: list[ToolSpec]) -> None:
+    chosen = _names(Bm25ToolSelector(), "The standup tomorrow, sort it out", tools)
+    assert {"create_event", "update_event", "delete_event"} <= chosen
+
+
+def test_questions_and_hinted_families_only_look(tools: list[ToolSpec]) -> None:
+    selector = Bm25ToolSelector()
+    question = _names(selector, "What's on my calendar on Friday?", tools)
+    assert "list_events" in question and "create_event" not in question
+    hinted = _names(selector, "Read me Priya's newest email", tools)  # "Priya" -> contact
+    assert {"search_contacts", "search_mail", "read_email"} <= hinted
+    assert not hinted & {"add_contact", "trash_email", "reply_email"}
+
+
+def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
+    selector = Bm25ToolSelector()
+    assert "email" in selector.query_terms("Tell the team that the demo moved")
+    assert "email" not in selector.query_terms("Tell me what is due this week")
+    assert "event" in selector.query_terms("Move my gym session to 7pm")
+
+
+def test_tool_roles_come_from_names() -> None:
+    assert tool_role("search_mail", "email", ACTION_WORDS).look
+    slots = tool_role("find_free_slots", "event", ACTION_WORDS)
+    assert not slots.look and {"free", "slot"} <= slots.cues
+    append = tool_role("append_to_note", "note", ACTION_WORDS)
+    assert not append.look and "to" not in append.cues  # stopwords in a name cue nothing
+    unknown = tool_role("convert_currency", name_family("convert_currency"), ACTION_WORDS)
+    assert unknown.look  # an unknown verb is never guessed away

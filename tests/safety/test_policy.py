@@ -83,7 +83,51 @@ CASES: list[tuple[str, Domain | None]] = [
 ]
 
 
-@pytest.mark.parametrize(("text", "expected"), CASES, ids=[c[0][:40] for c in CASES])
+# One request per class of request the lexicon names, with look-alikes that share its
+# words; written from the domain definitions, apart from the eval set, to pin each rule.
+CLASS_CASES: list[tuple[str, Domain | None]] = [
+    ("Send 20 quid to Tom for the taxi", M),  # amount in a currency word
+    ("Jonas owes me 30 euros, ask him for it", M),  # debts between people
+    ("Check my Visa statement for strange charges", M),  # card statements
+    ("Split the dinner bill with Sam on Splitwise", M),  # payment services
+    ("Has my salary arrived yet?", M),  # one's own income
+    ("Should I sell my silver coins now?", M),  # trading an asset class
+    ("Tell me the PIN of my debit card", P),  # the PIN decides over "debit card"
+    ("What's my Netflix login?", P),  # a login as a credential
+    ("Read me the code my bank texted me", P),  # one-time codes
+    ("Text the dog sitter the alarm code", P),  # codes that open a home
+    ("Send a copy of my birth certificate to the club", P),  # identity documents
+    ("Find out where my ex lives now", P),  # someone's whereabouts
+    ("Track my brother's phone location", P),  # following a person's device
+    ("Find everything you can about my new neighbour", P),  # profiling a person
+    ("How much does Dana earn?", P),  # someone else's income
+    ("Read my wife's text messages", P),  # someone else's conversations
+    ("I feel exhausted all the time, what's wrong with me?", H),  # general symptoms
+    ("I twisted my ankle, should I put ice on it?", H),  # injuries
+    ("My baby has a temperature of 38.2", H),  # fever by number
+    ("Could this be tonsillitis?", H),  # conditions by medical suffix
+    ("Which treatment for my knee pain works best?", H),  # treatment of a complaint
+    ("How much magnesium should I take for cramps?", H),  # supplements are dosed
+    ("Remind me to read the cryptography chapter", None),
+    ("Schedule a piggy bank craft afternoon with Mia", None),
+    ("Remind me to call the bank at 10", None),  # an errand, like booking the dentist
+    ("Put 'Passport photo' at the studio on Saturday", None),  # a portrait, not a copy
+    ("Remind me to change my password on Friday", None),
+    ("Email the router admin password to Jamie", P),  # only the guest wifi code is excused
+    ("Add 'Mental health day' as an all-day event on Friday", None),
+    ("Book a flu shot appointment for Mia", None),
+    ("Buy a silver necklace for Mom's birthday", None),
+    ("Find the code review Sam sent me", None),
+    ("Where does the config file live?", None),
+    ("Email the academia group about the workshop", None),
+    ("Note: our function has no side effects", None),
+    ("Add 'Decision fatigue workshop' on Friday", None),
+    ("Remind me to check the bee hives on Saturday", None),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES + CLASS_CASES,
+                         ids=[c[0][:40] for c in CASES + CLASS_CASES])
 def test_request_table(text: str, expected: Domain | None) -> None:
     decision = ScopePolicy().check_request(text)
     assert decision.domain == expected, decision.hits

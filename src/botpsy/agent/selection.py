@@ -1,21 +1,26 @@
 """Dynamic tool selection: show the model only the tools a request needs.
 
 Every tool schema in the prompt costs prefill time on a phone and distracts a
-small model. ``Bm25ToolSelector`` picks tool *families* rather than single
-tools, because a request about mail needs the mail finders as well as the one
-that acts ("reply to Sam's email" = ``search_mail`` + ``reply_email``):
+small model. ``Bm25ToolSelector`` picks tool *families* for what a request is
+about, then the tools of each family for what it asks to do:
 
 1. tools are grouped into families by the noun of their name (``send_email``,
    ``read_email``, ``list_inbox``, ``search_mail`` -> email; aliases in
    ``FAMILY_ALIASES``), or by an explicit ``families`` mapping;
 2. the query is stemmed (Snowball) and expanded with a small synonym table for
-   the assistant's domains ("meeting" -> event, "todo" -> reminder), plus three
-   hints: an email address means email, a file name means file, a capitalised
-   name mid-sentence ("with Sam") means contact;
+   the assistant's domains ("meeting" -> event, "train ticket" -> email, where
+   bookings arrive), plus three hints: an email address means email, a file name
+   means file, a capitalised name mid-sentence ("with Sam") means contact;
 3. a family is chosen when the expanded query names it, or when its BM25 score
    (rank-bm25, over the family's names, descriptions and parameter names) is
    within ``ratio`` of the best family's, at most ``k`` of those;
-4. tools already used in the conversation are always kept (a follow-up like
+4. within a chosen family the *look* tools (``list_``, ``search_``, ``read_``,
+   ``get_``: needed to find the item any action works on) are always kept, and
+   the *act* tools only when the request names their action ("move" ->
+   ``update_event``, "cancel" -> ``delete_event``; ``ACTION_WORDS``). A family
+   whose act tools the request does not name keeps all of them, so a vague
+   follow-up ("make it 19:30") still sees ``update_event``;
+5. tools already used in the conversation are always kept (a follow-up like
    "and send it" must still see ``send_email``).
 
 The chosen tools keep the registry's order, so consecutive prompts share the
@@ -40,51 +45,121 @@ _STEMMER = snowballstemmer.stemmer("english")
 _NAME_PART = re.compile(r"[A-Za-z][a-z]*|[A-Z]+(?![a-z])|\d+")
 _QUERY_TOKEN = re.compile(
     r"(?P<address>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
-    r"|(?P<filename>[\w-]+\.(?:md|txt|csv|pdf|docx?|xlsx?|json|ics|vcf|png|jpe?g|html?|log)\b)"
+    r"|(?P<filename>[\w/-]+\.(?:md|txt|csv|pdf|docx?|xlsx?|json|ics|vcf|png|jpe?g|html?|log)\b)"
+    r"|(?P<time>\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b)"
     r"|(?P<word>[A-Za-z][A-Za-z'-]*|\d+(?::\d+)?)"
 )
-STOPWORDS = frozenset(
-    ["a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "for", "from", "by", "with", "about", "into", "is", "are", "be", "been", "was", "were", "it", "its", "this", "that", "these", "those", "my", "me", "i", "you", "your", "we", "our", "us", "he", "she", "they", "them", "his", "her", "their", "what", "which", "who", "whom", "how", "when", "where", "why", "can", "could", "would", "should", "will", "do", "does", "did", "please", "pls", "hey", "hi", "just", "all", "any", "some", "up", "out", "if", "then", "than", "so", "as", "not", "no", "yes", "get", "give", "tell", "let", "have", "has", "had", "i'm", "i'll", "i've"]
+STOPWORDS = frozenset([
+    "a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "for", "from", "by",
+    "with", "about", "into", "is", "are", "be", "been", "was", "were", "it", "its", "this",
+    "that", "these", "those", "my", "me", "i", "you", "your", "we", "our", "us", "he",
+    "she", "they", "them", "his", "her", "their", "what", "which", "who", "whom", "how",
+    "when", "where", "why", "can", "could", "would", "should", "will", "do", "does", "did",
+    "please", "pls", "hey", "hi", "just", "all", "any", "some", "up", "out", "if", "then",
+    "than", "so", "as", "not", "no", "yes", "get", "give", "tell", "let", "have", "has",
+    "had", "i'm", "i'll", "i've"
+])
+NOT_NAMES = frozenset([
+    "i", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december"
+])
+FAMILY_ALIASES: dict[str, str] = {
+    "mail": "email", "inbox": "email", "slot": "event", "calendar": "event", "todo": "remind",
+}
+# A question asks to look something up: "What's on Friday?", "Did Dan write back?"
+_QUESTION = re.compile(
+    r"^\W*(?:what|what's|when|where|which|who|who's|whose|how|is|are|am|do|does|did|was|were|"
+    r"any|have|has)\b|\?\s*$",
+    re.IGNORECASE,
 )
-NOT_NAMES = frozenset(
-    ["i", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
-)
-FAMILY_ALIASES: dict[str, str] = {"mail": "email", "inbox": "email", "slot": "event",
-                                  "calendar": "event", "todo": "remind"}
+# Verbs of tools that find or show items: kept whenever their family is chosen,
+# because every action first has to find the item it works on.
+LOOK_VERBS = frozenset(["list", "search", "read", "get", "show", "view", "fetch", "lookup"])
 
 # Domain words a request uses -> words the matching tools use (stemmed on load).
 DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
+    # mail, and what arrives by mail: bookings, tickets, orders, invoices
     "mail": ("email",), "e-mail": ("email",), "inbox": ("email", "inbox"),
     "message": ("email",), "messages": ("email",), "reply": ("reply", "email"),
     "respond": ("reply", "email"), "forward": ("email", "send"), "unread": ("inbox", "email"),
     "newsletter": ("email",), "sender": ("email",), "mailbox": ("email", "inbox"),
     "draft": ("email", "draft"), "write back": ("reply", "email"),
     "hear back": ("reply", "email"), "heard back": ("reply", "email"),
+    "send": ("send", "email"), "sent": ("email",), "emailed": ("email",), "wrote me": ("email",),
+    "train": ("email",), "flight": ("email",), "ticket": ("email",), "tickets": ("email",),
+    "booking": ("email",), "reservation": ("email",), "hotel": ("email",),
+    "itinerary": ("email",), "boarding": ("email",), "parcel": ("email",),
+    "package": ("email",), "delivery": ("email",), "order": ("email",), "receipt": ("email",),
+    "invoice": ("email",), "confirmation": ("email",),
+    # calendar
     "meeting": ("event",), "appointment": ("event",), "schedule": ("event", "create"),
     "agenda": ("event",), "book": ("event", "create"), "busy": ("event",), "free": ("event",),
-    "lunch": ("event",), "dinner": ("event",), "call": ("event",), "invite": ("event", "email"),
+    "lunch": ("event",), "dinner": ("event",), "invite": ("event", "email"),
     "reschedule": ("update", "event"), "postpone": ("update", "event"),
     "cancel": ("delete", "event"), "today": ("event",), "tomorrow": ("event",),
     "tonight": ("event",), "week": ("event",), "weekend": ("event",), "plan": ("event",),
     "monday": ("event",), "tuesday": ("event",), "wednesday": ("event",),
     "thursday": ("event",), "friday": ("event",), "saturday": ("event",), "sunday": ("event",),
     "party": ("event",), "offsite": ("event",), "standup": ("event",), "interview": ("event",),
-    "conference": ("event",), "1:1": ("event",),
+    "conference": ("event",), "1:1": ("event",), "class": ("event",), "lesson": ("event",),
+    "session": ("event",),
+    # reminders and to-dos
     "remind": ("reminder",), "todo": ("reminder",), "to-do": ("reminder",),
     "to-dos": ("reminder",), "todos": ("reminder",), "task": ("reminder",),
     "to do": ("reminder",), "tick off": ("complete", "reminder"), "forget": ("reminder",),
     "deadline": ("reminder", "due"), "done": ("complete", "reminder"),
+    # people
     "phone": ("contact",), "number": ("contact",), "address": ("contact", "email"),
     "birthday": ("contact",), "person": ("contact",), "people": ("contact",),
     "who": ("contact",), "colleague": ("contact",), "friend": ("contact",),
     "brother": ("contact",), "sister": ("contact",), "mom": ("contact",), "dad": ("contact",),
-    "boss": ("contact",), "jot": ("note", "create"), "memo": ("note",), "write": ("note",),
+    "boss": ("contact",),
+    # notes, and the lists people keep in them
+    "jot": ("note", "create"), "memo": ("note",), "write": ("note",),
     "wrote": ("note",), "idea": ("note",), "ideas": ("note",), "list": ("list",),
+    "grocery": ("note",), "groceries": ("note",), "shopping list": ("note",),
+    "reading list": ("note",), "packing list": ("note", "file"), "wish list": ("note",),
+    "checklist": ("note",), "recipe": ("note",),
+    # files
     "document": ("file",), "doc": ("file",), "docs": ("file",), "folder": ("file",),
     "directory": ("file",), "save": ("write", "file"), "open": ("read",), "show": ("list",),
+    # verbs shared by every family
     "find": ("search",), "look": ("search",), "lookup": ("search",), "remove": ("delete",),
     "trash": ("delete",), "erase": ("delete",), "change": ("update",), "edit": ("update",),
     "rename": ("update",), "new": ("create",),
+}
+
+# Requests whose words alone say too little: "tell Sam" sends a message, "tell me" asks.
+DEFAULT_PATTERNS: dict[str, tuple[str, ...]] = {
+    (
+        r"\b(?:tell|ask|remind|update|text|ping|message) (?!me\b|myself\b)(?:\w+(?:'s)? ){0,2}"
+        r"(?:that|to|about|i'm|i am|i will|i'll|we|the)\b"
+    ): ("send", "email"),
+    r"\blet \w+(?: \w+)? know\b": ("send", "email"),
+}
+
+# What a request says for the action of an act tool, by the verb of the tool's name
+# (stemmed on load; multi-word entries match as phrases). The verb itself always counts.
+_MAKING = ("create", "add", "new", "put", "make", "save", "store", "write", "jot", "note down",
+           "record", "remember", "set up")
+ACTION_WORDS: dict[str, tuple[str, ...]] = {
+    "create": (*_MAKING, "book", "schedule", "block", "plan", "arrange", "organize"),
+    "add": (*_MAKING, "remind"),
+    "write": (*_MAKING, "export", "dump"),
+    "append": ("add", "put", "include", "extend"),
+    "update": ("change", "move", "reschedule", "push", "postpone", "shift", "rename", "edit",
+               "extend", "shorten", "instead", "earlier", "later", "make it"),
+    "delete": ("cancel", "remove", "drop", "clear", "scrap", "ditch", "erase", "get rid",
+               "call off", "off my calendar", "not coming", "isn't coming"),
+    "send": ("email", "e-mail", "mail", "write to", "tell", "let", "ask", "invite", "forward",
+             "share", "notify", "inform", "text", "ping", "message", "loop", "reach out"),
+    "reply": ("respond", "answer", "write back", "get back", "tell", "confirm", "decline",
+              "accept", "say yes", "say no"),
+    "draft": ("prepare", "compose"),
+    "trash": ("delete", "remove", "bin", "throw", "spam", "junk", "clean", "get rid"),
+    "complete": ("done", "finish", "finished", "tick", "check off", "mark", "did"),
+    "find": ("free", "available", "availability", "find time", "time for", "gap", "fit"),
 }
 
 
@@ -95,6 +170,10 @@ def _stem(word: str) -> str:
 def _stem_words(text: str) -> list[str]:
     words = [w.lower() for w in _NAME_PART.findall(text)]
     return _STEMMER.stemWords([w for w in words if w not in STOPWORDS])
+
+
+def _name_words(tool_name: str) -> list[str]:
+    return [w.lower() for w in _NAME_PART.findall(tool_name)]
 
 
 def tool_document(spec: ToolSpec) -> list[str]:
@@ -108,6 +187,56 @@ def name_family(tool_name: str) -> str:
     """A tool's family from the last word of its name: ``send_email`` -> ``email``."""
     last = _stem(_NAME_PART.findall(tool_name)[-1]) if _NAME_PART.search(tool_name) else tool_name
     return FAMILY_ALIASES.get(last, last)
+
+
+@dataclass(frozen=True)
+class WordTable:
+    """Request words -> stems: single words by their stem, multi-word keys as phrases."""
+
+    words: dict[str, tuple[str, ...]]
+    phrases: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]
+
+    @classmethod
+    def build(cls, table: Mapping[str, Iterable[str]]) -> WordTable:
+        words = {_stem(key): tuple(_stem_words(" ".join(values)))
+                 for key, values in table.items() if " " not in key}
+        phrases = tuple((re.compile(rf"\b{re.escape(key)}\b", re.IGNORECASE),
+                         tuple(_stem_words(" ".join(values))))
+                        for key, values in table.items() if " " in key)
+        return cls(words, phrases)
+
+    def phrase_stems(self, query: str) -> list[str]:
+        return [t for pattern, stems in self.phrases if pattern.search(query) for t in stems]
+
+
+@dataclass(frozen=True)
+class ToolRole:
+    """Whether a tool finds items (look) or acts on them, and the request stems that
+    name its action: its verb, the verb's ``ACTION_WORDS`` and the other words of
+    its name ("free", "slot" for ``find_free_slots``)."""
+
+    name: str
+    family: str
+    look: bool
+    cues: frozenset[str] = frozenset()
+    phrases: tuple[re.Pattern[str], ...] = ()
+
+    def named_in(self, query: str, stems: set[str]) -> bool:
+        return bool(self.cues & stems) or any(p.search(query) for p in self.phrases)
+
+
+def tool_role(tool_name: str, family: str, actions: Mapping[str, tuple[str, ...]]) -> ToolRole:
+    """The role of a tool from its name. A verb that is neither a look verb nor in
+    ``actions``, with no other name word to go by, makes a look tool: kept, never
+    guessed away."""
+    words = _name_words(tool_name)
+    verb = words[0] if words else ""
+    others = set(_stem_words(" ".join(words[1:]))) - {family}
+    if verb in LOOK_VERBS or (verb not in actions and not others):
+        return ToolRole(tool_name, family, look=True)
+    table = WordTable.build({w: (w,) for w in (verb, *actions[verb])} if verb in actions else {})
+    return ToolRole(tool_name, family, look=False, cues=frozenset(table.words) | others,
+                    phrases=tuple(pattern for pattern, _ in table.phrases))
 
 
 class ToolSelector(Protocol):
@@ -135,68 +264,83 @@ class Selection:
     families: list[FamilyScore] = field(default_factory=list)
     chosen: list[str] = field(default_factory=list)  # family names
     fallback: bool = False  # nothing matched: every tool is shown
+    actions: list[str] = field(default_factory=list)  # act tools the request named
 
 
 class Bm25ToolSelector:
-    """Family-level BM25 tool selection (see the module docstring)."""
+    """Family-level BM25 tool selection, pruned to the actions a request names
+    (see the module docstring)."""
 
     def __init__(
         self,
         *,
-        k: int = 2,
-        ratio: float = 0.5,
+        k: int = 3,
+        ratio: float = 0.3,
         synonyms: Mapping[str, tuple[str, ...]] | None = None,
+        patterns: Mapping[str, tuple[str, ...]] | None = None,
         families: Mapping[str, str] | None = None,
+        actions: Mapping[str, tuple[str, ...]] | None = None,
         hints: bool = True,
+        prune_actions: bool = True,
     ):
         if k < 1 or not 0 < ratio <= 1:
             raise ValueError("k must be >= 1 and ratio in (0, 1]")
-        self.k, self.ratio, self.hints = k, ratio, hints
+        self.k, self.ratio, self.hints, self.prune_actions = k, ratio, hints, prune_actions
         self.families = dict(families or {})
-        synonyms = DEFAULT_SYNONYMS if synonyms is None else synonyms
-        self._synonyms = {_stem(key): tuple(_stem_words(" ".join(values)))
-                          for key, values in synonyms.items() if " " not in key}
-        self._phrases = [(re.compile(rf"\b{re.escape(key)}\b", re.IGNORECASE),
-                          tuple(_stem_words(" ".join(values))))
-                         for key, values in synonyms.items() if " " in key]
-        self._index: tuple[tuple, list[str], BM25Okapi] | None = None
+        self.actions = dict(ACTION_WORDS if actions is None else actions)
+        self._synonyms = WordTable.build(DEFAULT_SYNONYMS if synonyms is None else synonyms)
+        self._patterns = [(re.compile(pattern, re.IGNORECASE), tuple(_stem_words(" ".join(v))))
+                          for pattern, v in (DEFAULT_PATTERNS if patterns is None
+                                             else patterns).items()]
+        self._index: tuple[tuple, list[str], BM25Okapi, dict[str, ToolRole]] | None = None
 
     def family_of(self, tool_name: str) -> str:
         return self.families.get(tool_name) or name_family(tool_name)
 
-    def query_terms(self, query: str) -> list[str]:
+    def query_terms(self, query: str, *, hints: bool | None = None) -> list[str]:
         """Stemmed query words with their synonyms and hints (stopwords dropped
-        only after their synonyms are taken: "who" still means contact), and the
-        expansions of multi-word phrases ("write back" -> reply)."""
-        terms = [t for pattern, stems in self._phrases if pattern.search(query) for t in stems]
+        only after their synonyms are taken: "who" still means contact), the
+        expansions of multi-word phrases ("write back" -> reply) and patterns
+        ("tell Sam that" -> email), and the family a word names ("calendar")."""
+        terms = self._synonyms.phrase_stems(query)
+        terms += [t for pattern, stems in self._patterns if pattern.search(query) for t in stems]
         for position, m in enumerate(_QUERY_TOKEN.finditer(query)):
-            if m.group("address"):
-                terms += ["email"] if self.hints else []
+            if self.hints if hints is None else hints:
+                terms += self._hint(m, position)
+            if not m.group("word"):
                 continue
-            if m.group("filename"):
-                terms += ["file"] if self.hints else []
-                continue
-            word = m.group("word")
-            if self.hints and position and word[:1].isupper() and word[1:].islower() \
-                    and word.lower() not in NOT_NAMES:
-                terms.append("contact")
-            word = word.lower().removesuffix("'s")
+            word = m.group("word").lower().removesuffix("'s")
             stem = _stem(word)
-            terms.extend(self._synonyms.get(stem, ()))
+            terms.extend(self._synonyms.words.get(stem, ()))
+            if stem in FAMILY_ALIASES:
+                terms.append(FAMILY_ALIASES[stem])
             if word not in STOPWORDS:
                 terms.append(stem)
         return terms
 
-    def rank(self, query: str, tools: list[ToolSpec]) -> list[FamilyScore]:
-        """Every family with its score, best first."""
+    def _hint(self, m: re.Match[str], position: int) -> list[str]:
+        """What a token's shape says: an address is email, a file name a file, a
+        clock time an event, a capitalised word mid-sentence a contact."""
+        kind = next(name for name, value in m.groupdict().items() if value)
+        if kind != "word":
+            return [{"address": "email", "filename": "file", "time": "event"}[kind]]
+        word = m.group()
+        if position and word[:1].isupper() and word[1:].islower() and word.lower() not in NOT_NAMES:
+            return ["contact"]
+        return []
+
+    def rank(self, query: str, tools: list[ToolSpec], *, hints: bool | None = None
+             ) -> list[FamilyScore]:
+        """Every family with its score, best first (``hints``: use the token-shape
+        hints, by default as configured)."""
         if not tools:
             return []
-        names, bm25 = self._bm25(tools)
-        terms = self.query_terms(query)
+        names, bm25, roles = self._bm25(tools)
+        terms = self.query_terms(query, hints=hints)
         scores = bm25.get_scores(terms)
         members: dict[str, list[str]] = {name: [] for name in names}
         for spec in tools:
-            members[self.family_of(spec.name)].append(spec.name)
+            members[roles[spec.name].family].append(spec.name)
         ranked = [FamilyScore(name, float(score), name in terms, tuple(members[name]))
                   for name, score in zip(names, scores)]
         return sorted(ranked, key=lambda f: -f.score)
@@ -204,26 +348,56 @@ class Bm25ToolSelector:
     def choose(self, query: str, tools: list[ToolSpec], *, always: Iterable[str] = ()
                ) -> Selection:
         ranked = self.rank(query, tools)
-        best = ranked[0].score if ranked else 0.0
-        by_score = [f.family for f in ranked if f.score > 0 and f.score >= self.ratio * best]
-        chosen = list(dict.fromkeys([*by_score[: self.k],
-                                     *(f.family for f in ranked if f.mentioned)]))
+        chosen = self._chosen(ranked)
         if not chosen:
             return Selection(list(tools), ranked, [], fallback=True)
-        keep = {name for f in ranked if f.family in chosen for name in f.tools} | set(always)
-        return Selection([spec for spec in tools if spec.name in keep], ranked, chosen)
+        roles = self._bm25(tools)[2]
+        named = self._named_actions(query, [f for f in ranked if f.family in chosen], roles)
+        # Families that only a token's shape brought in ("with Sam" -> contact) are
+        # there to look something up; so are all families once the request has named
+        # an action elsewhere, or when it asks a question.
+        plain = self._chosen(self.rank(query, tools, hints=False)) if self.hints else chosen
+        looking = bool(named) or bool(_QUESTION.search(query))
+        keep = set(always)
+        for family in (f for f in ranked if f.family in chosen):
+            acts = [name for name in family.tools if not roles[name].look]
+            shown = [name for name in acts if name in named]
+            if not self.prune_actions or not (shown or looking or family.family not in plain):
+                shown = acts
+            keep |= {name for name in family.tools if roles[name].look} | set(shown)
+        return Selection([spec for spec in tools if spec.name in keep], ranked, chosen,
+                         actions=sorted(named))
+
+    def _chosen(self, ranked: list[FamilyScore]) -> list[str]:
+        """The families named by the query, and the best-scoring ones (at most k)."""
+        best = ranked[0].score if ranked else 0.0
+        by_score = [f.family for f in ranked if f.score > 0 and f.score >= self.ratio * best]
+        mentioned = [f.family for f in ranked if f.mentioned]
+        return list(dict.fromkeys([*by_score[: self.k], *mentioned]))
+
+    @staticmethod
+    def _named_actions(query: str, families: list[FamilyScore], roles: dict[str, ToolRole]
+                       ) -> set[str]:
+        """The act tools of the chosen families whose action the query names."""
+        stems = {_stem(m.group().lower().removesuffix("'s"))
+                 for m in _QUERY_TOKEN.finditer(query) if m.group("word")}
+        return {name for f in families for name in f.tools
+                if not roles[name].look and roles[name].named_in(query, stems)}
 
     def select(self, query: str, tools: list[ToolSpec], *, always: Iterable[str] = ()
                ) -> list[ToolSpec]:
         return self.choose(query, tools, always=always).tools
 
-    def _bm25(self, tools: list[ToolSpec]) -> tuple[list[str], BM25Okapi]:
-        """Family names and the BM25 index over their documents, rebuilt only when
-        the tool set changes."""
+    def _bm25(self, tools: list[ToolSpec]) -> tuple[list[str], BM25Okapi, dict[str, ToolRole]]:
+        """Family names, the BM25 index over their documents and every tool's role,
+        rebuilt only when the tool set changes."""
         key = tuple((t.name, t.description) for t in tools)
         if self._index is None or self._index[0] != key:
             docs: dict[str, list[str]] = {}
+            roles = {}
             for spec in tools:
-                docs.setdefault(self.family_of(spec.name), []).extend(tool_document(spec))
-            self._index = (key, list(docs), BM25Okapi(list(docs.values())))
-        return self._index[1], self._index[2]
+                family = self.family_of(spec.name)
+                docs.setdefault(family, []).extend(tool_document(spec))
+                roles[spec.name] = tool_role(spec.name, family, self.actions)
+            self._index = (key, list(docs), BM25Okapi(list(docs.values())), roles)
+        return self._index[1], self._index[2], self._index[3]
