@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -30,7 +29,7 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def _load_tools(path: Optional[Path]):
+def _load_tools(path: Path | None):
     from botpsy.tools import load_tools_file
 
     if path is None:
@@ -83,7 +82,7 @@ def _params(max_tokens: int, tool_choice: str, temperature: float):
     return GenerationParams(max_tokens=max_tokens, tool_choice=tool_choice, temperature=temperature)
 
 
-def _load_model(spec: str, fmt: Optional[str], n_ctx: int = 4096):
+def _load_model(spec: str, fmt: str | None, n_ctx: int = 4096):
     from botpsy.backends.store import ModelNotFoundError, load_chat_model
 
     try:
@@ -92,7 +91,7 @@ def _load_model(spec: str, fmt: Optional[str], n_ctx: int = 4096):
         fail(str(exc))
 
 
-def ask_model(request: str, spec: str, fmt: Optional[str], tools_file: Optional[Path], tool_choice: str,
+def ask_model(request: str, spec: str, fmt: str | None, tools_file: Path | None, tool_choice: str,
               max_tokens: int, temperature: float, as_json: bool) -> None:
     """Plain mode: one model turn with the given tools (no assistant, nothing executed)."""
     from botpsy.types import Message
@@ -115,8 +114,8 @@ def _confirmer(yes: bool, interactive: bool):
     return ApproveUntainted(base) if yes else base
 
 
-def _open_assistant(spec: str, fmt: Optional[str], data_dir: Optional[Path], confirmer,
-                    max_tokens: int, safety_file: Optional[Path]):
+def _open_assistant(spec: str, fmt: str | None, data_dir: Path | None, confirmer,
+                    max_tokens: int, safety_file: Path | None):
     from botpsy.assistant.runtime import open_assistant
     from botpsy.safety.config import SafetyConfig, SafetyConfigError
     from botpsy.types import GenerationParams
@@ -141,13 +140,13 @@ def _print_steps(result) -> None:
 def ask(
     request: str = typer.Argument(..., help="what you want, in plain words"),
     model: str = typer.Option("smollm2", "--model", "-m", help="model spec (see `botpsy models`)"),
-    tools: Optional[Path] = typer.Option(None, help="plain mode: a JSON file of tools (OpenAI or BFCL); calls are printed, not run"),
+    tools: Path | None = typer.Option(None, help="plain mode: a JSON file of tools (OpenAI or BFCL); calls are printed, not run"),
     tool_choice: str = typer.Option("auto", help="plain mode: auto | none | required | TOOL_NAME"),
     no_tools: bool = typer.Option(False, "--no-tools", help="plain mode without any tool"),
-    data_dir: Optional[Path] = typer.Option(None, help="assistant store (default: the user data dir)"),
+    data_dir: Path | None = typer.Option(None, help="assistant store (default: the user data dir)"),
     yes: bool = typer.Option(False, "--yes", "-y", help="pre-confirm side effects that no untrusted data preceded"),
-    safety_file: Optional[Path] = typer.Option(None, "--safety", help="safety config (TOML/JSON)"),
-    fmt: Optional[str] = typer.Option(None, "--format", help="chat format override: qwen35 | hermes | pythonic"),
+    safety_file: Path | None = typer.Option(None, "--safety", help="safety config (TOML/JSON)"),
+    fmt: str | None = typer.Option(None, "--format", help="chat format override: qwen35 | hermes | pythonic"),
     max_tokens: int = typer.Option(256, help="generation budget per model call"),
     temperature: float = typer.Option(0.0),
     as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
@@ -172,10 +171,10 @@ def ask(
 @app.command()
 def chat(
     model: str = typer.Option("smollm2", "--model", "-m", help="model spec (see `botpsy models`)"),
-    data_dir: Optional[Path] = typer.Option(None, help="assistant store (default: the user data dir)"),
-    session: Optional[str] = typer.Option(None, help="continue this session id"),
-    safety_file: Optional[Path] = typer.Option(None, "--safety", help="safety config (TOML/JSON)"),
-    fmt: Optional[str] = typer.Option(None, "--format", help="chat format override"),
+    data_dir: Path | None = typer.Option(None, help="assistant store (default: the user data dir)"),
+    session: str | None = typer.Option(None, help="continue this session id"),
+    safety_file: Path | None = typer.Option(None, "--safety", help="safety config (TOML/JSON)"),
+    fmt: str | None = typer.Option(None, "--format", help="chat format override"),
     max_tokens: int = typer.Option(256),
 ) -> None:
     """Chat with the assistant in the terminal: streamed tokens, tool calls shown, confirmations asked."""
@@ -195,6 +194,7 @@ def _mount() -> None:
     from botpsy.evals.cli import app as eval_app
     from botpsy.safety.cli import app as audit_app
     from botpsy.server.cli import mcp, serve
+    from botpsy.train.cli import app as train_app
 
     app.add_typer(assistant_app)  # botpsy init
     app.add_typer(audit_app, name="audit")
@@ -202,6 +202,7 @@ def _mount() -> None:
     app.add_typer(eval_app, name="eval", help="Evaluate models: BFCL v4, your tool schemas, scenarios, injection, safety.")
     app.command()(serve)
     app.command()(mcp)
+    app.add_typer(train_app, name="train", help="The training recipe: data, SFT, distillation, DAPO, export.")
 
 
 _mount()

@@ -6,6 +6,7 @@ server and the eval result files write, and validates what it reads back.
 
 from __future__ import annotations
 
+import json
 import uuid
 from enum import Enum
 from typing import Any, Literal
@@ -44,6 +45,27 @@ class Message(BaseModel):
     reasoning: str | None = None
     untrusted: bool = False
     source: str | None = None
+
+    def to_openai(self) -> dict[str, Any]:
+        """This message as an OpenAI chat message (call arguments as a JSON string);
+        one conversion for the HTTP backend and the training data files."""
+        out: dict[str, Any] = {"role": self.role, "content": self.content}
+        if self.tool_calls:
+            out["tool_calls"] = [
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
+                }
+                for call in self.tool_calls
+            ]
+        if self.tool_call_id:
+            out["tool_call_id"] = self.tool_call_id
+        if self.name:
+            out["name"] = self.name
+        if self.reasoning:
+            out["reasoning_content"] = self.reasoning
+        return out
 
 
 class ToolSpec(BaseModel):

@@ -9,8 +9,9 @@ ChatFormat; the OpenAI backend is a ChatModel directly.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from botpsy.types import Completion, GenerationParams, Message, StreamEvent, ToolSpec
 

@@ -10,7 +10,7 @@ opener into the prompt elsewhere.
 from __future__ import annotations
 
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 from botpsy.backends.base import GenerationStats, TextBackend
 from botpsy.formats.base import ChatFormat

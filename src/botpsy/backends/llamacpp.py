@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from botpsy.backends.base import GenerationStats, TextChunk
 from botpsy.types import GenerationParams
@@ -78,7 +79,7 @@ class LlamaCppBackend:
 
     def _cached_prefix(self, tokens: list[int]) -> int:
         """How many leading prompt tokens are already in the KV cache."""
-        cached = self.llama._input_ids[: self.llama.n_tokens]  # noqa: SLF001 - no public accessor
+        cached = self.llama._input_ids[: self.llama.n_tokens]
         shared = 0
         for old, new in zip(cached, tokens):
             if old != new:

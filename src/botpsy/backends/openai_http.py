@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 
@@ -29,23 +30,6 @@ from botpsy.types import (
 
 class EndpointError(RuntimeError):
     """The endpoint answered with an error or something that is not a chat completion."""
-
-
-def message_to_openai(message: Message) -> dict[str, Any]:
-    """A botpsy Message as an OpenAI chat message."""
-    out: dict[str, Any] = {"role": message.role, "content": message.content}
-    if message.tool_calls:
-        out["tool_calls"] = [
-            {
-                "id": call.id,
-                "type": "function",
-                "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
-            }
-            for call in message.tool_calls
-        ]
-    if message.role == "tool" and message.tool_call_id:
-        out["tool_call_id"] = message.tool_call_id
-    return out
 
 
 def _tool_choice(choice: str) -> Any:
@@ -98,7 +82,7 @@ class OpenAIChatModel:
     def _payload(self, messages, tools, params: GenerationParams, stream: bool) -> dict[str, Any]:
         body: dict[str, Any] = {
             "model": self.name,
-            "messages": [message_to_openai(m) for m in messages],
+            "messages": [m.to_openai() for m in messages],
             "max_tokens": params.max_tokens,
             "temperature": params.temperature,
             "top_p": params.top_p,

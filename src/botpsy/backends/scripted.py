@@ -8,8 +8,8 @@ JSON string or an object with a ``text`` field.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from botpsy.backends.base import GenerationStats, TextChunk
 from botpsy.types import GenerationParams

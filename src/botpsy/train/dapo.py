@@ -1,0 +1,204 @@
+"""Stages 3-4: DAPO reinforcement learning with rule-based rewards (TRL ``GRPOTrainer``).
+
+DAPO as TRL implements it: ``loss_type="dapo"`` (token-level normalisation),
+clip-higher (``epsilon=0.2``, ``epsilon_high=0.28``), no KL term (``beta=0``),
+truncated completions masked out of the loss; plus, in botpsy, the soft
+overlong punishment as a reward on length and dynamic sampling
+(``botpsy.train.dynamic``). Rewards come from ``botpsy.rewards``: the
+partial-credit tool-call reward plus a format reward.
+
+Round 1 trains on every prompt kind; round 2 (``kinds=HARD``) on the harder
+multi-step and parallel prompts, with the turns after tool outputs included.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from botpsy.formats import get_format
+from botpsy.train.common import StageCommon, StageResult, StageRun, run_stage, trainer_args
+from botpsy.train.dynamic import (
+    PoolFilterResult,
+    dynamic_sampling_trainer_class,
+    filter_prompt_pool,
+)
+from botpsy.train.evaluate import ModelEvaluator
+from botpsy.train.loaders import read_samples
+from botpsy.train.render import prompt_rows
+from botpsy.train.rl_rewards import FormatReward, OverlongPenalty, ToolCallReward
+from botpsy.train.sample import HARD_KINDS
+
+HARD = sorted(k.value for k in HARD_KINDS)
+
+
+class DynamicSamplingError(RuntimeError):
+    """No prompt in the pool gave rollouts with different rewards: nothing to learn from."""
+
+
+@dataclass
+class DAPOStageConfig(StageCommon):
+    learning_rate: float = 1e-6
+    kinds: list[str] | None = None  # sample kinds to train on (None: all; round 2: HARD)
+    num_generations: int = 8  # G rollouts per prompt; batch_size must be a multiple
+    max_completion_length: int = 256
+    overlong_cache: int = 64  # soft overlong punishment window (tokens before the limit)
+    epsilon: float = 0.2
+    epsilon_high: float = 0.28  # clip-higher
+    beta: float = 0.0  # no KL to a reference model, as in DAPO
+    temperature: float = 1.0
+    tool_weight: float = 1.0
+    format_weight: float = 0.2
+    overlong_weight: float = 1.0
+    dynamic_sampling: bool = True
+    pool_target: int | None = None  # informative prompts to keep per round (None: all)
+    filter_max_new_tokens: int | None = (
+        None  # rollout length of the pool filter (default: max_completion_length)
+    )
+    all_turns: bool = True
+    use_vllm: bool = False
+    vllm_mode: str = "colocate"
+    stage_name: str = "dapo"
+
+
+def reward_functions(cfg: DAPOStageConfig) -> tuple[list[Any], list[float]]:
+    fmt = get_format(cfg.format)
+    funcs = [
+        ToolCallReward(fmt),
+        FormatReward(fmt),
+        OverlongPenalty(cfg.max_completion_length, cfg.overlong_cache),
+    ]
+    return funcs, [cfg.tool_weight, cfg.format_weight, cfg.overlong_weight]
+
+
+def prompt_pool(cfg: DAPOStageConfig) -> list[dict[str, str]]:
+    samples = read_samples(cfg.train_file)
+    if cfg.kinds:
+        samples = [s for s in samples if s.kind.value in cfg.kinds]
+    rows = prompt_rows(get_format(cfg.format), samples, cfg.all_turns)
+    if not rows:
+        raise ValueError(f"{cfg.train_file}: no prompts of kinds {cfg.kinds}")
+    return rows
+
+
+def informative_pool(
+    cfg: DAPOStageConfig, model: Any, tokenizer: Any, rows: list[dict[str, str]]
+) -> PoolFilterResult:
+    """The pool filter, run once on the main process, shared with the others, saved for resuming."""
+    from accelerate import PartialState
+    from accelerate.utils import broadcast_object_list
+
+    saved = Path(cfg.output_dir) / "pool.json"
+    state = PartialState()
+    result: list[Any] = [None]
+    if saved.exists() and cfg.resume:
+        result = [PoolFilterResult(**json.loads(saved.read_text(encoding="utf-8")))]
+    elif state.is_main_process:
+        funcs, weights = reward_functions(cfg)
+        result = [
+            filter_prompt_pool(
+                model,
+                tokenizer,
+                rows,
+                funcs,
+                weights,
+                cfg.num_generations,
+                cfg.filter_max_new_tokens or cfg.max_completion_length,
+                cfg.pool_target,
+                temperature=cfg.temperature,
+                seed=cfg.seed,
+            )
+        ]
+        saved.parent.mkdir(parents=True, exist_ok=True)
+        saved.write_text(json.dumps(result[0].__dict__), encoding="utf-8")
+    if state.num_processes > 1:
+        broadcast_object_list(result)
+    if not result[0].rows:
+        raise DynamicSamplingError(
+            f"all {result[0].examined} prompts gave {cfg.num_generations} rollouts with equal "
+            "rewards; raise the "
+            "temperature, train the earlier stages longer, or turn dynamic_sampling off"
+        )
+    return result[0]
+
+
+def build_trainer(cfg: DAPOStageConfig, model: Any, tokenizer: Any, pool: dict[str, Any]) -> Any:
+    from datasets import Dataset
+    from trl import GRPOConfig, GRPOTrainer
+
+    if cfg.batch_size % cfg.num_generations:
+        raise ValueError(
+            f"batch_size {cfg.batch_size} must be a multiple of "
+            f"num_generations {cfg.num_generations}"
+        )
+    funcs, weights = reward_functions(cfg)
+    args = trainer_args(
+        cfg,
+        GRPOConfig,
+        loss_type="dapo",
+        epsilon=cfg.epsilon,
+        epsilon_high=cfg.epsilon_high,
+        beta=cfg.beta,
+        num_generations=cfg.num_generations,
+        max_completion_length=cfg.max_completion_length,
+        temperature=cfg.temperature,
+        mask_truncated_completions=True,
+        reward_weights=weights,
+        use_vllm=cfg.use_vllm,
+        vllm_mode=cfg.vllm_mode,
+    )
+    rows = prompt_pool(cfg)
+    if cfg.dynamic_sampling:  # after the config: it sets up the (distributed) accelerate state
+        filtered = informative_pool(cfg, model, tokenizer, rows)
+        pool.update(
+            examined=filtered.examined,
+            kept=len(filtered.rows),
+            pool_mean_reward=filtered.mean_reward,
+        )
+        rows = filtered.rows
+    needed = args.generation_batch_size // cfg.num_generations
+    if len(rows) < needed:  # TRL would silently train zero steps
+        raise DynamicSamplingError(
+            f"{len(rows)} prompt(s) to train on, fewer than the {needed} one generation batch "
+            "needs; raise pool_target or lower batch_size"
+        )
+    cls = dynamic_sampling_trainer_class() if cfg.dynamic_sampling else GRPOTrainer
+    return cls(
+        model=model,
+        reward_funcs=funcs,
+        args=args,
+        train_dataset=Dataset.from_list(rows),
+        processing_class=tokenizer,
+        peft_config=cfg.lora.to_peft() if cfg.lora else None,
+    )
+
+
+def _reward_metrics(trainer: Any, pool: dict[str, Any]) -> dict[str, float]:
+    history = trainer.state.log_history
+    rewards = [float(e["reward"]) for e in history if "reward" in e]
+    kept = [
+        float(e["dynamic_sampling/kept_groups"])
+        for e in history
+        if "dynamic_sampling/kept_groups" in e
+    ]
+    out = {f"pool/{k}": float(v) for k, v in pool.items()}
+    if kept:
+        out["dynamic_sampling/kept_groups"] = sum(kept) / len(kept)
+    if rewards:
+        k = max(1, len(rewards) // 5)
+        out["reward_first"] = sum(rewards[:k]) / k
+        out["reward_last"] = sum(rewards[-k:]) / k
+    return out
+
+
+def main(cfg: DAPOStageConfig, evaluator: ModelEvaluator | None = None) -> StageResult:
+    """Run one DAPO round; returns its report (``output_dir/stage_result.json``)."""
+    pool: dict[str, Any] = {}
+    run = StageRun(
+        cfg.stage_name,
+        lambda model, tok: build_trainer(cfg, model, tok, pool),
+        lambda trainer: _reward_metrics(trainer, pool),
+    )
+    return run_stage(cfg, run, evaluator)

@@ -1,0 +1,303 @@
+"""Recipe presets: the same four stages sized for a test model, the shipped model and a GPU run.
+
+- ``tiny``: a random 2-layer Qwen3 (hidden 32) with a tokenizer trained in code;
+  the whole recipe in about two minutes on 2 CPU cores (tests, CI, smoke runs).
+- ``smol``: SmolLM2-135M-Instruct, dequantized from the shipped Q4_1 GGUF; bf16
+  autocast; every stage checkpoints and resumes; about 2.5 hours on 2 CPU cores.
+- ``qwen3.5-0.8b``: the release's setting (Qwen3.5-0.8B, qwen35 format) for
+  several GPUs: DeepSpeed through ``accelerate``, vLLM for RL rollouts. It needs
+  the HF model folder (no hub access here) and is written out as a launch bundle
+  (configs + ``launch.sh``), not run in-process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from botpsy.train.common import LoraSettings
+from botpsy.train.dapo import HARD, DAPOStageConfig
+from botpsy.train.data import DataConfig
+from botpsy.train.distill import DistillStageConfig, TeacherSettings
+from botpsy.train.export import ExportConfig
+from botpsy.train.sft import SFTStageConfig
+from botpsy.train.tiny import TinySpec
+
+
+@dataclass
+class RecipePlan:
+    """Every stage's config, chained through fixed folders (``<out>/<stage>/model``)."""
+
+    preset: str
+    out_dir: str
+    base_model: str
+    base_source: str  # "tiny", "gguf:<path>" (dequantize) or "given"
+    data: DataConfig
+    sft: SFTStageConfig
+    distill: DistillStageConfig
+    dapo1: DAPOStageConfig
+    dapo2: DAPOStageConfig
+    export: ExportConfig | None = None
+    tiny: TinySpec | None = None
+    launch_only: bool = False  # write configs + launch script instead of running
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def stages(self) -> list[object]:
+        return [self.sft, self.distill, self.dapo1, self.dapo2]
+
+
+@dataclass(frozen=True)
+class Paths:
+    out: Path
+
+    def file(self, name: str) -> str:
+        return str(self.out / "data" / name)
+
+    def stage(self, name: str) -> str:
+        return str(self.out / name)
+
+    def model(self, name: str) -> str:
+        return str(self.out / name / "model")
+
+
+def _chain(
+    p: Paths, base: str, fmt: str, common: dict, sft: dict, distill: dict, dapo: dict, dapo2: dict
+) -> tuple[SFTStageConfig, DistillStageConfig, DAPOStageConfig, DAPOStageConfig]:
+    files = {
+        "train_file": p.file("train.jsonl"),
+        "val_file": p.file("validation.jsonl"),
+        "format": fmt,
+    }
+    return (
+        SFTStageConfig(model=base, output_dir=p.stage("sft"), **files, **common, **sft),
+        DistillStageConfig(
+            model=p.model("sft"), output_dir=p.stage("distill"), **files, **common, **distill
+        ),
+        DAPOStageConfig(
+            model=p.model("distill"),
+            output_dir=p.stage("dapo1"),
+            stage_name="dapo1",
+            **files,
+            **common,
+            **dapo,
+        ),
+        DAPOStageConfig(
+            model=p.model("dapo1"),
+            output_dir=p.stage("dapo2"),
+            stage_name="dapo2",
+            kinds=HARD,
+            **files,
+            **common,
+            **{**dapo, **dapo2},
+        ),
+    )
+
+
+def tiny(out_dir: str, base_model: str | None = None) -> RecipePlan:
+    p = Paths(Path(out_dir))
+    common = {
+        "val_samples": 8,
+        "val_max_new_tokens": 40,
+        "save_steps": 1000,
+        "seed": 0,
+        "threads": 1,
+    }
+    teacher = TeacherSettings(max_steps=12, learning_rate=3e-3, batch_size=4)
+    rl = {
+        "max_steps": 3,
+        "learning_rate": 1e-4,
+        "batch_size": 8,
+        "num_generations": 4,
+        "max_completion_length": 32,
+        "overlong_cache": 8,
+        "pool_target": 6,
+    }
+    sft, distill, dapo1, dapo2 = _chain(
+        p,
+        base_model or str(p.out / "base"),
+        "hermes",
+        common,
+        sft={"max_steps": 60, "learning_rate": 5e-3, "batch_size": 8},
+        distill={
+            "max_steps": 4,
+            "learning_rate": 1e-3,
+            "batch_size": 4,
+            "max_completion_length": 24,
+            "teacher": teacher,
+        },
+        dapo=rl,
+        dapo2={},
+    )
+    return RecipePlan(
+        preset="tiny",
+        out_dir=out_dir,
+        base_model=sft.model,
+        base_source="given" if base_model else "tiny",
+        data=DataConfig(n_samples=240, seed=0, val_fraction=0.1, max_distractors=1),
+        sft=sft,
+        distill=distill,
+        dapo1=dapo1,
+        dapo2=dapo2,
+        tiny=TinySpec(),
+        export=ExportConfig(
+            model_dir=p.model("dapo2"), out_dir=str(p.out / "gguf"), name="botpsy-tiny"
+        ),
+    )
+
+
+def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
+    from botpsy.backends.store import default_model_path
+
+    p = Paths(Path(out_dir))
+    common = {
+        "bf16": True,
+        "val_samples": 48,
+        "val_max_new_tokens": 96,
+        "save_steps": 25,
+        "seed": 0,
+    }
+    rl = {
+        "max_steps": 40,
+        "learning_rate": 2e-6,
+        "batch_size": 8,
+        "num_generations": 4,
+        "max_completion_length": 96,
+        "overlong_cache": 24,
+        "pool_target": 40,
+        "filter_max_new_tokens": 96,
+    }
+    sft, distill, dapo1, dapo2 = _chain(
+        p,
+        base_model or str(p.out / "base"),
+        "hermes",
+        common,
+        sft={
+            "epochs": 1.0,
+            "learning_rate": 1e-4,
+            "batch_size": 4,
+            "grad_accum": 2,
+            "max_length": 1024,
+        },
+        distill={
+            "max_steps": 60,
+            "learning_rate": 1e-5,
+            "batch_size": 4,
+            "max_completion_length": 64,
+            "teacher": TeacherSettings(max_steps=75, learning_rate=5e-5, batch_size=4),
+        },
+        dapo=rl,
+        dapo2={},
+    )
+    return RecipePlan(
+        preset="smol",
+        out_dir=out_dir,
+        base_model=sft.model,
+        base_source="given" if base_model else f"gguf:{default_model_path()}",
+        data=DataConfig(n_samples=2000, seed=0, val_fraction=0.05, max_distractors=3),
+        sft=sft,
+        distill=distill,
+        dapo1=dapo1,
+        dapo2=dapo2,
+        export=ExportConfig(
+            model_dir=p.model("dapo2"), out_dir=str(p.out / "gguf"), name="botpsy-smollm2-135m"
+        ),
+        notes=[
+            (
+                "SFT ~55 min, teachers ~25 min, distillation ~15 min, each DAPO round ~30 min "
+                "on 2 CPU cores"
+            )
+        ],
+    )
+
+
+def qwen35_08b(out_dir: str, base_model: str | None = None) -> RecipePlan:
+    if not base_model:
+        raise ValueError(
+            "the qwen3.5-0.8b preset needs --base-model: a local HF folder of Qwen3.5-0.8B"
+        )
+    p = Paths(Path(out_dir))
+    common = {
+        "bf16": True,
+        "gradient_checkpointing": True,
+        "val_samples": 256,
+        "val_max_new_tokens": 512,
+        "save_steps": 200,
+        "seed": 0,
+    }
+    rl = {
+        "max_steps": 400,
+        "learning_rate": 1e-6,
+        "batch_size": 16,
+        "num_generations": 8,
+        "max_completion_length": 1024,
+        "overlong_cache": 256,
+        "pool_target": 4096,
+        "use_vllm": True,
+        "vllm_mode": "colocate",
+        "filter_max_new_tokens": 512,
+    }
+    sft, distill, dapo1, dapo2 = _chain(
+        p,
+        base_model,
+        "qwen35",
+        common,
+        sft={
+            "epochs": 2.0,
+            "learning_rate": 1e-5,
+            "batch_size": 8,
+            "grad_accum": 4,
+            "max_length": 8192,
+        },
+        distill={
+            "max_steps": 1000,
+            "learning_rate": 5e-6,
+            "batch_size": 8,
+            "max_completion_length": 1024,
+            "teacher": TeacherSettings(
+                max_steps=2000, learning_rate=1e-5, batch_size=8, lora=LoraSettings(r=64, alpha=128)
+            ),
+        },
+        dapo=rl,
+        dapo2={"max_steps": 200},
+    )
+    return RecipePlan(
+        preset="qwen3.5-0.8b",
+        out_dir=out_dir,
+        base_model=base_model,
+        base_source="given",
+        data=DataConfig(n_samples=60000, seed=0, val_fraction=0.02),
+        sft=sft,
+        distill=distill,
+        dapo1=dapo1,
+        dapo2=dapo2,
+        export=None,
+        launch_only=True,
+        notes=[
+            (
+                "Give the three specialist teachers (e.g. Qwen3.5-4B fine-tunes) in distill.teachers; "
+                "without them the recipe makes same-size teachers with the SFT code."
+            ),
+            (
+                "Qwen3.5 (qwen35) is a hybrid architecture botpsy's GGUF writer does not cover: "
+                "convert the "
+                "final model with llama.cpp's convert_hf_to_gguf.py and quantize with llama-quantize."
+            ),
+        ],
+    )
+
+
+PRESETS: dict[str, Callable[[str, str | None], RecipePlan]] = {
+    "tiny": tiny,
+    "smol": smol,
+    "qwen3.5-0.8b": qwen35_08b,
+}
+
+
+def get_preset(name: str, out_dir: str, base_model: str | None = None) -> RecipePlan:
+    try:
+        factory = PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}") from None
+    return factory(out_dir, base_model)

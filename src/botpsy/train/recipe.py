@@ -1,0 +1,113 @@
+"""The four-stage recipe, chained: data -> SFT -> multi-teacher distillation -> DAPO x2 -> GGUF.
+
+``main(get_preset("tiny", "runs/tiny"))`` runs everything and writes
+``recipe_report.{json,md,png}``; a stage that already finished is skipped and
+one that was interrupted resumes from its newest checkpoint, so re-running the
+same command continues a long run. An optional ``evaluator`` (e.g. BFCL
+non-live AST from ``botpsy.evals``) scores the base model and each stage's
+output; results are cached by model folder, so each model is scored once.
+
+Run: ``botpsy train recipe --preset tiny --out runs/tiny``.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from botpsy.formats import get_format
+from botpsy.train import dapo, distill, export, sft
+from botpsy.train.common import StageResult
+from botpsy.train.data import DataStats, generate, save
+from botpsy.train.evaluate import ModelEvaluator
+from botpsy.train.loaders import read_samples
+from botpsy.train.presets import RecipePlan
+from botpsy.train.report import RecipeReport, write
+
+
+class CachedEvaluator:
+    """Scores each model folder once (stage k's "before" is stage k-1's "after")."""
+
+    def __init__(self, evaluator: ModelEvaluator) -> None:
+        self.evaluator = evaluator
+        self.cache: dict[str, dict[str, float]] = {}
+
+    def __call__(self, model_dir: str) -> dict[str, float]:
+        key = str(Path(model_dir).resolve())
+        if key not in self.cache:
+            self.cache[key] = dict(self.evaluator(model_dir))
+        return self.cache[key]
+
+
+def prepare_data(plan: RecipePlan) -> DataStats:
+    """Generate and save the data set unless a previous run already did."""
+    stats_file = Path(plan.sft.train_file).parent / "stats.json"
+    if stats_file.exists():
+        return DataStats.model_validate_json(stats_file.read_text(encoding="utf-8"))
+    data = generate(plan.data)
+    save(data, stats_file.parent)
+    return data.stats
+
+
+def prepare_base(plan: RecipePlan) -> str:
+    """The base HF model folder: given, built (tiny) or dequantized from a GGUF (smol)."""
+    base = Path(plan.base_model)
+    if (base / "config.json").exists():
+        return str(base)
+    if plan.base_source == "tiny":
+        from botpsy.train.tiny import make_tiny_model
+
+        make_tiny_model(
+            base, get_format(plan.sft.format), read_samples(plan.sft.train_file), plan.tiny
+        )
+    elif plan.base_source.startswith("gguf:"):
+        from botpsy.train.gguf_import import dequantize_gguf_to_hf
+
+        dequantize_gguf_to_hf(plan.base_source.removeprefix("gguf:"), base)
+    else:
+        raise FileNotFoundError(f"base model folder {base} has no config.json")
+    return str(base)
+
+
+def run_stages(plan: RecipePlan, evaluator: ModelEvaluator | None) -> list[StageResult]:
+    return [
+        sft.main(plan.sft, evaluator),
+        distill.main(plan.distill, evaluator),
+        dapo.main(plan.dapo1, evaluator),
+        dapo.main(plan.dapo2, evaluator),
+    ]
+
+
+def main(plan: RecipePlan, evaluator: ModelEvaluator | None = None) -> RecipeReport:
+    """Run the whole recipe (or write the launch bundle for a multi-GPU preset)."""
+    if plan.launch_only:
+        from botpsy.train.launch import write_launch_bundle
+
+        script = write_launch_bundle(plan)
+        report = RecipeReport(
+            preset=plan.preset,
+            out_dir=plan.out_dir,
+            base_model=plan.base_model,
+            launch_script=str(script),
+            notes=plan.notes,
+        )
+        write(report, Path(plan.out_dir))
+        return report
+    started = time.time()
+    stats = prepare_data(plan)
+    base = prepare_base(plan)
+    cached = CachedEvaluator(evaluator) if evaluator else None
+    report = RecipeReport(
+        preset=plan.preset,
+        out_dir=plan.out_dir,
+        base_model=base,
+        data=stats,
+        base_scores=cached(base) if cached else {},
+        notes=plan.notes,
+    )
+    report.stages = run_stages(plan, cached)
+    if plan.export:
+        report.export = export.main(plan.export)
+    report.seconds = time.time() - started
+    write(report, Path(plan.out_dir))
+    return report

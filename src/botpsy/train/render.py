@@ -1,0 +1,114 @@
+"""Samples -> the exact text and tokens the model sees, with a mask of what it learns.
+
+Training text comes from botpsy's chat formats (``fmt.render`` for the context,
+``fmt.render_assistant`` for each target), the same code that builds prompts at
+inference, so the two cannot drift. A conversation becomes one token sequence
+whose ``assistant_masks`` are 1 only on assistant targets: system text, user
+text and tool outputs inserted into the sequence are never trained on.
+
+Each segment is tokenized on its own and the ids concatenated, exactly as at
+inference (the prompt is tokenized, the answer generated after it).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from botpsy.formats import ChatFormat
+from botpsy.train.sample import TrainSample, assistant_turns, reference_to_json, references_at
+
+
+@dataclass(frozen=True)
+class Segment:
+    text: str
+    trainable: bool
+
+
+@dataclass
+class MaskedSequence:
+    """Token ids and a 0/1 mask (1 = the model is trained to produce this token)."""
+
+    input_ids: list[int]
+    assistant_masks: list[int]
+
+
+def segments(fmt: ChatFormat, sample: TrainSample) -> list[list[Segment]]:
+    """Context/target segments; a new sequence starts whenever the format re-renders
+    history differently (the next context no longer extends the text so far)."""
+    sequences: list[list[Segment]] = []
+    current: list[Segment] = []
+    text = ""
+    for index in assistant_turns(sample):
+        context = fmt.render(sample.messages[:index], sample.tools, add_generation_prompt=True)
+        if not context.startswith(text) or not current:
+            if current:
+                sequences.append(current)
+            current, text = [], ""
+        current.append(Segment(context[len(text) :], trainable=False))
+        target = fmt.render_assistant(sample.messages[index])
+        current.append(Segment(target, trainable=True))
+        text = context + target
+    if current:
+        sequences.append(current)
+    return sequences
+
+
+def tokenize_segments(tokenizer: Any, parts: list[Segment]) -> MaskedSequence:
+    ids: list[int] = []
+    mask: list[int] = []
+    for part in parts:
+        piece = tokenizer(part.text, add_special_tokens=False)["input_ids"]
+        ids += piece
+        mask += [1 if part.trainable else 0] * len(piece)
+    return MaskedSequence(ids, mask)
+
+
+def sft_rows(
+    fmt: ChatFormat, tokenizer: Any, samples: list[TrainSample]
+) -> list[dict[str, list[int]]]:
+    """Pre-tokenized SFT rows (``input_ids`` + ``assistant_masks``) for TRL's SFTTrainer."""
+    rows = []
+    for sample in samples:
+        for parts in segments(fmt, sample):
+            seq = tokenize_segments(tokenizer, parts)
+            rows.append({"input_ids": seq.input_ids, "assistant_masks": seq.assistant_masks})
+    return rows
+
+
+@dataclass(frozen=True)
+class DecisionPoint:
+    """A prompt ending where the assistant must act, and how to grade what it does."""
+
+    prompt: str
+    references: str  # JSON list of reference calls (datasets columns must be plain)
+    kind: str
+    domain: str
+    group: str
+    sample_id: str
+
+
+def decision_points(
+    fmt: ChatFormat, sample: TrainSample, all_turns: bool = False
+) -> list[DecisionPoint]:
+    """The first assistant turn of a sample (or every one) as a graded prompt."""
+    turns = assistant_turns(sample)
+    chosen = turns if all_turns else turns[:1]
+    points = []
+    for index in chosen:
+        prompt = fmt.render(sample.messages[:index], sample.tools, add_generation_prompt=True)
+        refs = json.dumps(
+            [reference_to_json(r) for r in references_at(sample, index)], default=list
+        )
+        points.append(
+            DecisionPoint(prompt, refs, sample.kind.value, sample.domain, sample.group, sample.id)
+        )
+    return points
+
+
+def prompt_rows(
+    fmt: ChatFormat, samples: list[TrainSample], all_turns: bool = False
+) -> list[dict[str, str]]:
+    """Rows with a text ``prompt`` column (plus grading columns) for on-policy trainers."""
+    return [asdict(point) for s in samples for point in decision_points(fmt, s, all_turns)]

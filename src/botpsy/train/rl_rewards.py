@@ -1,0 +1,86 @@
+"""Reward functions for TRL's GRPOTrainer, all built on ``botpsy.rewards``.
+
+- ``ToolCallReward``: partial credit for tool names, argument names and values
+  (``score_calls``), 1 for correctly making no call when none is expected;
+- ``FormatReward``: 1 for clean call syntax, 0.5 when the parser had to repair
+  it, 0 when it could not (``format_reward``);
+- ``OverlongPenalty``: DAPO's soft overlong punishment, a function of the
+  completion length only: 0 up to ``max_length - cache``, then falling linearly
+  to -1 at ``max_length``.
+
+TRL calls each with ``prompts``, ``completions``, ``completion_ids`` and every
+dataset column as keyword lists (here: ``references``, a JSON list per row).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from botpsy.formats import ChatFormat
+from botpsy.rewards import RewardWeights, format_reward, score_calls
+from botpsy.train.sample import reference_from_json
+
+
+def soft_overlong_penalty(length: int, max_length: int, cache: int) -> float:
+    """DAPO's length penalty: 0, then a linear ramp over the last ``cache`` tokens, -1 beyond."""
+    if cache <= 0 or cache > max_length:
+        raise ValueError(
+            f"overlong cache must be in (0, max_length], got {cache} (max_length {max_length})"
+        )
+    start = max_length - cache
+    if length <= start:
+        return 0.0
+    if length <= max_length:
+        return (start - length) / cache
+    return -1.0
+
+
+class ToolCallReward:
+    """Partial-credit tool-call reward of each completion against its row's references."""
+
+    __name__ = "tool_call"
+
+    def __init__(self, fmt: ChatFormat, weights: RewardWeights | None = None) -> None:
+        self.fmt = fmt
+        self.weights = weights or RewardWeights()
+
+    def __call__(self, completions: list[str], references: list[str], **_: Any) -> list[float]:
+        rewards = []
+        for text, refs in zip(completions, references, strict=True):
+            parsed = self.fmt.parse(text)
+            expected = [reference_from_json(r) for r in json.loads(refs)]
+            parse_ok = format_reward(parsed) > 0
+            rewards.append(
+                score_calls(
+                    parsed.tool_calls, expected, parse_ok=parse_ok, weights=self.weights
+                ).reward
+            )
+        return rewards
+
+
+class FormatReward:
+    """How clean the call syntax of each completion is."""
+
+    __name__ = "format"
+
+    def __init__(self, fmt: ChatFormat) -> None:
+        self.fmt = fmt
+
+    def __call__(self, completions: list[str], **_: Any) -> list[float]:
+        return [format_reward(self.fmt.parse(text)) for text in completions]
+
+
+class OverlongPenalty:
+    """Soft overlong punishment on the number of generated tokens."""
+
+    __name__ = "overlong"
+
+    def __init__(self, max_length: int, cache: int) -> None:
+        soft_overlong_penalty(0, max_length, cache)  # validate once, early
+        self.max_length, self.cache = max_length, cache
+
+    def __call__(self, completion_ids: list[list[int]], **_: Any) -> list[float]:
+        return [
+            soft_overlong_penalty(len(ids), self.max_length, self.cache) for ids in completion_ids
+        ]

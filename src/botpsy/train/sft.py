@@ -1,0 +1,72 @@
+"""Stage 1: supervised fine-tuning on tool-use conversations (TRL ``SFTTrainer``).
+
+Each conversation is rendered by the botpsy format the model will run with
+and pre-tokenized with ``assistant_masks`` (see ``botpsy.train.render``), so
+the loss covers assistant turns only: tool outputs, user and system text in
+the sequence are context, never targets. Full fine-tuning by default; set
+``lora`` for a PEFT LoRA run (merged into the saved model).
+
+Run: ``botpsy train sft --config sft.json`` or ``main(SFTStageConfig(...))``;
+``accelerate launch -m botpsy.train.cli sft --config sft.json`` for several
+processes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from botpsy.formats import get_format
+from botpsy.train.common import StageCommon, StageResult, StageRun, run_stage, trainer_args
+from botpsy.train.evaluate import ModelEvaluator
+from botpsy.train.loaders import read_samples
+from botpsy.train.render import sft_rows
+from botpsy.train.sample import TrainSample
+
+
+@dataclass
+class SFTStageConfig(StageCommon):
+    """Stage 1 settings; ``groups`` restricts training to some teacher groups (to make teachers)."""
+
+    learning_rate: float = 5e-5
+    max_length: int = 2048
+    warmup_ratio: float = 0.03
+    groups: list[str] | None = None
+
+
+def training_samples(cfg: SFTStageConfig) -> list[TrainSample]:
+    samples = read_samples(cfg.train_file)
+    if cfg.groups:
+        samples = [s for s in samples if s.group in cfg.groups]
+    if not samples:
+        raise ValueError(f"{cfg.train_file}: no training samples (groups={cfg.groups})")
+    return samples
+
+
+def build_trainer(cfg: SFTStageConfig, model: Any, tokenizer: Any) -> Any:
+    """An ``SFTTrainer`` over pre-tokenized, assistant-masked conversations."""
+    from datasets import Dataset
+    from trl import SFTConfig, SFTTrainer
+
+    rows = sft_rows(get_format(cfg.format), tokenizer, training_samples(cfg))
+    args = trainer_args(
+        cfg,
+        SFTConfig,
+        max_length=cfg.max_length,
+        warmup_steps=cfg.warmup_ratio,
+        dataset_num_proc=None,
+    )
+    return SFTTrainer(
+        model=model,
+        args=args,
+        train_dataset=Dataset.from_list(rows),
+        processing_class=tokenizer,
+        peft_config=cfg.lora.to_peft() if cfg.lora else None,
+    )
+
+
+def main(cfg: SFTStageConfig, evaluator: ModelEvaluator | None = None) -> StageResult:
+    """Run stage 1; returns its report (also written to ``output_dir/stage_result.json``)."""
+    return run_stage(
+        cfg, StageRun("sft", lambda model, tok: build_trainer(cfg, model, tok)), evaluator
+    )

@@ -1,0 +1,252 @@
+"""Synthetic tool-use conversations of every kind, from the tool catalog.
+
+One ``Synthesizer`` holds a seeded random generator and the recipes; each
+``make(kind)`` call returns one ``TrainSample``. The kinds mirror what the
+model must learn: one call, picking among many tools, several calls at once,
+saying no tool fits, finishing after a tool answered, and declining requests
+that are out of scope (money, personal data, health).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from botpsy.train.catalog import ToolRecipe
+from botpsy.train.phrasing import CHITCHAT, IRRELEVANCE_ANSWERS, JOINS, OUT_OF_SCOPE, SYSTEM_PROMPTS
+from botpsy.train.sample import SampleKind, TrainSample
+from botpsy.train.templates import (
+    SLOT,
+    Realised,
+    Shared,
+    check_call,
+    check_recipe,
+    fill_json,
+    fill_text,
+    realise,
+)
+from botpsy.train.vocab import source
+from botpsy.types import Message, ToolSpec
+
+_STOP_WORDS = frozenset({"get", "to", "in", "the", "a", "of"})
+
+
+def _words(name: str) -> set[str]:
+    return set(name.split("_")) - _STOP_WORDS
+
+
+def _join(first: str, rest: list[str], rng: random.Random) -> str:
+    """Several requests as one message: ``Find X. Also, check Y.``"""
+    parts = [first]
+    for text in rest:
+        lowered = text[0].lower() + text[1:] if re.match(r"[A-Z][a-z]", text) else text
+        if lowered.split(" ", 1)[0] in {"i", "i'll", "i'm", "i'd"}:
+            lowered = text
+        parts.append(f"{rng.choice(JOINS)} {lowered}")
+    return " ".join(parts)
+
+
+class Synthesizer:
+    """Makes one sample at a time; every call it emits is checked against its schema."""
+
+    def __init__(
+        self, recipes: list[ToolRecipe], seed: int = 0, max_distractors: int | None = None
+    ) -> None:
+        if len(recipes) < 4:
+            raise ValueError(
+                "the synthesizer needs at least 4 tool recipes (targets plus distractors)"
+            )
+        for recipe in recipes:
+            check_recipe(recipe)
+        names = [r.spec.name for r in recipes]
+        if len(set(names)) != len(names):
+            raise ValueError(
+                f"tool names repeat in the catalog: "
+                f"{sorted(n for n in set(names) if names.count(n) > 1)}"
+            )
+        self.recipes = recipes
+        self.rng = random.Random(seed)
+        self.max_distractors = max_distractors  # short prompts for tiny models
+
+    def make(self, kind: SampleKind) -> TrainSample:
+        builder = getattr(self, f"_{kind.value}")
+        return builder()
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _realise(self, recipe: ToolRecipe, shared: Shared) -> Realised:
+        realised = realise(recipe, self.rng, shared)
+        check_call(recipe, realised.call)
+        return realised
+
+    def _tools(
+        self, targets: list[ToolRecipe], lo: int, hi: int, exclude: set[str] | None = None
+    ) -> list[ToolSpec]:
+        """The target tools plus ``lo..hi`` distractors, shuffled."""
+        names = {t.spec.name for t in targets} | (exclude or set())
+        pool = [r for r in self.recipes if r.spec.name not in names]
+        if self.max_distractors is not None:
+            hi = min(hi, self.max_distractors + (0 if targets else 1))
+            lo = min(lo, hi)
+        count = min(self.rng.randint(lo, hi), len(pool))
+        chosen = [t.spec for t in targets] + [r.spec for r in self.rng.sample(pool, count)]
+        self.rng.shuffle(chosen)
+        return chosen
+
+    def _start(self) -> list[Message]:
+        prompt = self.rng.choice(SYSTEM_PROMPTS)
+        return [Message(role="system", content=prompt)] if prompt else []
+
+    def _sample(
+        self,
+        kind: SampleKind,
+        domain: str,
+        messages: list[Message],
+        tools: list[ToolSpec],
+        refs: list,
+    ) -> TrainSample:
+        return TrainSample(
+            id="", messages=messages, tools=tools, reference_calls=refs, domain=domain, kind=kind
+        )
+
+    def _call_turn(self, realised: list[Realised]) -> Message:
+        return Message(role="assistant", tool_calls=[r.call for r in realised])
+
+    def _tool_turns(self, realised: list[Realised], shared: Shared) -> list[Message]:
+        out = []
+        for item in realised:
+            result = fill_json(item.recipe.result, item, shared)
+            out.append(
+                Message(
+                    role="tool",
+                    name=item.call.name,
+                    tool_call_id=item.call.id,
+                    content=json.dumps(result),
+                    untrusted=True,
+                )
+            )
+        return out
+
+    # -- kinds ---------------------------------------------------------------------------------
+
+    def _single(self) -> TrainSample:
+        recipe = self.rng.choice(self.recipes)
+        item = self._realise(recipe, Shared(self.rng))
+        messages = self._start() + [
+            Message(role="user", content=item.text),
+            self._call_turn([item]),
+        ]
+        return self._sample(
+            SampleKind.single, recipe.domain, messages, [recipe.spec], [item.reference]
+        )
+
+    def _multiple(self) -> TrainSample:
+        recipe = self.rng.choice(self.recipes)
+        item = self._realise(recipe, Shared(self.rng))
+        messages = self._start() + [
+            Message(role="user", content=item.text),
+            self._call_turn([item]),
+        ]
+        tools = self._tools([recipe], 2, 5)
+        return self._sample(SampleKind.multiple, recipe.domain, messages, tools, [item.reference])
+
+    def _distinct(self, recipe: ToolRecipe, shared: Shared, count: int) -> list[Realised]:
+        """Up to ``count`` realisations of ``recipe`` with pairwise different arguments."""
+        items: list[Realised] = []
+        for _ in range(10 * count):
+            item = self._realise(recipe, shared)
+            if all(item.call.arguments != other.call.arguments for other in items):
+                items.append(item)
+            if len(items) == count:
+                break
+        return items
+
+    def _parallel(self) -> TrainSample:
+        count = self.rng.choice((2, 2, 3))
+        shared = Shared(self.rng)
+        for _ in range(20):  # a recipe without slots cannot make distinct calls: pick another
+            recipe = self.rng.choice(self.recipes)
+            items = self._distinct(recipe, shared, count)
+            if len(items) == count:
+                break
+        else:
+            raise ValueError("no recipe yields distinct parallel calls; add slots to the templates")
+        text = _join(items[0].text, [i.text for i in items[1:]], self.rng)
+        messages = self._start() + [Message(role="user", content=text), self._call_turn(items)]
+        tools = self._tools([recipe], 0, 3)
+        refs = [i.reference for i in items]
+        return self._sample(SampleKind.parallel, recipe.domain, messages, tools, refs)
+
+    def _parallel_multiple(self) -> TrainSample:
+        recipes = self.rng.sample(self.recipes, self.rng.choice((2, 2, 3)))
+        shared = Shared(self.rng)
+        items = [self._realise(r, shared) for r in recipes]
+        text = _join(items[0].text, [i.text for i in items[1:]], self.rng)
+        messages = self._start() + [Message(role="user", content=text), self._call_turn(items)]
+        tools = self._tools(recipes, 0, 3)
+        refs = [i.reference for i in items]
+        return self._sample(SampleKind.parallel_multiple, recipes[0].domain, messages, tools, refs)
+
+    def _irrelevance(self) -> TrainSample:
+        if self.rng.random() < 0.2:
+            request, answer = self.rng.choice(CHITCHAT)
+            messages = self._start() + [
+                Message(role="user", content=request),
+                Message(role="assistant", content=answer),
+            ]
+            return self._sample(
+                SampleKind.irrelevance, "chitchat", messages, self._tools([], 1, 4), []
+            )
+        recipe = self.rng.choice(self.recipes)
+        item = self._realise(recipe, Shared(self.rng))
+        similar = {
+            r.spec.name
+            for r in self.recipes
+            if r.domain == recipe.domain or _words(r.spec.name) & _words(recipe.spec.name)
+        }
+        tools = self._tools([], 1, 4, exclude=similar)
+        need = recipe.spec.description.rstrip(".")
+        answer = self.rng.choice(IRRELEVANCE_ANSWERS).format(need=need[0].lower() + need[1:])
+        messages = self._start() + [
+            Message(role="user", content=item.text),
+            Message(role="assistant", content=answer),
+        ]
+        return self._sample(SampleKind.irrelevance, recipe.domain, messages, tools, [])
+
+    def _round(self, recipe: ToolRecipe) -> tuple[Realised, list[Message]]:
+        """One request -> call -> tool output -> answer exchange."""
+        shared = Shared(self.rng)
+        item = self._realise(recipe, shared)
+        answer = fill_text(self.rng.choice(recipe.answers), item, shared)
+        turns = [
+            Message(role="user", content=item.text),
+            self._call_turn([item]),
+            *self._tool_turns([item], shared),
+            Message(role="assistant", content=answer),
+        ]
+        return item, turns
+
+    def _multi_turn(self) -> TrainSample:
+        first = self.rng.choice(self.recipes)
+        targets = [first]
+        item, turns = self._round(first)
+        messages = self._start() + turns
+        if self.rng.random() < 0.4:
+            second = self.rng.choice([r for r in self.recipes if r.spec.name != first.spec.name])
+            targets.append(second)
+            messages += self._round(second)[1]
+        tools = self._tools(targets, 0, 3)
+        return self._sample(SampleKind.multi_turn, first.domain, messages, tools, [item.reference])
+
+    def _decline(self) -> TrainSample:
+        domain = self.rng.choice(sorted(OUT_OF_SCOPE))
+        requests, answers = OUT_OF_SCOPE[domain]
+        request = SLOT.sub(
+            lambda m: source(m.group(1))(self.rng).surface, self.rng.choice(requests)
+        )
+        messages = self._start() + [
+            Message(role="user", content=request),
+            Message(role="assistant", content=self.rng.choice(answers)),
+        ]
+        return self._sample(SampleKind.decline, domain, messages, self._tools([], 1, 4), [])

@@ -1,0 +1,335 @@
+"""Word lists and value sources that fill the slots of synthetic tool requests.
+
+A *source* turns a random generator into a ``SlotValue``: the words a user would
+type (``surface``) and the JSON value the tool call must carry (``value``), so
+"at 3pm" becomes ``"15:00"`` and "Ana and Bob" becomes ``["Ana", "Bob"]``.
+The catalog (``botpsy.train.catalog``) names a source for every parameter.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+# fmt: off
+FIRST_NAMES = (
+    "Ana", "Ben", "Chloe", "Dmitri", "Elena", "Farid", "Grace", "Hiro", "Ines", "Jonas",
+    "Kavya", "Liam", "Mei", "Nadia", "Omar", "Priya", "Quentin", "Rosa", "Sven", "Tara", "Umar",
+    "Vera", "Wes", "Ximena", "Yusuf", "Zoe", "Marta", "Leo", "Aisha", "Tom",
+)
+LAST_NAMES = (
+    "Alvarez", "Brown", "Chen", "Dubois", "Eriksen", "Fischer", "Garcia", "Haddad", "Ito",
+    "Jensen", "Kowalski", "Lopez", "Moreau", "Novak", "Okafor", "Patel", "Rossi", "Schmidt",
+    "Tanaka", "Weber",
+)
+CITIES = (
+    "Paris", "Rome", "Berlin", "Madrid", "Lisbon", "Vienna", "Prague", "Oslo", "Dublin",
+    "Athens", "Tokyo", "Seoul", "Toronto", "Chicago", "Boston", "Denver", "Seattle", "Austin",
+    "Sydney", "Nairobi", "Lima", "Bogota", "Cairo", "Mumbai", "Hanoi", "Zurich", "Warsaw",
+    "Helsinki", "Edinburgh", "Montreal",
+)
+AIRPORTS = {
+    "Paris": "CDG", "Rome": "FCO", "Berlin": "BER", "Madrid": "MAD", "Lisbon": "LIS",
+    "Vienna": "VIE", "Tokyo": "HND", "Seoul": "ICN", "Toronto": "YYZ", "Chicago": "ORD",
+    "Boston": "BOS", "Seattle": "SEA", "Sydney": "SYD", "Dublin": "DUB", "Athens": "ATH",
+}
+TOPICS = (
+    "the quarterly report", "the team offsite", "the budget review", "the new logo",
+    "the hiring plan", "the product launch", "next week's workshop", "the client visit",
+    "the server migration", "the reading group", "the garden project", "the school fundraiser",
+    "the book club", "the kitchen renovation", "the conference talk", "the onboarding docs",
+    "the release notes", "the design review", "the summer schedule", "the volunteer shift",
+)
+MESSAGES = (
+    "I will be ten minutes late", "the slides are ready for review",
+    "can we move our call to Friday", "thanks for the quick help yesterday",
+    "please send me the latest draft", "the meeting room changed", "lunch is on me this time",
+    "I pushed the fix to the main branch", "the tickets are booked",
+    "let's meet at the usual cafe", "the package arrived this morning",
+    "I finished the first chapter", "the invoice template is attached",
+    "see you at the station", "dinner starts at seven",
+)
+EVENT_TITLES = (
+    "Team standup", "Dentist appointment", "Project kickoff", "Yoga class", "Lunch with Sam",
+    "Quarterly planning", "Piano lesson", "Parent-teacher meeting", "Code review", "Book club",
+    "Car service", "Flight check-in", "Design sync", "Coffee with a mentor", "Board game night",
+)
+NOTE_TITLES = (
+    "Groceries", "Trip ideas", "Gift list", "Meeting notes", "Recipe to try", "Books to read",
+    "Packing list", "Workout plan", "Project ideas", "Movie list", "Garden chores",
+    "Weekend plans",
+)
+NOTE_TEXTS = (
+    "buy oat milk, eggs and basil", "visit the old town and the harbour",
+    "ask about the delivery date", "try the lentil soup recipe",
+    "read two chapters before Sunday", "pack chargers and a rain jacket",
+    "call the plumber about the leak", "compare three laptop models",
+    "water the tomatoes every morning", "book a table for four", "renew the library card",
+    "back up the photo folder",
+)
+REMINDER_TEXTS = (
+    "take out the recycling", "call mom", "pay the electricity bill",
+    "pick up the dry cleaning", "submit the timesheet", "book the vet appointment",
+    "water the plants", "stretch for ten minutes", "send the birthday card",
+    "check the oven timer", "return the library books", "charge the bike",
+)
+FOLDERS = (
+    "documents", "photos", "projects", "downloads", "notes", "archive", "music", "recipes",
+)
+FILE_STEMS = (
+    "report", "budget", "itinerary", "resume", "todo", "summary", "draft", "invoice",
+    "photo_001", "slides", "readme", "minutes", "plan", "contract", "checklist",
+)
+FILE_EXTS = (
+    "txt", "md", "pdf", "csv", "docx", "jpg", "json",
+)
+PRODUCTS = (
+    "wireless headphones", "running shoes", "coffee grinder", "desk lamp", "yoga mat",
+    "water bottle", "backpack", "phone charger", "mechanical keyboard", "rain jacket",
+    "cast iron pan", "electric kettle", "bike helmet", "board game", "notebook",
+)
+BRANDS = (
+    "Acme", "Northwind", "Globex", "Umbra", "Kestrel", "Lumen", "Orbit", "Pinecrest",
+)
+LANGUAGES = {
+    "French": "fr", "Spanish": "es", "German": "de", "Italian": "it", "Japanese": "ja",
+    "Portuguese": "pt", "Dutch": "nl", "Korean": "ko", "Polish": "pl", "Turkish": "tr",
+}
+PHRASES = (
+    "good morning", "where is the train station", "thank you very much",
+    "how much does this cost", "I would like a coffee", "see you tomorrow",
+    "the museum opens at nine", "is this seat free", "I am allergic to nuts", "happy birthday",
+)
+WORDS = (
+    "serendipity", "ephemeral", "resilient", "ubiquitous", "meticulous", "candid", "eloquent",
+    "pragmatic", "tenacious", "whimsical", "lucid", "gregarious",
+)
+QUERIES = (
+    "electric cars", "the history of tea", "marathon training tips", "solar panels",
+    "the best hiking trails", "how volcanoes form", "sourdough starters", "remote work tools",
+    "ancient Rome", "jazz festivals", "houseplants for low light", "chess openings",
+)
+DISHES = (
+    "vegetable curry", "mushroom risotto", "banana bread", "chicken tacos", "lentil soup",
+    "pad thai", "shakshuka", "apple pie", "falafel", "pumpkin soup",
+)
+UNITS = {
+    "kilometers": "km", "miles": "mi", "meters": "m", "feet": "ft", "kilograms": "kg",
+    "pounds": "lb", "liters": "l", "gallons": "gal", "celsius": "C", "fahrenheit": "F",
+}
+TIMEZONES = {
+    "Tokyo": "Asia/Tokyo", "Berlin": "Europe/Berlin", "New York": "America/New_York",
+    "London": "Europe/London", "Sydney": "Australia/Sydney", "Toronto": "America/Toronto",
+    "Mumbai": "Asia/Kolkata", "Sao Paulo": "America/Sao_Paulo",
+}
+MONTHS = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+)
+CONDITIONS = (
+    "sunny", "cloudy", "light rain", "windy", "snowing", "partly cloudy", "foggy",
+)
+# fmt: on
+
+
+@dataclass(frozen=True)
+class SlotValue:
+    """What the user types for a slot and the argument value it stands for."""
+
+    surface: str
+    value: Any
+
+
+Source = Callable[[random.Random], SlotValue]
+
+
+def words(options: tuple[str, ...] | list[str]) -> Source:
+    """A source that says and passes one of ``options`` verbatim."""
+    return lambda rng: _same(rng.choice(list(options)))
+
+
+def mapped(table: dict[str, str]) -> Source:
+    """A source that says a key of ``table`` and passes its value (``French`` -> ``fr``)."""
+    return lambda rng: SlotValue(*rng.choice(sorted(table.items())))
+
+
+def _same(text: str) -> SlotValue:
+    return SlotValue(text, text)
+
+
+def person(rng: random.Random) -> SlotValue:
+    """A full name, said and passed as is."""
+    return _same(f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)}")
+
+
+def first_name(rng: random.Random) -> SlotValue:
+    return _same(rng.choice(FIRST_NAMES))
+
+
+def email(rng: random.Random) -> SlotValue:
+    """An address like ``ana.chen@example.com``."""
+    first, last = rng.choice(FIRST_NAMES).lower(), rng.choice(LAST_NAMES).lower()
+    domain = rng.choice(("example.com", "mail.test", "work.example.org"))
+    return _same(f"{first}.{last}@{domain}")
+
+
+def phone(rng: random.Random) -> SlotValue:
+    digits = "".join(str(rng.randint(0, 9)) for _ in range(7))
+    return _same(f"+1-555-{digits[:3]}-{digits[3:]}")
+
+
+def iso_date(rng: random.Random) -> SlotValue:
+    """A date in 2025-2026, said in one of several ways, passed as ISO ``YYYY-MM-DD``."""
+    day = date(2025, 1, 1) + timedelta(days=rng.randint(0, 540))
+    style = rng.randrange(3)
+    if style == 0:
+        said = f"{MONTHS[day.month - 1]} {day.day}, {day.year}"
+    elif style == 1:
+        said = f"{day.day} {MONTHS[day.month - 1]} {day.year}"
+    else:
+        said = day.isoformat()
+    return SlotValue(said, day.isoformat())
+
+
+def clock_time(rng: random.Random) -> SlotValue:
+    """A time of day said as ``3pm``/``15:30``/``9:15 am``, passed as ``HH:MM``."""
+    hour, minute = rng.randint(7, 20), rng.choice((0, 0, 15, 30, 45))
+    value = f"{hour:02d}:{minute:02d}"
+    if rng.random() < 0.5:
+        return SlotValue(value, value)
+    suffix = "am" if hour < 12 else "pm"
+    h12 = hour if hour <= 12 else hour - 12
+    said = f"{h12}{suffix}" if minute == 0 else f"{h12}:{minute:02d} {suffix}"
+    return SlotValue(said, value)
+
+
+def integer(lo: int, hi: int) -> Source:
+    """An integer in ``[lo, hi]`` said with digits."""
+
+    def draw(rng: random.Random) -> SlotValue:
+        number = rng.randint(lo, hi)
+        return SlotValue(str(number), number)
+
+    return draw
+
+
+def price(rng: random.Random) -> SlotValue:
+    """A price limit like ``49.99`` passed as a number."""
+    amount = rng.choice((15, 20, 25, 40, 50, 75, 100, 150, 200, 300)) - rng.choice((0, 0, 0.01))
+    amount = round(amount, 2)
+    text = f"{amount:g}" if amount == int(amount) else f"{amount:.2f}"
+    return SlotValue(text, amount)
+
+
+def file_name(rng: random.Random) -> SlotValue:
+    return _same(f"{rng.choice(FILE_STEMS)}.{rng.choice(FILE_EXTS)}")
+
+
+def file_path(rng: random.Random) -> SlotValue:
+    return _same(f"{rng.choice(FOLDERS)}/{rng.choice(FILE_STEMS)}.{rng.choice(FILE_EXTS)}")
+
+
+def name_list(source: Source, lo: int = 2, hi: int = 3) -> Source:
+    """Several distinct values of ``source`` said as ``A, B and C``, passed as a list."""
+
+    def draw(rng: random.Random) -> SlotValue:
+        count = rng.randint(lo, hi)
+        values: list[SlotValue] = []
+        while len(values) < count:
+            item = source(rng)
+            if item.value not in [v.value for v in values]:
+                values.append(item)
+        said = [v.surface for v in values]
+        text = ", ".join(said[:-1]) + " and " + said[-1]
+        return SlotValue(text, [v.value for v in values])
+
+    return draw
+
+
+def code(prefix: str, digits: int) -> Source:
+    """An identifier like ``ORD-123456``: said and passed as is."""
+
+    def draw(rng: random.Random) -> SlotValue:
+        return _same(prefix + "".join(str(rng.randint(0, 9)) for _ in range(digits)))
+
+    return draw
+
+
+def flight_number(rng: random.Random) -> SlotValue:
+    return _same(
+        f"{rng.choice(('LH', 'AF', 'BA', 'UA', 'KL', 'IB', 'NH'))}{rng.randint(100, 9999)}"
+    )
+
+
+def arithmetic(rng: random.Random) -> SlotValue:
+    """A small arithmetic expression, passed as the same text."""
+    a, b, c = rng.randint(2, 999), rng.randint(2, 99), rng.randint(2, 20)
+    return _same(rng.choice((f"{a} * {b}", f"{a} + {b} * {c}", f"({a} - {b}) / {c}", f"{a} / {c}")))
+
+
+def airport(rng: random.Random) -> SlotValue:
+    """A city said by name, passed as its IATA airport code."""
+    city, code = rng.choice(sorted(AIRPORTS.items()))
+    return SlotValue(city, code)
+
+
+SOURCES: dict[str, Source] = {
+    "person": person,
+    "first_name": first_name,
+    "email": email,
+    "emails": name_list(email),
+    "people": name_list(person),
+    "phone": phone,
+    "date": iso_date,
+    "time": clock_time,
+    "city": words(CITIES),
+    "airport": airport,
+    "flight_number": flight_number,
+    "email_id": code("msg_", 5),
+    "order_id": code("ORD-", 6),
+    "expression": arithmetic,
+    "items": name_list(words(PRODUCTS), 2, 4),
+    "tags": name_list(
+        words(("work", "home", "urgent", "ideas", "travel", "family", "health", "later")), 1, 3
+    ),
+    "topic": words(TOPICS),
+    "message": words(MESSAGES),
+    "event_title": words(EVENT_TITLES),
+    "note_title": words(NOTE_TITLES),
+    "note_text": words(NOTE_TEXTS),
+    "reminder_text": words(REMINDER_TEXTS),
+    "folder": words(FOLDERS),
+    "file_name": file_name,
+    "file_path": file_path,
+    "product": words(PRODUCTS),
+    "brand": words(BRANDS),
+    "price": price,
+    "language": mapped(LANGUAGES),
+    "phrase": words(PHRASES),
+    "word": words(WORDS),
+    "query": words(QUERIES),
+    "dish": words(DISHES),
+    "unit": mapped(UNITS),
+    "timezone": mapped(TIMEZONES),
+    "condition": words(CONDITIONS),
+    "minutes": integer(5, 120),
+    "count": integer(1, 9),
+    "small_count": integer(1, 4),
+    "days": integer(1, 14),
+    "amount": integer(2, 500),
+    "temperature": integer(-5, 34),
+    "rating": integer(3, 5),
+    "percent": integer(5, 95),
+}
+
+
+def source(name: str) -> Source:
+    """The value source called ``name``; a clear error names the known ones."""
+    try:
+        return SOURCES[name]
+    except KeyError:
+        known = ", ".join(sorted(SOURCES))
+        raise KeyError(f"unknown slot source {name!r}; known sources: {known}") from None

@@ -1,0 +1,61 @@
+"""The ``botpsy train`` commands (fast paths; the training paths are covered by the stage tests)."""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+from typer.testing import CliRunner
+
+from botpsy.train.cli import app
+
+runner = CliRunner()
+
+
+def test_data_command_writes_splits_and_stats(tmp_path):
+    result = runner.invoke(app, ["data", "--out", str(tmp_path), "--n", "40", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    stats = json.loads((tmp_path / "stats.json").read_text())
+    assert (
+        stats["train"] + stats["validation"] == 40 - stats["duplicates_dropped"]
+        or stats["train"] > 0
+    )
+    assert len((tmp_path / "train.jsonl").read_text().splitlines()) == stats["train"]
+
+
+def test_gpu_preset_writes_a_launch_bundle(tmp_path):
+    base = tmp_path / "qwen"
+    base.mkdir()
+    result = runner.invoke(
+        app,
+        [
+            "recipe",
+            "--preset",
+            "qwen3.5-0.8b",
+            "--out",
+            str(tmp_path / "run"),
+            "--base-model",
+            str(base),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    run = tmp_path / "run"
+    script = (run / "launch.sh").read_text()
+    assert (
+        "accelerate launch --config_file accelerate/zero3.yaml -m botpsy.train.cli distill"
+        in script
+    )
+    zero2 = yaml.safe_load((run / "accelerate" / "zero2.yaml").read_text())
+    assert zero2["distributed_type"] == "DEEPSPEED" and zero2["deepspeed_config"]["zero_stage"] == 2
+    dapo = json.loads((run / "configs" / "dapo1.json").read_text())
+    assert dapo["use_vllm"] and dapo["format"] == "qwen35" and dapo["epsilon_high"] == 0.28
+
+
+def test_unknown_preset_and_bad_config_are_clear_errors(tmp_path):
+    result = runner.invoke(app, ["recipe", "--preset", "huge", "--out", str(tmp_path)])
+    assert result.exit_code != 0 and "unknown preset" in result.output
+    (tmp_path / "bad.json").write_text(
+        json.dumps({"model": "m", "output_dir": "o", "train_file": "t", "learning_rate": "fast"})
+    )
+    result = runner.invoke(app, ["sft", "--config", str(tmp_path / "bad.json")])
+    assert result.exit_code != 0 and "learning_rate" in result.output

@@ -1,0 +1,72 @@
+"""Stages 3-4 (DAPO) on the tiny model: rewards flow, weights move, round 2 sees hard prompts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from botpsy.train.dapo import HARD, DAPOStageConfig, build_trainer
+
+
+def test_both_rounds_train_with_dynamic_sampling(tiny_run):
+    plan, report = tiny_run
+    for cfg, result in ((plan.dapo1, report.stages[2]), (plan.dapo2, report.stages[3])):
+        assert result.stage == cfg.stage_name and result.steps == cfg.max_steps
+        assert result.param_change > 0
+        assert result.train_loss and any(p.loss != 0 for p in result.train_loss)
+        assert result.metrics["pool/kept"] <= cfg.pool_target
+        assert result.metrics["pool/examined"] >= result.metrics["pool/kept"]
+        assert 0 <= result.metrics["dynamic_sampling/kept_groups"] <= 1
+        assert "reward_first" in result.metrics
+
+
+def test_round_two_trains_only_on_hard_prompts(tiny_run):
+    plan, _ = tiny_run
+    pool = json.loads((Path(plan.dapo2.output_dir) / "pool.json").read_text())
+    assert pool["rows"] and {row["kind"] for row in pool["rows"]} <= set(HARD)
+    first = json.loads((Path(plan.dapo1.output_dir) / "pool.json").read_text())
+    assert first["rows"]
+
+
+def test_trainer_is_dapo_with_clip_higher(tiny_model_dir, data_files, tmp_path):
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    cfg = DAPOStageConfig(
+        model=str(tiny_model_dir),
+        output_dir=str(tmp_path),
+        train_file=str(data_files.train),
+        batch_size=4,
+        num_generations=4,
+        dynamic_sampling=False,
+        max_completion_length=16,
+        overlong_cache=4,
+    )
+    trainer = build_trainer(
+        cfg,
+        AutoModelForCausalLM.from_pretrained(tiny_model_dir),
+        AutoTokenizer.from_pretrained(tiny_model_dir),
+        {},
+    )
+    args = trainer.args
+    assert (args.loss_type, args.epsilon, args.epsilon_high, args.beta) == ("dapo", 0.2, 0.28, 0.0)
+    assert args.mask_truncated_completions
+    assert [f.__name__ for f in trainer.reward_funcs] == ["tool_call", "format", "overlong"]
+    cfg.batch_size = 6
+    with pytest.raises(ValueError, match="multiple of num_generations"):
+        build_trainer(cfg, None, None, {})
+
+
+def test_a_pool_smaller_than_one_batch_is_an_error(tiny_model_dir, data_files, tmp_path):
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from botpsy.train.dapo import DynamicSamplingError
+
+    cfg = DAPOStageConfig(
+        model=str(tiny_model_dir), output_dir=str(tmp_path), train_file=str(data_files.train),
+        batch_size=8, num_generations=4, max_completion_length=8, overlong_cache=4, pool_target=1,
+    )  # fmt: skip
+    with pytest.raises(DynamicSamplingError, match="fewer than the 2"):
+        build_trainer(cfg, AutoModelForCausalLM.from_pretrained(tiny_model_dir),
+                      AutoTokenizer.from_pretrained(tiny_model_dir), {})  # fmt: skip

@@ -1,0 +1,163 @@
+"""GGUF export and import, checked against llama.cpp's own forward pass."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from botpsy.train.export import check_gguf, quantize
+from botpsy.train.gguf_arch import UnsupportedModelError
+from botpsy.train.gguf_export import convert_hf_to_gguf, convert_lora_to_gguf
+from botpsy.train.gguf_import import dequantize_gguf_to_hf
+
+llama_cpp = pytest.importorskip("llama_cpp")
+PROMPT = (
+    "<|im_start|>user\nWhat's the weather in Paris on 2025-03-14?<|im_end|>\n"
+    "<|im_start|>assistant\n"
+)
+
+
+@pytest.fixture(scope="module")
+def tiny_llama_dir(tiny_model_dir, tmp_path_factory):
+    """A tiny Llama (untied head, 2 KV heads): exercises the Q/K RoPE permutation."""
+    import torch
+    from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
+    torch.manual_seed(1)
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=64,
+        intermediate_size=96,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=512,
+        tie_word_embeddings=False,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+        rope_parameters={"rope_type": "default", "rope_theta": 5e5},
+    )
+    out = tmp_path_factory.mktemp("llama")
+    LlamaForCausalLM(config).save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    return out
+
+
+@pytest.fixture(params=["qwen3", "llama"])
+def hf_dir(request, tiny_model_dir, tiny_llama_dir):
+    return tiny_model_dir if request.param == "qwen3" else tiny_llama_dir
+
+
+def _hf_logits(model, ids):
+    import torch
+
+    with torch.no_grad():
+        return model(torch.tensor([ids])).logits[0].numpy()
+
+
+def _cpp_logits(path, ids, lora=None):
+    llm = llama_cpp.Llama(
+        model_path=str(path),
+        lora_path=str(lora) if lora else None,
+        n_ctx=256,
+        logits_all=True,
+        verbose=False,
+    )
+    try:
+        assert llm.tokenize(PROMPT.encode(), add_bos=False, special=True) == ids
+        llm.eval(ids)
+        return np.array(llm.scores[: len(ids)])
+    finally:
+        llm.close()
+
+
+def _ids(model_dir):
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(model_dir)(PROMPT, add_special_tokens=False)["input_ids"]
+
+
+def test_f16_gguf_matches_the_hf_model(hf_dir, tmp_path):
+    from transformers import AutoModelForCausalLM
+
+    path = convert_hf_to_gguf(hf_dir, tmp_path / "m.gguf")
+    ids = _ids(hf_dir)
+    hf, cpp = _hf_logits(AutoModelForCausalLM.from_pretrained(hf_dir), ids), _cpp_logits(path, ids)
+    assert (hf.argmax(-1) == cpp.argmax(-1)).all()
+    assert np.abs(hf - cpp).max() < 1e-2
+
+
+def test_lora_adapter_in_llama_cpp_matches_the_merged_model(hf_dir, tmp_path):
+    import torch
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM
+
+    torch.manual_seed(0)
+    base = AutoModelForCausalLM.from_pretrained(hf_dir)
+    peft_model = get_peft_model(
+        base,
+        LoraConfig(
+            r=4,
+            lora_alpha=8,
+            init_lora_weights=False,
+            target_modules=["q_proj", "k_proj", "v_proj", "down_proj"],
+        ),
+    )
+    peft_model.save_pretrained(tmp_path / "adapter")
+    merged = _hf_logits(peft_model.merge_and_unload(), _ids(hf_dir))
+    base_gguf = convert_hf_to_gguf(hf_dir, tmp_path / "base.gguf")
+    adapter = convert_lora_to_gguf(tmp_path / "adapter", hf_dir, tmp_path / "lora.gguf")
+    plain = _cpp_logits(base_gguf, _ids(hf_dir))
+    with_lora = _cpp_logits(base_gguf, _ids(hf_dir), lora=adapter)
+    assert np.abs(merged - plain).max() > 0.05  # the adapter matters...
+    assert np.abs(merged - with_lora).max() < 1e-2  # ...and llama.cpp applies it like PEFT
+
+
+def test_quantized_files_load_and_generate(tiny_model_dir, tmp_path):
+    f16 = convert_hf_to_gguf(tiny_model_dir, tmp_path / "f16.gguf")
+    for quant in ("Q8_0", "Q4_K_M"):
+        check = check_gguf(quantize(f16, tmp_path / f"{quant}.gguf", quant), PROMPT)
+        assert check.n_vocab > 0 and check.size_bytes > 0
+
+
+def test_gguf_back_to_hf_round_trip(tiny_llama_dir, tmp_path):
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    gguf_path = convert_hf_to_gguf(tiny_llama_dir, tmp_path / "m.gguf")
+    back = dequantize_gguf_to_hf(gguf_path, tmp_path / "hf")
+    original = AutoModelForCausalLM.from_pretrained(tiny_llama_dir).state_dict()
+    restored = AutoModelForCausalLM.from_pretrained(back).state_dict()
+    assert original.keys() == restored.keys()
+    for name, weight in original.items():
+        assert torch.allclose(weight, restored[name], atol=2e-3), name  # F16 rounding only
+    text = "Numbers 12345 and  spaces\ttabs, émoji 🙂 <|im_end|>"
+    assert (
+        AutoTokenizer.from_pretrained(back)(text)["input_ids"]
+        == AutoTokenizer.from_pretrained(tiny_llama_dir)(text)["input_ids"]
+    )
+
+
+def test_unsupported_architecture_is_a_clear_error(tmp_path):
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    GPT2LMHeadModel(GPT2Config(n_layer=1, n_embd=16, n_head=2, vocab_size=50)).save_pretrained(
+        tmp_path
+    )
+    with pytest.raises(UnsupportedModelError, match="gpt2"):
+        convert_hf_to_gguf(tmp_path, tmp_path / "x.gguf")
+
+
+@pytest.mark.model
+def test_shipped_smollm2_dequantizes_to_an_equivalent_hf_model(default_gguf, tmp_path):
+    from transformers import AutoModelForCausalLM
+
+    out = dequantize_gguf_to_hf(default_gguf, tmp_path / "smol")
+    ids = _ids(out)
+    hf = _hf_logits(AutoModelForCausalLM.from_pretrained(out), ids)
+    cpp = _cpp_logits(default_gguf, ids)
+    assert (
+        hf.argmax(-1) == cpp.argmax(-1)
+    ).mean() > 0.9  # llama.cpp runs Q4_1 kernels, HF the dequantized floats
+    assert np.corrcoef(hf.ravel(), cpp.ravel())[0, 1] > 0.99

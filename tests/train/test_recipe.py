@@ -1,0 +1,72 @@
+"""The whole tiny recipe: data -> SFT -> distillation -> DAPO x2 -> GGUF, report, resume."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from botpsy.train.recipe import main
+from botpsy.train.report import RecipeReport
+
+
+def test_recipe_trains_every_stage_and_exports_loadable_ggufs(tiny_run):
+    plan, report = tiny_run
+    assert [s.stage for s in report.stages] == ["sft", "distill", "dapo1", "dapo2"]
+    assert report.stages[0].loss_last < report.stages[0].loss_first
+    assert all(s.param_change > 0 for s in report.stages)
+    names = sorted(Path(c.path).name for c in report.export.checks)
+    assert names == ["botpsy-tiny-F16.gguf", "botpsy-tiny-Q4_K_M.gguf", "botpsy-tiny-Q8_0.gguf"]
+    assert all(c.n_vocab == plan.tiny.vocab_size for c in report.export.checks)
+    out = Path(plan.out_dir)
+    assert (
+        RecipeReport.model_validate_json((out / "recipe_report.json").read_text()).stages[0].steps
+        == 24
+    )
+    assert "| sft |" in (out / "recipe_report.md").read_text()
+    assert (out / "recipe_report.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_rerun_resumes_by_skipping_finished_stages(tiny_run):
+    plan, report = tiny_run
+    started = time.time()
+    again = main(plan)
+    assert all(s.skipped for s in again.stages)
+    assert [s.param_change for s in again.stages] == [s.param_change for s in report.stages]
+    assert time.time() - started < 30
+
+
+def test_presets_chain_each_stage_to_the_previous_model(tmp_path):
+    from botpsy.train.presets import get_preset
+
+    plan = get_preset("tiny", str(tmp_path))
+    assert plan.distill.model == plan.sft.output_dir + "/model"
+    assert plan.dapo1.model == plan.distill.output_dir + "/model"
+    assert plan.dapo2.model == plan.dapo1.output_dir + "/model"
+    assert plan.export.model_dir == plan.dapo2.output_dir + "/model"
+    assert plan.dapo1.kinds is None and set(plan.dapo2.kinds) == {
+        "multi_turn",
+        "parallel",
+        "parallel_multiple",
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.model
+def test_smol_preset_runs_every_stage_at_real_scale(tmp_path):
+    """SmolLM2-135M dequantized from the shipped GGUF, bf16 autocast, 1-2 steps per stage."""
+    from botpsy.train.presets import get_preset
+
+    plan = get_preset("smol", str(tmp_path))
+    plan.data.n_samples = 120
+    plan.sft.max_steps, plan.distill.max_steps, plan.distill.teacher.max_steps = 2, 1, 1
+    for stage in plan.stages:
+        stage.val_samples, stage.val_max_new_tokens = 2, 48
+    for stage in (plan.dapo1, plan.dapo2):
+        stage.max_steps, stage.pool_target, stage.filter_max_new_tokens = 1, 2, 48
+        stage.max_completion_length, stage.overlong_cache = 48, 12
+    report = main(plan)
+    assert all(s.steps > 0 for s in report.stages)
+    assert report.stages[0].param_change > 0
+    assert len(report.export.checks) == 3

@@ -1,0 +1,80 @@
+"""Stage 1 (SFT) on the tiny model: the loss falls, weights move, runs resume, LoRA merges."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from botpsy.train.common import LoraSettings
+from botpsy.train.recipe import CachedEvaluator
+from botpsy.train.sft import SFTStageConfig, main
+
+
+def test_sft_lowers_the_loss_and_moves_the_weights(tiny_run):
+    plan, report = tiny_run
+    result = report.stages[0]
+    assert result.stage == "sft" and result.steps == plan.sft.max_steps
+    assert result.loss_last < result.loss_first
+    assert result.param_change > 0.01
+    assert result.val_before.n == result.val_after.n == plan.sft.val_samples
+    config = json.loads((Path(result.model_dir) / "config.json").read_text())
+    assert config["model_type"] == "qwen3"
+
+
+def test_finished_stage_is_skipped_on_rerun(tiny_run):
+    plan, report = tiny_run
+    again = main(plan.sft)
+    assert again.skipped and again.steps == report.stages[0].steps
+
+
+def _weight_norm(model_dir: str) -> dict[str, float]:
+    """A real (cheap) model metric standing in for BFCL: the L2 norm of all weights."""
+    from safetensors.torch import load_file
+
+    weights = load_file(f"{model_dir}/model.safetensors")
+    return {"weight_norm": float(sum(w.float().pow(2).sum() for w in weights.values()) ** 0.5)}
+
+
+def test_lora_run_saves_adapter_and_merged_model_and_calls_the_hook(
+    tiny_model_dir, data_files, tmp_path
+):
+    calls: list[str] = []
+    evaluator = CachedEvaluator(lambda d: calls.append(d) or _weight_norm(d))
+    cfg = SFTStageConfig(
+        model=str(tiny_model_dir),
+        output_dir=str(tmp_path / "lora"),
+        train_file=str(data_files.train),
+        max_steps=4,
+        learning_rate=5e-3,
+        batch_size=2,
+        val_samples=0,
+        lora=LoraSettings(r=4, alpha=8, target_modules=["q_proj", "v_proj", "up_proj"]),
+    )
+    result = main(cfg, evaluator)
+    assert result.adapter_dir and (tmp_path / "lora" / "adapter" / "adapter_config.json").exists()
+    assert result.param_change > 0 and result.train_loss[0].loss != result.train_loss[-1].loss
+    assert result.external_before["weight_norm"] != result.external_after["weight_norm"]
+    assert calls == [str(tiny_model_dir), result.model_dir]
+
+
+def test_interrupted_stage_resumes_from_its_checkpoint(tiny_model_dir, data_files, tmp_path):
+    cfg = SFTStageConfig(
+        model=str(tiny_model_dir),
+        output_dir=str(tmp_path / "sft"),
+        train_file=str(data_files.train),
+        max_steps=2,
+        save_steps=2,
+        batch_size=2,
+        learning_rate=1e-3,
+        val_samples=0,
+    )
+    main(cfg)
+    (tmp_path / "sft" / "stage_result.json").unlink()  # as if the run had died after the checkpoint
+    cfg.max_steps = 3
+    resumed = main(cfg)
+    assert resumed.steps == 3
+    assert [p.step for p in resumed.train_loss] == [
+        1,
+        2,
+        3,
+    ]  # steps 1-2 come from the checkpoint's log
