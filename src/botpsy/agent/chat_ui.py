@@ -8,7 +8,8 @@ session store, so ``--session ID`` continues a conversation later.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 

@@ -9,7 +9,7 @@ command writes results/ and scores/ under ``--out`` and prints the summary;
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -28,8 +28,8 @@ def _fail(message: str) -> None:
 def scenarios(
     model: ModelOpt = "smollm2",
     out: OutOpt = Path("runs/scenarios"),
-    split: Annotated[Optional[str], typer.Option(help="single | multi (default: both)")] = None,
-    limit: Annotated[Optional[int], typer.Option("--limit", "-n")] = None,
+    split: Annotated[str | None, typer.Option(help="single | multi (default: both)")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", "-n")] = None,
     safety: Annotated[bool, typer.Option("--safety/--no-safety")] = True,
     max_tokens: MaxTokensOpt = 256,
     rescore: Annotated[bool, typer.Option("--rescore", help="score saved results again")] = False,
@@ -71,7 +71,7 @@ def injection(
 
 
 def safety(out: OutOpt = Path("runs/safety"),
-           config: Annotated[Optional[Path], typer.Option("--config", help="safety config TOML/JSON")] = None) -> None:
+           config: Annotated[Path | None, typer.Option("--config", help="safety config TOML/JSON")] = None) -> None:
     """The scope policy on the labelled set of sensitive and look-alike requests."""
     from botpsy.evals.safety_set import run_safety_set
     from botpsy.safety.config import SafetyConfig, SafetyConfigError
