@@ -1,0 +1,43 @@
+"""The terminal chat loop: turns streamed, calls shown, sessions saved and continued."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from rich.console import Console
+
+from botpsy.agent.chat_ui import run_chat
+from botpsy.assistant.runtime import open_assistant
+from botpsy.safety import DenyAll
+
+from .helpers import scripted
+
+
+def _call(name: str, **arguments) -> str:
+    return "<tool_call>\n" + json.dumps({"name": name, "arguments": arguments}) + "\n</tool_call>"
+
+
+def test_chat_runs_turns_and_persists_the_session(tmp_path):
+    model = scripted([_call("create_note", title="Ideas", body="garden"), "Saved your note.", "Hi!"])
+    assistant = open_assistant(model, data_dir=tmp_path, confirmer=DenyAll())
+    lines = iter(["Make a note called Ideas about the garden", "/history", "hello", "/quit"])
+    out = io.StringIO()
+    session_id = run_chat(assistant, Console(file=out, width=120), read=lambda: next(lines))
+    text = out.getvalue()
+    assert "create_note" in text and "Saved your note." in text and "Hi!" in text
+    messages = assistant.sessions.load(session_id).messages
+    assert [m.role for m in messages][:2] == ["user", "assistant"]
+    assert any(m.role == "tool" for m in messages)  # the tool result is kept, marked untrusted
+    assert assistant.store.query("select title from notes")[0]["title"] == "Ideas"
+    assistant.close()
+
+
+def test_chat_ends_on_end_of_input(tmp_path):
+    assistant = open_assistant(scripted([]), data_dir=tmp_path, confirmer=DenyAll())
+
+    def read() -> str:
+        raise EOFError
+
+    assert run_chat(assistant, Console(file=io.StringIO()), read=read)
+    assistant.close()
