@@ -34,14 +34,22 @@ QUESTIONS = [
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--preamble", type=int, default=1500, help="tool preamble size in tokens")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        specs = [t.spec for t in assistant_tools(AssistantStore(tmp))]
+        every = [t.spec for t in assistant_tools(AssistantStore(tmp))]
     backend = LlamaCppBackend(default_model_path(), n_ctx=4096, n_threads=2)
     model = FormattedChatModel(backend, get_format("hermes"))
     system = Message(role="system", content="You are a helpful on-device assistant.")
     params = GenerationParams(max_tokens=1)
-    preamble = backend.count_tokens(model.format.render([system], specs, add_generation_prompt=False))
+
+    def preamble_tokens(specs) -> int:
+        return backend.count_tokens(model.format.render([system], specs, add_generation_prompt=False))
+
+    # The first tools of the toolbox up to a ~1.5k-token preamble (the setting).
+    count = next((n for n in range(1, len(every) + 1) if preamble_tokens(every[:n]) >= args.preamble), len(every))
+    specs = every[:count]
+    preamble = preamble_tokens(specs)
     print(f"tool preamble: {len(specs)} tools, {preamble} tokens")
 
     cold, warm, cached = [], [], []

@@ -1,4 +1,5 @@
-"""Small ChatModels for the eval tests: one answers from BFCL's ground truth, one from a script.
+"""Small models for the eval tests: one answers from BFCL's ground truth, one from a
+script, and a text backend that honours ``max_tokens`` (for the early-stop probes).
 
 ``OracleChatModel`` recognises each BFCL case by its messages and tools and
 answers with the possible answer (the first acceptable value of each argument,
@@ -11,9 +12,11 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
+from botpsy.backends.base import GenerationStats, TextChunk
 from botpsy.evals.bfcl.categories import Category, CategoryKind
 from botpsy.evals.bfcl.dataset import load_answers, load_cases
 from botpsy.evals.bfcl.upstream import ADDITIONAL_FUNCTION_PROMPT
@@ -266,3 +269,48 @@ class ScriptedChatModel:
 
     def stream(self, messages, tools=None, params=None) -> Iterator[StreamEvent]:
         yield StreamEvent(type="done", completion=self.complete(messages, tools, params))
+
+
+class BudgetBackend:
+    """A deterministic TextBackend: the same answer to every prompt, cut at ``max_tokens``.
+
+    Tokens are whitespace-delimited pieces, and each ``<`` is a token of its own
+    (as a call opener's first token is), so a test can say exactly where a
+    budget cuts. ``budgets`` records the ``max_tokens`` of every request and
+    ``grammars`` the grammar it came with; wrap it in a ``FormattedChatModel``
+    so that the real format renders the prompt and parses the answer.
+    """
+
+    name = "budget"
+    supports_grammar = True
+
+    def __init__(self, answer: str):
+        self.pieces = re.findall(r"\s*(?:<|[^\s<]+)", answer)
+        self.budgets: list[int] = []
+        self.grammars: list[str | None] = []
+        self._stats = GenerationStats()
+
+    @property
+    def last_stats(self) -> GenerationStats:
+        return self._stats
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
+    def format_hint(self) -> str | None:
+        return "hermes"
+
+    def generate(
+        self, prompt: str, params: GenerationParams, grammar: str | None = None
+    ) -> Iterator[TextChunk]:
+        self.budgets.append(params.max_tokens)
+        self.grammars.append(grammar)
+        pieces = self.pieces[: params.max_tokens]
+        cut = len(pieces) < len(self.pieces)
+        self._stats = GenerationStats(
+            prompt_tokens=self.count_tokens(prompt),
+            completion_tokens=len(pieces),
+            finish_reason="length" if cut else "stop",
+        )
+        for piece in pieces:
+            yield TextChunk(piece)

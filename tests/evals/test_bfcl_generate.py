@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
+from botpsy.backends.chat import FormattedChatModel
 from botpsy.evals.bfcl import category, generate, score, upstream
-from botpsy.evals.bfcl.results import find_result_files, read_results
+from botpsy.evals.bfcl.generate import RunMismatchError
+from botpsy.evals.bfcl.results import find_result_files, read_manifest, read_results
+from botpsy.formats import get_format
 from botpsy.types import Completion, ToolCall
 
-from .chat_models import OracleChatModel, ScriptedChatModel
+from .chat_models import BudgetBackend, OracleChatModel, ScriptedChatModel
 
 
 class _Recorder(OracleChatModel):
@@ -98,3 +105,60 @@ def test_a_model_failing_mid_conversation_keeps_the_turns_so_far(tmp_path):
     assert record.result == [["Let me think."], []]  # turn 1 answered, turn 2 failed
     report = score(tmp_path / "results" / "scripted", tmp_path, progress=False)
     assert report.categories["multi_turn_base"].error_types == {"inference_error": 1}
+
+
+class _ChoiceRecorder(OracleChatModel):
+    """The oracle, remembering the role of the last message and the tool choice of each request."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.choices = []
+
+    def complete(self, messages, tools=None, params=None):
+        self.choices.append((messages[-1].role, params.tool_choice))
+        return super().complete(messages, tools, params)
+
+
+def _hermes_call(name, **arguments):
+    return f"<tool_call>\n{json.dumps({'name': name, 'arguments': arguments})}\n</tool_call>"
+
+
+def test_required_tool_choice_decodes_under_the_call_grammar_and_is_reported(tmp_path):
+    backend = BudgetBackend(_hermes_call("calculate_triangle_area", base=10, height=5))
+    model = FormattedChatModel(backend, get_format("hermes"), name="forced")
+    generate(
+        model,
+        ["simple_python", "irrelevance"],
+        tmp_path,
+        limit=1,
+        tool_choice="required",
+        progress=False,
+    )
+    grammars = backend.grammars
+    assert len(grammars) == 2 and all(g and g.startswith("root ::=") for g in grammars)
+    assert "calculate_triangle_area" in grammars[0]  # the case's own tool, its schema
+    assert read_manifest(tmp_path / "results" / "forced").tool_choice == "required"
+    report = score(tmp_path / "results" / "forced", tmp_path, progress=False)
+    assert report.tool_choice == "required" and report.categories["simple_python"].correct == 1
+    # A forced call can never be right in irrelevance: run and scored as it is.
+    assert report.categories["irrelevance"].error_types == {"irrelevance_error:decoder_success": 1}
+    assert "(fc mode, tool choice required)" in (tmp_path / "scores/forced/report.md").read_text()
+
+
+def test_multi_turn_forces_only_the_first_step_of_each_turn(tmp_path):
+    model = _ChoiceRecorder([category("multi_turn_base")])
+    generate(model, ["multi_turn_base"], tmp_path, limit=1, tool_choice="required", progress=False)
+    assert set(model.choices) == {("user", "required"), ("tool", "auto")}
+    assert score(tmp_path / "results" / "oracle", tmp_path, progress=False).overall.overall > 0
+
+
+def test_a_bad_tool_choice_or_a_mismatched_resume_is_refused_and_keeps_the_results(tmp_path):
+    with pytest.raises(ValueError, match="tool_choice must be one of"):
+        generate(ScriptedChatModel([]), ["irrelevance"], tmp_path, tool_choice="none")
+    first = ScriptedChatModel([Completion(content="no")])
+    summary = generate(first, ["irrelevance"], tmp_path, limit=1, progress=False)
+    path = find_result_files(summary.model_dir)["irrelevance"]
+    before = path.read_text()
+    with pytest.raises(RunMismatchError, match="tool_choice 'auto', not 'required'"):
+        generate(ScriptedChatModel([]), ["irrelevance"], tmp_path, tool_choice="required")
+    assert path.read_text() == before

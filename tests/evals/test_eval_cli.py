@@ -146,3 +146,20 @@ def test_bad_input_ends_with_a_message_not_a_traceback(tmp_path):
         ["toolcalls", "--data", str(tmp_path / "t.jsonl"), "--answers", str(tmp_path / "t.jsonl")],
     )
     assert result.exit_code == 2 and "t.jsonl:1" in result.output
+
+
+def test_bfcl_tool_choice_required_is_recorded_and_reported(tmp_path):
+    call = {"name": "calculate_triangle_area", "arguments": {"base": 10, "height": 5}}
+    spec = _script(tmp_path / "model.jsonl", [f"<tool_call>\n{json.dumps(call)}\n</tool_call>"])
+    args = ["bfcl", "--model", spec, "-c", "simple_python", "-n", "1", "--out", str(tmp_path)]
+    result = runner.invoke(app, [*args, "--tool-choice", "required", "--no-early-stop"])
+    assert result.exit_code == 0, result.output
+    run = json.loads((tmp_path / "results" / "scripted_model.jsonl" / "run.json").read_text())
+    assert run["tool_choice"] == "required" and run["early_stop"] is None
+    report = json.loads((tmp_path / "scores" / "scripted_model.jsonl" / "report.json").read_text())
+    assert report["tool_choice"] == "required"
+    assert report["categories"]["simple_python"]["correct"] == 1
+    refused = runner.invoke(app, [*args, "--tool-choice", "sometimes"])
+    assert refused.exit_code == 2 and "sometimes" in refused.output
+    mixed = runner.invoke(app, [*args, "--tool-choice", "auto"])
+    assert mixed.exit_code == 2 and "use --no-resume" in mixed.output

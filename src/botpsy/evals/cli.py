@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -32,6 +33,7 @@ console = Console()
 def _user_errors() -> Iterator[None]:
     """Bad input (missing files, unknown names, bad data) ends with its message, not a trace."""
     from botpsy.evals.bfcl.categories import UnknownCategoryError
+    from botpsy.evals.bfcl.generate import RunMismatchError
     from botpsy.evals.bfcl.results import ResultFileError
     from botpsy.evals.bfcl.score import UnknownResultIdsError
     from botpsy.evals.toolcalls import ToolcallsDataError
@@ -44,6 +46,7 @@ def _user_errors() -> Iterator[None]:
         ResultFileError,
         UnknownResultIdsError,
         ToolcallsDataError,
+        RunMismatchError,
     ) as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(code=2) from exc
@@ -89,6 +92,15 @@ ModeOpt = Annotated[
         "--mode", help="fc: tools in the model's own format; prompt: BFCL's pythonic text."
     ),
 ]
+
+
+class ToolChoice(str, Enum):
+    """How calls are decoded (the OpenAI ``tool_choice`` values BFCL runs use)."""
+
+    auto = "auto"  # free decoding: the model chooses between text and calls
+    required = "required"  # grammar-constrained: one or more schema-valid calls of the tools
+
+
 LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", help="Only the first N cases.")]
 MaxTokensOpt = Annotated[int, typer.Option("--max-tokens")]
 ResumeOpt = Annotated[
@@ -126,6 +138,23 @@ def bfcl(
     ] = 1,
     temperature: Annotated[float, typer.Option("--temperature", help="Use > 0 with --runs.")] = 0.0,
     max_tokens: MaxTokensOpt = 512,
+    tool_choice: Annotated[
+        ToolChoice,
+        typer.Option(
+            "--tool-choice",
+            help="auto: free decoding; required: calls forced by the format's grammar "
+            "(irrelevance cases then cannot be right, and are still scored).",
+        ),
+    ] = ToolChoice.auto,
+    early_stop: Annotated[
+        bool,
+        typer.Option(
+            "--early-stop/--no-early-stop",
+            help="Ask with short budgets first (64/192 tokens; 128/256 when required) and "
+            "keep a cut answer whose verdict is decided: prose, a call repeated 3 times, "
+            "a 2nd call where answers are one call, a call in irrelevance.",
+        ),
+    ] = True,
     resume: ResumeOpt = True,
     fmt: FormatOpt = None,
     n_ctx: NCtxOpt = 4096,
@@ -151,6 +180,8 @@ def bfcl(
                 limit,
                 resume,  # type: ignore[arg-type]
                 params=params,
+                tool_choice=tool_choice.value,
+                early_stop=early_stop,
             )
             for run in summary.categories:
                 if run.not_run:

@@ -69,10 +69,40 @@ CATEGORY_HEADERS = [
 ]
 
 
+def _generation_line(report: BfclReport) -> str:
+    """How the answers were made: budget, early stop, wall time and speed."""
+    parts = [f"max_tokens {report.max_tokens}" if report.max_tokens else ""]
+    if report.early_stop:
+        probes = "/".join(str(b) for b in report.early_stop.get("probes", []))
+        parts.append(f"early stop (probes {probes} tokens)")
+    elif report.max_tokens:
+        parts.append("no early stop")
+    if report.generation_s and report.generated:
+        rate = report.generated / report.generation_s
+        parts.append(
+            f"{report.generated} cases in {report.generation_s:.0f} s ({rate:.2f} cases/s)"
+        )
+    text = ", ".join(p for p in parts if p)
+    return f"Generation: {text}." if text else ""
+
+
+def _cost_rows(scores: dict[str, CategoryScore]) -> list[list[object]]:
+    return [
+        [
+            name,
+            "n/a" if s.latency_mean_s is None else f"{s.latency_mean_s:.2f}",
+            "n/a" if s.output_tokens_mean is None else f"{s.output_tokens_mean:.0f}",
+            ", ".join(f"{k} ({v})" for k, v in s.stopped_early.items()) or "-",
+        ]
+        for name, s in scores.items()
+    ]
+
+
 def bfcl_markdown(report: BfclReport) -> str:
     """The Markdown summary of one scored run."""
     parts = [
-        f"# BFCL v4: {report.model} ({report.mode} mode)",
+        f"# BFCL v4: {report.model} ({report.mode} mode, tool choice {report.tool_choice})",
+        _generation_line(report),
         f"Overall (BFCL weighting, not run = 0): **{_pct(report.overall.overall)}**",
         markdown_table(
             ["group", "accuracy %", "cases", "complete"],
@@ -83,7 +113,13 @@ def bfcl_markdown(report: BfclReport) -> str:
         ),
         "## Categories",
         markdown_table(CATEGORY_HEADERS, category_rows(report.categories)),
+        "## Cost",
+        markdown_table(
+            ["category", "s/case", "output tokens", "stopped early"],
+            _cost_rows(report.categories),
+        ),
     ]
+    parts = [part for part in parts if part]
     if report.not_run:
         parts += ["## Not run", "\n".join(f"- {k}: {v}" for k, v in report.not_run.items())]
     disagreements = [(n, d) for n, s in report.categories.items() for d in s.disagreements]

@@ -58,6 +58,12 @@ class Category:
     def runnable(self) -> bool:
         return self.name not in NOT_RUN
 
+    @property
+    def single_call(self) -> bool:
+        """Answers are exactly one call: BFCL's checker counts anything else as wrong_count
+        (every AST category without "parallel" in its name)."""
+        return self.kind is CategoryKind.ast and "parallel" not in self.name
+
 
 class UnknownCategoryError(ValueError):
     """A category or collection name bfcl-eval does not know."""

@@ -12,6 +12,16 @@ that needs no model.
 Modes: ``fc`` gives the model the tools in its own chat format and stores the
 calls it parsed; ``prompt`` stores the raw text for BFCL's own parser (use a
 model loaded with the ``pythonic`` format, whose ``[f(a=1)]`` calls BFCL reads).
+
+Tool choice: ``auto`` lets the model decide between text and calls (free
+decoding); ``required`` makes it call one or more of the offered tools with
+schema-valid arguments (grammar-constrained decoding on llama.cpp). In
+irrelevance categories "required" cannot be right, and is still run and scored
+as it is. In multi-turn conversations it forces the first step of each user
+turn; the steps after tool results are free, so that a turn can end.
+
+Single-turn answers are asked with short probe budgets first and kept when their
+verdict is decided (``early_stop``): see ``botpsy.evals.bfcl.early_stop``.
 """
 
 from __future__ import annotations
@@ -19,7 +29,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -30,6 +40,7 @@ from botpsy.backends.base import ChatModel
 from botpsy.evals.bfcl.categories import Category, CategoryKind, resolve
 from botpsy.evals.bfcl.convert import bfcl_result, to_messages, tool_specs
 from botpsy.evals.bfcl.dataset import TestCase, load_cases
+from botpsy.evals.bfcl.early_stop import EarlyStop, ask, default_policy
 from botpsy.evals.bfcl.multi_turn import run_conversation
 from botpsy.evals.bfcl.results import (
     Mode,
@@ -37,6 +48,7 @@ from botpsy.evals.bfcl.results import (
     RunManifest,
     append_result,
     model_dir_name,
+    read_manifest,
     read_results,
     result_path,
     write_manifest,
@@ -46,6 +58,8 @@ from botpsy.evals.progress import progress_bar
 from botpsy.types import GenerationParams
 
 log = logging.getLogger(__name__)
+
+TOOL_CHOICES = ("auto", "required")
 
 
 @dataclass
@@ -76,12 +90,18 @@ def _package_version(name: str) -> str:
 
 
 def single_turn(
-    model: ChatModel, case: TestCase, mode: Mode, params: GenerationParams
+    model: ChatModel,
+    case: TestCase,
+    mode: Mode,
+    params: GenerationParams,
+    early_stop: EarlyStop | None = None,
 ) -> ResultRecord:
-    """Ask one single-turn case; the record holds BFCL's result and our extras."""
+    """Ask one single-turn case; the record holds BFCL's result and our extras
+    (``latency`` covers every probe pass)."""
     messages = to_messages(case.turns[0])
     start = time.perf_counter()
-    completion = model.complete(messages, tool_specs(case.functions), params)
+    answer = ask(model, messages, tool_specs(case.functions), params, early_stop)
+    completion = answer.completion
     return ResultRecord(
         id=case.id,
         result=bfcl_result(completion, mode),
@@ -93,17 +113,36 @@ def single_turn(
         parse_errors=[e.model_dump(mode="json") for e in completion.parse_errors],
         reasoning=completion.reasoning,
         timings=completion.timings.model_dump(),
+        stopped=answer.stopped.value if answer.stopped else None,
+        passes=answer.passes,
+    )
+
+
+def _policy(category: Category, early_stop: EarlyStop | None) -> EarlyStop | None:
+    """The early-stop rules for a category: in irrelevance any call decides the verdict,
+    where answers are one call a second call does."""
+    if early_stop is None:
+        return None
+    return replace(
+        early_stop,
+        any_call_decides=category.kind is CategoryKind.irrelevance,
+        max_calls=1 if category.single_call else None,
     )
 
 
 def run_case(
-    model: ChatModel, category: Category, case: TestCase, mode: Mode, params: GenerationParams
+    model: ChatModel,
+    category: Category,
+    case: TestCase,
+    mode: Mode,
+    params: GenerationParams,
+    early_stop: EarlyStop | None = None,
 ) -> ResultRecord:
     """One case; a failing model call becomes a record with ``inference_error`` set."""
     try:
         if category.kind is CategoryKind.multi_turn:
             return run_conversation(model, case, mode, params)
-        return single_turn(model, case, mode, params)
+        return single_turn(model, case, mode, params, _policy(category, early_stop))
     except Exception as exc:
         log.warning("%s: inference failed: %s", case.id, exc, exc_info=True)
         return ResultRecord(
@@ -128,32 +167,63 @@ def _pending(path: Path, cases: list[TestCase], resume: bool) -> list[TestCase]:
     return [case for case in cases if case.id not in kept]
 
 
+@dataclass(frozen=True)
+class _Settings:
+    mode: Mode
+    limit: int | None
+    resume: bool
+    params: GenerationParams
+    early_stop: EarlyStop | None
+
+
 def _generate_category(
-    model: ChatModel,
-    category: Category,
-    model_dir: Path,
-    mode: Mode,
-    limit: int | None,
-    resume: bool,
-    params: GenerationParams,
-    bar: Progress,
+    model: ChatModel, category: Category, model_dir: Path, run: _Settings, bar: Progress
 ) -> CategoryRun:
     if not category.runnable:
         return CategoryRun(category.name, not_run=category.not_run_reason)
     path = result_path(model_dir, category)
-    cases = load_cases(category, limit=limit)
-    todo = _pending(path, cases, resume)
-    run = CategoryRun(category.name, resumed=len(cases) - len(todo), path=path)
-    task = bar.add_task(category.name, total=len(cases), completed=run.resumed)
+    cases = load_cases(category, limit=run.limit)
+    todo = _pending(path, cases, run.resume)
+    done = CategoryRun(category.name, resumed=len(cases) - len(todo), path=path)
+    task = bar.add_task(category.name, total=len(cases), completed=done.resumed)
     for case in todo:
-        record = run_case(model, category, case, mode, params)
+        record = run_case(model, category, case, run.mode, run.params, run.early_stop)
         append_result(path, record)
-        run.generated += 1
-        run.failed += record.inference_error is not None
+        done.generated += 1
+        done.failed += record.inference_error is not None
         bar.advance(task)
     if path.exists():
         write_results(path, read_results(path).values())  # sorted by id, as BFCL writes them
-    return run
+    return done
+
+
+class RunMismatchError(ValueError):
+    """Resuming into a result folder that was made with another mode or tool choice."""
+
+
+def _check_resumable(previous: RunManifest | None, manifest: RunManifest) -> None:
+    if previous is None:
+        return
+    for name in ("mode", "tool_choice"):
+        old, new = getattr(previous, name), getattr(manifest, name)
+        if old != new:
+            raise RunMismatchError(
+                f"{manifest.model}: the results in this folder were made with {name} {old!r}, "
+                f"not {new!r}; resuming would mix them (use --no-resume or another --out)"
+            )
+
+
+def _tool_choice(params: GenerationParams, tool_choice: str | None) -> GenerationParams:
+    choice = tool_choice or params.tool_choice
+    if choice not in TOOL_CHOICES:
+        raise ValueError(f"tool_choice must be one of {TOOL_CHOICES}, got {choice!r}")
+    return params.model_copy(update={"tool_choice": choice})
+
+
+def _early_stop(early_stop: EarlyStop | bool, tool_choice: str) -> EarlyStop | None:
+    if isinstance(early_stop, EarlyStop):
+        return early_stop
+    return default_policy(tool_choice) if early_stop else None
 
 
 def generate(
@@ -165,34 +235,74 @@ def generate(
     resume: bool = True,
     *,
     params: GenerationParams | None = None,
+    tool_choice: str | None = None,
+    early_stop: EarlyStop | bool = True,
     progress: bool = True,
 ) -> GenerationSummary:
-    """Write BFCL result files for ``categories`` (names or BFCL collections like ``non_live``)."""
+    """Write BFCL result files for ``categories`` (names or BFCL collections like ``non_live``).
+
+    ``tool_choice`` ("auto" or "required") overrides ``params.tool_choice``.
+    ``early_stop``: True for the default probes of the tool choice, an
+    ``EarlyStop`` for others, False to ask every case with the full ``max_tokens``.
+    """
     if mode not in ("fc", "prompt"):
         raise ValueError(f"mode must be 'fc' or 'prompt', got {mode!r}")
     chosen = resolve(list(categories))
-    params = params or GenerationParams(max_tokens=512)
+    params = _tool_choice(params or GenerationParams(max_tokens=512), tool_choice)
+    policy = _early_stop(early_stop, params.tool_choice)
     model_dir = Path(out_dir) / "results" / model_dir_name(model.name)
+    previous = read_manifest(model_dir) if resume else None
+    manifest = _manifest(model.name, mode, params, policy, chosen, limit, previous)
+    write_manifest(model_dir, manifest)
+    summary = GenerationSummary(model_dir, mode)
+    settings = _Settings(mode, limit, resume, params, policy)
+    start = time.perf_counter()
+    with progress_bar(progress) as bar:
+        for category in chosen:
+            summary.categories.append(_generate_category(model, category, model_dir, settings, bar))
+            summary.seconds = time.perf_counter() - start
+            _add_totals(manifest, previous, summary)  # kept up to date if the run is stopped
+            write_manifest(model_dir, manifest)
+    manifest.finished = datetime.now(UTC).isoformat(timespec="seconds")
+    write_manifest(model_dir, manifest)
+    return summary
+
+
+def _manifest(
+    model: str,
+    mode: Mode,
+    params: GenerationParams,
+    policy: EarlyStop | None,
+    chosen: list[Category],
+    limit: int | None,
+    previous: RunManifest | None,
+) -> RunManifest:
+    """``run.json`` for this session; refuses to resume a run made with other settings."""
     manifest = RunManifest(
-        model=model.name,
+        model=model,
         mode=mode,
+        tool_choice=params.tool_choice,
         botpsy_version=_package_version("botpsy"),
         bfcl_eval_version=_package_version("bfcl-eval"),
         params=params.model_dump(),
+        early_stop=asdict(policy) if policy else None,
         categories=[c.name for c in chosen if c.runnable],
         not_run={c.name: c.not_run_reason for c in chosen if c.not_run_reason},
         limit=limit,
         started=datetime.now(UTC).isoformat(timespec="seconds"),
     )
-    write_manifest(model_dir, manifest)
-    summary = GenerationSummary(model_dir, mode)
-    start = time.perf_counter()
-    with progress_bar(progress) as bar:
-        for category in chosen:
-            summary.categories.append(
-                _generate_category(model, category, model_dir, mode, limit, resume, params, bar)
-            )
-    summary.seconds = time.perf_counter() - start
-    manifest.finished = datetime.now(UTC).isoformat(timespec="seconds")
-    write_manifest(model_dir, manifest)
-    return summary
+    _check_resumable(previous, manifest)
+    if previous is not None:
+        manifest.started = previous.started or manifest.started
+    return manifest
+
+
+def _add_totals(
+    manifest: RunManifest, previous: RunManifest | None, summary: GenerationSummary
+) -> None:
+    """Cases asked and wall time so far, those of the sessions this one resumes included."""
+    manifest.generated = sum(run.generated for run in summary.categories)
+    manifest.generation_s = round(summary.seconds, 1)
+    if previous is not None:
+        manifest.generated += previous.generated
+        manifest.generation_s = round(manifest.generation_s + previous.generation_s, 1)

@@ -80,11 +80,16 @@ def _tool_messages(calls: list[str], results: list[str], made: list[ToolCall]) -
 def _run_turn(
     model: ChatModel, conv: _Conversation, trace: _Trace, params: GenerationParams
 ) -> bool:
-    """Model steps until it stops calling; False when BFCL's step limit forced an end."""
+    """Model steps until it stops calling; False when BFCL's step limit forced an end.
+
+    A forced tool choice ("required") applies to the first step only: forcing the
+    steps after tool results too would leave the model no way to end the turn.
+    """
     tools = tool_specs(conv.functions)
+    free = params.model_copy(update={"tool_choice": "auto"})
     for step in range(1, upstream.MAXIMUM_STEP_LIMIT + 2):
         start = time.perf_counter()
-        completion = model.complete(conv.messages, tools, params)
+        completion = model.complete(conv.messages, tools, params if step == 1 else free)
         trace.latency[-1].append(time.perf_counter() - start)
         trace.result[-1].append(bfcl_result(completion, conv.mode))
         trace.raw[-1].append(completion.raw)

@@ -44,6 +44,8 @@ class ResultRecord(BaseModel):
     raw: Any = ""
     parse_errors: list[Any] = Field(default_factory=list)
     inference_error: str | None = None  # set when the model call itself failed
+    stopped: str | None = None  # why a probe's cut answer was kept (early_stop.StopReason)
+    passes: int = 1  # how many times the model was asked (probe budgets, then the full one)
 
 
 class RunManifest(BaseModel):
@@ -51,14 +53,18 @@ class RunManifest(BaseModel):
 
     model: str
     mode: Mode
+    tool_choice: str = "auto"  # "auto": free decoding; "required": calls forced by grammar
     botpsy_version: str
     bfcl_eval_version: str
     params: dict[str, Any] = Field(default_factory=dict)
+    early_stop: dict[str, Any] | None = None  # probe budgets and rules; None: full budget at once
     categories: list[str] = Field(default_factory=list)
     not_run: dict[str, str] = Field(default_factory=dict)
     limit: int | None = None
     started: str = ""
     finished: str = ""
+    generated: int = 0  # cases asked by the generation sessions that wrote this folder
+    generation_s: float = 0.0  # their wall time, seconds (model loading excluded)
 
 
 def model_dir_name(model_name: str) -> str:

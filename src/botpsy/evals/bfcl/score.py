@@ -89,6 +89,7 @@ class CategoryScore(BaseModel):
     disagreements: list[Disagreement] = Field(default_factory=list)
     latency_mean_s: float | None = None
     output_tokens_mean: float | None = None
+    stopped_early: dict[str, int] = Field(default_factory=dict)  # early_stop.StopReason -> cases
 
     @property
     def partial(self) -> bool:
@@ -100,11 +101,16 @@ class BfclReport(BaseModel):
 
     model: str
     mode: str
+    tool_choice: str = "auto"
     result_dir: str
     created: str
     categories: dict[str, CategoryScore]
     not_run: dict[str, str] = Field(default_factory=dict)
     overall: OverallScore
+    max_tokens: int | None = None
+    early_stop: dict[str, Any] | None = None
+    generated: int = 0  # cases asked by the generation step
+    generation_s: float | None = None  # its wall time (None: no run.json)
 
 
 def _graded(sample: SampleScore, grade: CallScore) -> SampleScore:
@@ -298,6 +304,7 @@ def summarize(
         ],
         latency_mean_s=_mean([x for r in records for x in _flat_numbers(r.latency)]),
         output_tokens_mean=_mean([x for r in records for x in _flat_numbers(r.output_token_count)]),
+        stopped_early=dict(Counter(r.stopped for r in records if r.stopped).most_common()),
     )
 
 
@@ -401,11 +408,16 @@ def score(
     report = BfclReport(
         model=model,
         mode=manifest.mode if manifest else "fc",
+        tool_choice=manifest.tool_choice if manifest else "auto",
         result_dir=str(result_dir),
         created=datetime.now(UTC).isoformat(timespec="seconds"),
         categories=scored,
         not_run=not_run,
         overall=overall_score(accuracies),
+        max_tokens=manifest.params.get("max_tokens") if manifest else None,
+        early_stop=manifest.early_stop if manifest else None,
+        generated=manifest.generated if manifest else 0,
+        generation_s=manifest.generation_s if manifest else None,
     )
     write_report(report, scores_dir)
     return report

@@ -1,0 +1,169 @@
+"""``botpsy bench``: measure a model's device numbers, or compare two reports.
+
+    botpsy bench run --model smollm2 --quick --out bench-out/
+    botpsy bench run --model smollm2 --quants f16,q8_0,q4_k_m,q4_0 --prompt-lens 128,512,2048 --threads 1,2
+    botpsy bench compare laptop/ phone/
+
+Heavy modules are imported inside the commands so that ``botpsy --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(
+    help="Device benchmark: latency, memory, quantized speed, roofline.", no_args_is_help=True
+)
+
+
+def _ints(text: str | None, option: str) -> list[int] | None:
+    """``"128, 512"`` -> ``[128, 512]``; a clear error for anything else."""
+    if text is None:
+        return None
+    from botpsy.bench.errors import BenchError, BenchErrorKind
+
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise BenchError(
+            BenchErrorKind.bad_setting, f"{option} takes comma-separated integers, got {text!r}"
+        ) from None
+    if not values:
+        raise BenchError(BenchErrorKind.bad_setting, f"{option} is empty")
+    return values
+
+
+def _fail(message: str) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+
+    Console(stderr=True).print(f"[red]error:[/red] {escape(message)}", highlight=False)
+    raise typer.Exit(2)
+
+
+Opt = typer.Option
+
+
+@app.command()
+def run(
+    out: Annotated[
+        Path, Opt("--out", help="Output folder: report.json, report.md, report.html, plots.")
+    ],
+    model: Annotated[str, Opt(help="Model spec: smollm2 or a .gguf path.")] = "smollm2",
+    quants: Annotated[
+        str | None,
+        Opt(
+            help="Comma-separated quantizations ('source' = the file as given). "
+            "Default f16,q8_0,q4_k_m,q4_0; --quick: source,q8_0."
+        ),
+    ] = None,
+    prompt_lens: Annotated[
+        str | None, Opt(help="Prompt lengths for TTFT/prefill. Default 128,512,2048.")
+    ] = None,
+    threads: Annotated[
+        str | None, Opt(help="Thread counts. Default 1 and the physical core count.")
+    ] = None,
+    repeats: Annotated[
+        int | None, Opt(help="Timed repeats per run (after one warm-up). Default 3.")
+    ] = None,
+    decode_tokens: Annotated[
+        int | None, Opt(help="Decode steps timed per repeat. Default 64.")
+    ] = None,
+    accuracy_cases: Annotated[
+        int | None, Opt(help="BFCL simple_python cases for accuracy (0 = skip). Default 20.")
+    ] = None,
+    hf_model: Annotated[
+        str | None,
+        Opt(
+            help="Also measure transformers fp32/bf16 on this HF folder "
+            "(or a GGUF that transformers dequantizes)."
+        ),
+    ] = None,
+    cache_dir: Annotated[Path | None, Opt(help="Where quantized variants are cached.")] = None,
+    quick: Annotated[
+        bool,
+        Opt(
+            "--quick",
+            help="A few minutes: 2 variants, prompts 128,512, one thread setting, 2 repeats.",
+        ),
+    ] = False,
+) -> None:
+    """Measure every variant of MODEL and write the report to OUT."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from botpsy.bench.config import BenchConfig
+    from botpsy.bench.errors import BenchError
+    from botpsy.bench.quantize import parse_quants
+    from botpsy.bench.report import headline, verdict, write_report
+    from botpsy.bench.runner import preflight, run_bench
+
+    console = Console()
+    try:
+        config = BenchConfig.create(
+            quick=quick,
+            model=model,
+            out_dir=out,
+            quants=parse_quants(quants) if quants else None,
+            prompt_lens=_ints(prompt_lens, "--prompt-lens"),
+            threads=_ints(threads, "--threads"),
+            repeats=repeats,
+            decode_tokens=decode_tokens,
+            accuracy_cases=accuracy_cases,
+            hf_model=hf_model,
+            cache_dir=cache_dir,
+        )
+        preflight(config)
+        columns = (
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+        )
+        with Progress(*columns, console=console, transient=False) as progress:
+            task = progress.add_task("starting", total=None)
+
+            def on_step(done: int, total: int, what: str) -> None:
+                progress.update(task, completed=done, total=total, description=what[:60].ljust(60))
+
+            report = run_bench(config, on_step)
+        files = write_report(report, out)
+    except BenchError as exc:
+        _fail(str(exc))
+        return
+    for row in report.variants:
+        console.print(headline(row), markup=False, highlight=False)
+    console.print(verdict(report), markup=False, highlight=False)
+    for note in report.notes:
+        console.print(f"[yellow]note:[/yellow] {escape(note)}", highlight=False)
+    console.print(
+        f"wrote {files.json}, {files.markdown}, {files.html} and {len(files.plots)} plots "
+        f"in {report.wall_s:.0f} s"
+    )
+
+
+@app.command()
+def compare(
+    a: Annotated[Path, typer.Argument(help="Report A: a report.json or the folder holding it.")],
+    b: Annotated[Path, typer.Argument(help="Report B.")],
+) -> None:
+    """Print B / A ratios of every metric for the runs two reports share."""
+    from rich.console import Console
+
+    from botpsy.bench.compare import compare as compare_reports
+    from botpsy.bench.compare import render_comparison
+    from botpsy.bench.errors import BenchError
+    from botpsy.bench.schema import BenchReport
+
+    try:
+        comparison = compare_reports(BenchReport.load(a), BenchReport.load(b))
+    except BenchError as exc:
+        _fail(str(exc))
+        return
+    if not comparison.rows:
+        _fail("the two reports share no variant to compare")
+    Console().print(render_comparison(comparison))

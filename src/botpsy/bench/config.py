@@ -1,0 +1,145 @@
+"""What a bench run measures: ``BenchConfig`` (defaults, ``--quick``), its validation, and
+the plan of worker jobs it turns into.
+
+Defaults are sized for a 2-core laptop: the full run (4 variants x 2 thread
+counts) takes about a quarter of an hour, ``--quick`` a few minutes.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from botpsy.bench import quantize
+from botpsy.bench.errors import BenchError, BenchErrorKind
+from botpsy.bench.prompts import TURN_PROMPTS
+from botpsy.bench.schema import WorkerJob
+
+DEFAULT_QUANTS = ["f16", "q8_0", "q4_k_m", "q4_0"]
+QUICK_QUANTS = ["source", "q8_0"]
+HF_DTYPES = {"float32": "hf-fp32", "bfloat16": "hf-bf16"}
+MAX_PROMPT_LEN = 32768
+
+
+def physical_cores() -> int:
+    import psutil
+
+    return psutil.cpu_count(logical=False) or os.cpu_count() or 1
+
+
+@dataclass
+class BenchConfig:
+    """Everything a bench run needs; ``BenchConfig.create`` fills the defaults."""
+
+    model: str = "smollm2"
+    out_dir: Path = Path("bench-out")
+    quants: list[str] = field(default_factory=lambda: list(DEFAULT_QUANTS))
+    prompt_lens: list[int] = field(default_factory=lambda: [128, 512, 2048])
+    threads: list[int] = field(default_factory=lambda: [1])
+    repeats: int = 3
+    decode_tokens: int = 64
+    accuracy_cases: int = 20
+    turn_max_tokens: int = 96
+    turns: int = len(TURN_PROMPTS)
+    hf_model: str | None = None
+    cache_dir: Path | None = None
+    quick: bool = False
+    worker_timeout_s: float = 1800.0
+
+    @classmethod
+    def create(cls, *, quick: bool = False, **overrides) -> BenchConfig:
+        """Defaults for a full or a ``--quick`` run; ``None`` overrides are ignored."""
+        cores = physical_cores()
+        base = cls(threads=sorted({1, cores}), quick=quick)
+        if quick:
+            base = replace(
+                base,
+                quants=list(QUICK_QUANTS),
+                prompt_lens=[128, 512],
+                threads=[cores],
+                repeats=2,
+                decode_tokens=32,
+                accuracy_cases=8,
+            )
+        return replace(base, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def validate(config: BenchConfig) -> None:
+    """Reject settings that cannot produce a meaningful run (before any work)."""
+    checks = [
+        (
+            config.prompt_lens and all(8 <= n <= MAX_PROMPT_LEN for n in config.prompt_lens),
+            f"prompt lengths must be between 8 and {MAX_PROMPT_LEN}, got {config.prompt_lens}",
+        ),
+        (
+            config.threads and all(t >= 1 for t in config.threads),
+            f"thread counts must be >= 1, got {config.threads}",
+        ),
+        (config.repeats >= 1, f"repeats must be >= 1, got {config.repeats}"),
+        (config.decode_tokens >= 1, f"decode tokens must be >= 1, got {config.decode_tokens}"),
+        (config.accuracy_cases >= 0, f"accuracy cases must be >= 0, got {config.accuracy_cases}"),
+        (
+            0 <= config.turns <= len(TURN_PROMPTS),
+            f"turns must be between 0 and {len(TURN_PROMPTS)}, got {config.turns}",
+        ),
+    ]
+    for ok, message in checks:
+        if not ok:
+            raise BenchError(BenchErrorKind.bad_setting, message)
+    quantize.parse_quants(",".join(config.quants))
+
+
+def context_size(config: BenchConfig) -> int:
+    """KV-cache size: the longest prompt plus the decode, at least 2048 for the chat turns,
+    rounded up to 256 (it is allocated up front and shows in peak memory)."""
+    needed = max(max(config.prompt_lens) + config.decode_tokens + 16, 2048)
+    return -(-needed // 256) * 256
+
+
+@dataclass(frozen=True)
+class PlannedRun:
+    """One worker to run, with the variant it measures (None for transformers runs)."""
+
+    job: WorkerJob
+    variant: quantize.Variant | None
+    size_bytes: int
+
+
+def plan_jobs(
+    config: BenchConfig, variants: list[quantize.Variant], n_ctx: int
+) -> list[PlannedRun]:
+    """Worker jobs: every variant at every thread count (most threads first; accuracy measured
+    once per variant, in that first run), then the transformers runs at the most threads."""
+    common = {
+        "prompt_lens": sorted(config.prompt_lens),
+        "decode_tokens": config.decode_tokens,
+        "repeats": config.repeats,
+        "n_ctx": n_ctx,
+        "turn_max_tokens": config.turn_max_tokens,
+        "turns": config.turns,
+    }
+    runs = []
+    for variant in variants:
+        for i, threads in enumerate(sorted(set(config.threads), reverse=True)):
+            job = WorkerJob(
+                model_path=str(variant.path),
+                label=variant.quant,
+                threads=threads,
+                accuracy_cases=config.accuracy_cases if i == 0 else 0,
+                **common,
+            )
+            runs.append(PlannedRun(job, variant, variant.path.stat().st_size))
+    if config.hf_model:
+        for dtype, label in HF_DTYPES.items():
+            job = WorkerJob(
+                backend="transformers",
+                model_path=config.hf_model,
+                label=label,
+                dtype=dtype,
+                threads=max(config.threads),
+                accuracy_cases=config.accuracy_cases,
+                **common,
+            )
+            runs.append(PlannedRun(job, None, 0))
+    return runs

@@ -1,0 +1,73 @@
+"""Bench settings: defaults, validation, context size and the plan of worker jobs."""
+
+from __future__ import annotations
+
+import pytest
+
+from botpsy.bench.config import BenchConfig, context_size, physical_cores, plan_jobs, validate
+from botpsy.bench.errors import BenchError, BenchErrorKind
+from botpsy.bench.quantize import Variant
+
+
+def test_quick_defaults_are_small():
+    config = BenchConfig.create(quick=True)
+    assert config.quants == ["source", "q8_0"]
+    assert config.prompt_lens == [128, 512]
+    assert config.threads == [physical_cores()]
+    assert config.repeats == 2 and config.quick
+
+
+def test_full_defaults_and_overrides():
+    config = BenchConfig.create(repeats=5, threads=None, quants=["q4_0"])
+    assert config.quants == ["q4_0"] and config.repeats == 5  # None overrides keep the default
+    assert config.prompt_lens == [128, 512, 2048]
+    assert config.threads == sorted({1, physical_cores()})
+
+
+@pytest.mark.parametrize(
+    ("override", "words"),
+    [
+        ({"prompt_lens": [4]}, "prompt lengths"),
+        ({"prompt_lens": [128, 100_000]}, "prompt lengths"),
+        ({"prompt_lens": []}, "prompt lengths"),
+        ({"threads": [0]}, "thread counts"),
+        ({"repeats": 0}, "repeats"),
+        ({"decode_tokens": 0}, "decode tokens"),
+        ({"accuracy_cases": -1}, "accuracy cases"),
+        ({"turns": 9}, "turns"),
+    ],
+)
+def test_bad_settings_are_rejected(override, words):
+    with pytest.raises(BenchError, match=words) as err:
+        validate(BenchConfig.create(**override))
+    assert err.value.kind is BenchErrorKind.bad_setting
+
+
+def test_unknown_quant_in_the_config_is_rejected():
+    with pytest.raises(BenchError) as err:
+        validate(BenchConfig.create(quants=["q4_0", "q7_7"]))
+    assert err.value.kind is BenchErrorKind.unknown_quant
+
+
+@pytest.mark.parametrize(
+    ("prompt_lens", "decode", "expected"),
+    [([128, 512], 32, 2048), ([128, 512, 2048], 64, 2304), ([4000], 64, 4096), ([4096], 64, 4352)],
+)
+def test_context_size(prompt_lens, decode, expected):
+    assert (
+        context_size(BenchConfig.create(prompt_lens=prompt_lens, decode_tokens=decode)) == expected
+    )
+
+
+def test_plan_runs_most_threads_first_and_measures_accuracy_once(tiny_gguf):
+    variants = [Variant(quant="f32", path=tiny_gguf, source_quant="f32", is_source=True)]
+    config = BenchConfig.create(threads=[1, 2], accuracy_cases=5, hf_model="/models/hf")
+    runs = plan_jobs(config, variants, n_ctx=2048)
+    llama = [r.job for r in runs if r.job.backend == "llama.cpp"]
+    assert [(j.threads, j.accuracy_cases) for j in llama] == [(2, 5), (1, 0)]
+    hf = [r.job for r in runs if r.job.backend == "transformers"]
+    assert [(j.label, j.dtype, j.threads) for j in hf] == [
+        ("hf-fp32", "float32", 2),
+        ("hf-bf16", "bfloat16", 2),
+    ]
+    assert runs[0].size_bytes == tiny_gguf.stat().st_size
