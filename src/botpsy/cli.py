@@ -190,6 +190,7 @@ def chat(
 def _mount() -> None:
     """Subsystem commands; each app keeps its heavy imports inside its commands."""
     from botpsy.assistant.cli import app as assistant_app
+    from botpsy.bench.cli import app as bench_app
     from botpsy.evals.assistant_cli import register as register_assistant_evals
     from botpsy.evals.cli import app as eval_app
     from botpsy.safety.cli import app as audit_app
@@ -202,6 +203,7 @@ def _mount() -> None:
     app.add_typer(eval_app, name="eval", help="Evaluate models: BFCL v4, your tool schemas, scenarios, injection, safety.")
     app.command()(serve)
     app.command()(mcp)
+    app.add_typer(bench_app, name="bench", help="Device benchmark: TTFT, prefill/decode speed, memory, size per quantization.")
     app.add_typer(train_app, name="train", help="The training recipe: data, SFT, distillation, DAPO, export.")
 
 
