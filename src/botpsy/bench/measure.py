@@ -43,7 +43,8 @@ class Stepper(Protocol):
         ...
 
     def reset(self) -> None:
-        """Forget the cache (so the next chat turn starts cold)."""
+        """Forget the cache and settle any background work, so the next timed step starts
+        cold and alone."""
         ...
 
     def set_threads(self, n: int) -> None:
@@ -101,6 +102,7 @@ class LlamaStepper:
 
 def time_prefill(stepper: Stepper, tokens: list[int]) -> PrefillSample:
     """Time to first token for ``tokens`` from an empty cache (prefill + greedy pick)."""
+    stepper.reset()  # settles what an earlier turn left running, outside the clock
     start = time.perf_counter()
     stepper.prefill(tokens)
     return PrefillSample(prompt_tokens=len(tokens), ttft_s=time.perf_counter() - start)
@@ -109,6 +111,7 @@ def time_prefill(stepper: Stepper, tokens: list[int]) -> PrefillSample:
 def time_decode(stepper: Stepper, prompt: list[int], n: int) -> DecodeSample:
     """Prefill ``prompt`` (untimed), then time ``n`` greedy single-token steps. The process's
     CPU time over the same steps shows whether the run had its cores to itself."""
+    stepper.reset()
     token = stepper.prefill(prompt)
     start, cpu_start = time.perf_counter(), time.process_time()
     for _ in range(n):

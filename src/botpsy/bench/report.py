@@ -203,6 +203,13 @@ def method_notes(report: BenchReport) -> list[str]:
             "over the category, graded by botpsy.rewards; each turn stopped at the first complete "
             "call. A relative measure between variants, not a BFCL score."
         )
+    if any(row.backend == "transformers" for row in report.variants):
+        notes.append(
+            "transformers runs (hf-*): the same measurements on PyTorch. transformers has no "
+            "grammar support, so for tool_choice=required the call opener is forced into the "
+            "prompt instead of a call grammar: their turn and accuracy numbers show what "
+            "llama.cpp's constrained decoding adds, not only a precision difference."
+        )
     return notes + report.notes
 
 

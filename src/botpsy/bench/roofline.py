@@ -172,15 +172,15 @@ def diagnose(
         return Diagnosis(bound=Bound.memory, note=note, **evidence)
     if thread_speedup is not None and thread_speedup >= THREAD_SPEEDUP_COMPUTE:
         note = (
-            f"{pct}; the other {ms - floor_ms:.1f} ms is arithmetic (unpacking quantized blocks, "
-            f"dot products): a second thread count gave x{thread_speedup:.2f}, which memory alone "
-            "would not"
+            f"{pct}; the other {ms - floor_ms:.1f} ms is arithmetic (unpacking or converting the "
+            f"weights, dot products): a second thread count gave x{thread_speedup:.2f}, which "
+            "memory alone would not"
         )
         return Diagnosis(bound=Bound.compute, note=note, **evidence)
     if bandwidth_share is not None and bandwidth_share < MEMORY_BOUND_FRACTION:
         note = (
             f"{pct}; the other {ms - floor_ms:.1f} ms is arithmetic per byte (unpacking this "
-            f"format's blocks): another variant streamed x{1 / bandwidth_share:.1f} more bytes/s "
+            f"format's weights): another variant streamed x{1 / bandwidth_share:.1f} more bytes/s "
             "with the same threads, so memory could deliver more"
         )
         return Diagnosis(bound=Bound.compute, note=note, **evidence)

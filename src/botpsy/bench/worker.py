@@ -154,6 +154,7 @@ def run_job(job: WorkerJob, report: Callable[[WorkerProgress], None]) -> WorkerR
         result = accuracy.run_accuracy(
             chat, items, params, on_case=lambda: tick("accuracy"), before_case=model.stepper.reset
         )
+    model.stepper.reset()  # lets a generation thread of the last turn finish before exit
     return WorkerResult(
         job=job,
         load_s=load_s,
