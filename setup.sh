@@ -9,12 +9,31 @@ cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
 VENV=.venv
 STAMP=$VENV/.botpsy-setup
-want=$(cat pyproject.toml setup.sh | sha256sum | cut -c1-16)
+want=$( (cat pyproject.toml setup.sh; grep -m1 '^flags' /proc/cpuinfo || true) | sha256sum | cut -c1-16)
+
+# llama.cpp's AMX kernels crash (SIGSEGV on the first multi-token batch) in VMs that advertise AMX
+# without granting it (ggml-org/llama.cpp#20824). On such CPUs build for this machine's vector
+# extensions one by one instead of -march=native, leaving AMX out; elsewhere keep the native build.
+llama_cmake_args() {
+  local flags pair args="-DGGML_NATIVE=OFF"
+  flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
+  [[ $flags == *" amx_"* ]] || return 0
+  for pair in sse4_2:SSE42 avx:AVX avx2:AVX2 fma:FMA f16c:F16C bmi2:BMI2 avx_vnni:AVX_VNNI \
+      avx512f:AVX512 avx512vbmi:AVX512_VBMI avx512_vnni:AVX512_VNNI avx512_bf16:AVX512_BF16; do
+    [[ $flags == *" ${pair%%:*} "* ]] && args+=" -DGGML_${pair##*:}=ON"
+  done
+  echo "$args"
+}
 
 if [[ ! -f $STAMP || $(cat "$STAMP") != "$want" ]]; then
   [[ -x $VENV/bin/python ]] || "$PY" -m venv "$VENV"
   "$VENV/bin/python" -m pip install -q --upgrade "pip==25.3"
   "$VENV/bin/python" -m pip install -q "torch==2.13.0"
+  cmake_args=$(llama_cmake_args)
+  if [[ -n $cmake_args ]]; then  # pip's wheel cache ignores CMAKE_ARGS: build this one afresh
+    CMAKE_ARGS=$cmake_args CMAKE_BUILD_PARALLEL_LEVEL=2 "$VENV/bin/python" -m pip install -q \
+      --no-cache-dir --force-reinstall --no-deps "llama-cpp-python==$(grep -oP 'llama-cpp-python==\K[0-9.]+' pyproject.toml)"
+  fi
   CMAKE_BUILD_PARALLEL_LEVEL=2 "$VENV/bin/python" -m pip install -q -e ".[all]"
   # bfcl-eval pins old versions of many API clients; the AST/multi-turn checkers need none of them.
   "$VENV/bin/python" -m pip install -q --no-deps "bfcl-eval==2026.3.23"
