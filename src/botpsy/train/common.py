@@ -205,6 +205,34 @@ def validation_samples(cfg: StageCommon) -> list[TrainSample]:
     return read_samples(cfg.val_file)[: cfg.val_samples]
 
 
+def validation_key(cfg: StageCommon) -> str:
+    """Identifies a validation run: same file, sample count, budget and format -> same score."""
+    return f"{cfg.val_file}|{cfg.val_samples}|{cfg.val_max_new_tokens}|{cfg.format}"
+
+
+def reused_validation(cfg: StageCommon) -> ValScore | None:
+    """The previous stage's "after" score when this stage starts from its saved model.
+
+    Stage k's "before" is stage k-1's "after" on the same prompts: on a CPU, scoring
+    it twice costs minutes of greedy generation per stage.
+    """
+    previous = Path(cfg.model).parent / RESULT_FILE
+    if not previous.exists():
+        return None
+    prior = StageResult.model_validate_json(previous.read_text(encoding="utf-8"))
+    same_model = Path(prior.model_dir).resolve() == Path(cfg.model).resolve()
+    after = prior.val_after
+    return after if same_model and after and after.key == validation_key(cfg) else None
+
+
+def score_validation(
+    model: Any, tokenizer: Any, cfg: StageCommon, samples: list[TrainSample]
+) -> ValScore:
+    fmt = get_format(cfg.format)
+    score = validation_score(model, tokenizer, fmt, samples, cfg.val_max_new_tokens)
+    return score.model_copy(update={"key": validation_key(cfg)})
+
+
 def save_final(trainer: Any, tokenizer: Any, out: Path) -> tuple[Path, Path | None]:
     """Save the trained model as a plain HF folder (LoRA merged, adapter kept alongside).
 
@@ -258,11 +286,12 @@ def run_stage(
         import torch
 
         torch.set_num_threads(cfg.threads)
-    fmt = get_format(cfg.format)
     model, tokenizer = load_model(cfg.model)
     main = is_main_process()
     val = validation_samples(cfg) if main else []
-    before = validation_score(model, tokenizer, fmt, val, cfg.val_max_new_tokens) if val else None
+    before = None
+    if val:
+        before = reused_validation(cfg) or score_validation(model, tokenizer, cfg, val)
     ext_before = evaluator(cfg.model) if evaluator and main else {}
     weights = snapshot(model) if main else {}
     trainer = run.build(model, tokenizer)
@@ -283,9 +312,7 @@ def run_stage(
         loss_last=_mean(curve, False),
         param_change=param_change(weights, trained),
         val_before=before,
-        val_after=validation_score(trained, tokenizer, fmt, val, cfg.val_max_new_tokens)
-        if val
-        else None,
+        val_after=score_validation(trained, tokenizer, cfg, val) if val else None,
         external_before=ext_before,
         external_after=evaluator(str(model_dir)) if evaluator else {},
         metrics={"processes": float(trainer.accelerator.num_processes), **run.metrics(trainer)},

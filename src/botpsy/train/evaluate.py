@@ -32,6 +32,7 @@ class ValScore(BaseModel):
     format_ok: float
     by_kind: dict[str, float]
     errors: dict[str, int]
+    key: str = ""  # which prompts and budget were scored (see ``common.validation_key``)
 
 
 def grade(fmt: ChatFormat, text: str, point: DecisionPoint) -> tuple[float, bool, float, str]:
