@@ -15,14 +15,8 @@ from botpsy.train.evaluate import ValScore
 
 
 def _cfg(model: Path, **overrides: object) -> StageCommon:
-    return StageCommon(
-        model=str(model),
-        output_dir="unused",
-        train_file="train.jsonl",
-        val_file="val.jsonl",
-        val_samples=8,
-        **overrides,
-    )
+    settings: dict = {"val_file": "val.jsonl", "val_samples": 8, **overrides}
+    return StageCommon(model=str(model), output_dir="unused", train_file="train.jsonl", **settings)
 
 
 def _previous_stage(tmp_path: Path, key: str) -> Path:
