@@ -144,6 +144,18 @@ def recipe(
     base_model: Annotated[
         str | None, typer.Option("--base-model", help="HF folder of the base model")
     ] = None,
+    bfcl_limit: Annotated[
+        int | None,
+        typer.Option(
+            "--bfcl-limit",
+            min=0,
+            help="Score BFCL non-live AST + irrelevance on the first N cases per category "
+            "before and after each stage (0: every case); off when not given.",
+        ),
+    ] = None,
+    bfcl_threads: Annotated[
+        int | None, typer.Option("--bfcl-threads", help="llama.cpp threads for BFCL")
+    ] = None,
 ) -> None:
     """The whole recipe; re-run the same command to resume an interrupted run."""
     from botpsy.train.presets import get_preset
@@ -153,9 +165,44 @@ def recipe(
         plan = get_preset(preset, str(out), base_model)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
-    report = main(plan)
+    evaluator = None
+    if bfcl_limit is not None:
+        from botpsy.train.bfcl_eval import describe
+
+        evaluator = _bfcl_evaluator(bfcl_limit or None, bfcl_threads)
+        plan.notes.append(describe(evaluator.settings))
+    report = main(plan, evaluator)
     typer.echo(f"{report.preset}: report in {out / 'recipe_report.md'}")
     typer.echo((out / "recipe_report.md").read_text(encoding="utf-8"))
+
+
+def _bfcl_evaluator(limit: int | None, threads: int | None = None) -> Any:
+    """BFCL on the first ``limit`` cases per category (None: all), through llama.cpp."""
+    from botpsy.train.bfcl_eval import BfclEvaluator, BfclSettings
+
+    return BfclEvaluator(BfclSettings(limit=limit, threads=threads))
+
+
+@app.command("score-run")
+def score_run(
+    run: Annotated[Path, typer.Option("--run", help="output folder of a recipe run")],
+    limit: Annotated[
+        int | None,
+        typer.Option("--limit", min=1, help="first N cases per BFCL category (default: all)"),
+    ] = None,
+    threads: Annotated[int | None, typer.Option("--threads", help="llama.cpp threads")] = None,
+) -> None:
+    """Score the base and every finished stage of a run with BFCL; rewrite its reports."""
+    from botpsy.train.bfcl_eval import describe
+    from botpsy.train.gguf_arch import UnsupportedModelError
+    from botpsy.train.score_run import score_run as rescore
+
+    evaluator = _bfcl_evaluator(limit, threads)
+    try:
+        rescore(run, evaluator, note=describe(evaluator.settings))
+    except (FileNotFoundError, UnsupportedModelError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--run") from exc
+    typer.echo((run / "recipe_report.md").read_text(encoding="utf-8"))
 
 
 @app.command()

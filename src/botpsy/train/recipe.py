@@ -4,10 +4,11 @@
 ``recipe_report.{json,md,png}``; a stage that already finished is skipped and
 one that was interrupted resumes from its newest checkpoint, so re-running the
 same command continues a long run. An optional ``evaluator`` (e.g. BFCL
-non-live AST from ``botpsy.evals``) scores the base model and each stage's
-output; results are cached by model folder, so each model is scored once.
+non-live AST, ``botpsy.train.bfcl_eval``) scores the base model and each stage's
+output; results are cached by model folder, so each model is scored once, and
+stages a resumed run skips are scored too.
 
-Run: ``botpsy train recipe --preset tiny --out runs/tiny``.
+Run: ``botpsy train recipe --preset tiny --out runs/tiny [--bfcl-limit 20]``.
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from pathlib import Path
 
 from botpsy.formats import get_format
 from botpsy.train import dapo, distill, export, sft
-from botpsy.train.common import StageResult
+from botpsy.train.common import StageCommon, StageResult
 from botpsy.train.data import DataStats, generate, save
 from botpsy.train.evaluate import ModelEvaluator
 from botpsy.train.loaders import read_samples
 from botpsy.train.presets import RecipePlan
 from botpsy.train.report import RecipeReport, write
+from botpsy.train.score_run import record_scores
 
 
 class CachedEvaluator:
@@ -78,6 +80,23 @@ def run_stages(plan: RecipePlan, evaluator: ModelEvaluator | None) -> list[Stage
     ]
 
 
+def score_resumed(
+    plan: RecipePlan, stages: list[StageResult], cached: CachedEvaluator
+) -> list[StageResult]:
+    """External scores for the stages a resumed run skipped (trained earlier, maybe unscored),
+    written into their ``stage_result.json``: the report then covers every stage."""
+    configs: list[StageCommon] = [plan.sft, plan.distill, plan.dapo1, plan.dapo2]
+    scored = []
+    for cfg, stage in zip(configs, stages):
+        if stage.skipped:
+            before, after = cached(cfg.model), cached(str(Path(cfg.output_dir) / "model"))
+            stage = record_scores(cfg.output_dir, before, after).model_copy(
+                update={"skipped": True}
+            )
+        scored.append(stage)
+    return scored
+
+
 def main(plan: RecipePlan, evaluator: ModelEvaluator | None = None) -> RecipeReport:
     """Run the whole recipe (or write the launch bundle for a multi-GPU preset)."""
     if plan.launch_only:
@@ -106,6 +125,8 @@ def main(plan: RecipePlan, evaluator: ModelEvaluator | None = None) -> RecipeRep
         notes=plan.notes,
     )
     report.stages = run_stages(plan, cached)
+    if cached:
+        report.stages = score_resumed(plan, report.stages, cached)
     if plan.export:
         report.export = export.main(plan.export)
     report.seconds = time.time() - started
