@@ -60,7 +60,7 @@ def models() -> None:
 
     table = Table("spec", "description", "available")
     for spec, description, available in list_models():
-        table.add_row(spec, description, "yes" if available else "no (botpsy models-fetch)")
+        table.add_row(spec, description, "yes" if available else "no")
     console.print(table)
     console.print("Also: a path to a .gguf, a Hugging Face folder, openai:URL#model, scripted:PATH.jsonl")
 

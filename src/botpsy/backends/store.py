@@ -271,7 +271,7 @@ def _available(name: str) -> tuple[bool, str]:
     try:
         default_model_path(fetch=False)
     except ModelNotFoundError:
-        return False, ""
+        return False, "run `botpsy models-fetch`"
     return True, ""
 
 
