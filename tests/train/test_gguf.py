@@ -10,38 +10,16 @@ from botpsy.train.gguf_arch import UnsupportedModelError
 from botpsy.train.gguf_export import convert_hf_to_gguf, convert_lora_to_gguf
 from botpsy.train.gguf_import import dequantize_gguf_to_hf
 
-llama_cpp = pytest.importorskip("llama_cpp")
-PROMPT = (
-    "<|im_start|>user\nWhat's the weather in Paris on 2025-03-14?<|im_end|>\n"
-    "<|im_start|>assistant\n"
-)
+from .gguf_helpers import PROMPT, cpp_logits, make_tiny_llama, prompt_ids
+
+pytest.importorskip("llama_cpp")
 
 
 @pytest.fixture(scope="module")
 def tiny_llama_dir(tiny_model_dir, tmp_path_factory):
     """A tiny Llama (untied head, 2 KV heads): exercises the Q/K RoPE permutation."""
-    import torch
-    from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
-
-    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
-    torch.manual_seed(1)
-    config = LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=64,
-        intermediate_size=96,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=512,
-        tie_word_embeddings=False,
-        eos_token_id=tokenizer.eos_token_id,
-        pad_token_id=tokenizer.pad_token_id,
-        rope_parameters={"rope_type": "default", "rope_theta": 5e5},
-    )
     out = tmp_path_factory.mktemp("llama")
-    LlamaForCausalLM(config).save_pretrained(out)
-    tokenizer.save_pretrained(out)
-    return out
+    return make_tiny_llama(tiny_model_dir, out, tied=False, seed=1, rope_theta=5e5)
 
 
 @pytest.fixture(params=["qwen3", "llama"])
@@ -56,34 +34,12 @@ def _hf_logits(model, ids):
         return model(torch.tensor([ids])).logits[0].numpy()
 
 
-def _cpp_logits(path, ids, lora=None):
-    llm = llama_cpp.Llama(
-        model_path=str(path),
-        lora_path=str(lora) if lora else None,
-        n_ctx=256,
-        logits_all=True,
-        verbose=False,
-    )
-    try:
-        assert llm.tokenize(PROMPT.encode(), add_bos=False, special=True) == ids
-        llm.eval(ids)
-        return np.array(llm.scores[: len(ids)])
-    finally:
-        llm.close()
-
-
-def _ids(model_dir):
-    from transformers import AutoTokenizer
-
-    return AutoTokenizer.from_pretrained(model_dir)(PROMPT, add_special_tokens=False)["input_ids"]
-
-
 def test_f16_gguf_matches_the_hf_model(hf_dir, tmp_path):
     from transformers import AutoModelForCausalLM
 
     path = convert_hf_to_gguf(hf_dir, tmp_path / "m.gguf")
-    ids = _ids(hf_dir)
-    hf, cpp = _hf_logits(AutoModelForCausalLM.from_pretrained(hf_dir), ids), _cpp_logits(path, ids)
+    ids = prompt_ids(hf_dir)
+    hf, cpp = _hf_logits(AutoModelForCausalLM.from_pretrained(hf_dir), ids), cpp_logits(path, ids)
     assert (hf.argmax(-1) == cpp.argmax(-1)).all()
     assert np.abs(hf - cpp).max() < 1e-2
 
@@ -105,11 +61,11 @@ def test_lora_adapter_in_llama_cpp_matches_the_merged_model(hf_dir, tmp_path):
         ),
     )
     peft_model.save_pretrained(tmp_path / "adapter")
-    merged = _hf_logits(peft_model.merge_and_unload(), _ids(hf_dir))
+    merged = _hf_logits(peft_model.merge_and_unload(), prompt_ids(hf_dir))
     base_gguf = convert_hf_to_gguf(hf_dir, tmp_path / "base.gguf")
     adapter = convert_lora_to_gguf(tmp_path / "adapter", hf_dir, tmp_path / "lora.gguf")
-    plain = _cpp_logits(base_gguf, _ids(hf_dir))
-    with_lora = _cpp_logits(base_gguf, _ids(hf_dir), lora=adapter)
+    plain = cpp_logits(base_gguf, prompt_ids(hf_dir))
+    with_lora = cpp_logits(base_gguf, prompt_ids(hf_dir), lora=adapter)
     assert np.abs(merged - plain).max() > 0.05  # the adapter matters...
     assert np.abs(merged - with_lora).max() < 1e-2  # ...and llama.cpp applies it like PEFT
 
@@ -154,9 +110,9 @@ def test_shipped_smollm2_dequantizes_to_an_equivalent_hf_model(default_gguf, tmp
     from transformers import AutoModelForCausalLM
 
     out = dequantize_gguf_to_hf(default_gguf, tmp_path / "smol")
-    ids = _ids(out)
+    ids = prompt_ids(out)
     hf = _hf_logits(AutoModelForCausalLM.from_pretrained(out), ids)
-    cpp = _cpp_logits(default_gguf, ids)
+    cpp = cpp_logits(default_gguf, ids)
     assert (
         hf.argmax(-1) == cpp.argmax(-1)
     ).mean() > 0.9  # llama.cpp runs Q4_1 kernels, HF the dequantized floats

@@ -18,39 +18,18 @@ from typer.testing import CliRunner
 from botpsy.train.gguf_export import convert_hf_to_gguf, convert_lora_to_gguf
 from botpsy.train.lora_extract import DEFAULT_TARGETS, LoraExtractionError, extract_lora
 
+from .gguf_helpers import cpp_logits, make_tiny_llama, prompt_ids
+
 TRUE_RANK = 3
 NORM = "model.layers.1.post_attention_layernorm.weight"
 NORM_SCALE = 1.01  # relative change 0.01, which the report must show
-PROMPT = (
-    "<|im_start|>user\nWhat's the weather in Paris on 2025-03-14?<|im_end|>\n"
-    "<|im_start|>assistant\n"
-)
 
 
 @pytest.fixture(scope="module")
 def tied_llama_dir(tiny_model_dir, tmp_path_factory):
     """A tiny Llama with tied embeddings and 2 KV heads, shaped like SmolLM2 (RoPE permutation)."""
-    from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
-
-    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
-    torch.manual_seed(2)
-    config = LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=64,
-        intermediate_size=96,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=512,
-        tie_word_embeddings=True,
-        eos_token_id=tokenizer.eos_token_id,
-        pad_token_id=tokenizer.pad_token_id,
-        rope_parameters={"rope_type": "default", "rope_theta": 1e4},
-    )
     out = tmp_path_factory.mktemp("tied_llama")
-    LlamaForCausalLM(config).save_pretrained(out)
-    tokenizer.save_pretrained(out)
-    return out
+    return make_tiny_llama(tiny_model_dir, out, tied=True, seed=2, rope_theta=1e4)
 
 
 def _load(model_dir):
@@ -92,12 +71,6 @@ def _deltas(base_dir, tuned_dir):
 def _logits(model, ids):
     with torch.no_grad():
         return model(torch.tensor([ids])).logits[0]
-
-
-def _ids(model_dir):
-    from transformers import AutoTokenizer
-
-    return AutoTokenizer.from_pretrained(model_dir)(PROMPT, add_special_tokens=False)["input_ids"]
 
 
 def test_true_rank_recovers_the_delta_exactly(pair, tmp_path):
@@ -143,7 +116,7 @@ def test_peft_merge_reproduces_the_tuned_model_up_to_the_reported_loss(pair, tmp
     result = extract_lora(base, tuned, tmp_path, rank=TRUE_RANK)
     merged = PeftModel.from_pretrained(_load(base), tmp_path).merge_and_unload()
     tuned_model, base_state = _load(tuned), _load(base).state_dict()
-    ids = _ids(base)
+    ids = prompt_ids(base)
     full = _logits(tuned_model, ids)
     with torch.no_grad():
         for change in result.not_carried:
@@ -204,35 +177,19 @@ def test_different_weights_fail_clearly(tiny_model_dir, tmp_path):
         extract_lora(tiny_model_dir, tuned, tmp_path / "out")
 
 
-def _cpp_logits(llama_cpp, path, ids, lora=None):
-    llm = llama_cpp.Llama(
-        model_path=str(path),
-        lora_path=str(lora) if lora else None,
-        n_ctx=256,
-        logits_all=True,
-        verbose=False,
-    )
-    try:
-        assert llm.tokenize(PROMPT.encode(), add_bos=False, special=True) == ids
-        llm.eval(ids)
-        return np.array(llm.scores[: len(ids)])
-    finally:
-        llm.close()
-
-
 def test_gguf_adapter_moves_llama_cpp_to_the_tuned_model(pair, tmp_path):
     """The f16 GGUF adapter over the base GGUF lands next to the tuned GGUF in llama.cpp."""
-    llama_cpp = pytest.importorskip("llama_cpp")
+    pytest.importorskip("llama_cpp")
     base, tuned = pair
     extract_lora(base, tuned, tmp_path / "peft", rank=TRUE_RANK)
     f16 = convert_lora_to_gguf(tmp_path / "peft", base, tmp_path / "lora16.gguf")
     f32 = convert_lora_to_gguf(tmp_path / "peft", base, tmp_path / "lora32.gguf", dtype="f32")
     assert f16.stat().st_size < 0.75 * f32.stat().st_size
-    ids = _ids(base)
+    ids = prompt_ids(base)
     base_gguf = convert_hf_to_gguf(base, tmp_path / "base.gguf")
-    target = _cpp_logits(llama_cpp, convert_hf_to_gguf(tuned, tmp_path / "tuned.gguf"), ids)
-    plain = _cpp_logits(llama_cpp, base_gguf, ids)
-    adapted = _cpp_logits(llama_cpp, base_gguf, ids, lora=f16)
+    target = cpp_logits(convert_hf_to_gguf(tuned, tmp_path / "tuned.gguf"), ids)
+    plain = cpp_logits(base_gguf, ids)
+    adapted = cpp_logits(base_gguf, ids, lora=f16)
     assert np.abs(plain - target).max() > 0.05  # the fine-tune matters...
     assert np.abs(adapted - target).max() < 0.1 * np.abs(plain - target).max()  # ...and is carried
     assert (adapted.argmax(-1) == target.argmax(-1)).mean() >= (
