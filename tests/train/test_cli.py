@@ -59,3 +59,13 @@ def test_unknown_preset_and_bad_config_are_clear_errors(tmp_path):
     )
     result = runner.invoke(app, ["sft", "--config", str(tmp_path / "bad.json")])
     assert result.exit_code != 0 and "learning_rate" in result.output
+
+
+def test_stage_commands_map_the_shared_flags_to_config_fields(tmp_path):
+    """--model and --train fill ``model``/``train_file`` in every stage; only ``output_dir``
+    (no --out) is then missing, so validation fails before any training starts."""
+    for stage in ("sft", "distill", "dapo"):
+        result = runner.invoke(app, [stage, "--model", "m", "--train", "t", "--max-steps", "2"])
+        flat = "".join(result.output.replace("│", "").split())  # typer wraps errors in a box
+        assert result.exit_code == 2, (stage, result.output)
+        assert "1validationerror" in flat and "output_dir" in flat, (stage, result.output)

@@ -43,6 +43,19 @@ def _stage_config(cls: type, config: Path | None, **flags: Any) -> Any:
         raise typer.BadParameter(f"invalid {cls.__name__}: {exc}") from exc
 
 
+def _stage_flags(
+    model: str | None, out: str | None, train: str | None, val: str | None, max_steps: int | None
+) -> dict[str, Any]:
+    """The options every stage command takes, under the names the stage configs give them."""
+    return {
+        "model": model,
+        "output_dir": out,
+        "train_file": train,
+        "val_file": val,
+        "max_steps": max_steps,
+    }
+
+
 def _show(result: Any) -> None:
     from pydantic import BaseModel
 
@@ -92,8 +105,8 @@ def sft(
     """Stage 1: supervised fine-tuning (assistant tokens only)."""
     from botpsy.train.sft import SFTStageConfig, main
 
-    flags = {"model": model, "output_dir": out, "train_file": train, "val_file": val}
-    _show(main(_stage_config(SFTStageConfig, config, max_steps=max_steps, **flags)))
+    flags = _stage_flags(model, out, train, val, max_steps)
+    _show(main(_stage_config(SFTStageConfig, config, **flags)))
 
 
 @app.command()
@@ -112,9 +125,8 @@ def distill(
     from botpsy.train.distill import DistillStageConfig, main
 
     teachers = dict(item.split("=", 1) for item in teacher or []) or None
-    flags = {"model": model, "output_dir": out, "train_file": train, "val_file": val}
-    cfg = _stage_config(DistillStageConfig, config, max_steps=max_steps, teachers=teachers, **flags)
-    _show(main(cfg))
+    flags = _stage_flags(model, out, train, val, max_steps)
+    _show(main(_stage_config(DistillStageConfig, config, teachers=teachers, **flags)))
 
 
 @app.command()
@@ -132,9 +144,8 @@ def dapo(
     """Stages 3-4: one DAPO round with rule-based rewards and dynamic sampling."""
     from botpsy.train.dapo import HARD, DAPOStageConfig, main
 
-    flags = {"model": model, "output_dir": out, "train_file": train, "val_file": val}
-    kinds = HARD if hard else None
-    _show(main(_stage_config(DAPOStageConfig, config, max_steps=max_steps, kinds=kinds, **flags)))
+    flags = _stage_flags(model, out, train, val, max_steps)
+    _show(main(_stage_config(DAPOStageConfig, config, kinds=HARD if hard else None, **flags)))
 
 
 @app.command()
