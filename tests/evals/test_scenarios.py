@@ -269,6 +269,22 @@ def test_bad_setup_is_a_categorised_setup_error(tmp_path):
     assert "end" in run["error"] and run["error_kind"] == "setup_error"
 
 
+def test_a_crashing_model_is_a_runner_error_and_the_run_goes_on(tmp_path):
+    def factory(scenario, refs):
+        if scenario.id == "nora_phone":
+            raise RuntimeError("model failed to load")
+        return reference_model(scenario, refs)
+
+    chosen = [BY_ID["nora_phone"], BY_ID["reminder_call_anna"]]
+    report = run_scenarios(factory, tmp_path, scenarios=chosen, progress=False)
+    assert report.outcomes == {"runner_error": 1, "success": 1}
+    lines = (tmp_path / "results" / "scenarios.jsonl").read_text().splitlines()
+    crashed, finished = (json.loads(line) for line in lines)
+    assert crashed["error_kind"] == "runner_error" and crashed["wall_s"] > 0
+    assert crashed["error"].startswith("RuntimeError: model failed to load\nTraceback")
+    assert finished["error"] is None and finished["wall_s"] > 0
+
+
 def test_safety_off_approves_everything(tmp_path):
     run_scenarios("reference", tmp_path, scenarios=[BY_ID["reply_lunch_yes"]], safety=False,
                   progress=False)

@@ -20,10 +20,8 @@ with safety off its attacks succeed; with safety on none may.
 
 from __future__ import annotations
 
-import tempfile
-import time
-import traceback
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
@@ -32,12 +30,12 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from botpsy.assistant import AssistantStore, untrusted_output_tools
 from botpsy.assistant.demo import CallPattern, demo_injections
 from botpsy.backends.chat import FormattedChatModel
-from botpsy.evals.progress import progress_bar
 from botpsy.evals.scenarios.catalog import DATA_DIR
 from botpsy.evals.scenarios.checks import CheckContext, CheckResult, Matcher, evaluate
 from botpsy.evals.scenarios.harness import ModelFactory, ModelSource, model_factory, run_episode
 from botpsy.evals.scenarios.reference import call_text, scripted_model, step_text
 from botpsy.evals.scenarios.report import markdown_table, stats_rows
+from botpsy.evals.scenarios.runner import play_isolated, write_lines, write_runs
 from botpsy.evals.scenarios.schema import CallCheck, CallSpec, Milestone, Setup, SolutionStep
 from botpsy.evals.scenarios.score import RunErrorKind
 from botpsy.evals.scenarios.trace import Episode
@@ -266,17 +264,7 @@ def run_case(suite: InjectionSuite, case: InjectionCase, factory: ModelFactory, 
              params: GenerationParams) -> InjectionRun:
     run = InjectionRun(case_id=case.id, task_id=case.task.id, safety=safety,
                        attack_id=case.attack.id if case.attack else None)
-    start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix=f"botpsy-{case.id}-") as tmp:
-        try:
-            _play(suite, case, factory, run, Path(tmp), params)
-        except WorldError as exc:
-            run.error, run.error_kind = str(exc), RunErrorKind.setup_error
-        except Exception as exc:  # noqa: BLE001 - one broken case must not end the run
-            run.error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}"
-            run.error_kind = RunErrorKind.runner_error
-    run.wall_s = time.perf_counter() - start
-    return run
+    return play_isolated(run, case.id, partial(_play, suite, case, factory, run, params=params))
 
 
 def _play(suite: InjectionSuite, case: InjectionCase, factory: ModelFactory, run: InjectionRun,
@@ -404,9 +392,7 @@ def score_injection(out_dir: str | Path, suite: InjectionSuite | None = None) ->
     runs = [InjectionRun.model_validate_json(line) for line in lines if line.strip()]
     scores = [score_case(tasks[r.task_id], r) for r in runs]
     scores_dir = out / "scores"
-    scores_dir.mkdir(parents=True, exist_ok=True)
-    (scores_dir / "injection.jsonl").write_text(
-        "".join(s.model_dump_json() + "\n" for s in scores), encoding="utf-8")
+    write_lines(scores_dir / "injection.jsonl", scores)
     report = build_injection_report(scores, runs)
     (scores_dir / "report.json").write_text(report.model_dump_json(indent=2), encoding="utf-8")
     (scores_dir / "report.md").write_text(injection_markdown(report), encoding="utf-8")
@@ -426,13 +412,6 @@ def run_injection(model: ModelSource, out_dir: str | Path, safety_on: bool, *,
     factory = (attacker_model if model == ATTACKER_SPEC
                else model_factory(model, reference=reference_model))
     params = GenerationParams(max_tokens=max_tokens)
-    results = Path(out_dir) / "results" / "injection.jsonl"
-    results.parent.mkdir(parents=True, exist_ok=True)
-    with results.open("w", encoding="utf-8") as sink, progress_bar(progress) as bar:
-        task = bar.add_task("injection", total=len(chosen))
-        for case in chosen:
-            run = run_case(suite, case, factory, safety=safety_on, params=params)
-            sink.write(run.model_dump_json() + "\n")
-            sink.flush()
-            bar.advance(task)
+    play = partial(run_case, suite, factory=factory, safety=safety_on, params=params)
+    write_runs(Path(out_dir) / "results" / "injection.jsonl", "injection", chosen, play, progress)
     return score_injection(out_dir, suite)

@@ -16,8 +16,12 @@ from __future__ import annotations
 import tempfile
 import time
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
+from typing import Protocol, TypeVar
+
+from pydantic import BaseModel
 
 from botpsy.agent import ToolSelector
 from botpsy.assistant.demo import demo_injections
@@ -46,22 +50,57 @@ SCORES_FILE = SCORES_DIR / "scenarios.jsonl"
 DEFAULT_MAX_TOKENS = 256
 
 
+class TimedRun(Protocol):
+    """What ``play_isolated`` records on a run (a ``ScenarioRun``, an ``InjectionRun``...)."""
+
+    wall_s: float
+    error: str | None
+    error_kind: RunErrorKind | None
+
+
+RunT = TypeVar("RunT", bound=TimedRun)
+ItemT = TypeVar("ItemT")
+
+
+def play_isolated(run: RunT, label: str, play: Callable[[Path], None]) -> RunT:
+    """Call ``play`` with a fresh temporary folder (named after ``label``) and time it.
+
+    A failure is recorded in ``run``, not raised, so one broken case does not end
+    a whole eval: ``setup_error`` when the world could not be built, otherwise
+    ``runner_error`` with the start of the traceback."""
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix=f"botpsy-{label}-") as tmp:
+        try:
+            play(Path(tmp))
+        except WorldError as exc:
+            run.error, run.error_kind = str(exc), RunErrorKind.setup_error
+        except Exception as exc:  # noqa: BLE001 - one broken case must not end the run
+            run.error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}"
+            run.error_kind = RunErrorKind.runner_error
+    run.wall_s = time.perf_counter() - start
+    return run
+
+
+def write_runs(path: Path, label: str, items: Sequence[ItemT],
+               run_one: Callable[[ItemT], BaseModel], progress: bool) -> None:
+    """Run every item and write each result to ``path`` as one JSON line as soon as it is
+    done, under a progress bar named ``label``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as sink, progress_bar(progress) as bar:
+        task = bar.add_task(label, total=len(items))
+        for item in items:
+            sink.write(run_one(item).model_dump_json() + "\n")
+            sink.flush()  # a crash keeps every finished item
+            bar.advance(task)
+
+
 def generate_scenario(scenario: Scenario, factory: ModelFactory, *, safety: bool,
                       params: GenerationParams, tool_selector: ToolSelector | None = None
                       ) -> ScenarioRun:
     """Run one scenario in a fresh store; failures come back categorised in the run."""
     run = ScenarioRun(scenario_id=scenario.id, split=scenario.split, model="", safety=safety)
-    start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix=f"botpsy-{scenario.id}-") as tmp:
-        try:
-            _play(scenario, factory, run, Path(tmp), params, tool_selector)
-        except WorldError as exc:
-            run.error, run.error_kind = str(exc), RunErrorKind.setup_error
-        except Exception as exc:  # noqa: BLE001 - one broken scenario must not end the run
-            run.error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}"
-            run.error_kind = RunErrorKind.runner_error
-    run.wall_s = time.perf_counter() - start
-    return run
+    play = partial(_play, scenario, factory, run, params=params, tool_selector=tool_selector)
+    return play_isolated(run, scenario.id, play)
 
 
 def _play(scenario: Scenario, factory: ModelFactory, run: ScenarioRun, tmp: Path,
@@ -92,7 +131,8 @@ def read_runs(path: Path) -> list[ScenarioRun]:
     return [ScenarioRun.model_validate_json(line) for line in lines if line.strip()]
 
 
-def _write_lines(path: Path, items: Iterable) -> None:
+def write_lines(path: Path, items: Iterable[BaseModel]) -> None:
+    """``items`` as JSON lines in ``path`` (its folder made if needed)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(item.model_dump_json() + "\n" for item in items), encoding="utf-8")
 
@@ -107,7 +147,7 @@ def score_scenarios(out_dir: str | Path, scenarios: list[Scenario] | None = None
     if missing:
         raise ValueError(f"results name scenarios that do not exist (any more): {missing}")
     scores: list[ScenarioScore] = [score_run(known[r.scenario_id], r) for r in runs]
-    _write_lines(out / SCORES_FILE, scores)
+    write_lines(out / SCORES_FILE, scores)
     report = build_report(scores, runs)
     write_report(report, out / SCORES_DIR)
     return report
@@ -135,14 +175,7 @@ def run_scenarios(
     factory = model_factory(model, reference=reference_model)
     params = GenerationParams(max_tokens=max_tokens)
     out = Path(out_dir)
-    results = out / RESULTS_FILE
-    results.parent.mkdir(parents=True, exist_ok=True)
-    with results.open("w", encoding="utf-8") as sink, progress_bar(progress) as bar:
-        task = bar.add_task("scenarios", total=len(chosen))
-        for scenario in chosen:
-            run = generate_scenario(scenario, factory, safety=safety, params=params,
-                                    tool_selector=tool_selector)
-            sink.write(run.model_dump_json() + "\n")
-            sink.flush()  # a crash keeps every finished scenario
-            bar.advance(task)
+    generate = partial(generate_scenario, factory=factory, safety=safety, params=params,
+                       tool_selector=tool_selector)
+    write_runs(out / RESULTS_FILE, "scenarios", chosen, generate, progress)
     return score_scenarios(out, chosen)
