@@ -3,7 +3,7 @@
 - ``tiny``: a random 2-layer Qwen3 (hidden 32) with a tokenizer trained in code;
   the whole recipe in about two minutes on 2 CPU cores (tests, CI, smoke runs).
 - ``smol``: SmolLM2-135M-Instruct, dequantized from the shipped Q4_1 GGUF; bf16
-  autocast; every stage checkpoints and resumes; about 70 minutes on 2 CPU cores.
+  autocast; every stage checkpoints and resumes; about 80 minutes on 2 CPU cores.
 - ``qwen3.5-0.8b``: the release's setting (Qwen3.5-0.8B, qwen35 format) for
   several GPUs: DeepSpeed through ``accelerate``, vLLM for RL rollouts. It needs
   the HF model folder (no hub access here) and is written out as a launch bundle
@@ -153,19 +153,19 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
     p = Paths(Path(out_dir))
     common = {
         "bf16": True,
-        "val_samples": 32,
+        "val_samples": 16,
         "val_max_new_tokens": 96,
         "save_steps": 20,
         "seed": 0,
     }
     rl = {
-        "max_steps": 12,
+        "max_steps": 6,
         "learning_rate": 2e-6,
         "batch_size": 8,
         "num_generations": 4,
         "max_completion_length": 96,
         "overlong_cache": 24,
-        "pool_target": 16,
+        "pool_target": 8,
         "filter_max_new_tokens": 96,
     }
     sft, distill, dapo1, dapo2 = _chain(
@@ -174,18 +174,18 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         "hermes",
         common,
         sft={
-            "epochs": 1.0,
+            "max_steps": 50,  # ~400 of the 852 conversations: ~40 s a step on 2 cores
             "learning_rate": 1e-4,
             "batch_size": 4,
             "grad_accum": 2,
             "max_length": 1024,
         },
         distill={
-            "max_steps": 30,
+            "max_steps": 12,
             "learning_rate": 1e-5,
             "batch_size": 4,
             "max_completion_length": 64,
-            "teacher": TeacherSettings(max_steps=40, learning_rate=5e-5, batch_size=4),
+            "teacher": TeacherSettings(max_steps=15, learning_rate=5e-5, batch_size=4),
         },
         dapo=rl,
         dapo2={},
@@ -205,9 +205,10 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         ),
         notes=[
             (
-                "Sized for one ~70-minute sitting on 2 CPU cores: SFT ~25 min, three teachers "
-                "~13 min, distillation ~8 min, each DAPO round ~9 min; scale n_samples and "
-                "max_steps up for a stronger model"
+                "Sized for one ~80-minute sitting on 2 CPU cores (a training step of 8 "
+                "conversations, ~500 tokens each, takes ~40 s there): SFT 50 steps, three "
+                "teachers x 15 steps, distillation 12 steps, DAPO 2 x 6 steps; raise max_steps "
+                "(and n_samples) for a stronger model where more compute is at hand"
             )
         ],
     )
