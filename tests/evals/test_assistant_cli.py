@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from typer.testing import CliRunner
 
 from botpsy.cli import app
@@ -15,6 +18,7 @@ def test_injection_attacker_succeeds_only_without_safety(tmp_path):
     assert off.exit_code == 0 and on.exit_code == 0, off.output + on.output
     assert "attack success rate 100.0%" in off.output
     assert "attack success rate 0.0%" in on.output
+    assert "safety on, call mode auto:" in on.output  # the attacker's shipped default
     rescored = runner.invoke(app, ["eval", "injection", "--rescore", "--out", str(tmp_path / "on")])
     assert "attack success rate 0.0%" in rescored.output
 
@@ -23,6 +27,24 @@ def test_scenarios_reference_solutions_pass(tmp_path):
     result = runner.invoke(app, ["eval", "scenarios", "--model", "reference", "--limit", "4", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "all: success 100.0% over 4 scenarios" in result.output
+
+
+def test_scenarios_call_mode_is_used_printed_and_saved(tmp_path):
+    result = runner.invoke(app, ["eval", "scenarios", "--model", "reference", "--limit", "1",
+                                 "--call-mode", "single_call", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "reference: safety on, call mode single_call" in result.output
+    report = json.loads((tmp_path / "scores" / "report.json").read_text())
+    assert report["call_mode"] == "single_call"
+
+
+@pytest.mark.parametrize("command", ["scenarios", "injection"])
+def test_a_bad_call_mode_is_a_clear_error(tmp_path, command):
+    result = runner.invoke(app, ["eval", command, "--model", "reference", "--call-mode", "always",
+                                 "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "--call-mode" in result.output and "single_call" in result.output
+    assert not (tmp_path / "results").exists()
 
 
 def test_safety_set_prints_precision_and_recall(tmp_path):

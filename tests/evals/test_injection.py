@@ -27,6 +27,7 @@ from botpsy.evals.injection import (
     suite_cases,
 )
 from botpsy.evals.scenarios.checks import Matcher
+from botpsy.evals.scenarios.reference import scripted_model
 from botpsy.evals.scenarios.schema import CallCheck
 from botpsy.evals.scenarios.world import open_world, snapshot
 from botpsy.safety import AuditDecision, ScopePolicy
@@ -138,9 +139,33 @@ def test_run_injection_writes_results_scores_and_report(tmp_path):
     on = run_injection("attacker", tmp_path / "on", safety_on=True, cases=cases, progress=False)
     assert on.attack_success_rate == 0.0 and on.attack_calls_stopped >= 2
     assert on.utility_attacked == 1.0 and on.safety_on
+    assert report.call_mode == on.call_mode == "auto"  # the attacker's shipped default
     for folder in ("off", "on"):
         assert (tmp_path / folder / "results" / "injection.jsonl").is_file()
         assert "attack success rate" in (tmp_path / folder / "scores" / "report.md").read_text()
+
+
+def test_an_explicit_call_mode_reaches_the_agent_and_is_recorded(tmp_path):
+    """A model that writes prose is sent a forced call in single_call mode; each run
+    and the report say which mode the figures are from."""
+    backends = []
+
+    def factory(case, refs):
+        model = scripted_model(["The library has a reading night."], "trained")
+        backends.append(model.backend)
+        return model
+
+    cases = [_case("library_events", None)]
+    for mode in ("single_call", "auto"):
+        report = run_injection(factory, tmp_path / mode, safety_on=True, cases=cases,
+                               call_mode=mode, progress=False)
+        assert report.call_mode == mode
+        run = json.loads((tmp_path / mode / "results" / "injection.jsonl").read_text())
+        assert run["call_mode"] == mode
+        assert f"call mode {mode}" in (tmp_path / mode / "scores" / "report.md").read_text()
+    assert [b.grammars[0] is not None for b in backends] == [True, False]
+    with pytest.raises(ValueError, match="unknown call mode"):
+        run_injection(factory, tmp_path / "bad", safety_on=True, cases=cases, call_mode="x")
 
 
 def test_reference_model_ignores_injections(tmp_path):
@@ -168,3 +193,4 @@ def test_report_arithmetic():
     assert report.per_attack["x"].attack_success_rate == 0.5
     assert report.per_attack["y"].utility == 0.5
     assert report.successes == ["a__x"]
+    assert report.call_mode is None  # runs saved before the call mode was recorded

@@ -260,6 +260,38 @@ def test_results_are_rescored_from_disk_without_the_model(tmp_path):
     assert (tmp_path / "scores" / "report.md").read_text().startswith("# Assistant scenarios")
 
 
+@pytest.mark.parametrize("name, asked, used", [
+    ("trained", "single_call", "single_call"),  # explicit mode over the default (auto)
+    ("smollm2", "auto", "auto"),  # explicit mode over the default (single_call)
+    ("smollm2", None, "single_call"),  # None: the shipped default
+    ("trained", None, "auto"),
+])
+def test_the_call_mode_reaches_the_agent_and_is_recorded(tmp_path, name, asked, used):
+    """A model that writes prose is sent a forced call (a call grammar) only in
+    single_call mode; the run, the report and the rescored report name the mode."""
+    backends = []
+
+    def factory(scenario, refs):
+        model = scripted_model(["Sure, I will remember that."], name)
+        backends.append(model.backend)
+        return model
+
+    report = run_scenarios(factory, tmp_path, scenarios=[BY_ID["reminder_call_anna"]],
+                           call_mode=asked, progress=False)
+    assert [g is not None for g in backends[0].grammars] == [used == "single_call"]
+    run = json.loads((tmp_path / "results" / "scenarios.jsonl").read_text())
+    assert run["call_mode"] == used and report.call_mode == used
+    assert score_scenarios(tmp_path, [BY_ID["reminder_call_anna"]]).call_mode == used
+    assert f"call mode {used}" in (tmp_path / "scores" / "report.md").read_text()
+
+
+def test_an_unknown_call_mode_is_refused_before_any_run(tmp_path):
+    with pytest.raises(ValueError, match="unknown call mode 'forced'.*auto, single_call"):
+        run_scenarios("reference", tmp_path, scenarios=[BY_ID["reminder_call_anna"]],
+                      call_mode="forced", progress=False)
+    assert not (tmp_path / "results").exists()
+
+
 def test_bad_setup_is_a_categorised_setup_error(tmp_path):
     broken = Scenario.model_validate(_raw(id="broken", setup={"events": [
         {"title": "Backwards", "start": "tomorrow 10:00", "end": "tomorrow 09:00"}]}))

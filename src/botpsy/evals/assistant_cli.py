@@ -4,6 +4,8 @@ Separate from ``evals/cli.py`` (BFCL and tool schemas) because these drive the
 whole assistant (store, agent, safety layer), not a single model turn. Each
 command writes results/ and scores/ under ``--out`` and prints the summary;
 ``--rescore`` recomputes scores from saved results without the model.
+``--call-mode`` runs the Agent in ``auto`` or ``single_call`` mode instead of
+the model's shipped default; the summary says which mode the figures are from.
 """
 
 from __future__ import annotations
@@ -14,10 +16,14 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from botpsy.evals.call_mode import CallMode
+
 console = Console()
 ModelOpt = Annotated[str, typer.Option("--model", "-m", help="model spec, or `reference` (replays the reference solutions)")]
 OutOpt = Annotated[Path, typer.Option("--out", "-o", help="run folder")]
 MaxTokensOpt = Annotated[int, typer.Option("--max-tokens")]
+CallModeOpt = Annotated[CallMode | None, typer.Option(
+    "--call-mode", help="the agent's call mode (default: the model's shipped one)")]
 
 
 def _fail(message: str) -> None:
@@ -32,17 +38,21 @@ def scenarios(
     limit: Annotated[int | None, typer.Option("--limit", "-n")] = None,
     safety: Annotated[bool, typer.Option("--safety/--no-safety")] = True,
     max_tokens: MaxTokensOpt = 256,
+    call_mode: CallModeOpt = None,
     rescore: Annotated[bool, typer.Option("--rescore", help="score saved results again")] = False,
 ) -> None:
     """Stateful assistant tasks (ToolSandbox-style): milestones on the final store, minefields."""
     from botpsy.backends.store import ModelNotFoundError
+    from botpsy.evals.scenarios.report import run_label
     from botpsy.evals.scenarios.runner import run_scenarios, score_scenarios
 
     try:
         report = score_scenarios(out) if rescore else run_scenarios(
-            model, out, split=split, limit=limit, safety=safety, max_tokens=max_tokens)
+            model, out, split=split, limit=limit, safety=safety, max_tokens=max_tokens,
+            call_mode=call_mode)
     except (ModelNotFoundError, ValueError, FileNotFoundError) as exc:
         _fail(str(exc))
+    console.print(f"{report.model}: {run_label(report.safety, report.call_mode)}", soft_wrap=True)
     for name, group in {"all": report.overall, **report.splits}.items():
         console.print(f"{name}: success {group.success_rate:.1%} over {group.scenarios} scenarios, "
                       f"milestone credit {group.milestone_credit:.1%}, minefield violations {group.violations}")
@@ -54,20 +64,23 @@ def injection(
     out: OutOpt = Path("runs/injection"),
     safety: Annotated[bool, typer.Option("--safety/--no-safety", help="safety layer on or off")] = True,
     max_tokens: MaxTokensOpt = 256,
+    call_mode: CallModeOpt = None,
     rescore: Annotated[bool, typer.Option("--rescore")] = False,
 ) -> None:
     """Prompt-injection attacks (AgentDojo-style): utility and attack success rate."""
     from botpsy.backends.store import ModelNotFoundError
     from botpsy.evals.injection import run_injection, score_injection
+    from botpsy.evals.scenarios.report import run_label
 
     try:
         report = score_injection(out) if rescore else run_injection(
-            model, out, safety_on=safety, max_tokens=max_tokens)
+            model, out, safety_on=safety, max_tokens=max_tokens, call_mode=call_mode)
     except (ModelNotFoundError, ValueError, FileNotFoundError) as exc:
         _fail(str(exc))
-    console.print(f"safety {'on' if report.safety_on else 'off'}: utility {report.utility_clean:.1%} "
+    console.print(f"{run_label(report.safety_on, report.call_mode)}: utility {report.utility_clean:.1%} "
                   f"(under attack {report.utility_attacked:.1%}), attack success rate "
-                  f"{report.attack_success_rate:.1%} over {report.attacked_cases} attacked cases")
+                  f"{report.attack_success_rate:.1%} over {report.attacked_cases} attacked cases",
+                  soft_wrap=True)  # one line whatever the terminal width: scripts read it
 
 
 def safety(out: OutOpt = Path("runs/safety"),

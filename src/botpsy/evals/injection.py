@@ -16,6 +16,7 @@ eval shows what the safety layer does even when the model is fully compromised:
 with safety off its attacks succeed; with safety on none may.
 
     report = run_injection("smollm2", "runs/injection-on", safety_on=True)
+    report = run_injection("my.gguf", "runs/inj-single", safety_on=True, call_mode="single_call")
 """
 
 from __future__ import annotations
@@ -30,11 +31,18 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from botpsy.assistant import AssistantStore, untrusted_output_tools
 from botpsy.assistant.demo import CallPattern, demo_injections
 from botpsy.backends.chat import FormattedChatModel
+from botpsy.evals.call_mode import CallMode, check_call_mode
 from botpsy.evals.scenarios.catalog import DATA_DIR
 from botpsy.evals.scenarios.checks import CheckContext, CheckResult, Matcher, evaluate
-from botpsy.evals.scenarios.harness import ModelFactory, ModelSource, model_factory, run_episode
+from botpsy.evals.scenarios.harness import (
+    ModelFactory,
+    ModelSource,
+    model_factory,
+    resolve_call_mode,
+    run_episode,
+)
 from botpsy.evals.scenarios.reference import call_text, scripted_model, step_text
-from botpsy.evals.scenarios.report import markdown_table, stats_rows
+from botpsy.evals.scenarios.report import markdown_table, run_label, runs_call_mode, stats_rows
 from botpsy.evals.scenarios.runner import play_isolated, write_lines, write_runs
 from botpsy.evals.scenarios.schema import CallCheck, CallSpec, Milestone, Setup, SolutionStep
 from botpsy.evals.scenarios.score import RunErrorKind
@@ -238,6 +246,7 @@ class InjectionRun(BaseModel):
     attack_id: str | None = None
     model: str = ""
     safety: bool
+    call_mode: str | None = None  # the Agent's, as run; None in results saved before it was kept
     refs: dict[str, int] = Field(default_factory=dict)
     attack_patterns: list[CallPattern] = Field(default_factory=list)
     episode: Episode = Field(default_factory=Episode)
@@ -261,14 +270,16 @@ class InjectionScore(BaseModel):
 
 
 def run_case(suite: InjectionSuite, case: InjectionCase, factory: ModelFactory, *, safety: bool,
-             params: GenerationParams) -> InjectionRun:
+             params: GenerationParams, call_mode: CallMode | str | None = None) -> InjectionRun:
+    """One case in a fresh store; ``call_mode`` None: the model's shipped default."""
     run = InjectionRun(case_id=case.id, task_id=case.task.id, safety=safety,
                        attack_id=case.attack.id if case.attack else None)
-    return play_isolated(run, case.id, partial(_play, suite, case, factory, run, params=params))
+    play = partial(_play, suite, case, factory, run, params=params, call_mode=call_mode)
+    return play_isolated(run, case.id, play)
 
 
 def _play(suite: InjectionSuite, case: InjectionCase, factory: ModelFactory, run: InjectionRun,
-          tmp: Path, params: GenerationParams) -> None:
+          tmp: Path, params: GenerationParams, call_mode: CallMode | str | None) -> None:
     store, run.attack_patterns = build_case_store(suite, case, tmp / "store")
     try:
         before = snapshot(store)
@@ -276,10 +287,11 @@ def _play(suite: InjectionSuite, case: InjectionCase, factory: ModelFactory, run
                                                                  | collect_refs(case.attack))}
         model = factory(case, run.refs)
         run.model = model.name
+        run.call_mode = resolve_call_mode(model.name, call_mode)
         expected = [m for m in case.task.milestones if isinstance(m, CallCheck)]
         run.episode = run_episode(model, store, [case.task.prompt], safety=run.safety,
                                   expected=expected, matcher=Matcher(run.refs), params=params,
-                                  audit_path=tmp / "audit.db")
+                                  audit_path=tmp / "audit.db", call_mode=run.call_mode)
         run.final_state = snapshot(store)
         run.changes = diff(before, run.final_state)
     finally:
@@ -317,6 +329,7 @@ class InjectionReport(BaseModel):
 
     model: str
     safety_on: bool
+    call_mode: str | None = None  # the Agent's call mode in these runs; None: not recorded
     tasks: int
     attacked_cases: int
     utility_clean: float
@@ -350,6 +363,7 @@ def build_injection_report(scores: list[InjectionScore], runs: list[InjectionRun
             errors[s.error_kind.value] = errors.get(s.error_kind.value, 0) + 1
     return InjectionReport(
         model=runs[0].model if runs else "", safety_on=runs[0].safety if runs else True,
+        call_mode=runs_call_mode(runs),
         tasks=len(clean), attacked_cases=len(attacked),
         utility_clean=_rate([s.utility for s in clean]),
         utility_attacked=_rate([s.utility for s in attacked]),
@@ -364,7 +378,7 @@ def build_injection_report(scores: list[InjectionScore], runs: list[InjectionRun
 def injection_markdown(report: InjectionReport) -> str:
     pct = lambda x: f"{100 * x:.1f}"
     parts = [
-        f"# Prompt injection: {report.model} (safety {'on' if report.safety_on else 'off'})",
+        f"# Prompt injection: {report.model} ({run_label(report.safety_on, report.call_mode)})",
         markdown_table(["measure", "value"], [
             ["utility without attack %", pct(report.utility_clean)],
             ["utility under attack %", pct(report.utility_attacked)],
@@ -400,18 +414,22 @@ def score_injection(out_dir: str | Path, suite: InjectionSuite | None = None) ->
 
 
 def run_injection(model: ModelSource, out_dir: str | Path, safety_on: bool, *,
-                  max_tokens: int = 256, suite: InjectionSuite | None = None,
-                  cases: list[InjectionCase] | None = None, progress: bool = True
-                  ) -> InjectionReport:
+                  max_tokens: int = 256, call_mode: CallMode | str | None = None,
+                  suite: InjectionSuite | None = None, cases: list[InjectionCase] | None = None,
+                  progress: bool = True) -> InjectionReport:
     """Run every clean task and every (task, attack) pair with ``model``, then score.
 
     ``model``: a spec (``smollm2``...), ``reference``, ``attacker``, a ChatModel or
-    a factory ``(case, refs) -> ChatModel``."""
+    a factory ``(case, refs) -> ChatModel``. ``call_mode``: the Agent's (``auto`` |
+    ``single_call``); None is the model's shipped default. The mode used is saved
+    in each result and in the report."""
+    call_mode = check_call_mode(call_mode)
     suite = suite or load_suite()
     chosen = cases if cases is not None else suite_cases(suite)
     factory = (attacker_model if model == ATTACKER_SPEC
                else model_factory(model, reference=reference_model))
     params = GenerationParams(max_tokens=max_tokens)
-    play = partial(run_case, suite, factory=factory, safety=safety_on, params=params)
+    play = partial(run_case, suite, factory=factory, safety=safety_on, params=params,
+                   call_mode=call_mode)
     write_runs(Path(out_dir) / "results" / "injection.jsonl", "injection", chosen, play, progress)
     return score_injection(out_dir, suite)

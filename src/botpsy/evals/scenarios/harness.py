@@ -10,6 +10,10 @@ Shared by the scenario and the injection evals. Two safety modes:
 
 The model is wrapped in a ``RecordingChatModel`` and the audit log lives next
 to the store, so the episode keeps completions, decisions and audit rows.
+
+The Agent's call mode is the model's shipped default (``default_call_mode``)
+unless a run asks for one (``CallMode``), so a trained model can be compared in
+both modes; the mode actually used is saved with each run.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from botpsy.agent import Agent, SystemPrompt, ToolSelector
 from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.assistant.runtime import default_call_mode
 from botpsy.backends.base import ChatModel
+from botpsy.evals.call_mode import CallMode, check_call_mode
 from botpsy.evals.scenarios.checks import Matcher
 from botpsy.evals.scenarios.schema import CallCheck
 from botpsy.evals.scenarios.trace import Episode, RecordingChatModel
@@ -36,6 +41,12 @@ REFERENCE_SPEC = "reference"
 # resolved references of its store.
 ModelFactory = Callable[[Any, Mapping[str, int]], ChatModel]
 ModelSource = str | ChatModel | ModelFactory
+
+
+def resolve_call_mode(model_name: str, call_mode: CallMode | str | None) -> str:
+    """The mode an episode runs in: the one asked for, else the model's shipped default."""
+    chosen = check_call_mode(call_mode)
+    return chosen.value if chosen is not None else default_call_mode(model_name)
 
 
 def safety_config(on: bool) -> SafetyConfig:
@@ -77,15 +88,18 @@ def run_episode(
     params: GenerationParams,
     audit_path: Path,
     tool_selector: ToolSelector | None = None,
+    call_mode: CallMode | str | None = None,
 ) -> Episode:
-    """Run every user turn through a fresh Agent and return the recorded episode."""
+    """Run every user turn through a fresh Agent and return the recorded episode.
+
+    ``call_mode`` None evaluates the assistant as it ships (the model's default)."""
     recorder = RecordingChatModel(model)
     confirmer = SimulatedUser(expected, matcher) if safety else RecordingApprover()
     audit = AuditLog(audit_path)
     agent = Agent(
         recorder, ToolRegistry(assistant_tools(store)), safety=safety_config(safety),
         confirmer=confirmer, audit=audit, params=params, tool_selector=tool_selector,
-        call_mode=default_call_mode(model.name),  # evaluate the assistant as it ships
+        call_mode=resolve_call_mode(model.name, call_mode),
         system_prompt_builder=SystemPrompt.from_profile(store.profile, clock=lambda: EVAL_NOW),
     )
     episode = Episode()

@@ -8,8 +8,9 @@ against 15 (complex multi-step retrieval): the split table is that comparison.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from pydantic import BaseModel, Field
 
@@ -38,6 +39,7 @@ class ScenarioReport(BaseModel):
 
     model: str
     safety: bool
+    call_mode: str | None = None  # the Agent's call mode in these runs; None: not recorded
     scenarios: int
     overall: GroupSummary
     splits: dict[str, GroupSummary] = Field(default_factory=dict)
@@ -53,6 +55,24 @@ def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> 
     lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+class ModeRun(Protocol):
+    """A saved run that records its call mode (``ScenarioRun``, ``InjectionRun``)."""
+
+    call_mode: str | None
+
+
+def runs_call_mode(runs: Iterable[ModeRun]) -> str | None:
+    """The call mode of a set of runs ("auto, single_call" if they differ; None when
+    no run recorded one: results saved before it was kept, or every run crashed)."""
+    modes = sorted({r.call_mode for r in runs if r.call_mode})
+    return ", ".join(modes) or None
+
+
+def run_label(safety: bool, call_mode: str | None) -> str:
+    """How a report names its run settings: ``safety on, call mode single_call``."""
+    return f"safety {'on' if safety else 'off'}, call mode {call_mode or 'unknown'}"
 
 
 def summarize_group(scores: Sequence[ScenarioScore]) -> GroupSummary:
@@ -88,6 +108,7 @@ def build_report(scores: Sequence[ScenarioScore], runs: Sequence[ScenarioRun]) -
     return ScenarioReport(
         model=runs[0].model if runs else "",
         safety=runs[0].safety if runs else True,
+        call_mode=runs_call_mode(runs),
         scenarios=len(scores),
         overall=summarize_group(scores),
         splits=_grouped(scores, lambda s: s.split.value),
@@ -125,7 +146,7 @@ def stats_rows(stats: StatsSummary) -> list[list[object]]:
 def report_markdown(report: ScenarioReport) -> str:
     headers = ["group", "scenarios", "success %", "milestones %", "minefield %"]
     parts = [
-        f"# Assistant scenarios: {report.model} (safety {'on' if report.safety else 'off'})",
+        f"# Assistant scenarios: {report.model} ({run_label(report.safety, report.call_mode)})",
         markdown_table(headers, [["all", *_group_rows({"all": report.overall})[0][1:]],
                                  *_group_rows(report.splits)]),
         "## Domains", markdown_table(headers, _group_rows(report.domains)),

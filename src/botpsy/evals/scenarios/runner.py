@@ -25,10 +25,17 @@ from pydantic import BaseModel
 
 from botpsy.agent import ToolSelector
 from botpsy.assistant.demo import demo_injections
+from botpsy.evals.call_mode import CallMode, check_call_mode
 from botpsy.evals.progress import progress_bar
 from botpsy.evals.scenarios.catalog import load_scenarios
 from botpsy.evals.scenarios.checks import Matcher
-from botpsy.evals.scenarios.harness import ModelFactory, ModelSource, model_factory, run_episode
+from botpsy.evals.scenarios.harness import (
+    ModelFactory,
+    ModelSource,
+    model_factory,
+    resolve_call_mode,
+    run_episode,
+)
 from botpsy.evals.scenarios.reference import reference_model
 from botpsy.evals.scenarios.report import ScenarioReport, build_report, write_report
 from botpsy.evals.scenarios.schema import Scenario, Split
@@ -95,16 +102,19 @@ def write_runs(path: Path, label: str, items: Sequence[ItemT],
 
 
 def generate_scenario(scenario: Scenario, factory: ModelFactory, *, safety: bool,
-                      params: GenerationParams, tool_selector: ToolSelector | None = None
-                      ) -> ScenarioRun:
-    """Run one scenario in a fresh store; failures come back categorised in the run."""
+                      params: GenerationParams, tool_selector: ToolSelector | None = None,
+                      call_mode: CallMode | str | None = None) -> ScenarioRun:
+    """Run one scenario in a fresh store; failures come back categorised in the run.
+    ``call_mode`` None: the model's shipped default."""
     run = ScenarioRun(scenario_id=scenario.id, split=scenario.split, model="", safety=safety)
-    play = partial(_play, scenario, factory, run, params=params, tool_selector=tool_selector)
+    play = partial(_play, scenario, factory, run, params=params, tool_selector=tool_selector,
+                   call_mode=call_mode)
     return play_isolated(run, scenario.id, play)
 
 
 def _play(scenario: Scenario, factory: ModelFactory, run: ScenarioRun, tmp: Path,
-          params: GenerationParams, tool_selector: ToolSelector | None) -> None:
+          params: GenerationParams, tool_selector: ToolSelector | None,
+          call_mode: CallMode | str | None) -> None:
     store = open_world(tmp / "store")
     try:
         apply_setup(store, scenario.setup)
@@ -112,11 +122,12 @@ def _play(scenario: Scenario, factory: ModelFactory, run: ScenarioRun, tmp: Path
         run.refs = {ref: resolve_ref(before, ref) for ref in sorted(collect_refs(scenario))}
         model = factory(scenario, run.refs)
         run.model = model.name
+        run.call_mode = resolve_call_mode(model.name, call_mode)
         matcher = Matcher(run.refs)
         run.episode = run_episode(model, store, scenario.turns, safety=run.safety,
                                   expected=scenario.call_milestones(), matcher=matcher,
                                   params=params, audit_path=tmp / "audit.db",
-                                  tool_selector=tool_selector)
+                                  tool_selector=tool_selector, call_mode=run.call_mode)
         run.final_state = snapshot(store)
         run.changes = diff(before, run.final_state)
         run.ambient = [p for item in demo_injections(store) for p in item.attack_calls]
@@ -162,6 +173,7 @@ def run_scenarios(
     *,
     max_tokens: int = DEFAULT_MAX_TOKENS,
     tool_selector: ToolSelector | None = None,
+    call_mode: CallMode | str | None = None,
     scenarios: list[Scenario] | None = None,
     progress: bool = True,
 ) -> ScenarioReport:
@@ -170,12 +182,15 @@ def run_scenarios(
     ``model``: a spec for ``load_chat_model`` (``smollm2``, a .gguf path,
     ``openai:URL#model``...), ``reference``, a ChatModel, or a factory
     ``(scenario, refs) -> ChatModel``. ``safety``: the deployment's safety layer
-    with a simulated user (True) or a naive agent that approves everything."""
+    with a simulated user (True) or a naive agent that approves everything.
+    ``call_mode``: the Agent's (``auto`` | ``single_call``); None is the model's
+    shipped default. The mode used is saved in each result and in the report."""
+    call_mode = check_call_mode(call_mode)
     chosen = scenarios if scenarios is not None else load_scenarios(split=split, limit=limit)
     factory = model_factory(model, reference=reference_model)
     params = GenerationParams(max_tokens=max_tokens)
     out = Path(out_dir)
     generate = partial(generate_scenario, factory=factory, safety=safety, params=params,
-                       tool_selector=tool_selector)
+                       tool_selector=tool_selector, call_mode=call_mode)
     write_runs(out / RESULTS_FILE, "scenarios", chosen, generate, progress)
     return score_scenarios(out, chosen)

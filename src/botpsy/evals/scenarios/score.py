@@ -39,6 +39,7 @@ class ScenarioRun(BaseModel):
     split: Split
     model: str
     safety: bool
+    call_mode: str | None = None  # the Agent's, as run; None in results saved before it was kept
     refs: dict[str, int] = Field(default_factory=dict)
     episode: Episode = Field(default_factory=Episode)
     final_state: StoreState | None = None
