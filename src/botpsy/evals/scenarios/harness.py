@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from botpsy.agent import Agent, SystemPrompt, ToolSelector
+from botpsy.agent import Agent, Bm25ToolSelector, SystemPrompt, ToolSelector
 from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.assistant.runtime import default_call_mode
 from botpsy.backends.base import ChatModel
@@ -89,10 +89,15 @@ def run_episode(
     audit_path: Path,
     tool_selector: ToolSelector | None = None,
     call_mode: CallMode | str | None = None,
+    select_tools: bool = True,
 ) -> Episode:
     """Run every user turn through a fresh Agent and return the recorded episode.
 
-    ``call_mode`` None evaluates the assistant as it ships (the model's default)."""
+    Defaults evaluate the assistant as it ships: the model's default ``call_mode``
+    and the BM25 tool selector (``select_tools``; a given ``tool_selector`` wins),
+    so the prompt and the forced-call decision are the ones a user gets."""
+    if tool_selector is None and select_tools:
+        tool_selector = Bm25ToolSelector()
     recorder = RecordingChatModel(model)
     confirmer = SimulatedUser(expected, matcher) if safety else RecordingApprover()
     audit = AuditLog(audit_path)
