@@ -14,6 +14,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from botpsy.defaults import ASSISTANT_MODEL
+
 app = typer.Typer(
     help="botpsy: an on-device personal assistant on a small tool-calling model.",
     no_args_is_help=True,
@@ -139,7 +141,7 @@ def _print_steps(result) -> None:
 @app.command()
 def ask(
     request: str = typer.Argument(..., help="what you want, in plain words"),
-    model: str = typer.Option("smollm2", "--model", "-m", help="model spec (see `botpsy models`)"),
+    model: str = typer.Option(ASSISTANT_MODEL, "--model", "-m", help="model spec (see `botpsy models`)"),
     tools: Path | None = typer.Option(None, help="plain mode: a JSON file of tools (OpenAI or BFCL); calls are printed, not run"),
     tool_choice: str = typer.Option("auto", help="plain mode: auto | none | required | TOOL_NAME"),
     no_tools: bool = typer.Option(False, "--no-tools", help="plain mode without any tool"),
@@ -170,7 +172,7 @@ def ask(
 
 @app.command()
 def chat(
-    model: str = typer.Option("smollm2", "--model", "-m", help="model spec (see `botpsy models`)"),
+    model: str = typer.Option(ASSISTANT_MODEL, "--model", "-m", help="model spec (see `botpsy models`)"),
     data_dir: Path | None = typer.Option(None, help="assistant store (default: the user data dir)"),
     session: str | None = typer.Option(None, help="continue this session id"),
     safety_file: Path | None = typer.Option(None, "--safety", help="safety config (TOML/JSON)"),

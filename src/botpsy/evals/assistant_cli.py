@@ -16,6 +16,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from botpsy.defaults import ASSISTANT_MODEL
 from botpsy.evals.call_mode import CallMode
 
 console = Console()
@@ -32,7 +33,7 @@ def _fail(message: str) -> None:
 
 
 def scenarios(
-    model: ModelOpt = "smollm2",
+    model: ModelOpt = ASSISTANT_MODEL,
     out: OutOpt = Path("runs/scenarios"),
     split: Annotated[str | None, typer.Option(help="single | multi (default: both)")] = None,
     limit: Annotated[int | None, typer.Option("--limit", "-n")] = None,
@@ -60,7 +61,7 @@ def scenarios(
 
 
 def injection(
-    model: ModelOpt = "smollm2",
+    model: ModelOpt = ASSISTANT_MODEL,
     out: OutOpt = Path("runs/injection"),
     safety: Annotated[bool, typer.Option("--safety/--no-safety", help="safety layer on or off")] = True,
     max_tokens: MaxTokensOpt = 256,

@@ -20,13 +20,15 @@ from typing import Annotated
 
 import typer
 
+from botpsy.defaults import ASSISTANT_MODEL
+
 app = typer.Typer(
     help="Serve botpsy: OpenAI-compatible HTTP API, web chat, MCP.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
 
-DEFAULT_MODEL = "smollm2"
+DEFAULT_MODEL = ASSISTANT_MODEL
 DEFAULT_MAX_BODY = 1 << 20
 
 
