@@ -3,7 +3,7 @@
 - ``tiny``: a random 2-layer Qwen3 (hidden 32) with a tokenizer trained in code;
   the whole recipe in about two minutes on 2 CPU cores (tests, CI, smoke runs).
 - ``smol``: SmolLM2-135M-Instruct, dequantized from the shipped Q4_1 GGUF; bf16
-  autocast; every stage checkpoints and resumes; about 80 minutes on 2 CPU cores.
+  autocast; every stage checkpoints and resumes; about 75 minutes on 2 CPU cores.
 - ``qwen3.5-0.8b``: the release's setting (Qwen3.5-0.8B, qwen35 format) for
   several GPUs: DeepSpeed through ``accelerate``, vLLM for RL rollouts. It needs
   the HF model folder (no hub access here) and is written out as a launch bundle
@@ -159,7 +159,7 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         "seed": 0,
     }
     rl = {
-        "max_steps": 6,
+        "max_steps": 4,
         "learning_rate": 2e-6,
         "batch_size": 8,
         "num_generations": 4,
@@ -181,11 +181,11 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
             "max_length": 1024,
         },
         distill={
-            "max_steps": 12,
+            "max_steps": 8,
             "learning_rate": 1e-5,
             "batch_size": 4,
             "max_completion_length": 64,
-            "teacher": TeacherSettings(max_steps=15, learning_rate=5e-5, batch_size=4),
+            "teacher": TeacherSettings(max_steps=8, learning_rate=5e-5, batch_size=4),
         },
         dapo=rl,
         dapo2={},
@@ -205,9 +205,9 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         ),
         notes=[
             (
-                "Sized for one ~80-minute sitting on 2 CPU cores (a training step of 8 "
-                "conversations, ~500 tokens each, takes ~40 s there): SFT 50 steps, three "
-                "teachers x 15 steps, distillation 12 steps, DAPO 2 x 6 steps; raise max_steps "
+                "Sized for one ~75-minute sitting on 2 CPU cores (a training step of 8 "
+                "conversations, ~500 tokens each, takes ~40-60 s there): SFT 50 steps, three "
+                "teachers x 8 steps, distillation 8 steps, DAPO 2 x 4 steps; raise max_steps "
                 "(and n_samples) for a stronger model where more compute is at hand"
             )
         ],
