@@ -365,3 +365,12 @@ def test_real_model_run_records_timings(tmp_path, default_gguf):
                            max_tokens=32, progress=False)
     assert report.scenarios == 1 and report.stats.samples >= 1
     assert report.stats.total_s is not None and report.stats.total_s.p50 > 0
+
+
+def test_every_nth_scenario_spans_both_splits_and_is_checked():
+    sample = load_scenarios(every=3)
+    assert [s.id for s in sample] == [s.id for s in SCENARIOS[::3]]
+    assert {s.split for s in sample} == {s.split for s in SCENARIOS}
+    assert load_scenarios(every=3, limit=2) == sample[:2]
+    with pytest.raises(ValueError, match="every"):
+        load_scenarios(every=0)

@@ -37,6 +37,8 @@ def scenarios(
     out: OutOpt = Path("runs/scenarios"),
     split: Annotated[str | None, typer.Option(help="single | multi (default: both)")] = None,
     limit: Annotated[int | None, typer.Option("--limit", "-n")] = None,
+    every: Annotated[int, typer.Option("--every", min=1,
+                                       help="every Nth scenario: a sample spanning all domains")] = 1,
     safety: Annotated[bool, typer.Option("--safety/--no-safety")] = True,
     max_tokens: MaxTokensOpt = 256,
     call_mode: CallModeOpt = None,
@@ -45,12 +47,13 @@ def scenarios(
     """Stateful assistant tasks (ToolSandbox-style): milestones on the final store, minefields."""
     from botpsy.backends.store import ModelNotFoundError
     from botpsy.evals.scenarios.report import run_label
+    from botpsy.evals.scenarios.catalog import load_scenarios
     from botpsy.evals.scenarios.runner import run_scenarios, score_scenarios
 
     try:
         report = score_scenarios(out) if rescore else run_scenarios(
-            model, out, split=split, limit=limit, safety=safety, max_tokens=max_tokens,
-            call_mode=call_mode)
+            model, out, safety=safety, max_tokens=max_tokens, call_mode=call_mode,
+            scenarios=load_scenarios(split=split, limit=limit, every=every))
     except (ModelNotFoundError, ValueError, FileNotFoundError) as exc:
         _fail(str(exc))
     console.print(f"{report.model}: {run_label(report.safety, report.call_mode)}", soft_wrap=True)

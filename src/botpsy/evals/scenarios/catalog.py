@@ -47,9 +47,12 @@ def load_file(path: Path) -> list[Scenario]:
 
 
 def load_scenarios(paths: list[Path] | None = None, split: Split | str | None = None,
-                   limit: int | None = None) -> list[Scenario]:
+                   limit: int | None = None, every: int = 1) -> list[Scenario]:
     """Every scenario of the given files (default: the packaged ones), optionally
-    one split only and the first ``limit``."""
+    one split only, every ``every``-th (a smaller sample that still spans every
+    domain: the files are grouped by domain) and the first ``limit``."""
+    if every < 1:
+        raise ValueError(f"every must be >= 1, got {every}")
     files = paths if paths is not None else sorted(SCENARIO_DIR.glob("*.yaml"))
     if not files:
         raise ScenarioFileError(f"no scenario files found in {SCENARIO_DIR}")
@@ -61,4 +64,5 @@ def load_scenarios(paths: list[Path] | None = None, split: Split | str | None = 
         seen.add(s.id)
     if split is not None:
         scenarios = [s for s in scenarios if s.split is Split(split)]
+    scenarios = scenarios[::every]
     return scenarios[:limit] if limit is not None else scenarios
