@@ -159,7 +159,7 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         "seed": 0,
     }
     rl = {
-        "max_steps": 4,
+        "max_steps": 2,
         "learning_rate": 2e-6,
         "batch_size": 8,
         "num_generations": 4,
@@ -181,7 +181,7 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
             "max_length": 1024,
         },
         distill={
-            "max_steps": 8,
+            "max_steps": 4,
             "learning_rate": 1e-5,
             "batch_size": 4,
             "max_completion_length": 64,
@@ -205,10 +205,11 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         ),
         notes=[
             (
-                "Sized for one ~75-minute sitting on 2 CPU cores (a training step of 8 "
-                "conversations, ~500 tokens each, takes ~40-60 s there): SFT 50 steps, three "
-                "teachers x 8 steps, distillation 8 steps, DAPO 2 x 4 steps; raise max_steps "
-                "(and n_samples) for a stronger model where more compute is at hand"
+                "Sized for one ~75-minute sitting on 2 CPU cores (an SFT step of 8 "
+                "conversations, ~500 tokens each, takes ~40-60 s there; an on-policy step with "
+                "generation 90-180 s): SFT 50 steps, three teachers x 8 steps, distillation 4 "
+                "steps, DAPO 2 x 2 steps. The later stages are smoke-scale here: raise max_steps "
+                "(and n_samples) where more compute is at hand"
             )
         ],
     )
