@@ -47,13 +47,12 @@ def scenarios(
     """Stateful assistant tasks (ToolSandbox-style): milestones on the final store, minefields."""
     from botpsy.backends.store import ModelNotFoundError
     from botpsy.evals.scenarios.report import run_label
-    from botpsy.evals.scenarios.catalog import load_scenarios
     from botpsy.evals.scenarios.runner import run_scenarios, score_scenarios
 
     try:
         report = score_scenarios(out) if rescore else run_scenarios(
-            model, out, safety=safety, max_tokens=max_tokens, call_mode=call_mode,
-            scenarios=load_scenarios(split=split, limit=limit, every=every))
+            model, out, split=split, limit=limit, every=every, safety=safety,
+            max_tokens=max_tokens, call_mode=call_mode)
     except (ModelNotFoundError, ValueError, FileNotFoundError) as exc:
         _fail(str(exc))
     console.print(f"{report.model}: {run_label(report.safety, report.call_mode)}", soft_wrap=True)

@@ -28,7 +28,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-DEFAULT_MODEL = ASSISTANT_MODEL
 DEFAULT_MAX_BODY = 1 << 20
 
 
@@ -79,7 +78,7 @@ def serve(
         typer.Option(
             help="model spec: smollm2, a .gguf, an HF folder, openai:URL#model, scripted:PATH.jsonl"
         ),
-    ] = DEFAULT_MODEL,
+    ] = ASSISTANT_MODEL,
     host: Annotated[
         str, typer.Option(help="address to bind; anything but loopback needs --api-key")
     ] = "127.0.0.1",

@@ -89,21 +89,19 @@ def run_episode(
     audit_path: Path,
     tool_selector: ToolSelector | None = None,
     call_mode: CallMode | str | None = None,
-    select_tools: bool = True,
 ) -> Episode:
     """Run every user turn through a fresh Agent and return the recorded episode.
 
     Defaults evaluate the assistant as it ships: the model's default ``call_mode``
-    and the BM25 tool selector (``select_tools``; a given ``tool_selector`` wins),
-    so the prompt and the forced-call decision are the ones a user gets."""
-    if tool_selector is None and select_tools:
-        tool_selector = Bm25ToolSelector()
+    and the BM25 tool selector (``tool_selector`` None), so the prompt and the
+    forced-call decision are the ones a user gets."""
     recorder = RecordingChatModel(model)
     confirmer = SimulatedUser(expected, matcher) if safety else RecordingApprover()
     audit = AuditLog(audit_path)
     agent = Agent(
         recorder, ToolRegistry(assistant_tools(store)), safety=safety_config(safety),
-        confirmer=confirmer, audit=audit, params=params, tool_selector=tool_selector,
+        confirmer=confirmer, audit=audit, params=params,
+        tool_selector=tool_selector or Bm25ToolSelector(),
         call_mode=resolve_call_mode(model.name, call_mode),
         system_prompt_builder=SystemPrompt.from_profile(store.profile, clock=lambda: EVAL_NOW),
     )

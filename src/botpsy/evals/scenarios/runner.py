@@ -171,6 +171,7 @@ def run_scenarios(
     limit: int | None = None,
     safety: bool = True,
     *,
+    every: int = 1,
     max_tokens: int = DEFAULT_MAX_TOKENS,
     tool_selector: ToolSelector | None = None,
     call_mode: CallMode | str | None = None,
@@ -184,9 +185,12 @@ def run_scenarios(
     ``(scenario, refs) -> ChatModel``. ``safety``: the deployment's safety layer
     with a simulated user (True) or a naive agent that approves everything.
     ``call_mode``: the Agent's (``auto`` | ``single_call``); None is the model's
-    shipped default. The mode used is saved in each result and in the report."""
+    shipped default. The mode used is saved in each result and in the report.
+    ``split``, ``every`` and ``limit`` pick the scenarios (see ``load_scenarios``) unless
+    ``scenarios`` are given."""
     call_mode = check_call_mode(call_mode)
-    chosen = scenarios if scenarios is not None else load_scenarios(split=split, limit=limit)
+    chosen = (scenarios if scenarios is not None
+              else load_scenarios(split=split, limit=limit, every=every))
     factory = model_factory(model, reference=reference_model)
     params = GenerationParams(max_tokens=max_tokens)
     out = Path(out_dir)
