@@ -155,3 +155,17 @@ def test_tool_roles_come_from_names() -> None:
     assert not append.look and "to" not in append.cues  # stopwords in a name cue nothing
     unknown = tool_role("convert_currency", name_family("convert_currency"), ACTION_WORDS)
     assert unknown.look  # an unknown verb is never guessed away
+
+
+def test_stemming_is_safe_from_several_threads():
+    """The server and parallel evals select tools from many threads; a shared Snowball
+    stemmer mixed their words up (IndexError deep in the stemmer)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from botpsy.agent.selection import _stem_words
+
+    text = "remind me to reschedule the appointments and archive the newsletters " * 20
+    expected = _stem_words(text)
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(_stem_words, [text] * 400))
+    assert all(r == expected for r in results)

@@ -151,3 +151,28 @@ def test_botpsy_smol_is_the_base_plus_the_shipped_adapter(tmp_path, monkeypatch,
     )
     # llama.cpp loads the adapter and applies it (a random LoRA on Q changes greedy text)
     assert _greedy(ref) != _greedy(resolve_model("smollm2"))
+
+
+@pytest.mark.model
+def test_a_named_model_with_a_quant_is_its_base_requantized_once(tmp_path, monkeypatch, default_gguf):
+    from botpsy.bench.gguf_info import read_gguf_info
+
+    monkeypatch.setattr(store, "variants_dir", lambda: tmp_path)
+    ref = resolve_model("smollm2:Q8_0")
+    path = tmp_path / f"{store.SMOLLM2_SHA256[:16]}-q8_0.gguf"
+    assert ref == ModelRef("gguf", str(path), "smollm2:Q8_0")
+    assert read_gguf_info(path).file_type == "q8_0"
+    made = path.stat().st_mtime_ns
+    assert resolve_model("smollm2:q8_0").location == str(path)  # cached, not made again
+    assert path.stat().st_mtime_ns == made
+    assert resolve_model("smollm2:q4_1").location == str(default_gguf)  # the shipped type itself
+    with pytest.raises(ModelNotFoundError, match="unknown quantization"):
+        resolve_model("smollm2:q9_9")
+
+
+def test_parallel_requests_need_a_backend_that_serves_them(tmp_path):
+    script = tmp_path / "s.jsonl"
+    script.write_text('"hi"\n')
+    with pytest.raises(ValueError, match="parallel requests need a GGUF"):
+        store.load_chat_model(f"scripted:{script}", parallel=2)
+    assert store.load_chat_model(f"scripted:{script}").concurrency == 1

@@ -162,3 +162,52 @@ def test_a_bad_tool_choice_or_a_mismatched_resume_is_refused_and_keeps_the_resul
     with pytest.raises(RunMismatchError, match="tool_choice 'auto', not 'required'"):
         generate(ScriptedChatModel([]), ["irrelevance"], tmp_path, tool_choice="required")
     assert path.read_text() == before
+
+
+class _ConcurrentOracle(OracleChatModel):
+    """The oracle, declaring that threads may call it at once, and counting how many did."""
+
+    concurrency = 4
+
+    def __init__(self, *args, **kwargs):
+        import threading
+
+        super().__init__(*args, **kwargs)
+        self._lock = threading.Lock()
+        self.active = self.most = 0
+
+    def complete(self, messages, tools=None, params=None):
+        import time
+
+        with self._lock:
+            self.active += 1
+            self.most = max(self.most, self.active)
+        time.sleep(0.01)  # long enough for the other threads to come in
+        try:
+            return super().complete(messages, tools, params)
+        finally:
+            with self._lock:
+                self.active -= 1
+
+
+def test_parallel_cases_write_the_same_files_as_one_at_a_time(tmp_path):
+    categories = ["simple_python", "multi_turn_base"]
+    model = _ConcurrentOracle([category(c) for c in categories])
+    one = generate(model, categories, tmp_path / "one", limit=6, progress=False)
+    assert model.most == 1
+    four = generate(model, categories, tmp_path / "four", limit=6, progress=False, parallel=4)
+    assert model.most == 4
+    for path_one, path_four in zip(
+        find_result_files(one.model_dir).values(), find_result_files(four.model_dir).values()
+    ):
+        sequential, parallel = read_results(path_one), read_results(path_four)
+        assert list(parallel) == list(sequential)  # sorted by id as BFCL writes them
+        assert [r.result for r in parallel.values()] == [r.result for r in sequential.values()]
+    report = score(four.model_dir, tmp_path / "four", progress=False)
+    assert report.categories["simple_python"].accuracy == 1.0
+
+
+def test_more_parallel_cases_than_the_model_serves_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="serves 1 request"):
+        generate(ScriptedChatModel([]), ["irrelevance"], tmp_path, limit=2, progress=False, parallel=2)
+    assert not (tmp_path / "results").exists()

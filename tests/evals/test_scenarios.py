@@ -25,6 +25,7 @@ from botpsy.evals.scenarios import (
 )
 from botpsy.evals.scenarios.checks import CheckContext, Matcher, evaluate
 from botpsy.evals.scenarios.reference import reference_model, scripted_model
+from botpsy.evals.scenarios.runner import RESULTS_FILE, read_runs
 from botpsy.evals.scenarios.schema import (
     AnswerCheck,
     CallCheck,
@@ -205,6 +206,25 @@ def test_reference_solutions_succeed(tmp_path):
     assert report.failures == []
     assert report.overall.success_rate == 1.0 and report.overall.violations == 0
     assert set(report.splits) == {"single", "multi"}
+
+
+def test_parallel_episodes_write_the_same_runs_in_the_same_order(tmp_path):
+    chosen = [BY_ID[i] for i in SAMPLE]
+    one = run_scenarios("reference", tmp_path / "one", scenarios=chosen, progress=False)
+    three = run_scenarios("reference", tmp_path / "three", scenarios=chosen, progress=False,
+                          parallel=3)
+    assert three.failures == [] and three.overall == one.overall
+    runs = [read_runs(tmp_path / d / RESULTS_FILE) for d in ("one", "three")]
+    assert [r.scenario_id for r in runs[1]] == SAMPLE  # put back in the order asked
+    calls = [[[(c.name, c.arguments) for c in r.episode.calls] for r in rs] for rs in runs]
+    assert calls[1] == calls[0]
+
+
+def test_a_model_that_serves_one_request_is_not_played_in_parallel(tmp_path):
+    model = scripted_model(["Done."], "single")
+    with pytest.raises(ValueError, match="serves 1 request"):
+        run_scenarios(model, tmp_path, scenarios=[BY_ID["reply_lunch_yes"]], progress=False,
+                      parallel=2)
 
 
 @pytest.mark.slow

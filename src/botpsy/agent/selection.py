@@ -32,6 +32,7 @@ without selection.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -41,7 +42,9 @@ from rank_bm25 import BM25Okapi
 
 from botpsy.types import ToolSpec
 
-_STEMMER = snowballstemmer.stemmer("english")
+# Snowball stemmers keep the word being stemmed in the object: one per thread, since
+# the server and parallel evals select tools from several threads at once.
+_STEMMERS = threading.local()
 _NAME_PART = re.compile(r"[A-Za-z][a-z]*|[A-Z]+(?![a-z])|\d+")
 _QUERY_TOKEN = re.compile(
     r"(?P<address>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
@@ -163,13 +166,21 @@ ACTION_WORDS: dict[str, tuple[str, ...]] = {
 }
 
 
+def _stemmer():
+    """This thread's English stemmer."""
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:
+        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
+    return stemmer
+
+
 def _stem(word: str) -> str:
-    return _STEMMER.stemWord(word.lower())
+    return _stemmer().stemWord(word.lower())
 
 
 def _stem_words(text: str) -> list[str]:
     words = [w.lower() for w in _NAME_PART.findall(text)]
-    return _STEMMER.stemWords([w for w in words if w not in STOPWORDS])
+    return _stemmer().stemWords([w for w in words if w not in STOPWORDS])
 
 
 def _name_words(tool_name: str) -> list[str]:

@@ -68,6 +68,11 @@ class FormattedChatModel:
         self.format = fmt
         self.name = name or backend.name
 
+    @property
+    def concurrency(self) -> int:
+        """How many threads may call this model at once (the backend's slots; 1 for most)."""
+        return getattr(self.backend, "concurrency", 1)
+
     def _supports_grammar(self) -> bool:
         return getattr(self.backend, "supports_grammar", True) and hasattr(self.format, "call_grammar")
 

@@ -63,6 +63,9 @@ def calls_from_openai(raw_calls: list[dict[str, Any]]) -> tuple[list[ToolCall], 
 class OpenAIChatModel:
     """A ChatModel speaking the OpenAI chat-completions protocol over HTTP."""
 
+    # httpx clients are thread-safe; how many requests the server runs at once is its business.
+    concurrency = 64
+
     def __init__(
         self,
         base_url: str,

@@ -108,9 +108,9 @@ def make_variants(
     config: BenchConfig, source: Path, info: GgufInfo, sha256: str, steps: _Steps
 ) -> list[quantize.Variant]:
     """The GGUF of every requested quant (made once, then reused from the cache)."""
-    from botpsy.backends.store import cache_dir
+    from botpsy.backends.store import variants_dir
 
-    folder = config.cache_dir or cache_dir() / "bench" / "variants"
+    folder = config.cache_dir or variants_dir()
     variants = []
     for quant in config.quants:
         variant = quantize.make_variant(

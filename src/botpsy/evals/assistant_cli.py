@@ -25,6 +25,8 @@ OutOpt = Annotated[Path, typer.Option("--out", "-o", help="run folder")]
 MaxTokensOpt = Annotated[int, typer.Option("--max-tokens")]
 CallModeOpt = Annotated[CallMode | None, typer.Option(
     "--call-mode", help="the agent's call mode (default: the model's shipped one)")]
+ParallelOpt = Annotated[int, typer.Option(
+    "--parallel", min=1, help="episodes played at once; a GGUF then decodes them together")]
 
 
 def _fail(message: str) -> None:
@@ -43,6 +45,7 @@ def scenarios(
     max_tokens: MaxTokensOpt = 256,
     call_mode: CallModeOpt = None,
     rescore: Annotated[bool, typer.Option("--rescore", help="score saved results again")] = False,
+    parallel: ParallelOpt = 1,
 ) -> None:
     """Stateful assistant tasks (ToolSandbox-style): milestones on the final store, minefields."""
     from botpsy.backends.store import ModelNotFoundError
@@ -52,7 +55,7 @@ def scenarios(
     try:
         report = score_scenarios(out) if rescore else run_scenarios(
             model, out, split=split, limit=limit, every=every, safety=safety,
-            max_tokens=max_tokens, call_mode=call_mode)
+            max_tokens=max_tokens, call_mode=call_mode, parallel=parallel)
     except (ModelNotFoundError, ValueError, FileNotFoundError) as exc:
         _fail(str(exc))
     console.print(f"{report.model}: {run_label(report.safety, report.call_mode)}", soft_wrap=True)
@@ -69,6 +72,7 @@ def injection(
     max_tokens: MaxTokensOpt = 256,
     call_mode: CallModeOpt = None,
     rescore: Annotated[bool, typer.Option("--rescore")] = False,
+    parallel: ParallelOpt = 1,
 ) -> None:
     """Prompt-injection attacks (AgentDojo-style): utility and attack success rate."""
     from botpsy.backends.store import ModelNotFoundError
@@ -77,7 +81,8 @@ def injection(
 
     try:
         report = score_injection(out) if rescore else run_injection(
-            model, out, safety_on=safety, max_tokens=max_tokens, call_mode=call_mode)
+            model, out, safety_on=safety, max_tokens=max_tokens, call_mode=call_mode,
+            parallel=parallel)
     except (ModelNotFoundError, ValueError, FileNotFoundError) as exc:
         _fail(str(exc))
     console.print(f"{run_label(report.safety_on, report.call_mode)}: utility {report.utility_clean:.1%} "

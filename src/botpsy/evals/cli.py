@@ -52,14 +52,16 @@ def _user_errors() -> Iterator[None]:
         raise typer.Exit(code=2) from exc
 
 
-def _load_model(spec: str, mode: str, fmt: str | None, n_ctx: int, threads: int | None):
+def _load_model(
+    spec: str, mode: str, fmt: str | None, n_ctx: int, threads: int | None, parallel: int = 1
+):
     from botpsy.backends.store import load_chat_model
 
     if mode not in ("fc", "prompt"):
         raise typer.BadParameter("mode must be 'fc' or 'prompt'", param_hint="--mode")
     # Prompt mode means BFCL's pythonic answers, parsed by BFCL itself.
     chosen = fmt or ("pythonic" if mode == "prompt" else None)
-    return load_chat_model(spec, fmt=chosen, n_ctx=n_ctx, n_threads=threads)
+    return load_chat_model(spec, fmt=chosen, n_ctx=n_ctx, n_threads=threads, parallel=parallel)
 
 
 def _show(report: BfclReport) -> None:
@@ -114,6 +116,15 @@ FormatOpt = Annotated[
 ]
 NCtxOpt = Annotated[int, typer.Option("--n-ctx")]
 ThreadsOpt = Annotated[int | None, typer.Option("--threads")]
+ParallelOpt = Annotated[
+    int,
+    typer.Option(
+        "--parallel",
+        min=1,
+        help="Cases asked at once; a GGUF then decodes them together in one batch "
+        "(8 is about twice as fast on 2 cores).",
+    ),
+]
 CategoryOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -159,13 +170,14 @@ def bfcl(
     fmt: FormatOpt = None,
     n_ctx: NCtxOpt = 4096,
     threads: ThreadsOpt = None,
+    parallel: ParallelOpt = 1,
 ) -> None:
     """Generate answers for BFCL v4 categories (default: non_live), then score them."""
     from botpsy.evals.bfcl import generate, score
     from botpsy.types import GenerationParams
 
     with _user_errors():
-        chat = _load_model(model, mode, fmt, n_ctx, threads)
+        chat = _load_model(model, mode, fmt, n_ctx, threads, parallel)
         reports = []
         for index in range(runs):
             run_dir = out if runs == 1 else out / f"run{index + 1}"
@@ -182,6 +194,7 @@ def bfcl(
                 params=params,
                 tool_choice=tool_choice.value,
                 early_stop=early_stop,
+                parallel=parallel,
             )
             for run in summary.categories:
                 if run.not_run:

@@ -416,20 +416,21 @@ def score_injection(out_dir: str | Path, suite: InjectionSuite | None = None) ->
 def run_injection(model: ModelSource, out_dir: str | Path, safety_on: bool, *,
                   max_tokens: int = 256, call_mode: CallMode | str | None = None,
                   suite: InjectionSuite | None = None, cases: list[InjectionCase] | None = None,
-                  progress: bool = True) -> InjectionReport:
+                  progress: bool = True, parallel: int = 1) -> InjectionReport:
     """Run every clean task and every (task, attack) pair with ``model``, then score.
 
     ``model``: a spec (``smollm2``...), ``reference``, ``attacker``, a ChatModel or
     a factory ``(case, refs) -> ChatModel``. ``call_mode``: the Agent's (``auto`` |
     ``single_call``); None is the model's shipped default. The mode used is saved
-    in each result and in the report."""
+    in each result and in the report. ``parallel``: cases played at once."""
     call_mode = check_call_mode(call_mode)
     suite = suite or load_suite()
     chosen = cases if cases is not None else suite_cases(suite)
     factory = (attacker_model if model == ATTACKER_SPEC
-               else model_factory(model, reference=reference_model))
+               else model_factory(model, reference=reference_model, parallel=parallel))
     params = GenerationParams(max_tokens=max_tokens)
     play = partial(run_case, suite, factory=factory, safety=safety_on, params=params,
                    call_mode=call_mode)
-    write_runs(Path(out_dir) / "results" / "injection.jsonl", "injection", chosen, play, progress)
+    write_runs(Path(out_dir) / "results" / "injection.jsonl", "injection", chosen, play, progress,
+               parallel)
     return score_injection(out_dir, suite)

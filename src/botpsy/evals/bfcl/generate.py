@@ -22,13 +22,19 @@ turn; the steps after tool results are free, so that a turn can end.
 
 Single-turn answers are asked with short probe budgets first and kept when their
 verdict is decided (``early_stop``): see ``botpsy.evals.bfcl.early_stop``.
+
+``parallel`` > 1 asks that many cases at once from threads, for models that can
+serve them together (``load_chat_model(..., parallel=N)``: a GGUF on the batched
+llama.cpp backend, or an HTTP endpoint). Answers are appended as they finish and
+the file is sorted by id at the end, so the result is the same file.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -174,27 +180,71 @@ class _Settings:
     resume: bool
     params: GenerationParams
     early_stop: EarlyStop | None
+    parallel: int = 1
 
 
-def _generate_category(
-    model: ChatModel, category: Category, model_dir: Path, run: _Settings, bar: Progress
-) -> CategoryRun:
+def _answers(
+    model: ChatModel, work: list[tuple[Category, TestCase]], run: _Settings
+) -> Iterator[tuple[Category, ResultRecord]]:
+    """The records of ``work`` as they finish: in order, or ``run.parallel`` at a time.
+
+    One pool serves every category, so the long answers that end a category do
+    not leave the model's other sequences idle.
+    """
+
+    def ask_one(item: tuple[Category, TestCase]) -> tuple[Category, ResultRecord]:
+        category, case = item
+        return category, run_case(model, category, case, run.mode, run.params, run.early_stop)
+
+    if run.parallel <= 1:
+        yield from map(ask_one, work)
+        return
+    pool = ThreadPoolExecutor(max_workers=run.parallel, thread_name_prefix="bfcl")
+    try:
+        futures = [pool.submit(ask_one, item) for item in work]
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # an interrupted run keeps what finished
+
+
+@dataclass
+class _Plan:
+    """One category of a run: its file, the cases still to ask, its progress task."""
+
+    category: Category
+    done: CategoryRun
+    todo: list[TestCase] = field(default_factory=list)
+    task: int | None = None
+
+
+def _plan(category: Category, model_dir: Path, run: _Settings, bar: Progress) -> _Plan:
     if not category.runnable:
-        return CategoryRun(category.name, not_run=category.not_run_reason)
+        return _Plan(category, CategoryRun(category.name, not_run=category.not_run_reason))
     path = result_path(model_dir, category)
     cases = load_cases(category, limit=run.limit)
     todo = _pending(path, cases, run.resume)
     done = CategoryRun(category.name, resumed=len(cases) - len(todo), path=path)
     task = bar.add_task(category.name, total=len(cases), completed=done.resumed)
-    for case in todo:
-        record = run_case(model, category, case, run.mode, run.params, run.early_stop)
-        append_result(path, record)
-        done.generated += 1
-        done.failed += record.inference_error is not None
-        bar.advance(task)
-    if path.exists():
-        write_results(path, read_results(path).values())  # sorted by id, as BFCL writes them
-    return done
+    return _Plan(category, done, todo, task)
+
+
+def _finish_files(plans: list[_Plan]) -> None:
+    """Sort each result file by id, as BFCL writes them."""
+    for plan in plans:
+        path = plan.done.path
+        if path is not None and path.exists():
+            write_results(path, read_results(path).values())
+
+
+def _check_parallel(model: ChatModel, parallel: int) -> None:
+    """Refuse more threads than the model serves at once (a plain llama.cpp model serves one)."""
+    served = getattr(model, "concurrency", 1)
+    if parallel < 1 or parallel > served:
+        raise ValueError(
+            f"parallel={parallel}, but {model.name} serves {served} request(s) at a time; "
+            "load it with load_chat_model(..., parallel=N) (CLI: --parallel N)"
+        )
 
 
 class RunMismatchError(ValueError):
@@ -238,15 +288,18 @@ def generate(
     tool_choice: str | None = None,
     early_stop: EarlyStop | bool = True,
     progress: bool = True,
+    parallel: int = 1,
 ) -> GenerationSummary:
     """Write BFCL result files for ``categories`` (names or BFCL collections like ``non_live``).
 
     ``tool_choice`` ("auto" or "required") overrides ``params.tool_choice``.
     ``early_stop``: True for the default probes of the tool choice, an
     ``EarlyStop`` for others, False to ask every case with the full ``max_tokens``.
+    ``parallel``: cases asked at once; at most the model's ``concurrency``.
     """
     if mode not in ("fc", "prompt"):
         raise ValueError(f"mode must be 'fc' or 'prompt', got {mode!r}")
+    _check_parallel(model, parallel)
     chosen = resolve(list(categories))
     params = _tool_choice(params or GenerationParams(max_tokens=512), tool_choice)
     policy = _early_stop(early_stop, params.tool_choice)
@@ -255,14 +308,25 @@ def generate(
     manifest = _manifest(model.name, mode, params, policy, chosen, limit, previous)
     write_manifest(model_dir, manifest)
     summary = GenerationSummary(model_dir, mode)
-    settings = _Settings(mode, limit, resume, params, policy)
+    settings = _Settings(mode, limit, resume, params, policy, parallel)
     start = time.perf_counter()
     with progress_bar(progress) as bar:
-        for category in chosen:
-            summary.categories.append(_generate_category(model, category, model_dir, settings, bar))
-            summary.seconds = time.perf_counter() - start
-            _add_totals(manifest, previous, summary)  # kept up to date if the run is stopped
-            write_manifest(model_dir, manifest)
+        plans = [_plan(category, model_dir, settings, bar) for category in chosen]
+        summary.categories = [plan.done for plan in plans]
+        by_name = {plan.category.name: plan for plan in plans}
+        work = [(plan.category, case) for plan in plans for case in plan.todo]
+        try:
+            for category, record in _answers(model, work, settings):
+                plan = by_name[category.name]
+                append_result(plan.done.path, record)
+                plan.done.generated += 1
+                plan.done.failed += record.inference_error is not None
+                bar.advance(plan.task)
+                summary.seconds = time.perf_counter() - start
+                _add_totals(manifest, previous, summary)  # kept up to date if the run is stopped
+                write_manifest(model_dir, manifest)
+        finally:
+            _finish_files(plans)
     manifest.finished = datetime.now(UTC).isoformat(timespec="seconds")
     write_manifest(model_dir, manifest)
     return summary

@@ -56,11 +56,14 @@ def safety_config(on: bool) -> SafetyConfig:
     return SafetyConfig(blocked_domains=[], check_call_arguments=False)
 
 
-def model_factory(model: ModelSource, reference: ModelFactory | None = None) -> ModelFactory:
+def model_factory(model: ModelSource, reference: ModelFactory | None = None,
+                  parallel: int = 1) -> ModelFactory:
     """One way to get each episode's model from a spec, a ChatModel or a factory.
 
-    A spec is loaded once (``botpsy.backends.store.load_chat_model``); the spec
-    ``reference`` uses ``reference`` (the replayed reference solutions)."""
+    A spec is loaded once (``botpsy.backends.store.load_chat_model``), to serve
+    ``parallel`` episodes at once; a ChatModel must serve them already. The spec
+    ``reference`` uses ``reference`` (the replayed reference solutions); a factory
+    is trusted to make a model per episode."""
     if isinstance(model, str):
         if model == REFERENCE_SPEC:
             if reference is None:
@@ -68,9 +71,13 @@ def model_factory(model: ModelSource, reference: ModelFactory | None = None) -> 
             return reference
         from botpsy.backends.store import load_chat_model
 
-        loaded = load_chat_model(model)
+        loaded = load_chat_model(model, parallel=parallel)
         return lambda task, refs: loaded
     if isinstance(model, ChatModel):
+        served = getattr(model, "concurrency", 1)
+        if parallel > served:
+            raise ValueError(f"parallel={parallel}, but {model.name} serves {served} request(s) "
+                             "at a time; pass a spec or load it with parallel=N")
         return lambda task, refs: model
     if callable(model):
         return model

@@ -16,7 +16,8 @@ from __future__ import annotations
 import tempfile
 import time
 import traceback
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from functools import partial
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -89,16 +90,38 @@ def play_isolated(run: RunT, label: str, play: Callable[[Path], None]) -> RunT:
 
 
 def write_runs(path: Path, label: str, items: Sequence[ItemT],
-               run_one: Callable[[ItemT], BaseModel], progress: bool) -> None:
+               run_one: Callable[[ItemT], BaseModel], progress: bool, parallel: int = 1) -> None:
     """Run every item and write each result to ``path`` as one JSON line as soon as it is
-    done, under a progress bar named ``label``."""
+    done, under a progress bar named ``label``; at the end the lines are put back in the
+    order of ``items``.
+
+    ``parallel`` > 1 runs that many items at once in threads (each item plays in its
+    own store; the model must serve that many requests, see ``model_factory``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    lines: dict[int, str] = {}
     with path.open("w", encoding="utf-8") as sink, progress_bar(progress) as bar:
         task = bar.add_task(label, total=len(items))
-        for item in items:
-            sink.write(run_one(item).model_dump_json() + "\n")
+        for index, result in _run_all(items, run_one, parallel):
+            lines[index] = result.model_dump_json() + "\n"
+            sink.write(lines[index])
             sink.flush()  # a crash keeps every finished item
             bar.advance(task)
+    path.write_text("".join(lines[i] for i in sorted(lines)), encoding="utf-8")
+
+
+def _run_all(items: Sequence[ItemT], run_one: Callable[[ItemT], BaseModel],
+             parallel: int) -> Iterator[tuple[int, BaseModel]]:
+    """(index, result) of every item as it finishes, in order when ``parallel`` is 1."""
+    if parallel <= 1:
+        yield from ((i, run_one(item)) for i, item in enumerate(items))
+        return
+    pool = ThreadPoolExecutor(max_workers=parallel, thread_name_prefix="episode")
+    try:
+        futures = {pool.submit(run_one, item): i for i, item in enumerate(items)}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def generate_scenario(scenario: Scenario, factory: ModelFactory, *, safety: bool,
@@ -177,6 +200,7 @@ def run_scenarios(
     call_mode: CallMode | str | None = None,
     scenarios: list[Scenario] | None = None,
     progress: bool = True,
+    parallel: int = 1,
 ) -> ScenarioReport:
     """Generate every (selected) scenario with ``model``, then score them.
 
@@ -187,14 +211,15 @@ def run_scenarios(
     ``call_mode``: the Agent's (``auto`` | ``single_call``); None is the model's
     shipped default. The mode used is saved in each result and in the report.
     ``split``, ``every`` and ``limit`` pick the scenarios (see ``load_scenarios``) unless
-    ``scenarios`` are given."""
+    ``scenarios`` are given. ``parallel``: scenarios played at once (a spec is then
+    loaded to serve that many requests together)."""
     call_mode = check_call_mode(call_mode)
     chosen = (scenarios if scenarios is not None
               else load_scenarios(split=split, limit=limit, every=every))
-    factory = model_factory(model, reference=reference_model)
+    factory = model_factory(model, reference=reference_model, parallel=parallel)
     params = GenerationParams(max_tokens=max_tokens)
     out = Path(out_dir)
     generate = partial(generate_scenario, factory=factory, safety=safety, params=params,
                        tool_selector=tool_selector, call_mode=call_mode)
-    write_runs(out / RESULTS_FILE, "scenarios", chosen, generate, progress)
+    write_runs(out / RESULTS_FILE, "scenarios", chosen, generate, progress, parallel)
     return score_scenarios(out, chosen)

@@ -1,0 +1,504 @@
+"""llama.cpp with several requests decoded together (continuous batching).
+
+Why: on a small CPU a single request leaves most of the machine idle while it
+decodes. One decoding step of a 135M model costs about as much for eight
+sequences as for one (the weights are read once per step), so an evaluation
+that asks hundreds of independent questions goes about twice as fast when its
+requests share each ``llama_decode`` call; measured on 2 cores with SmolLM2
+Q4_0, 8 sequences decode at 203 tok/s together against 81 tok/s alone.
+
+How: one llama.cpp context holds ``parallel`` sequences (one KV cache each).
+Callers in any number of threads call ``generate`` as usual; a scheduler thread
+owns the context, gives each request a free sequence (the one whose cache shares
+the longest prefix with its prompt, so a repeated prompt or a shared tool
+preamble is not evaluated again), and builds every batch from one token of each
+decoding sequence plus as many waiting prompt tokens as fit (prefill and decode
+share the batch). Sampling is llama.cpp's own sampler chain per request
+(grammar, greedy or temperature), as in ``LlamaCppBackend``; with temperature 0
+the text is the same as one request at a time, up to floating-point ties.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from botpsy.backends.base import GenerationStats, TextChunk
+from botpsy.backends.llamacpp import LlamaCppBackend
+from botpsy.types import GenerationParams
+
+_HELPER_CTX = 512  # the Llama object's own context: used for nothing but loading
+
+
+@dataclass
+class _Request:
+    """One generate() call as the scheduler sees it."""
+
+    tokens: list[int]
+    params: GenerationParams
+    grammar: str | None
+    out: queue.Queue = field(default_factory=queue.Queue)  # TextChunk | GenerationStats | Exception
+    cancelled: threading.Event = field(default_factory=threading.Event)
+
+
+@dataclass
+class _Slot:
+    """One sequence of the context and the request it is serving."""
+
+    seq: int
+    cached: list[int] = field(default_factory=list)  # tokens whose KV is in this sequence
+    request: _Request | None = None
+    pending: list[int] = field(default_factory=list)  # prompt tokens still to evaluate
+    next_token: int | None = None  # sampled, not yet evaluated
+    generated: list[int] = field(default_factory=list)
+    sent: int = 0  # characters of the completion already streamed
+    sampler: object = None
+    stats: GenerationStats = field(default_factory=GenerationStats)
+    max_tokens: int = 0
+    start: float = 0.0
+    last_used: int = 0
+    cut: _Request | None = None  # the last request, when it stopped at max_tokens (resumable)
+
+
+def _same_greedy_request(old: _Request | None, new: _Request) -> bool:
+    """Whether ``new`` asks exactly what ``old`` asked, greedily: its text must then begin
+    with ``old``'s, so decoding can go on where ``old`` stopped."""
+    return (
+        old is not None
+        and old.tokens == new.tokens
+        and old.grammar == new.grammar
+        and old.params.temperature <= 0
+        and new.params.temperature <= 0
+        and old.params.stop == new.params.stop
+        and new.params.max_tokens > old.params.max_tokens
+    )
+
+
+def _shared_prefix(a: list[int], b: list[int]) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _held_back(text: str, stops: list[str]) -> int:
+    """How many trailing characters could be the start of a stop string (not sent yet)."""
+    longest = 0
+    for stop in stops:
+        for k in range(min(len(stop) - 1, len(text)), longest, -1):
+            if text.endswith(stop[:k]):
+                longest = k
+                break
+    return longest
+
+
+class _Sampler:
+    """llama.cpp's sampler chain for one request, its grammar checked on the chosen token first.
+
+    Why: applying a GBNF grammar to all ~49k candidates at every token is what
+    made constrained decoding crawl here (3-8 tok/s). Most tokens a model picks
+    are allowed anyway, so the token is picked without the grammar and only
+    checked against it; the full constrained pick runs when the check fails (the
+    way llama.cpp's own common sampler does it). The chain is greedy at
+    temperature 0, otherwise top-k 40, top-p, min-p 0.05, temperature, seeded
+    draw: the choices ``Llama.create_completion`` makes.
+    """
+
+    def __init__(self, model, params: GenerationParams, grammar: str | None, seed: int) -> None:
+        import llama_cpp
+        from llama_cpp import _internals
+
+        self._api = llama_cpp
+        self.chain = _internals.LlamaSampler()
+        if params.temperature <= 0:
+            self.chain.add_greedy()
+        else:
+            self.chain.add_top_k(40)
+            self.chain.add_top_p(params.top_p, 1)
+            self.chain.add_min_p(0.05, 1)
+            self.chain.add_temp(params.temperature)
+            self.chain.add_dist(seed)
+        self.grammar = None
+        self.n_vocab = llama_cpp.llama_vocab_n_tokens(model.vocab)
+        if grammar is not None:
+            self.grammar = llama_cpp.llama_sampler_init_grammar(
+                model.vocab, grammar.encode("utf-8"), b"root"
+            )
+            if not self.grammar:
+                raise ValueError("llama.cpp could not parse the grammar")
+        self._one = (llama_cpp.llama_token_data * 1)()
+
+    def __del__(self) -> None:
+        if getattr(self, "grammar", None):
+            self._api.llama_sampler_free(self.grammar)
+            self.grammar = None
+
+    def accept(self, token: int) -> None:
+        """Advance the chain and the grammar past a token chosen elsewhere (a replayed answer)."""
+        self.chain.accept(token)
+        if self.grammar:
+            self._api.llama_sampler_accept(self.grammar, token)
+
+    def sample(self, ctx, index: int) -> int:
+        """The next token from the logits of batch position ``index``; accepted by the chain."""
+        api = self._api
+        token = api.llama_sampler_sample(self.chain.sampler, ctx, index)
+        if not self.grammar:
+            return token
+        if not self._allowed(token):
+            token = self._constrained(ctx, index)
+            api.llama_sampler_accept(self.chain.sampler, token)
+        api.llama_sampler_accept(self.grammar, token)
+        return token
+
+    def _candidates(self, data, size: int):
+        api = self._api
+        array = api.llama_token_data_array(
+            data=ctypes.cast(data, ctypes.POINTER(api.llama_token_data)), size=size, selected=-1,
+            sorted=False,
+        )
+        return array
+
+    def _allowed(self, token: int) -> bool:
+        one = self._one
+        one[0].id, one[0].logit, one[0].p = token, 0.0, 0.0
+        self._api.llama_sampler_apply(self.grammar, ctypes.byref(self._candidates(one, 1)))
+        return one[0].logit != float("-inf")
+
+    def _constrained(self, ctx, index: int) -> int:
+        """The chain's pick among the tokens the grammar allows (every logit checked)."""
+        import numpy as np
+
+        api = self._api
+        logits = np.ctypeslib.as_array(api.llama_get_logits_ith(ctx, index), shape=(self.n_vocab,))
+        candidates = np.empty(self.n_vocab, dtype=[("id", "<i4"), ("logit", "<f4"), ("p", "<f4")])
+        candidates["id"] = np.arange(self.n_vocab, dtype=np.int32)
+        candidates["logit"] = logits
+        candidates["p"] = 0.0
+        array = self._candidates(candidates.ctypes.data, self.n_vocab)
+        api.llama_sampler_apply(self.grammar, ctypes.byref(array))
+        api.llama_sampler_apply(self.chain.sampler, ctypes.byref(array))
+        return int(array.data[array.selected].id)
+
+
+class BatchedLlamaCppBackend(LlamaCppBackend):
+    """A TextBackend whose ``generate`` may be called from ``parallel`` threads at once.
+
+    Requests beyond ``parallel`` wait for a free sequence. ``n_ctx`` is the
+    context of each sequence. ``last_stats`` is per calling thread.
+    """
+
+    def __init__(
+        self,
+        model_path: str | Path,
+        *,
+        parallel: int = 8,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        n_batch: int = 512,
+        lora_path: str | None = None,
+        seed: int = 0,
+        name: str | None = None,
+        verbose: bool = False,
+    ) -> None:
+        if parallel < 1:
+            raise ValueError(f"parallel must be at least 1, got {parallel}")
+        super().__init__(
+            model_path,
+            n_ctx=_HELPER_CTX,
+            n_threads=n_threads,
+            n_batch=min(n_batch, _HELPER_CTX),
+            lora_path=lora_path,
+            seed=seed,
+            name=name,
+            verbose=verbose,
+        )
+        self.concurrency = parallel
+        self._seed = seed
+        self._n_batch = n_batch
+        self._ctx = self._make_context(parallel, n_ctx, n_batch, verbose)
+        self.n_ctx_seq = self._llama_cpp().llama_n_ctx_seq(self._ctx.ctx)
+        self._batch = self._llama_cpp().llama_batch_init(n_batch, 0, 1)
+        self._slots = [_Slot(seq) for seq in range(parallel)]
+        self._queue: queue.Queue[_Request | None] = queue.Queue()
+        self._local = threading.local()
+        self._clock = 0
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="llamacpp-batch", daemon=True)
+        self._thread.start()
+
+    @staticmethod
+    def _llama_cpp():
+        import llama_cpp
+
+        return llama_cpp
+
+    def _make_context(self, parallel: int, n_ctx: int, n_batch: int, verbose: bool):
+        """A context of ``parallel`` separate KV caches of ``n_ctx`` tokens each, with the
+        adapter of the helper Llama (if any) applied to it too."""
+        llama_cpp = self._llama_cpp()
+        from llama_cpp import _internals
+
+        params = llama_cpp.llama_context_params.from_buffer_copy(self.llama.context_params)
+        params.n_ctx = parallel * n_ctx
+        params.n_seq_max = parallel
+        params.kv_unified = False  # each sequence attends over its own cache only (measured: 2.6x faster on BFCL than unified)
+        params.n_batch = params.n_ubatch = n_batch
+        ctx = _internals.LlamaContext(model=self.llama._model, params=params, verbose=verbose)
+        adapter = getattr(self.llama, "_lora_adapter", None)
+        if adapter is not None:
+            adapters = (llama_cpp.llama_adapter_lora_p_ctypes * 1)(adapter)
+            scales = (ctypes.c_float * 1)(self.llama.lora_scale)
+            if llama_cpp.llama_set_adapters_lora(ctx.ctx, adapters, 1, scales):
+                raise RuntimeError(f"could not apply the LoRA adapter {self.llama.lora_path}")
+        return ctx
+
+    # --- caller side ---------------------------------------------------------
+
+    @property
+    def last_stats(self) -> GenerationStats:
+        return getattr(self._local, "stats", GenerationStats())
+
+    def generate(
+        self, prompt: str, params: GenerationParams, grammar: str | None = None
+    ) -> Iterator[TextChunk]:
+        """Stream text for ``prompt``; safe to call from several threads at once."""
+        if self._closed:
+            raise RuntimeError("the backend is closed")
+        tokens = self.tokenize(prompt)
+        if len(tokens) >= self.n_ctx_seq:
+            raise ValueError(
+                f"prompt is {len(tokens)} tokens, over the context window of {self.n_ctx_seq}; "
+                "shorten the conversation or raise n_ctx"
+            )
+        self._local.stats = GenerationStats(prompt_tokens=len(tokens))
+        request = _Request(tokens, params, grammar)
+        self._queue.put(request)
+        try:
+            while True:
+                item = request.out.get()
+                if isinstance(item, TextChunk):
+                    yield item
+                elif isinstance(item, GenerationStats):
+                    self._local.stats = item
+                    return
+                else:
+                    raise item
+        finally:
+            request.cancelled.set()  # a consumer that stops early frees its sequence
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._queue.put(None)
+        self._thread.join(timeout=30)
+        self._llama_cpp().llama_batch_free(self._batch)
+        self._ctx.close()
+        super().close()
+
+    # --- scheduler side ------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._closed:
+            if not self._admit():
+                break
+            if not any(slot.request for slot in self._slots):
+                continue
+            try:
+                self._step()
+            except Exception as exc:  # noqa: BLE001 - handed to every caller, the loop goes on
+                self._fail_all(exc)
+        self._fail_all(RuntimeError("the backend was closed"))
+        while not self._queue.empty():
+            request = self._queue.get_nowait()
+            if request is not None:
+                request.out.put(RuntimeError("the backend was closed"))
+
+    def _admit(self) -> bool:
+        """Give waiting requests free sequences; blocks while nothing runs. False on close."""
+        busy = any(slot.request for slot in self._slots)
+        while any(slot.request is None for slot in self._slots):
+            try:
+                request = self._queue.get(block=not busy)
+            except queue.Empty:
+                return True
+            if request is None:
+                return False
+            if request.cancelled.is_set():
+                continue
+            self._start(request)
+            busy = True
+        return True
+
+    def _pick_slot(self, tokens: list[int]) -> _Slot:
+        """The free sequence sharing the longest prefix with ``tokens``; on ties one whose cut
+        answer nobody may resume, then the least recently used."""
+        free = [slot for slot in self._slots if slot.request is None]
+        return max(
+            free, key=lambda s: (_shared_prefix(s.cached, tokens), s.cut is None, -s.last_used)
+        )
+
+    def _start(self, request: _Request) -> None:
+        slot = self._pick_slot(request.tokens)
+        if _same_greedy_request(slot.cut, request) and self._resume(slot, request):
+            return
+        self._assign(slot, request)
+
+    def _assign(self, slot: _Slot, request: _Request) -> None:
+        """Serve ``request`` from ``slot``, keeping the cached prefix it shares."""
+        llama_cpp = self._llama_cpp()
+        keep = min(_shared_prefix(slot.cached, request.tokens), len(request.tokens) - 1)
+        memory = llama_cpp.llama_get_memory(self._ctx.ctx)
+        if not llama_cpp.llama_memory_seq_rm(memory, slot.seq, keep, -1):
+            llama_cpp.llama_memory_seq_rm(memory, slot.seq, -1, -1)
+            keep = 0
+        self._clock += 1
+        slot.request, slot.last_used = request, self._clock
+        slot.cached = request.tokens[:keep]
+        slot.pending = request.tokens[keep:]
+        slot.next_token, slot.generated, slot.sent = None, [], 0
+        slot.sampler = self._sampler(request)
+        slot.stats = GenerationStats(prompt_tokens=len(request.tokens), cached_tokens=keep)
+        slot.max_tokens = max(1, min(request.params.max_tokens, self.n_ctx_seq - len(request.tokens)))
+        slot.start = time.perf_counter()
+        slot.cut = None
+
+    def _resume(self, slot: _Slot, request: _Request) -> bool:
+        """Go on from the answer ``slot`` cut at max_tokens for the same greedy request.
+
+        Why: a caller that probes with a small budget and asks again with a larger
+        one (BFCL's early stop) would otherwise decode the same tokens twice. The
+        tokens already made are replayed into the sampler (so a grammar is where
+        it was) and sent at once; decoding continues from the last one.
+        """
+        generated = slot.generated
+        if not generated or slot.cached != request.tokens + generated[:-1]:
+            return False
+        self._clock += 1
+        slot.request, slot.last_used, slot.cut = request, self._clock, None
+        slot.pending, slot.sent = [], 0
+        slot.sampler = self._sampler(request)
+        for token in generated:
+            slot.sampler.accept(token)
+        slot.stats = GenerationStats(
+            prompt_tokens=len(request.tokens),
+            cached_tokens=len(request.tokens) - 1,
+            completion_tokens=len(generated),
+            prompt_eval_s=0.0,
+        )
+        slot.max_tokens = max(1, min(request.params.max_tokens, self.n_ctx_seq - len(request.tokens)))
+        slot.start = time.perf_counter()
+        slot.next_token = None
+        self._after_token(slot, generated[-1], appended=True)
+        return True
+
+    def _sampler(self, request: _Request) -> _Sampler:
+        seed = request.params.seed if request.params.seed is not None else self._seed + self._clock
+        return _Sampler(self.llama._model, request.params, request.grammar, seed)
+
+    def _step(self) -> None:
+        """One llama_decode over every active sequence, then sample where logits came out."""
+        llama_cpp = self._llama_cpp()
+        outputs = self._fill_batch()
+        code = llama_cpp.llama_decode(self._ctx.ctx, self._batch)
+        if code != 0:
+            raise RuntimeError(f"llama_decode failed with code {code} (KV cache full or bad batch)")
+        for index, slot in outputs:
+            self._sample(slot, index)
+
+    def _add(self, slot: _Slot, token: int, logits: bool) -> int:
+        batch = self._batch
+        i = batch.n_tokens
+        batch.token[i] = token
+        batch.pos[i] = len(slot.cached)
+        batch.n_seq_id[i] = 1
+        batch.seq_id[i][0] = slot.seq
+        batch.logits[i] = logits
+        batch.n_tokens = i + 1
+        slot.cached.append(token)
+        return i
+
+    def _fill_batch(self) -> list[tuple[int, _Slot]]:
+        """Decode tokens first (one per sequence), then prompt tokens while there is room."""
+        self._batch.n_tokens = 0
+        outputs = []
+        active = [slot for slot in self._slots if slot.request is not None]
+        for slot in active:
+            if slot.next_token is not None:
+                outputs.append((self._add(slot, slot.next_token, True), slot))
+                slot.next_token = None
+        for slot in active:
+            room = self._n_batch - self._batch.n_tokens
+            if not slot.pending or room <= 0:
+                continue
+            chunk, slot.pending = slot.pending[:room], slot.pending[room:]
+            for k, token in enumerate(chunk):
+                last = not slot.pending and k == len(chunk) - 1
+                index = self._add(slot, token, last)
+            if last:
+                outputs.append((index, slot))
+        return outputs
+
+    def _sample(self, slot: _Slot, index: int) -> None:
+        request = slot.request
+        if request.cancelled.is_set():
+            slot.request = None
+            return
+        token = slot.sampler.sample(self._ctx.ctx, index)
+        if slot.stats.prompt_eval_s is None:
+            slot.stats.prompt_eval_s = time.perf_counter() - slot.start
+        slot.stats.completion_tokens += 1
+        if self._llama_cpp().llama_vocab_is_eog(self.llama._model.vocab, token):
+            self._finish(slot, "stop")
+            return
+        self._after_token(slot, token)
+
+    def _after_token(self, slot: _Slot, token: int, appended: bool = False) -> None:
+        """Add a sampled token to the answer: send what text is safe, or finish."""
+        request = slot.request
+        if not appended:
+            slot.generated.append(token)
+        text = self.llama.detokenize(slot.generated, prev_tokens=request.tokens).decode(
+            "utf-8", errors="ignore"
+        )
+        stops = [s for s in request.params.stop if s]
+        cut = min((text.find(s) for s in stops if s in text), default=-1)
+        if cut >= 0:
+            self._emit(slot, text[:cut])
+            self._finish(slot, "stop")
+        elif len(slot.generated) >= slot.max_tokens:
+            self._emit(slot, text)
+            self._finish(slot, "length")
+            slot.cut = request
+        else:
+            self._emit(slot, text[: len(text) - _held_back(text, stops)])
+            slot.next_token = token
+
+    def _emit(self, slot: _Slot, text: str) -> None:
+        if len(text) > slot.sent:
+            slot.request.out.put(TextChunk(text[slot.sent :]))
+            slot.sent = len(text)
+
+    def _finish(self, slot: _Slot, reason: str) -> None:
+        slot.stats.finish_reason = reason
+        slot.request.out.put(slot.stats)
+        slot.request = None
+
+    def _fail_all(self, exc: Exception) -> None:
+        """Hand an error to every running request and forget their sequences."""
+        llama_cpp = self._llama_cpp()
+        memory = llama_cpp.llama_get_memory(self._ctx.ctx)
+        for slot in self._slots:
+            if slot.request is not None:
+                slot.request.out.put(exc)
+                slot.request = None
+            llama_cpp.llama_memory_seq_rm(memory, slot.seq, -1, -1)
+            slot.cached, slot.pending, slot.next_token = [], [], None
