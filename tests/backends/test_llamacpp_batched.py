@@ -125,3 +125,14 @@ def test_the_adapter_of_a_named_model_applies_to_every_sequence():
     assert together.concurrency == 2 and alone.concurrency == 1
     assert got.tool_calls and got.tool_calls[0].name == "get_weather"  # the plain base calls nothing
     assert got.raw == expected.raw
+
+
+def test_grammar_checked_on_the_chosen_token_gives_the_fully_constrained_text(batched, smol_backend):
+    """Greedy: the argmax token, when the grammar allows it, is also the constrained argmax,
+    so checking it first must not change the text (and a token it rejects is re-picked)."""
+    grammar = r'''root ::= "{\"city\": \"" [A-Z] [a-z]+ "\", \"days\": " [1-9] "}"'''
+    prompt = "<|im_start|>user\nWeather in Paris for 3 days, as JSON.<|im_end|>\n<|im_start|>assistant\n"
+    params = GenerationParams(max_tokens=24)
+    expected = _text(smol_backend, prompt, params, grammar)
+    assert _text(batched, prompt, params, grammar) == expected
+    assert expected.startswith('{"city": "') and expected.endswith("}")

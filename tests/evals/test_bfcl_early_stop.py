@@ -84,10 +84,22 @@ def test_a_parse_error_means_a_call_may_still_come():
         parse_errors=[ParseError(kind="truncated", message="output ended inside a tool call")],
     )
     assert stop_reason(truncated, EarlyStop()) is None
+    assert stop_reason(truncated, EarlyStop(), "<tool_call>") is None  # bare JSON from the start
     twice = Completion(tool_calls=[ToolCall(name="f", arguments={"a": 1})] * 2)
     assert stop_reason(twice, EarlyStop()) is None  # BFCL accepts some calls twice
     assert stop_reason(twice, EarlyStop(repeats=2)) is StopReason.repeated_call
     assert stop_reason(twice, EarlyStop(max_calls=1)) is StopReason.too_many_calls
+
+
+def test_prose_explaining_json_is_prose_but_a_cut_call_in_the_format_is_not():
+    blocks = 'Here is a JSON function:\n```\n{"type": "function", "parameters": {"name": "'
+    errors = [ParseError(kind="truncated", message="output ended inside a tool call")]
+    explained = Completion(content=blocks, raw=blocks, parse_errors=errors)
+    assert stop_reason(explained, EarlyStop(), "<tool_call>") is StopReason.text
+    opened = "Sure. <tool_call>\n" + '{"name": "f", "argu'
+    cut = Completion(content="Sure.", raw=opened, parse_errors=errors)
+    assert stop_reason(cut, EarlyStop(), "<tool_call>") is None
+    assert stop_reason(explained, EarlyStop(), "") is None  # no opener known: wait
 
 
 @pytest.mark.parametrize("probes, repeats", [((192, 64), 3), ((0, 64), 3), ((64,), 1)])
