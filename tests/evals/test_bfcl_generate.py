@@ -211,3 +211,11 @@ def test_more_parallel_cases_than_the_model_serves_is_refused(tmp_path):
     with pytest.raises(ValueError, match="serves 1 request"):
         generate(ScriptedChatModel([]), ["irrelevance"], tmp_path, limit=2, progress=False, parallel=2)
     assert not (tmp_path / "results").exists()
+
+
+def test_a_resumed_run_with_nothing_left_keeps_its_totals(tmp_path):
+    first = ScriptedChatModel([Completion(content="no"), Completion(content="no")])
+    generate(first, ["irrelevance"], tmp_path, limit=2, progress=False)
+    summary = generate(ScriptedChatModel([]), ["irrelevance"], tmp_path, limit=2, progress=False)
+    assert summary.categories[0].resumed == 2
+    assert read_manifest(summary.model_dir).generated == 2

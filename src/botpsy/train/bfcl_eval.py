@@ -53,6 +53,7 @@ class BfclSettings:
     max_tokens: int = 512
     n_ctx: int = 4096
     threads: int | None = None  # llama.cpp threads (None: its default)
+    parallel: int = 8  # cases decoded together (BatchedLlamaCppBackend); 1: one at a time
 
     def __post_init__(self) -> None:
         if self.limit is not None and self.limit < 1:
@@ -66,6 +67,7 @@ class BfclSettings:
         """What decides the answers: results made with another stamp are not resumed."""
         fields = asdict(self)
         fields.pop("threads")
+        fields.pop("parallel")
         return {**fields, "categories": list(CATEGORIES)}
 
 
@@ -152,7 +154,7 @@ class BfclEvaluator:
     def report(self, model_dir: str | Path) -> BfclReport:
         """Generate (or resume) and score; the full report, per-case files on disk."""
         from botpsy.backends.chat import FormattedChatModel
-        from botpsy.backends.llamacpp import LlamaCppBackend
+        from botpsy.backends.store import load_text_backend
         from botpsy.evals.bfcl import generate, score
         from botpsy.formats import get_format
         from botpsy.types import GenerationParams
@@ -164,10 +166,10 @@ class BfclEvaluator:
         resume = stamp_file.is_file() and json.loads(stamp_file.read_text()) == s.stamp()
         run_dir.mkdir(parents=True, exist_ok=True)
         stamp_file.write_text(json.dumps(s.stamp(), indent=2), encoding="utf-8")
-        backend = LlamaCppBackend(
-            gguf, n_ctx=s.n_ctx, n_threads=s.threads, name=model_label(model_dir)
+        backend = load_text_backend(
+            str(gguf), n_ctx=s.n_ctx, n_threads=s.threads, parallel=s.parallel
         )
-        chat = FormattedChatModel(backend, get_format(s.format))
+        chat = FormattedChatModel(backend, get_format(s.format), name=model_label(model_dir))
         try:
             summary = generate(
                 chat,
@@ -180,6 +182,7 @@ class BfclEvaluator:
                 tool_choice="auto",
                 early_stop=True,
                 progress=False,
+                parallel=s.parallel,
             )
         finally:
             backend.close()

@@ -322,11 +322,10 @@ def generate(
                 plan.done.generated += 1
                 plan.done.failed += record.inference_error is not None
                 bar.advance(plan.task)
-                summary.seconds = time.perf_counter() - start
-                _add_totals(manifest, previous, summary)  # kept up to date if the run is stopped
-                write_manifest(model_dir, manifest)
+                _save_progress(manifest, previous, summary, start, model_dir)
         finally:
             _finish_files(plans)
+            _save_progress(manifest, previous, summary, start, model_dir)
     manifest.finished = datetime.now(UTC).isoformat(timespec="seconds")
     write_manifest(model_dir, manifest)
     return summary
@@ -359,6 +358,19 @@ def _manifest(
     if previous is not None:
         manifest.started = previous.started or manifest.started
     return manifest
+
+
+def _save_progress(
+    manifest: RunManifest,
+    previous: RunManifest | None,
+    summary: GenerationSummary,
+    start: float,
+    model_dir: Path,
+) -> None:
+    """Totals so far into ``run.json`` (kept up to date if the run is stopped)."""
+    summary.seconds = time.perf_counter() - start
+    _add_totals(manifest, previous, summary)
+    write_manifest(model_dir, manifest)
 
 
 def _add_totals(
