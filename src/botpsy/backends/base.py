@@ -80,3 +80,14 @@ class ChatModel(Protocol):
     ) -> Iterator[StreamEvent]:
         """Events as they come; the last one is ``done`` with the full Completion."""
         ...
+
+
+def check_concurrency(model: ChatModel, parallel: int) -> None:
+    """Refuse to call ``model`` from more threads than it serves at once (``concurrency``;
+    a plain llama.cpp model serves one)."""
+    served = getattr(model, "concurrency", 1)
+    if parallel < 1 or parallel > served:
+        raise ValueError(
+            f"parallel={parallel}, but {model.name} serves {served} request(s) at a time; "
+            "load it with load_chat_model(..., parallel=N) (CLI: --parallel N)"
+        )

@@ -28,6 +28,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import llama_cpp
+from llama_cpp import _internals
+
 from botpsy.backends.base import GenerationStats, TextChunk
 from botpsy.backends.llamacpp import LlamaCppBackend
 from botpsy.types import GenerationParams
@@ -112,10 +115,7 @@ class _Sampler:
     """
 
     def __init__(self, model, params: GenerationParams, grammar: str | None, seed: int) -> None:
-        import llama_cpp
-        from llama_cpp import _internals
-
-        self._api = llama_cpp
+        self._free = llama_cpp.llama_sampler_free  # kept: __del__ may run at interpreter exit
         self.chain = _internals.LlamaSampler()
         if params.temperature <= 0:
             self.chain.add_greedy()
@@ -137,31 +137,29 @@ class _Sampler:
 
     def __del__(self) -> None:
         if getattr(self, "grammar", None):
-            self._api.llama_sampler_free(self.grammar)
+            self._free(self.grammar)
             self.grammar = None
 
     def accept(self, token: int) -> None:
         """Advance the chain and the grammar past a token chosen elsewhere (a replayed answer)."""
         self.chain.accept(token)
         if self.grammar:
-            self._api.llama_sampler_accept(self.grammar, token)
+            llama_cpp.llama_sampler_accept(self.grammar, token)
 
     def sample(self, ctx, index: int) -> int:
         """The next token from the logits of batch position ``index``; accepted by the chain."""
-        api = self._api
-        token = api.llama_sampler_sample(self.chain.sampler, ctx, index)
+        token = llama_cpp.llama_sampler_sample(self.chain.sampler, ctx, index)
         if not self.grammar:
             return token
         if not self._allowed(token):
             token = self._constrained(ctx, index)
-            api.llama_sampler_accept(self.chain.sampler, token)
-        api.llama_sampler_accept(self.grammar, token)
+            llama_cpp.llama_sampler_accept(self.chain.sampler, token)
+        llama_cpp.llama_sampler_accept(self.grammar, token)
         return token
 
     def _candidates(self, data, size: int):
-        api = self._api
-        array = api.llama_token_data_array(
-            data=ctypes.cast(data, ctypes.POINTER(api.llama_token_data)), size=size, selected=-1,
+        array = llama_cpp.llama_token_data_array(
+            data=ctypes.cast(data, ctypes.POINTER(llama_cpp.llama_token_data)), size=size, selected=-1,
             sorted=False,
         )
         return array
@@ -169,22 +167,21 @@ class _Sampler:
     def _allowed(self, token: int) -> bool:
         one = self._one
         one[0].id, one[0].logit, one[0].p = token, 0.0, 0.0
-        self._api.llama_sampler_apply(self.grammar, ctypes.byref(self._candidates(one, 1)))
+        llama_cpp.llama_sampler_apply(self.grammar, ctypes.byref(self._candidates(one, 1)))
         return one[0].logit != float("-inf")
 
     def _constrained(self, ctx, index: int) -> int:
         """The chain's pick among the tokens the grammar allows (every logit checked)."""
         import numpy as np
 
-        api = self._api
-        logits = np.ctypeslib.as_array(api.llama_get_logits_ith(ctx, index), shape=(self.n_vocab,))
+        logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(ctx, index), shape=(self.n_vocab,))
         candidates = np.empty(self.n_vocab, dtype=[("id", "<i4"), ("logit", "<f4"), ("p", "<f4")])
         candidates["id"] = np.arange(self.n_vocab, dtype=np.int32)
         candidates["logit"] = logits
         candidates["p"] = 0.0
         array = self._candidates(candidates.ctypes.data, self.n_vocab)
-        api.llama_sampler_apply(self.grammar, ctypes.byref(array))
-        api.llama_sampler_apply(self.chain.sampler, ctypes.byref(array))
+        llama_cpp.llama_sampler_apply(self.grammar, ctypes.byref(array))
+        llama_cpp.llama_sampler_apply(self.chain.sampler, ctypes.byref(array))
         return int(array.data[array.selected].id)
 
 
@@ -224,8 +221,8 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
         self._seed = seed
         self._n_batch = n_batch
         self._ctx = self._make_context(parallel, n_ctx, n_batch, verbose)
-        self.n_ctx_seq = self._llama_cpp().llama_n_ctx_seq(self._ctx.ctx)
-        self._batch = self._llama_cpp().llama_batch_init(n_batch, 0, 1)
+        self.n_ctx_seq = llama_cpp.llama_n_ctx_seq(self._ctx.ctx)
+        self._batch = llama_cpp.llama_batch_init(n_batch, 0, 1)
         self._slots = [_Slot(seq) for seq in range(parallel)]
         self._queue: queue.Queue[_Request | None] = queue.Queue()
         self._local = threading.local()
@@ -234,18 +231,9 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
         self._thread = threading.Thread(target=self._run, name="llamacpp-batch", daemon=True)
         self._thread.start()
 
-    @staticmethod
-    def _llama_cpp():
-        import llama_cpp
-
-        return llama_cpp
-
     def _make_context(self, parallel: int, n_ctx: int, n_batch: int, verbose: bool):
         """A context of ``parallel`` separate KV caches of ``n_ctx`` tokens each, with the
         adapter of the helper Llama (if any) applied to it too."""
-        llama_cpp = self._llama_cpp()
-        from llama_cpp import _internals
-
         params = llama_cpp.llama_context_params.from_buffer_copy(self.llama.context_params)
         params.n_ctx = parallel * n_ctx
         params.n_seq_max = parallel
@@ -300,7 +288,7 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
         self._closed = True
         self._queue.put(None)
         self._thread.join(timeout=30)
-        self._llama_cpp().llama_batch_free(self._batch)
+        llama_cpp.llama_batch_free(self._batch)
         self._ctx.close()
         super().close()
 
@@ -354,22 +342,26 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
 
     def _assign(self, slot: _Slot, request: _Request) -> None:
         """Serve ``request`` from ``slot``, keeping the cached prefix it shares."""
-        llama_cpp = self._llama_cpp()
         keep = min(_shared_prefix(slot.cached, request.tokens), len(request.tokens) - 1)
         memory = llama_cpp.llama_get_memory(self._ctx.ctx)
         if not llama_cpp.llama_memory_seq_rm(memory, slot.seq, keep, -1):
             llama_cpp.llama_memory_seq_rm(memory, slot.seq, -1, -1)
             keep = 0
-        self._clock += 1
-        slot.request, slot.last_used = request, self._clock
         slot.cached = request.tokens[:keep]
         slot.pending = request.tokens[keep:]
-        slot.next_token, slot.generated, slot.sent = None, [], 0
+        slot.generated = []
+        self._begin(slot, request, GenerationStats(prompt_tokens=len(request.tokens),
+                                                   cached_tokens=keep))
+
+    def _begin(self, slot: _Slot, request: _Request, stats: GenerationStats) -> None:
+        """What every request sets on its slot, whether it starts afresh or resumes."""
+        self._clock += 1
+        slot.request, slot.last_used, slot.cut = request, self._clock, None
+        slot.next_token, slot.sent = None, 0
         slot.sampler = self._sampler(request)
-        slot.stats = GenerationStats(prompt_tokens=len(request.tokens), cached_tokens=keep)
+        slot.stats = stats
         slot.max_tokens = max(1, min(request.params.max_tokens, self.n_ctx_seq - len(request.tokens)))
         slot.start = time.perf_counter()
-        slot.cut = None
 
     def _resume(self, slot: _Slot, request: _Request) -> bool:
         """Go on from the answer ``slot`` cut at max_tokens for the same greedy request.
@@ -382,21 +374,15 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
         generated = slot.generated
         if not generated or slot.cached != request.tokens + generated[:-1]:
             return False
-        self._clock += 1
-        slot.request, slot.last_used, slot.cut = request, self._clock, None
-        slot.pending, slot.sent = [], 0
-        slot.sampler = self._sampler(request)
-        for token in generated:
-            slot.sampler.accept(token)
-        slot.stats = GenerationStats(
+        slot.pending = []
+        self._begin(slot, request, GenerationStats(
             prompt_tokens=len(request.tokens),
             cached_tokens=len(request.tokens) - 1,
             completion_tokens=len(generated),
             prompt_eval_s=0.0,
-        )
-        slot.max_tokens = max(1, min(request.params.max_tokens, self.n_ctx_seq - len(request.tokens)))
-        slot.start = time.perf_counter()
-        slot.next_token = None
+        ))
+        for token in generated:
+            slot.sampler.accept(token)
         self._after_token(slot, generated[-1], appended=True)
         return True
 
@@ -406,7 +392,6 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
 
     def _step(self) -> None:
         """One llama_decode over every active sequence, then sample where logits came out."""
-        llama_cpp = self._llama_cpp()
         outputs = self._fill_batch()
         code = llama_cpp.llama_decode(self._ctx.ctx, self._batch)
         if code != 0:
@@ -456,7 +441,7 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
         if slot.stats.prompt_eval_s is None:
             slot.stats.prompt_eval_s = time.perf_counter() - slot.start
         slot.stats.completion_tokens += 1
-        if self._llama_cpp().llama_vocab_is_eog(self.llama._model.vocab, token):
+        if llama_cpp.llama_vocab_is_eog(self.llama._model.vocab, token):
             self._finish(slot, "stop")
             return
         self._after_token(slot, token)
@@ -494,7 +479,6 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
 
     def _fail_all(self, exc: Exception) -> None:
         """Hand an error to every running request and forget their sequences."""
-        llama_cpp = self._llama_cpp()
         memory = llama_cpp.llama_get_memory(self._ctx.ctx)
         for slot in self._slots:
             if slot.request is not None:

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from rich.progress import Progress
 
-from botpsy.backends.base import ChatModel
+from botpsy.backends.base import ChatModel, check_concurrency
 from botpsy.evals.bfcl.categories import Category, CategoryKind, resolve
 from botpsy.evals.bfcl.convert import bfcl_result, to_messages, tool_specs
 from botpsy.evals.bfcl.dataset import TestCase, load_cases
@@ -237,16 +237,6 @@ def _finish_files(plans: list[_Plan]) -> None:
             write_results(path, read_results(path).values())
 
 
-def _check_parallel(model: ChatModel, parallel: int) -> None:
-    """Refuse more threads than the model serves at once (a plain llama.cpp model serves one)."""
-    served = getattr(model, "concurrency", 1)
-    if parallel < 1 or parallel > served:
-        raise ValueError(
-            f"parallel={parallel}, but {model.name} serves {served} request(s) at a time; "
-            "load it with load_chat_model(..., parallel=N) (CLI: --parallel N)"
-        )
-
-
 class RunMismatchError(ValueError):
     """Resuming into a result folder that was made with another mode or tool choice."""
 
@@ -299,7 +289,7 @@ def generate(
     """
     if mode not in ("fc", "prompt"):
         raise ValueError(f"mode must be 'fc' or 'prompt', got {mode!r}")
-    _check_parallel(model, parallel)
+    check_concurrency(model, parallel)
     chosen = resolve(list(categories))
     params = _tool_choice(params or GenerationParams(max_tokens=512), tool_choice)
     policy = _early_stop(early_stop, params.tool_choice)

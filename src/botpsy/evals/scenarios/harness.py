@@ -25,7 +25,7 @@ from typing import Any
 from botpsy.agent import Agent, Bm25ToolSelector, SystemPrompt, ToolSelector
 from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.assistant.runtime import default_call_mode
-from botpsy.backends.base import ChatModel
+from botpsy.backends.base import ChatModel, check_concurrency
 from botpsy.evals.call_mode import CallMode, check_call_mode
 from botpsy.evals.scenarios.checks import Matcher
 from botpsy.evals.scenarios.schema import CallCheck
@@ -74,10 +74,7 @@ def model_factory(model: ModelSource, reference: ModelFactory | None = None,
         loaded = load_chat_model(model, parallel=parallel)
         return lambda task, refs: loaded
     if isinstance(model, ChatModel):
-        served = getattr(model, "concurrency", 1)
-        if parallel > served:
-            raise ValueError(f"parallel={parallel}, but {model.name} serves {served} request(s) "
-                             "at a time; pass a spec or load it with parallel=N")
+        check_concurrency(model, parallel)
         return lambda task, refs: model
     if callable(model):
         return model
