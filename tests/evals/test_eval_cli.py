@@ -163,3 +163,16 @@ def test_bfcl_tool_choice_required_is_recorded_and_reported(tmp_path):
     assert refused.exit_code == 2 and "sometimes" in refused.output
     mixed = runner.invoke(app, [*args, "--tool-choice", "auto"])
     assert mixed.exit_code == 2 and "use --no-resume" in mixed.output
+
+
+def test_bad_model_specs_and_parallel_end_with_a_message_not_a_trace(tmp_path):
+    script = tmp_path / "s.jsonl"
+    script.write_text('"hi"\n')
+    out = tmp_path / "run"
+    parallel = runner.invoke(
+        app, ["bfcl", "-m", f"scripted:{script}", "--parallel", "2", "-n", "1", "-o", str(out)]
+    )
+    assert parallel.exit_code == 2 and "parallel requests need a GGUF" in parallel.output
+    unknown = runner.invoke(app, ["bfcl", "-m", "gpt-17", "-n", "1", "-o", str(out)])
+    assert unknown.exit_code == 2 and "unknown model" in unknown.output
+    assert not out.exists()

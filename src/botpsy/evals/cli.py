@@ -32,6 +32,7 @@ console = Console()
 @contextmanager
 def _user_errors() -> Iterator[None]:
     """Bad input (missing files, unknown names, bad data) ends with its message, not a trace."""
+    from botpsy.backends.store import ModelNotFoundError
     from botpsy.evals.bfcl.categories import UnknownCategoryError
     from botpsy.evals.bfcl.generate import RunMismatchError
     from botpsy.evals.bfcl.results import ResultFileError
@@ -47,6 +48,8 @@ def _user_errors() -> Iterator[None]:
         UnknownResultIdsError,
         ToolcallsDataError,
         RunMismatchError,
+        ModelNotFoundError,
+        ValueError,  # e.g. --parallel on a model that serves one request at a time
     ) as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(code=2) from exc
