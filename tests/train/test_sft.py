@@ -78,3 +78,29 @@ def test_interrupted_stage_resumes_from_its_checkpoint(tiny_model_dir, data_file
         2,
         3,
     ]  # steps 1-2 come from the checkpoint's log
+
+
+def _padding_ratio(tiny_model_dir, data_files, tmp_path, group_by_length: bool) -> float:
+    """Padded tokens over real tokens across one pass of the trainer's own dataloader."""
+    from botpsy.train.common import load_model
+    from botpsy.train.sft import build_trainer
+
+    cfg = SFTStageConfig(
+        model=str(tiny_model_dir),
+        output_dir=str(tmp_path / f"gbl-{group_by_length}"),
+        train_file=str(data_files.train),
+        batch_size=4,
+        group_by_length=group_by_length,
+    )
+    trainer = build_trainer(cfg, *load_model(cfg.model))
+    padded = real = 0
+    for batch in trainer.get_train_dataloader():
+        padded += batch["input_ids"].numel()
+        real += int(batch["attention_mask"].sum())
+    return padded / real
+
+
+def test_length_grouped_batches_waste_less_compute_on_padding(tiny_model_dir, data_files, tmp_path):
+    grouped = _padding_ratio(tiny_model_dir, data_files, tmp_path, group_by_length=True)
+    shuffled = _padding_ratio(tiny_model_dir, data_files, tmp_path, group_by_length=False)
+    assert grouped < 1.1 < shuffled

@@ -31,9 +31,40 @@ from botpsy.types import Message, ToolSpec
 
 _STOP_WORDS = frozenset({"get", "to", "in", "the", "a", "of"})
 
+# Tools that could serve almost any request (a web search answers a weather question):
+# an irrelevance sample that offers one would teach the model to refuse a fitting tool.
+CATCH_ALL = frozenset({"web_search"})
+
+# Same-domain tools without a shared name word that still serve each other's requests
+# ("when am I free?" is answered by listing events).
+OVERLAPS: tuple[frozenset[str], ...] = (
+    frozenset({"send_email", "reply_to_email"}),
+    frozenset({"list_events", "find_free_slot"}),
+    frozenset({"create_note", "append_to_note"}),
+    frozenset({"create_reminder", "set_timer"}),
+    frozenset({"list_files", "search_files"}),
+    frozenset({"get_current_weather", "get_forecast"}),
+    frozenset({"convert_units", "calculate"}),
+)
+
+# Share of irrelevance samples whose tools come from the request's own domain: the hard
+# case (BFCL's irrelevance set asks a math question of the wrong math function).
+NEAR_MISS_SHARE = 0.5
+
 
 def _words(name: str) -> set[str]:
-    return set(name.split("_")) - _STOP_WORDS
+    """A tool name's content words, plural ``s`` dropped (``search_emails`` ~ ``send_email``)."""
+    return {w.removesuffix("s") for w in name.split("_")} - _STOP_WORDS
+
+
+def _could_serve(tool: str, target: str) -> bool:
+    """Whether ``tool`` might fulfil a request meant for ``target`` (then it is no distractor)."""
+    return (
+        tool == target
+        or tool in CATCH_ALL
+        or bool(_words(tool) & _words(target))
+        or any({tool, target} <= pair for pair in OVERLAPS)
+    )
 
 
 def _join(first: str, rest: list[str], rng: random.Random) -> str:
@@ -195,17 +226,11 @@ class Synthesizer:
                 Message(role="user", content=request),
                 Message(role="assistant", content=answer),
             ]
-            return self._sample(
-                SampleKind.irrelevance, "chitchat", messages, self._tools([], 1, 4), []
-            )
+            tools = self._tools([], 1, 4, exclude=set(CATCH_ALL))
+            return self._sample(SampleKind.irrelevance, "chitchat", messages, tools, [])
         recipe = self.rng.choice(self.recipes)
         item = self._realise(recipe, Shared(self.rng))
-        similar = {
-            r.spec.name
-            for r in self.recipes
-            if r.domain == recipe.domain or _words(r.spec.name) & _words(recipe.spec.name)
-        }
-        tools = self._tools([], 1, 4, exclude=similar)
+        tools = self._unfit_tools(recipe)
         need = recipe.spec.description.rstrip(".")
         answer = self.rng.choice(IRRELEVANCE_ANSWERS).format(need=need[0].lower() + need[1:])
         messages = self._start() + [
@@ -213,6 +238,18 @@ class Synthesizer:
             Message(role="assistant", content=answer),
         ]
         return self._sample(SampleKind.irrelevance, recipe.domain, messages, tools, [])
+
+    def _unfit_tools(self, recipe: ToolRecipe) -> list[ToolSpec]:
+        """Tools that cannot do ``recipe``'s request: half the time one or two from its own
+        domain (the near miss a small model gets wrong), otherwise 1-4 from other domains."""
+        target = recipe.spec.name
+        unfit = [r for r in self.recipes if not _could_serve(r.spec.name, target)]
+        near = [r for r in unfit if r.domain == recipe.domain]
+        if near and self.rng.random() < NEAR_MISS_SHARE:
+            chosen = self.rng.sample(near, min(len(near), self.rng.choice((1, 1, 2))))
+            return [r.spec for r in chosen]
+        far = {r.spec.name for r in unfit if r.domain != recipe.domain}
+        return self._tools([], 1, 4, exclude={r.spec.name for r in self.recipes} - far)
 
     def _round(self, recipe: ToolRecipe) -> tuple[Realised, list[Message]]:
         """One request -> call -> tool output -> answer exchange."""

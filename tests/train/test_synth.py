@@ -1,0 +1,38 @@
+"""Irrelevance samples: no offered tool could do the request, and half of them are near misses."""
+
+from __future__ import annotations
+
+from botpsy.train.catalog import builtin_recipes
+from botpsy.train.sample import SampleKind
+from botpsy.train.synth import CATCH_ALL, Synthesizer, _could_serve
+
+
+def _irrelevance_samples(n: int = 200) -> list:
+    synth = Synthesizer(builtin_recipes(), seed=3)
+    return [synth.make(SampleKind.irrelevance) for _ in range(n)]
+
+
+def test_related_tools_count_as_able_to_serve():
+    assert _could_serve("search_emails", "send_email")  # shared word, plural dropped
+    assert _could_serve("find_free_slot", "list_events")  # listed overlap
+    assert _could_serve("web_search", "get_forecast")  # catch-all
+    assert not _could_serve("cancel_event", "find_free_slot")
+
+
+def test_irrelevance_never_offers_a_tool_that_fits():
+    recipes = {r.spec.name: r for r in builtin_recipes()}
+    by_description = {r.spec.description.rstrip(".").lower(): name for name, r in recipes.items()}
+    near_misses = 0
+    for sample in _irrelevance_samples():
+        offered = [t.name for t in sample.tools]
+        assert offered and not sample.reference_calls
+        assert not set(offered) & CATCH_ALL
+        if sample.domain == "chitchat":
+            continue
+        answer = sample.messages[-1].content.lower()
+        target = next((n for d, n in by_description.items() if d in answer), None)
+        if target is None:  # the answers that do not name the need
+            continue
+        assert not any(_could_serve(name, target) for name in offered), (target, offered)
+        near_misses += all(recipes[name].domain == sample.domain for name in offered)
+    assert near_misses >= 20
