@@ -3,7 +3,7 @@
 - ``tiny``: a random 2-layer Qwen3 (hidden 32) with a tokenizer trained in code;
   the whole recipe in about two minutes on 2 CPU cores (tests, CI, smoke runs).
 - ``smol``: SmolLM2-135M-Instruct, dequantized from the shipped Q4_1 GGUF; bf16
-  autocast; every stage checkpoints and resumes; about 100 minutes on 2 CPU cores.
+  autocast; every stage checkpoints and resumes; about 80 minutes on 2 CPU cores.
 - ``qwen3.5-0.8b``: the release's setting (Qwen3.5-0.8B, qwen35 format) for
   several GPUs: DeepSpeed through ``accelerate``, vLLM for RL rollouts. It needs
   the HF model folder (no hub access here) and is written out as a launch bundle
@@ -159,13 +159,13 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         "seed": 0,
     }
     rl = {
-        "max_steps": 2,
+        "max_steps": 6,
         "learning_rate": 1e-5,  # 2e-6 left the weights unchanged to 4 decimals in 2 steps
         "batch_size": 8,
         "num_generations": 4,
         "max_completion_length": 96,
         "overlong_cache": 24,
-        "pool_target": 8,
+        "pool_target": 12,  # 6 steps x 2 prompts: each informative prompt used once
         "filter_max_new_tokens": 96,
     }
     sft, distill, dapo1, dapo2 = _chain(
@@ -174,7 +174,7 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         "hermes",
         common,
         sft={
-            "max_steps": 96,  # ~770 of the 852 conversations: ~30-40 s a step on 2 cores
+            "max_steps": 96,  # ~770 of the 852 conversations: ~24 s a step on 2 cores
             "learning_rate": 1e-4,
             "batch_size": 4,
             "grad_accum": 2,
@@ -205,10 +205,11 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         ),
         notes=[
             (
-                "Sized for one ~100-minute sitting on 2 CPU cores (an SFT step of 8 "
-                "conversations, ~500 tokens each, takes ~30-40 s there in bf16 with length-grouped "
-                "batches; an on-policy step with generation 90-180 s): SFT 96 steps, three "
-                "teachers x 6 steps, distillation 4 steps, DAPO 2 x 2 steps. The later stages are smoke-scale here: raise max_steps "
+                "Sized for one ~80-minute sitting on 2 CPU cores (an SFT step of 8 "
+                "conversations, ~500 tokens each, takes ~24 s there in bf16 with length-grouped "
+                "batches; an on-policy step with generation 16-60 s): SFT 96 steps, three "
+                "teachers x 6 steps, distillation 4 steps, DAPO 2 x 6 steps. The later stages "
+                "are smoke-scale here: raise max_steps "
                 "(and n_samples) where more compute is at hand"
             )
         ],
