@@ -28,6 +28,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from botpsy.agent.calls import CallPipeline, Outcome, Review, agent_message
+from botpsy.agent.compact import compactions
 from botpsy.agent.events import (
     AgentEvent,
     AgentResult,
@@ -39,7 +40,7 @@ from botpsy.agent.events import (
 from botpsy.agent.guard import LoopGuard, Repeat
 from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder
 from botpsy.agent.selection import ToolSelector
-from botpsy.backends.base import ChatModel
+from botpsy.backends.base import ChatModel, ContextOverflowError
 from botpsy.safety.audit import REQUEST_TOOL, AuditDecision, AuditEntry, AuditLog
 from botpsy.safety.config import SafetyConfig, ScopeAction
 from botpsy.safety.confirm import Confirmer
@@ -274,36 +275,55 @@ class Agent:
 
     def _generate(self, turn: _Turn, stream: bool) -> Iterator[AgentEvent]:
         """One model generation (streamed as token events); returns the Completion,
-        or None with ``turn.error`` set when the backend failed."""
-        prompt = [Message(role="system", content=self.system_prompt()), *turn.messages]
-        params = self.params
-        if turn.rounds == 1 and turn.first_choice != "auto":
-            # one call: a weak model forced to call tends to pad with unrelated extra calls
-            params = params.model_copy(update={"tool_choice": turn.first_choice,
-                                               "parallel_tool_calls": False})
+        or None with ``turn.error`` set when the backend failed. A prompt over the
+        context window is asked again with its tool results cut down (prompt only)."""
+        shorter = iter(compactions(turn.messages))
+        messages: list[Message] | None = turn.messages
         completion: Completion | None = None
-        try:
-            if not stream:
-                completion = self.model.complete(prompt, turn.tools, params)
-            else:
-                for event in self.model.stream(prompt, turn.tools, params):
-                    if event.type == "text" and event.text:
-                        yield AgentEvent(type="token", text=event.text)
-                    elif event.type == "reasoning" and event.text:
-                        yield AgentEvent(type="reasoning", text=event.text)
-                    elif event.type == "done":
-                        completion = event.completion
-        except Exception as exc:  # noqa: BLE001 - any backend failure ends the turn, categorised
-            turn.error = f"{type(exc).__name__}: {exc}"
+        while messages is not None:
+            try:
+                completion = yield from self._call_model(turn, messages, stream)
+                break
+            except ContextOverflowError as exc:
+                turn.error = f"{type(exc).__name__}: {exc}"
+                messages = next(shorter, None)
+            except Exception as exc:  # noqa: BLE001 - any backend failure ends the turn, categorised
+                turn.error = f"{type(exc).__name__}: {exc}"
+                return None
+        if messages is None:
             return None
         if completion is None:
             turn.error = "the model stream ended without a completion"
             return None
+        turn.error = None
         turn.usage = Usage(
             prompt_tokens=turn.usage.prompt_tokens + completion.usage.prompt_tokens,
             completion_tokens=turn.usage.completion_tokens + completion.usage.completion_tokens,
             cached_tokens=turn.usage.cached_tokens + completion.usage.cached_tokens,
         )
+        return completion
+
+    def _call_model(
+        self, turn: _Turn, messages: list[Message], stream: bool
+    ) -> Iterator[AgentEvent]:
+        """Ask the model once with ``messages``; returns its Completion (None if the stream
+        ended without one). Backend errors propagate to ``_generate``."""
+        prompt = [Message(role="system", content=self.system_prompt()), *messages]
+        params = self.params
+        if turn.rounds == 1 and turn.first_choice != "auto":
+            # one call: a weak model forced to call tends to pad with unrelated extra calls
+            params = params.model_copy(update={"tool_choice": turn.first_choice,
+                                               "parallel_tool_calls": False})
+        if not stream:
+            return self.model.complete(prompt, turn.tools, params)
+        completion: Completion | None = None
+        for event in self.model.stream(prompt, turn.tools, params):
+            if event.type == "text" and event.text:
+                yield AgentEvent(type="token", text=event.text)
+            elif event.type == "reasoning" and event.text:
+                yield AgentEvent(type="reasoning", text=event.text)
+            elif event.type == "done":
+                completion = event.completion
         return completion
 
     def _ask_to_fix_parse(self, turn: _Turn, completion: Completion) -> bool:

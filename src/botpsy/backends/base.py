@@ -16,6 +16,18 @@ from typing import Protocol, runtime_checkable
 from botpsy.types import Completion, GenerationParams, Message, StreamEvent, ToolSpec
 
 
+class ContextOverflowError(ValueError):
+    """The prompt does not fit the model's context window (a caller may shorten it and retry)."""
+
+    def __init__(self, prompt_tokens: int, n_ctx: int) -> None:
+        super().__init__(
+            f"prompt is {prompt_tokens} tokens, over the context window of {n_ctx}; "
+            "shorten the conversation or raise n_ctx"
+        )
+        self.prompt_tokens = prompt_tokens
+        self.n_ctx = n_ctx
+
+
 @dataclass
 class TextChunk:
     """A piece of generated text; ``n_tokens`` tokens produced it."""

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from botpsy.backends.base import GenerationStats, TextChunk
+from botpsy.backends.base import ContextOverflowError, GenerationStats, TextChunk
 from botpsy.types import GenerationParams
 
 
@@ -102,10 +102,7 @@ class LlamaCppBackend:
         tokens = self.tokenize(prompt)
         n_ctx = self.llama.n_ctx()
         if len(tokens) >= n_ctx:
-            raise ValueError(
-                f"prompt is {len(tokens)} tokens, over the context window of {n_ctx}; "
-                "shorten the conversation or raise n_ctx"
-            )
+            raise ContextOverflowError(len(tokens), n_ctx)
         self._stats = stats = GenerationStats(prompt_tokens=len(tokens))
         stats.cached_tokens = self._cached_prefix(tokens)
         start = time.perf_counter()

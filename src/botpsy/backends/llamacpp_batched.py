@@ -31,7 +31,7 @@ from pathlib import Path
 import llama_cpp
 from llama_cpp import _internals
 
-from botpsy.backends.base import GenerationStats, TextChunk
+from botpsy.backends.base import ContextOverflowError, GenerationStats, TextChunk
 from botpsy.backends.llamacpp import LlamaCppBackend
 from botpsy.types import GenerationParams
 
@@ -262,10 +262,7 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
             raise RuntimeError("the backend is closed")
         tokens = self.tokenize(prompt)
         if len(tokens) >= self.n_ctx_seq:
-            raise ValueError(
-                f"prompt is {len(tokens)} tokens, over the context window of {self.n_ctx_seq}; "
-                "shorten the conversation or raise n_ctx"
-            )
+            raise ContextOverflowError(len(tokens), self.n_ctx_seq)
         self._local.stats = GenerationStats(prompt_tokens=len(tokens))
         request = _Request(tokens, params, grammar)
         self._queue.put(request)
