@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import pytest
 from typer.testing import CliRunner
@@ -80,8 +81,19 @@ def test_ask_plain_mode_on_the_real_model(default_gguf):
 
 
 @pytest.mark.model
-def test_ask_with_smollm2_creates_a_reminder(default_gguf, tmp_path):
-    """The README's main job, end to end on the embedded model (one grammar-forced call)."""
+def test_ask_with_smollm2_creates_a_reminder(default_gguf, tmp_path, monkeypatch):
+    """The README's main job, end to end on the embedded model (one grammar-forced call).
+
+    The clock is pinned: the system prompt carries the time to the minute, and a 135M model's
+    greedy output changes with it (at some minutes it writes no call, or a looping argument)."""
+    import botpsy.assistant.store as store_module
+
+    class PinnedClock(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return datetime(2026, 12, 3, 8, 20, tzinfo=UTC).astimezone(tz)
+
+    monkeypatch.setattr(store_module, "datetime", PinnedClock)
     data = tmp_path / "d"
     result = runner.invoke(app, ["ask", "Remind me to call Anna tomorrow at 9am", "--data-dir", str(data)])
     assert result.exit_code == 0, result.output
@@ -89,5 +101,5 @@ def test_ask_with_smollm2_creates_a_reminder(default_gguf, tmp_path):
         rows = store.query("select text from reminders")
     # What a 135M model writes into the reminder varies; that it makes exactly one
     # schema-valid add_reminder call that lands in the store does not.
-    assert len(rows) == 1 and rows[0]["text"].strip()
+    assert len(rows) == 1 and rows[0]["text"].strip(), result.output
     assert "executed add_reminder" in result.output
