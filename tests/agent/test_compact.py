@@ -67,9 +67,9 @@ def test_older_results_are_cut_first_and_the_latest_only_when_needed():
     both = compact_tool_results(messages, 100, latest_too=True)
     assert CUT in both[4].content
     assert messages[2].content == "x" * 1000  # the input is not changed
-    levels = compactions(messages)
+    levels = list(compactions(messages))
     assert len(levels) == 4 and all(CUT in level[2].content for level in levels)
-    assert compactions([Message(role="user", content="short")]) == []
+    assert list(compactions([Message(role="user", content="short")])) == []
 
 
 def test_a_turn_over_the_context_continues_on_a_shorter_prompt(audit):

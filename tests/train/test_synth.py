@@ -1,4 +1,4 @@
-"""Irrelevance samples: no offered tool could do the request, and half of them are near misses."""
+"""Irrelevance samples: no offered tool could do the request, and some are near misses (same domain)."""
 
 from __future__ import annotations
 

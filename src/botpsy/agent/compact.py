@@ -13,6 +13,8 @@ injected in an early result must stay visible to it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from botpsy.types import Message
 
 # Characters each tool result keeps, tried in order: older results first, then all of them.
@@ -45,11 +47,12 @@ def compact_tool_results(messages: list[Message], keep: int, latest_too: bool) -
     ]
 
 
-def compactions(messages: list[Message]) -> list[list[Message]]:
-    """The shortened versions to try, mildest first, leaving out those that change nothing."""
-    tried: list[list[Message]] = []
+def compactions(messages: list[Message]) -> Iterator[list[Message]]:
+    """The shortened versions to try, mildest first, leaving out those that change nothing.
+    Lazy: a prompt that fits never pays for copying its tool results."""
+    previous = messages
     for keep, latest_too in LEVELS:
         shorter = compact_tool_results(messages, keep, latest_too)
-        if shorter != (tried[-1] if tried else messages):
-            tried.append(shorter)
-    return tried
+        if shorter != previous:
+            yield shorter
+            previous = shorter

@@ -24,6 +24,7 @@ synchronously: the run stops with ``stopped_reason=pending_confirmation`` and
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -277,20 +278,18 @@ class Agent:
         """One model generation (streamed as token events); returns the Completion,
         or None with ``turn.error`` set when the backend failed. A prompt over the
         context window is asked again with its tool results cut down (prompt only)."""
-        shorter = iter(compactions(turn.messages))
-        messages: list[Message] | None = turn.messages
         completion: Completion | None = None
-        while messages is not None:
+        for messages in itertools.chain([turn.messages], compactions(turn.messages)):
             try:
                 completion = yield from self._call_model(turn, messages, stream)
-                break
             except ContextOverflowError as exc:
-                turn.error = f"{type(exc).__name__}: {exc}"
-                messages = next(shorter, None)
+                turn.error = f"{type(exc).__name__}: {exc}"  # kept if no shorter prompt fits
+                continue
             except Exception as exc:  # noqa: BLE001 - any backend failure ends the turn, categorised
                 turn.error = f"{type(exc).__name__}: {exc}"
                 return None
-        if messages is None:
+            break
+        else:
             return None
         if completion is None:
             turn.error = "the model stream ended without a completion"

@@ -30,7 +30,7 @@ DEFAULT_KIND_WEIGHTS: dict[str, float] = {
     "multiple": 0.2,
     "parallel": 0.12,
     "parallel_multiple": 0.1,
-    "irrelevance": 0.18,  # a third of them near misses: the case small models fail
+    "irrelevance": 0.18,  # about a quarter of them near misses: the case small models fail
     "multi_turn": 0.18,
     "decline": 0.08,
 }
