@@ -157,8 +157,10 @@ def test_mismatched_or_bad_inputs_fail_clearly(tiny_model_dir, tied_llama_dir, t
         extract_lora(
             tiny_model_dir, tiny_model_dir, tmp_path / "e", target_modules=["embed_tokens"]
         )
-    with pytest.raises(LoraExtractionError, match="rank must be at least 1"):
+    with pytest.raises(LoraExtractionError, match="ranks must be at least 1"):
         extract_lora(tiny_model_dir, tiny_model_dir, tmp_path / "d", rank=0)
+    with pytest.raises(LoraExtractionError, match=r"not targets: \['gate'\]"):
+        extract_lora(tiny_model_dir, tiny_model_dir, tmp_path / "f", rank_pattern={"gate": 2})
 
 
 def test_different_weights_fail_clearly(tiny_model_dir, tmp_path):
@@ -195,6 +197,53 @@ def test_gguf_adapter_moves_llama_cpp_to_the_tuned_model(pair, tmp_path):
     assert (adapted.argmax(-1) == target.argmax(-1)).mean() >= (
         plain.argmax(-1) == target.argmax(-1)
     ).mean()
+
+
+def test_rank_pattern_gives_module_types_their_own_rank(pair, tmp_path):
+    """K and V at the true rank, the rest at 1: PEFT and llama.cpp both apply each at scale 1."""
+    from peft import PeftModel
+
+    base, tuned = pair
+    pattern = {"k_proj": TRUE_RANK, "v_proj": TRUE_RANK}
+    result = extract_lora(base, tuned, tmp_path / "peft", rank=1, rank_pattern=pattern)
+    for module in result.modules:
+        exact = module.name.split(".")[-2] in pattern
+        assert (module.captured == pytest.approx(1.0, abs=1e-6)) == exact, module.name
+    assert "rank 1, k_proj 3, v_proj 3" in result.summary_lines()[0]
+    ids = prompt_ids(base)
+    merged = _logits(
+        PeftModel.from_pretrained(_load(base), tmp_path / "peft").merge_and_unload(), ids
+    )
+    base_gguf = convert_hf_to_gguf(base, tmp_path / "base.gguf")
+    adapter = convert_lora_to_gguf(tmp_path / "peft", base, tmp_path / "lora.gguf", dtype="f32")
+    adapted = cpp_logits(base_gguf, ids, lora=adapter)
+    plain = cpp_logits(base_gguf, ids)
+    assert np.abs(merged.numpy() - plain).max() > 0.05
+    assert np.abs(merged.numpy() - adapted).max() < 1e-2
+
+
+def test_q8_0_adapter_is_smaller_and_still_applies_the_change(pair, tmp_path):
+    """Rows that divide into 32-value blocks are Q8_0, the rest stay f16 (rank 3 rows)."""
+    import gguf
+
+    base, tuned = pair
+    extract_lora(base, tuned, tmp_path / "peft", rank=TRUE_RANK)
+    f16 = convert_lora_to_gguf(tmp_path / "peft", base, tmp_path / "f16.gguf")
+    q8 = convert_lora_to_gguf(tmp_path / "peft", base, tmp_path / "q8.gguf", dtype="q8_0")
+    kinds = {t.name: t.tensor_type.name for t in gguf.GGUFReader(q8).tensors}
+    assert {k for n, k in kinds.items() if n.endswith("lora_a")} == {"Q8_0"}
+    assert {k for n, k in kinds.items() if n.endswith("lora_b")} == {"F16"}
+
+    def data_bytes(path):
+        return sum(int(t.n_bytes) for t in gguf.GGUFReader(path).tensors)
+
+    assert data_bytes(q8) < 0.8 * data_bytes(f16)
+    ids = prompt_ids(base)
+    base_gguf = convert_hf_to_gguf(base, tmp_path / "base.gguf")
+    by_f16 = cpp_logits(base_gguf, ids, lora=f16)
+    by_q8 = cpp_logits(base_gguf, ids, lora=q8)
+    change = np.abs(by_f16 - cpp_logits(base_gguf, ids)).max()
+    assert np.abs(by_q8 - by_f16).max() < 0.05 * change
 
 
 def test_lora_dtype_is_checked(pair, tmp_path):

@@ -36,3 +36,18 @@ def test_irrelevance_never_offers_a_tool_that_fits():
         assert not any(_could_serve(name, target) for name in offered), (target, offered)
         near_misses += all(recipes[name].domain == sample.domain for name in offered)
     assert near_misses >= 20
+
+
+def test_science_irrelevance_never_offers_the_expression_calculator():
+    science = [s for s in _irrelevance_samples(400) if s.domain == "science"]
+    assert len(science) >= 20
+    assert all("calculate" not in {t.name for t in s.tools} for s in science)
+
+
+def test_multiple_often_offers_look_alikes_from_the_same_domain():
+    recipes = {r.spec.name: r for r in builtin_recipes()}
+    synth = Synthesizer(list(recipes.values()), seed=5)
+    samples = [synth.make(SampleKind.multiple) for _ in range(200)]
+    same = sum(len({recipes[t.name].domain for t in s.tools}) == 1 for s in samples)
+    assert all(len(s.tools) >= 2 for s in samples)
+    assert 50 <= same <= 150  # about half, not all

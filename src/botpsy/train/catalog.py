@@ -82,11 +82,12 @@ def tool(
 
 
 def builtin_recipes() -> list[ToolRecipe]:
-    """Every built-in recipe, across all ten assistant domains."""
+    """Every built-in recipe: the ten assistant domains and the science calculators."""
     from botpsy.train.catalog_personal import RECIPES as PERSONAL
+    from botpsy.train.catalog_science import RECIPES as SCIENCE
     from botpsy.train.catalog_services import RECIPES as SERVICES
 
-    return [factory() for factory in PERSONAL + SERVICES]
+    return [factory() for factory in PERSONAL + SERVICES + SCIENCE]
 
 
 def load_recipes(path: Path) -> list[ToolRecipe]:

@@ -255,6 +255,17 @@ def import_gguf(
     typer.echo(str(dequantize_gguf_to_hf(gguf or default_model_path(), out)))
 
 
+def _rank_pattern(text: str) -> dict[str, int]:
+    """``k_proj=32,v_proj=32`` -> ``{"k_proj": 32, "v_proj": 32}``, with a clear error."""
+    pattern: dict[str, int] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        module, _, value = item.partition("=")
+        if not value.strip().isdigit():
+            raise typer.BadParameter(f"--rank-pattern wants MODULE=RANK items, got {item!r}")
+        pattern[module.strip()] = int(value)
+    return pattern
+
+
 @app.command("extract-lora")
 def extract_lora(
     base: Annotated[Path, typer.Option("--base", help="HF folder of the base model")],
@@ -266,7 +277,15 @@ def extract_lora(
     gguf: Annotated[
         Path | None, typer.Option("--gguf", help="GGUF adapter file (default: OUT/adapter.gguf)")
     ] = None,
-    dtype: Annotated[str, typer.Option("--dtype", help="GGUF adapter tensors: f16 or f32")] = "f16",
+    dtype: Annotated[
+        str, typer.Option("--dtype", help="GGUF adapter tensors: f16, f32 or q8_0")
+    ] = "f16",
+    rank_pattern: Annotated[
+        str,
+        typer.Option(
+            "--rank-pattern", help="Own ranks for some module types, e.g. k_proj=32,v_proj=32"
+        ),
+    ] = "",
 ) -> None:
     """Full fine-tune -> LoRA adapter (PEFT folder + llama.cpp GGUF) by truncated SVD."""
     from botpsy.train.gguf_arch import UnsupportedModelError
@@ -277,7 +296,8 @@ def extract_lora(
     if dtype not in LORA_DTYPES:
         raise typer.BadParameter(f"--dtype must be one of {sorted(LORA_DTYPES)}")
     try:
-        result = extract(base, tuned, out, rank=rank)
+        pattern = _rank_pattern(rank_pattern)
+        result = extract(base, tuned, out, rank=rank, rank_pattern=pattern)
         path = convert_lora_to_gguf(out, base, gguf or out / "adapter.gguf", dtype=dtype)
     except (LoraExtractionError, UnsupportedModelError) as exc:
         raise typer.BadParameter(str(exc)) from exc

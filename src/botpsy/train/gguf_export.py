@@ -11,6 +11,7 @@ result is checked by loading it with ``llama_cpp`` (see ``botpsy.train.export``)
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -143,8 +144,29 @@ def _write(writer: gguf.GGUFWriter) -> None:
 
 
 # Adapter tensor types: f16 halves the file (the shipped adapter must stay small);
-# f32 keeps the PEFT values exactly.
-LORA_DTYPES = {"f16": np.float16, "f32": np.float32}
+# f32 keeps the PEFT values exactly; q8_0 halves f16 again at about 0.4% relative error
+# per value, which lets a higher rank (more of a fine-tune) fit the same size.
+LORA_DTYPES = {"f16": np.float16, "f32": np.float32, "q8_0": np.float16}
+_Q8_0_ROW = 32  # ggml's Q8_0 block: a row (GGUF's first dimension, numpy's last) must divide
+
+
+def _adapter_tensor(array: np.ndarray, dtype: str) -> tuple[np.ndarray, gguf.GGMLQuantizationType]:
+    """``array`` as stored: cast, or Q8_0 blocks where its rows divide into them (else f16)."""
+    if dtype == "q8_0" and array.shape[-1] % _Q8_0_ROW == 0:
+        kind = gguf.GGMLQuantizationType.Q8_0
+        return gguf.quants.quantize(array.astype(np.float32), kind), kind
+    kind = gguf.GGMLQuantizationType.F32 if dtype == "f32" else gguf.GGMLQuantizationType.F16
+    return array.astype(LORA_DTYPES[dtype]), kind
+
+
+def _peft_scale(adapter_cfg: dict[str, Any], module: str, rank: int) -> float:
+    """PEFT's ``alpha / r`` for ``module``, honouring ``alpha_pattern`` (its key matching rule)."""
+    alpha = adapter_cfg["lora_alpha"]
+    for key, value in (adapter_cfg.get("alpha_pattern") or {}).items():
+        if re.match(rf"(.*\.)?({key})$", module):
+            alpha = value
+            break
+    return float(alpha) / rank
 
 
 def convert_lora_to_gguf(
@@ -155,9 +177,11 @@ def convert_lora_to_gguf(
 ) -> Path:
     """Write a PEFT LoRA adapter as a llama.cpp GGUF adapter for the base model in ``base_dir``.
 
-    llama.cpp applies ``B @ A * alpha / r`` like PEFT; for Llama the rows of B
-    on Q and K get the same RoPE permutation as the base weights. ``dtype`` is
-    ``f16`` (default) or ``f32``.
+    Each module's PEFT scale (``alpha / r``, per module under ``rank_pattern`` and
+    ``alpha_pattern``) is folded into B and the file's alpha is 0, which llama.cpp
+    reads as scale 1: its single file-wide alpha could not express per-module ranks.
+    For Llama the rows of B on Q and K get the same RoPE permutation as the base
+    weights. ``dtype`` is ``f16`` (default), ``f32`` or ``q8_0``.
     """
     from transformers import AutoConfig
 
@@ -177,19 +201,22 @@ def convert_lora_to_gguf(
     writer = gguf.GGUFWriter(str(out_path), gguf.MODEL_ARCH_NAMES[info.gguf_arch])
     writer.add_type(gguf.GGUFType.ADAPTER)
     writer.add_string(gguf.Keys.Adapter.TYPE, "lora")
-    writer.add_float32(gguf.Keys.Adapter.LORA_ALPHA, float(adapter_cfg["lora_alpha"]))
+    writer.add_float32(gguf.Keys.Adapter.LORA_ALPHA, 0.0)  # scales are folded into B
     pairs = 0
     for key in sorted(state):
         if ".lora_A." not in key:
             continue
         base = key.replace("base_model.model.", "", 1).replace(".lora_A.weight", ".weight")
         lora_a, lora_b = state[key], state[key.replace(".lora_A.", ".lora_B.")]
+        module = base.removesuffix(".weight")
+        lora_b = lora_b * _peft_scale(adapter_cfg, module, lora_a.shape[0])
         if info.permute_qk and base.endswith(("q_proj.weight", "k_proj.weight")):
             heads = hp.n_head if base.endswith("q_proj.weight") else hp.n_head_kv
             lora_b = permute_qk(lora_b, heads)
         target = gguf_name(info, hp.n_layers, base)
-        writer.add_tensor(f"{target}.lora_a", lora_a.astype(LORA_DTYPES[dtype]))
-        writer.add_tensor(f"{target}.lora_b", lora_b.astype(LORA_DTYPES[dtype]))
+        for part, array in (("lora_a", lora_a), ("lora_b", lora_b)):
+            data, kind = _adapter_tensor(array, dtype)
+            writer.add_tensor(f"{target}.{part}", data, raw_dtype=kind)
         pairs += 1
     if not pairs:
         raise UnsupportedModelError(f"{adapter_dir}: no LoRA A/B tensors found")

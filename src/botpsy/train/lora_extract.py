@@ -75,6 +75,7 @@ class LoraExtraction(BaseModel):
 
     adapter_dir: str
     rank: int
+    rank_pattern: dict[str, int] = {}  # module type -> its own rank (k_proj: 32)
     target_modules: list[str]
     energy: float  # overall ||delta_r||_F / ||delta||_F over all target weights
     modules: list[ModuleEnergy]
@@ -87,6 +88,9 @@ class LoraExtraction(BaseModel):
             groups.setdefault(module.name.split(".")[-2], []).append(module)
         return {kind: pooled_energy(group) for kind, group in groups.items()}
 
+    def _pattern_text(self) -> str:
+        return "".join(f", {k} {v}" for k, v in sorted(self.rank_pattern.items()))
+
     def worst_module(self) -> ModuleEnergy | None:
         return min(self.modules, key=lambda m: m.captured, default=None)
 
@@ -94,7 +98,7 @@ class LoraExtraction(BaseModel):
         """What a user reads after an extraction: kept energy, and the largest losses."""
         by_type = ", ".join(f"{k} {v:.3f}" for k, v in self.energy_by_type().items())
         lines = [
-            f"rank {self.rank}: captured energy {self.energy:.4f} (||delta_r|| / ||delta||)",
+            f"rank {self.rank}{self._pattern_text()}: captured energy {self.energy:.4f} (||delta_r|| / ||delta||)",
             f"by module: {by_type}",
         ]
         worst = self.worst_module()
@@ -246,7 +250,7 @@ def _peft_key(name: str, which: str) -> str:
 
 
 def _factor(
-    base: _Weights, tuned: _Weights, names: list[str], rank: int
+    base: _Weights, tuned: _Weights, names: list[str], rank: int, rank_pattern: dict[str, int]
 ) -> tuple[dict[str, Any], list[ModuleEnergy]]:
     """PEFT-named float32 factors of every weight in ``names``, and what each keeps."""
     import torch
@@ -256,7 +260,8 @@ def _factor(
     for name in names:
         w_base = base.get(name)
         delta = tuned.get(name) - w_base
-        lora_a, lora_b, kept, total = low_rank_factors(delta, rank)
+        module_rank = rank_pattern.get(name.split(".")[-2], rank)
+        lora_a, lora_b, kept, total = low_rank_factors(delta, module_rank)
         tensors[_peft_key(name, "A")] = lora_a.to(torch.float32).contiguous()
         tensors[_peft_key(name, "B")] = lora_b.to(torch.float32).contiguous()
         modules.append(
@@ -272,7 +277,12 @@ def _factor(
 
 
 def _save_adapter(
-    out_dir: Path, tensors: dict[str, Any], rank: int, targets: list[str], base_dir: Path
+    out_dir: Path,
+    tensors: dict[str, Any],
+    rank: int,
+    rank_pattern: dict[str, int],
+    targets: list[str],
+    base_dir: Path,
 ) -> None:
     from peft import LoraConfig
     from safetensors.torch import save_file
@@ -281,6 +291,8 @@ def _save_adapter(
     config = LoraConfig(
         r=rank,
         lora_alpha=rank,  # scale alpha / r = 1: B @ A is the delta itself
+        rank_pattern=dict(rank_pattern),
+        alpha_pattern=dict(rank_pattern),  # the same scale 1 for the modules of other ranks
         lora_dropout=0.0,
         target_modules=sorted(targets),
         bias="none",
@@ -297,25 +309,36 @@ def extract_lora(
     out_dir: str | Path,
     rank: int = 32,
     target_modules: list[str] | None = None,
+    rank_pattern: dict[str, int] | None = None,
 ) -> LoraExtraction:
-    """Write the rank-``rank`` PEFT adapter that turns ``base_dir`` into (nearly) ``tuned_dir``."""
+    """Write the rank-``rank`` PEFT adapter that turns ``base_dir`` into (nearly) ``tuned_dir``.
 
-    if rank < 1:
-        raise LoraExtractionError(f"rank must be at least 1, got {rank}")
+    ``rank_pattern`` gives some module types their own rank: a full fine-tune's change to
+    the small K and V projections needs far fewer directions than the MLP's, so a size
+    budget is better spent unevenly.
+    """
+
+    rank_pattern = dict(rank_pattern or {})
+    if rank < 1 or any(r < 1 for r in rank_pattern.values()):
+        raise LoraExtractionError(f"ranks must be at least 1, got {rank} and {rank_pattern}")
     if target_modules and "embed_tokens" in target_modules:
         raise LoraExtractionError("embeddings are not linear layers; only linears are extracted")
     base_dir, tuned_dir, out_dir = Path(base_dir), Path(tuned_dir), Path(out_dir)
     targets = list(target_modules or DEFAULT_TARGETS)
+    unknown = sorted(set(rank_pattern) - set(targets))
+    if unknown:
+        raise LoraExtractionError(f"rank_pattern names modules that are not targets: {unknown}")
     check_same_architecture(base_dir, tuned_dir)
     base, tuned = _Weights(base_dir), _Weights(tuned_dir)
     _check_same_tensors(base, tuned)
     carried = _target_names(base, targets)
-    tensors, modules = _factor(base, tuned, carried, rank)
+    tensors, modules = _factor(base, tuned, carried, rank, rank_pattern)
     not_carried = _uncarried(base, tuned, set(base.shapes) - set(carried))
-    _save_adapter(out_dir, tensors, rank, targets, base_dir)
+    _save_adapter(out_dir, tensors, rank, rank_pattern, targets, base_dir)
     result = LoraExtraction(
         adapter_dir=str(out_dir),
         rank=rank,
+        rank_pattern=rank_pattern,
         target_modules=targets,
         energy=pooled_energy(modules),
         modules=modules,

@@ -44,6 +44,7 @@ DOMAIN_GROUPS: dict[str, str] = {
     "travel": "services",
     "shopping": "services",
     "generic": "services",
+    "science": "services",
     "money": "judgment",
     "health": "judgment",
     "personal_data": "judgment",

@@ -47,6 +47,14 @@ OVERLAPS: tuple[frozenset[str], ...] = (
     frozenset({"convert_units", "calculate"}),
 )
 
+# Tools that could serve any request of a domain (an expression evaluator computes a
+# triangle's area): never offered as that domain's "no tool fits" distractor.
+DOMAIN_CATCH_ALL: dict[str, frozenset[str]] = {"science": frozenset({"calculate"})}
+
+# Share of "multiple" samples whose distractors come from the target's own domain (BFCL's
+# multiple set offers several calculators at once): choosing among look-alikes.
+SAME_DOMAIN_SHARE = 0.5
+
 # Share of irrelevance samples whose tools come from the request's own domain: the hard
 # case (BFCL's irrelevance set asks a math question of the wrong math function).
 NEAR_MISS_SHARE = 0.5
@@ -179,7 +187,10 @@ class Synthesizer:
             Message(role="user", content=item.text),
             self._call_turn([item]),
         ]
-        tools = self._tools([recipe], 2, 5)
+        others = {r.spec.name for r in self.recipes if r.domain != recipe.domain}
+        enough = len(self.recipes) - len(others) > 2  # the target plus two look-alikes
+        same_domain = enough and self.rng.random() < SAME_DOMAIN_SHARE
+        tools = self._tools([recipe], 2, 5, exclude=others if same_domain else None)
         return self._sample(SampleKind.multiple, recipe.domain, messages, tools, [item.reference])
 
     def _distinct(self, recipe: ToolRecipe, shared: Shared, count: int) -> list[Realised]:
@@ -243,7 +254,12 @@ class Synthesizer:
         """Tools that cannot do ``recipe``'s request: half the time one or two from its own
         domain (the near miss a small model gets wrong), otherwise 1-4 from other domains."""
         target = recipe.spec.name
-        unfit = [r for r in self.recipes if not _could_serve(r.spec.name, target)]
+        serves_all = DOMAIN_CATCH_ALL.get(recipe.domain, frozenset())
+        unfit = [
+            r
+            for r in self.recipes
+            if not _could_serve(r.spec.name, target) and r.spec.name not in serves_all
+        ]
         near = [r for r in unfit if r.domain == recipe.domain]
         if near and self.rng.random() < NEAR_MISS_SHARE:
             chosen = self.rng.sample(near, min(len(near), self.rng.choice((1, 1, 2))))

@@ -132,6 +132,11 @@ MONTHS = (
 CONDITIONS = (
     "sunny", "cloudy", "light rain", "windy", "snowing", "partly cloudy", "foggy",
 )
+FORMULAS = ("H2O", "CO2", "NaCl", "C6H12O6", "NH3", "CH4", "H2SO4", "C2H5OH", "CaCO3", "O2")
+FUNCTIONS = (
+    "x^2", "3x^2 + 2x", "x^3 - 4x", "2x + 5", "sin(x)", "e^x", "x^2 - 6x + 9", "5x^4", "1/x",
+    "sqrt(x)",
+)
 # fmt: on
 
 
@@ -270,6 +275,45 @@ def arithmetic(rng: random.Random) -> SlotValue:
     return _same(rng.choice((f"{a} * {b}", f"{a} + {b} * {c}", f"({a} - {b}) / {c}", f"{a} / {c}")))
 
 
+def decimal(lo: float, hi: float, places: int = 1) -> Source:
+    """A number in ``[lo, hi]`` with up to ``places`` decimals, passed as a float."""
+
+    def draw(rng: random.Random) -> SlotValue:
+        number = round(rng.uniform(lo, hi), places)
+        return SlotValue(f"{number:g}", float(number))
+
+    return draw
+
+
+def nonzero(lo: int, hi: int) -> Source:
+    """A non-zero integer in ``[lo, hi]`` (a polynomial coefficient)."""
+
+    def draw(rng: random.Random) -> SlotValue:
+        number = rng.choice([n for n in range(lo, hi + 1) if n != 0])
+        return SlotValue(str(number), number)
+
+    return draw
+
+
+def money(rng: random.Random) -> SlotValue:
+    """A round sum said as ``$10,000``, passed as the number ``10000``."""
+    amount = rng.choice((1000, 2500, 5000, 8000, 10000, 20000, 50000, 150000))
+    return SlotValue(f"${amount:,}", amount)
+
+
+def number_list(rng: random.Random) -> SlotValue:
+    """Three to six integers said as ``4, 8 and 15``, passed as a list."""
+    values = [rng.randint(1, 99) for _ in range(rng.randint(3, 6))]
+    said = ", ".join(str(v) for v in values[:-1]) + f" and {values[-1]}"
+    return SlotValue(said, values)
+
+
+def point(rng: random.Random) -> SlotValue:
+    """A 2-D point said as ``(3, -2)``, passed as ``[3, -2]``."""
+    x, y = rng.randint(-9, 9), rng.randint(-9, 9)
+    return SlotValue(f"({x}, {y})", [x, y])
+
+
 def airport(rng: random.Random) -> SlotValue:
     """A city said by name, passed as its IATA airport code."""
     city, code = rng.choice(sorted(AIRPORTS.items()))
@@ -323,6 +367,23 @@ SOURCES: dict[str, Source] = {
     "temperature": integer(-5, 34),
     "rating": integer(3, 5),
     "percent": integer(5, 95),
+    "length": integer(2, 40),
+    "decimal": decimal(0.5, 20.0),
+    "coefficient": nonzero(-9, 9),
+    "numbers": number_list,
+    "point": point,
+    "years": integer(1, 30),
+    "principal": money,
+    "interest_rate": decimal(1.0, 9.0),
+    "mass": integer(1, 150),
+    "speed": integer(1, 60),
+    "seconds": integer(1, 60),
+    "body_weight": integer(45, 120),
+    "body_height": decimal(1.5, 2.0, places=2),
+    "small_int": integer(2, 15),
+    "big_int": integer(12, 999),
+    "formula": words(FORMULAS),
+    "function": words(FUNCTIONS),
 }
 
 
