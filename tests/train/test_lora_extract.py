@@ -268,12 +268,17 @@ def test_extract_lora_command(pair, tmp_path):
             str(tuned),
             "--rank",
             "2",
+            "--rank-pattern",
+            "k_proj=1, v_proj=1",
+            "--dtype",
+            "q8_0",
             "--out",
             str(out),
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "captured energy" in result.output and NORM in result.output
+    assert "rank 2, k_proj 1, v_proj 1: captured energy" in result.output
+    assert NORM in result.output and "q8_0" in result.output
     assert (out / "adapter.gguf").read_bytes()[:4] == b"GGUF"
     assert f"GGUF adapter: {out / 'adapter.gguf'}" in result.output
     bad = CliRunner().invoke(
@@ -281,3 +286,6 @@ def test_extract_lora_command(pair, tmp_path):
     )
     flat = "".join(bad.output.replace("│", "").split())  # typer wraps errors in a box
     assert bad.exit_code == 2 and "noconfig.json" in flat
+    args = ["extract-lora", "--base", str(base), "--tuned", str(tuned), "--out", str(out)]
+    bad = CliRunner().invoke(app, [*args, "--rank-pattern", "k_proj:4"])
+    assert bad.exit_code == 2 and "MODULE=RANK" in "".join(bad.output.replace("│", "").split())
