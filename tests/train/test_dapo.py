@@ -65,8 +65,38 @@ def test_a_pool_smaller_than_one_batch_is_an_error(tiny_model_dir, data_files, t
 
     cfg = DAPOStageConfig(
         model=str(tiny_model_dir), output_dir=str(tmp_path), train_file=str(data_files.train),
-        batch_size=8, num_generations=4, max_completion_length=8, overlong_cache=4, pool_target=1,
+        batch_size=8, num_generations=4, max_completion_length=96, overlong_cache=4, pool_target=1,
     )  # fmt: skip
     with pytest.raises(DynamicSamplingError, match="fewer than the 2"):
         build_trainer(cfg, AutoModelForCausalLM.from_pretrained(tiny_model_dir),
                       AutoTokenizer.from_pretrained(tiny_model_dir), {})  # fmt: skip
+
+
+def test_prompts_whose_answer_would_be_punished_as_overlong_are_left_out(
+    tiny_model_dir, data_files, tmp_path
+):
+    """A correct answer longer than max_completion_length - overlong_cache would lose reward
+    for its length: such prompts never enter the pool, and the count is reported."""
+    from transformers import AutoTokenizer
+
+    from botpsy.formats import get_format
+    from botpsy.train.dapo import prompt_pool
+    from botpsy.train.loaders import read_samples
+    from botpsy.train.render import decision_points
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
+    samples = read_samples(data_files.train)
+    points = [p for s in samples for p in decision_points(get_format("hermes"), s, True)]
+    lengths = sorted(len(tokenizer(p.answer, add_special_tokens=False)["input_ids"]) for p in points)
+    budget = lengths[len(lengths) // 2]
+    cfg = DAPOStageConfig(
+        model=str(tiny_model_dir), output_dir=str(tmp_path), train_file=str(data_files.train),
+        max_completion_length=budget + 8, overlong_cache=8,
+    )  # fmt: skip
+    rows, too_long = prompt_pool(cfg, tokenizer)
+    assert too_long == sum(n > budget for n in lengths) > 0
+    assert len(rows) + too_long == len(points)
+    assert "answer" not in rows[0]  # reward functions see only the grading columns
+    cfg.max_completion_length = 9
+    with pytest.raises(ValueError, match="raise max_completion_length"):
+        prompt_pool(cfg, tokenizer)

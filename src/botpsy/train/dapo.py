@@ -73,14 +73,29 @@ def reward_functions(cfg: DAPOStageConfig) -> tuple[list[Any], list[float]]:
     return funcs, [cfg.tool_weight, cfg.format_weight, cfg.overlong_weight]
 
 
-def prompt_pool(cfg: DAPOStageConfig) -> list[dict[str, str]]:
+def prompt_pool(cfg: DAPOStageConfig, tokenizer: Any) -> tuple[list[dict[str, str]], int]:
+    """The RL prompts, and how many were left out because their reference answer would not
+    fit before the soft overlong punishment starts: a correct but long answer (three parallel
+    calls) would be punished or truncated, teaching the model to drop calls."""
     samples = read_samples(cfg.train_file)
     if cfg.kinds:
         samples = [s for s in samples if s.kind.value in cfg.kinds]
-    rows = prompt_rows(get_format(cfg.format), samples, cfg.all_turns)
-    if not rows:
+    budget = cfg.max_completion_length - cfg.overlong_cache
+
+    def fits(answer: str) -> bool:
+        return len(tokenizer(answer, add_special_tokens=False)["input_ids"]) <= budget
+
+    fmt = get_format(cfg.format)
+    every = prompt_rows(fmt, samples, cfg.all_turns)
+    if not every:
         raise ValueError(f"{cfg.train_file}: no prompts of kinds {cfg.kinds}")
-    return rows
+    rows = prompt_rows(fmt, samples, cfg.all_turns, fits)
+    if not rows:
+        raise ValueError(
+            f"no reference answer in {cfg.train_file} fits {budget} tokens "
+            f"(max_completion_length - overlong_cache); raise max_completion_length"
+        )
+    return rows, len(every) - len(rows)
 
 
 def informative_pool(
@@ -149,7 +164,8 @@ def build_trainer(cfg: DAPOStageConfig, model: Any, tokenizer: Any, pool: dict[s
         use_vllm=cfg.use_vllm,
         vllm_mode=cfg.vllm_mode,
     )
-    rows = prompt_pool(cfg)
+    rows, too_long = prompt_pool(cfg, tokenizer)
+    pool["too_long"] = too_long
     if cfg.dynamic_sampling:  # after the config: it sets up the (distributed) accelerate state
         filtered = informative_pool(cfg, model, tokenizer, rows)
         pool.update(

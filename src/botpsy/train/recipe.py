@@ -14,11 +14,13 @@ Run: ``botpsy train recipe --preset tiny --out runs/tiny [--bfcl-limit 20]``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from botpsy.formats import get_format
 from botpsy.train import dapo, distill, export, sft
-from botpsy.train.common import StageCommon, StageResult
+from botpsy.train.common import StageCommon, StageResult, release_memory
 from botpsy.train.data import DataStats, generate, save
 from botpsy.train.evaluate import ModelEvaluator
 from botpsy.train.loaders import read_samples
@@ -72,12 +74,18 @@ def prepare_base(plan: RecipePlan) -> str:
 
 
 def run_stages(plan: RecipePlan, evaluator: ModelEvaluator | None) -> list[StageResult]:
-    return [
-        sft.main(plan.sft, evaluator),
-        distill.main(plan.distill, evaluator),
-        dapo.main(plan.dapo1, evaluator),
-        dapo.main(plan.dapo2, evaluator),
+    """The four stages in order, each one's memory released before the next starts."""
+    stages: list[tuple[Callable[[Any, Any], StageResult], Any]] = [
+        (sft.main, plan.sft),
+        (distill.main, plan.distill),
+        (dapo.main, plan.dapo1),
+        (dapo.main, plan.dapo2),
     ]
+    results = []
+    for run, cfg in stages:
+        results.append(run(cfg, evaluator))
+        release_memory()
+    return results
 
 
 def score_resumed(

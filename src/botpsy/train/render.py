@@ -13,6 +13,7 @@ inference (the prompt is tokenized, the answer generated after it).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -87,6 +88,7 @@ class DecisionPoint:
     domain: str
     group: str
     sample_id: str
+    answer: str = ""  # the reference assistant turn as rendered (its length bounds rollouts)
 
 
 def decision_points(
@@ -101,14 +103,28 @@ def decision_points(
         refs = json.dumps(
             [reference_to_json(r) for r in references_at(sample, index)], default=list
         )
+        answer = fmt.render_assistant(sample.messages[index])
         points.append(
-            DecisionPoint(prompt, refs, sample.kind.value, sample.domain, sample.group, sample.id)
+            DecisionPoint(
+                prompt, refs, sample.kind.value, sample.domain, sample.group, sample.id, answer
+            )
         )
     return points
 
 
 def prompt_rows(
-    fmt: ChatFormat, samples: list[TrainSample], all_turns: bool = False
+    fmt: ChatFormat,
+    samples: list[TrainSample],
+    all_turns: bool = False,
+    fits: Callable[[str], bool] | None = None,
 ) -> list[dict[str, str]]:
-    """Rows with a text ``prompt`` column (plus grading columns) for on-policy trainers."""
-    return [asdict(point) for s in samples for point in decision_points(fmt, s, all_turns)]
+    """Rows with a text ``prompt`` column (plus grading columns) for on-policy trainers;
+    with ``fits``, only the prompts whose reference answer passes it (a length budget)."""
+    rows = []
+    for sample in samples:
+        for point in decision_points(fmt, sample, all_turns):
+            if fits is None or fits(point.answer):
+                row = asdict(point)
+                del row["answer"]  # reward functions get every column; they grade the calls
+                rows.append(row)
+    return rows
