@@ -17,6 +17,8 @@ def test_related_tools_count_as_able_to_serve():
     assert _could_serve("find_free_slot", "list_events")  # listed overlap
     assert _could_serve("web_search", "get_forecast")  # catch-all
     assert not _could_serve("cancel_event", "find_free_slot")
+    assert _could_serve("calculate", "triangle_area", "science")  # domain catch-all
+    assert not _could_serve("calculate", "triangle_area")
 
 
 def test_irrelevance_never_offers_a_tool_that_fits():

@@ -27,7 +27,7 @@ from botpsy.train.dynamic import (
 )
 from botpsy.train.evaluate import ModelEvaluator
 from botpsy.train.loaders import read_samples
-from botpsy.train.render import prompt_rows
+from botpsy.train.render import decision_points, point_row
 from botpsy.train.rl_rewards import FormatReward, OverlongPenalty, ToolCallReward
 from botpsy.train.sample import HARD_KINDS
 
@@ -86,16 +86,16 @@ def prompt_pool(cfg: DAPOStageConfig, tokenizer: Any) -> tuple[list[dict[str, st
         return len(tokenizer(answer, add_special_tokens=False)["input_ids"]) <= budget
 
     fmt = get_format(cfg.format)
-    every = prompt_rows(fmt, samples, cfg.all_turns)
-    if not every:
+    points = [p for s in samples for p in decision_points(fmt, s, cfg.all_turns)]
+    if not points:
         raise ValueError(f"{cfg.train_file}: no prompts of kinds {cfg.kinds}")
-    rows = prompt_rows(fmt, samples, cfg.all_turns, fits)
+    rows = [point_row(p) for p in points if fits(p.answer)]
     if not rows:
         raise ValueError(
             f"no reference answer in {cfg.train_file} fits {budget} tokens "
             f"(max_completion_length - overlong_cache); raise max_completion_length"
         )
-    return rows, len(every) - len(rows)
+    return rows, len(points) - len(rows)
 
 
 def informative_pool(

@@ -150,13 +150,15 @@ LORA_DTYPES = {"f16": np.float16, "f32": np.float32, "q8_0": np.float16}
 _Q8_0_ROW = 32  # ggml's Q8_0 block: a row (GGUF's first dimension, numpy's last) must divide
 
 
-def _adapter_tensor(array: np.ndarray, dtype: str) -> tuple[np.ndarray, gguf.GGMLQuantizationType]:
-    """``array`` as stored: cast, or Q8_0 blocks where its rows divide into them (else f16)."""
+def _adapter_tensor(
+    array: np.ndarray, dtype: str
+) -> tuple[np.ndarray, gguf.GGMLQuantizationType | None]:
+    """``array`` as stored, and its raw GGML type when the writer cannot infer it from the
+    numpy dtype: Q8_0 blocks where its rows divide into them, else a plain cast (q8_0: f16)."""
     if dtype == "q8_0" and array.shape[-1] % _Q8_0_ROW == 0:
         kind = gguf.GGMLQuantizationType.Q8_0
         return gguf.quants.quantize(array.astype(np.float32), kind), kind
-    kind = gguf.GGMLQuantizationType.F32 if dtype == "f32" else gguf.GGMLQuantizationType.F16
-    return array.astype(LORA_DTYPES[dtype]), kind
+    return array.astype(LORA_DTYPES[dtype]), None
 
 
 def _peft_scale(adapter_cfg: dict[str, Any], module: str, rank: int) -> float:

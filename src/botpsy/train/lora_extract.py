@@ -63,6 +63,11 @@ class UncarriedChange(BaseModel):
     relative_change: float  # ||W_tuned - W_base||_F / ||W_base||_F
 
 
+def _module_type(name: str) -> str:
+    """``model.layers.0.self_attn.q_proj.weight`` -> ``q_proj``."""
+    return name.split(".")[-2]
+
+
 def pooled_energy(modules: list[ModuleEnergy]) -> float:
     """||delta_r||_F / ||delta||_F over several weights taken as one (1.0 when nothing changed)."""
     total = sum(m.delta_norm**2 for m in modules)
@@ -85,7 +90,7 @@ class LoraExtraction(BaseModel):
         """Captured energy per target module type (``q_proj``...), pooled like ``energy``."""
         groups: dict[str, list[ModuleEnergy]] = {}
         for module in self.modules:
-            groups.setdefault(module.name.split(".")[-2], []).append(module)
+            groups.setdefault(_module_type(module.name), []).append(module)
         return {kind: pooled_energy(group) for kind, group in groups.items()}
 
     def _pattern_text(self) -> str:
@@ -197,9 +202,9 @@ def _target_names(weights: _Weights, targets: list[str]) -> list[str]:
         for name in sorted(weights.shapes)
         if len(weights.shapes[name]) == 2
         and name.endswith(".weight")
-        and name.split(".")[-2] in targets
+        and _module_type(name) in targets
     ]
-    found = {name.split(".")[-2] for name in names}
+    found = {_module_type(name) for name in names}
     unmatched = [t for t in targets if t not in found]
     if unmatched:
         raise LoraExtractionError(
@@ -260,7 +265,7 @@ def _factor(
     for name in names:
         w_base = base.get(name)
         delta = tuned.get(name) - w_base
-        module_rank = rank_pattern.get(name.split(".")[-2], rank)
+        module_rank = rank_pattern.get(_module_type(name), rank)
         lora_a, lora_b, kept, total = low_rank_factors(delta, module_rank)
         tensors[_peft_key(name, "A")] = lora_a.to(torch.float32).contiguous()
         tensors[_peft_key(name, "B")] = lora_b.to(torch.float32).contiguous()

@@ -13,7 +13,6 @@ inference (the prompt is tokenized, the answer generated after it).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -112,19 +111,16 @@ def decision_points(
     return points
 
 
+def point_row(point: DecisionPoint) -> dict[str, str]:
+    """A trainer row: the prompt and its grading columns, without the reference answer
+    (reward functions get every column; they grade the calls)."""
+    row = asdict(point)
+    del row["answer"]
+    return row
+
+
 def prompt_rows(
-    fmt: ChatFormat,
-    samples: list[TrainSample],
-    all_turns: bool = False,
-    fits: Callable[[str], bool] | None = None,
+    fmt: ChatFormat, samples: list[TrainSample], all_turns: bool = False
 ) -> list[dict[str, str]]:
-    """Rows with a text ``prompt`` column (plus grading columns) for on-policy trainers;
-    with ``fits``, only the prompts whose reference answer passes it (a length budget)."""
-    rows = []
-    for sample in samples:
-        for point in decision_points(fmt, sample, all_turns):
-            if fits is None or fits(point.answer):
-                row = asdict(point)
-                del row["answer"]  # reward functions get every column; they grade the calls
-                rows.append(row)
-    return rows
+    """Rows with a text ``prompt`` column (plus grading columns) for on-policy trainers."""
+    return [point_row(point) for s in samples for point in decision_points(fmt, s, all_turns)]

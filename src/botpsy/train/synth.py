@@ -65,11 +65,13 @@ def _words(name: str) -> set[str]:
     return {w.removesuffix("s") for w in name.split("_")} - _STOP_WORDS
 
 
-def _could_serve(tool: str, target: str) -> bool:
-    """Whether ``tool`` might fulfil a request meant for ``target`` (then it is no distractor)."""
+def _could_serve(tool: str, target: str, domain: str | None = None) -> bool:
+    """Whether ``tool`` might fulfil a request meant for ``target`` of ``domain`` (then it is
+    no distractor)."""
     return (
         tool == target
         or tool in CATCH_ALL
+        or tool in DOMAIN_CATCH_ALL.get(domain or "", frozenset())
         or bool(_words(tool) & _words(target))
         or any({tool, target} <= pair for pair in OVERLAPS)
     )
@@ -254,12 +256,7 @@ class Synthesizer:
         """Tools that cannot do ``recipe``'s request: half the time one or two from its own
         domain (the near miss a small model gets wrong), otherwise 1-4 from other domains."""
         target = recipe.spec.name
-        serves_all = DOMAIN_CATCH_ALL.get(recipe.domain, frozenset())
-        unfit = [
-            r
-            for r in self.recipes
-            if not _could_serve(r.spec.name, target) and r.spec.name not in serves_all
-        ]
+        unfit = [r for r in self.recipes if not _could_serve(r.spec.name, target, recipe.domain)]
         near = [r for r in unfit if r.domain == recipe.domain]
         if near and self.rng.random() < NEAR_MISS_SHARE:
             chosen = self.rng.sample(near, min(len(near), self.rng.choice((1, 1, 2))))

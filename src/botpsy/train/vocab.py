@@ -237,6 +237,11 @@ def file_path(rng: random.Random) -> SlotValue:
     return _same(f"{rng.choice(FOLDERS)}/{rng.choice(FILE_STEMS)}.{rng.choice(FILE_EXTS)}")
 
 
+def _spoken_list(items: list[str]) -> str:
+    """``["A", "B", "C"]`` -> ``A, B and C``."""
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def name_list(source: Source, lo: int = 2, hi: int = 3) -> Source:
     """Several distinct values of ``source`` said as ``A, B and C``, passed as a list."""
 
@@ -247,9 +252,7 @@ def name_list(source: Source, lo: int = 2, hi: int = 3) -> Source:
             item = source(rng)
             if item.value not in [v.value for v in values]:
                 values.append(item)
-        said = [v.surface for v in values]
-        text = ", ".join(said[:-1]) + " and " + said[-1]
-        return SlotValue(text, [v.value for v in values])
+        return SlotValue(_spoken_list([v.surface for v in values]), [v.value for v in values])
 
     return draw
 
@@ -304,8 +307,7 @@ def money(rng: random.Random) -> SlotValue:
 def number_list(rng: random.Random) -> SlotValue:
     """Three to six integers said as ``4, 8 and 15``, passed as a list."""
     values = [rng.randint(1, 99) for _ in range(rng.randint(3, 6))]
-    said = ", ".join(str(v) for v in values[:-1]) + f" and {values[-1]}"
-    return SlotValue(said, values)
+    return SlotValue(_spoken_list([str(v) for v in values]), values)
 
 
 def point(rng: random.Random) -> SlotValue:
