@@ -87,7 +87,9 @@ def test_prompts_whose_answer_would_be_punished_as_overlong_are_left_out(
     tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
     samples = read_samples(data_files.train)
     points = [p for s in samples for p in decision_points(get_format("hermes"), s, True)]
-    lengths = sorted(len(tokenizer(p.answer, add_special_tokens=False)["input_ids"]) for p in points)
+    lengths = sorted(
+        len(tokenizer(p.answer, add_special_tokens=False)["input_ids"]) for p in points
+    )
     budget = lengths[len(lengths) // 2]
     cfg = DAPOStageConfig(
         model=str(tiny_model_dir), output_dir=str(tmp_path), train_file=str(data_files.train),

@@ -1,8 +1,9 @@
-"""Irrelevance samples: no offered tool could do the request, and some are near misses (same domain)."""
+"""Synthetic samples: irrelevance offers no fitting tool (some near misses), parallel requests fan out."""
 
 from __future__ import annotations
 
 from botpsy.train.catalog import builtin_recipes
+from botpsy.train.phrasing import JOINS
 from botpsy.train.sample import SampleKind
 from botpsy.train.synth import CATCH_ALL, Synthesizer, _could_serve
 
@@ -53,3 +54,15 @@ def test_multiple_often_offers_look_alikes_from_the_same_domain():
     same = sum(len({recipes[t.name].domain for t in s.tools}) == 1 for s in samples)
     assert all(len(s.tools) >= 2 for s in samples)
     assert 50 <= same <= 150  # about half, not all
+
+
+def test_parallel_often_asks_in_one_sentence_for_several_calls_of_one_tool():
+    synth = Synthesizer(builtin_recipes(), seed=5)
+    samples = [synth.make(SampleKind.parallel) for _ in range(60)]
+    joined = [s for s in samples if any(f" {j} " in s.messages[-2].content for j in JOINS)]
+    fanned = [s for s in samples if s not in joined]
+    assert 15 < len(fanned) < 45
+    for sample in fanned:
+        calls = sample.messages[-1].tool_calls
+        assert len(calls) >= 2 and len({c.name for c in calls}) == 1
+        assert len({repr(c.arguments) for c in calls}) == len(calls)

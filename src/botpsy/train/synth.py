@@ -22,6 +22,7 @@ from botpsy.train.templates import (
     Shared,
     check_call,
     check_recipe,
+    fan_out,
     fill_json,
     fill_text,
     realise,
@@ -55,9 +56,13 @@ DOMAIN_CATCH_ALL: dict[str, frozenset[str]] = {"science": frozenset({"calculate"
 # multiple set offers several calculators at once): choosing among look-alikes.
 SAME_DOMAIN_SHARE = 0.5
 
+# Share of parallel samples that ask for several calls in one sentence ("the weather in Oslo
+# and Rome"), BFCL's parallel form; the rest join whole requests ("... Also, ...").
+FAN_OUT_SHARE = 0.5
+
 # Share of irrelevance samples whose tools come from the request's own domain: the hard
 # case (BFCL's irrelevance set asks a math question of the wrong math function).
-NEAR_MISS_SHARE = 0.5
+NEAR_MISS_SHARE = 0.8
 
 
 def _words(name: str) -> set[str]:
@@ -209,14 +214,23 @@ class Synthesizer:
     def _parallel(self) -> TrainSample:
         count = self.rng.choice((2, 2, 3))
         shared = Shared(self.rng)
+        fan = self.rng.random() < FAN_OUT_SHARE
         for _ in range(20):  # a recipe without slots cannot make distinct calls: pick another
             recipe = self.rng.choice(self.recipes)
+            if fan:
+                found = fan_out(recipe, self.rng, shared, count)
+                if found is not None:
+                    text, items = found
+                    for item in items:
+                        check_call(item.recipe, item.call)
+                    break
+                continue
             items = self._distinct(recipe, shared, count)
             if len(items) == count:
+                text = _join(items[0].text, [i.text for i in items[1:]], self.rng)
                 break
         else:
             raise ValueError("no recipe yields distinct parallel calls; add slots to the templates")
-        text = _join(items[0].text, [i.text for i in items[1:]], self.rng)
         messages = self._start() + [Message(role="user", content=text), self._call_turn(items)]
         tools = self._tools([recipe], 0, 3)
         refs = [i.reference for i in items]

@@ -18,7 +18,7 @@ from botpsy.rewards import ReferenceCall
 from botpsy.tools.validation import schema_errors
 from botpsy.train.catalog import CatalogError, ToolRecipe
 from botpsy.train.sample import make_reference
-from botpsy.train.vocab import SOURCES, SlotValue, source
+from botpsy.train.vocab import SOURCES, SlotValue, source, spoken_list
 from botpsy.types import ToolCall
 
 SLOT = re.compile(r"\{(@?[A-Za-z_][\w.]*)(?:=([^{}]*))?\}")
@@ -33,6 +33,7 @@ class Realised:
     call: ToolCall
     reference: ReferenceCall
     surfaces: dict[str, str] = field(default_factory=dict)
+    drawn: dict[str, SlotValue] = field(default_factory=dict)  # drawn (not fixed) slots
 
 
 class Shared:
@@ -98,12 +99,18 @@ def _draw(recipe: ToolRecipe, path: str, rng: random.Random, taken: list[Any]) -
 
 
 def realise(
-    recipe: ToolRecipe, rng: random.Random, shared: Shared, template: str | None = None
+    recipe: ToolRecipe,
+    rng: random.Random,
+    shared: Shared,
+    template: str | None = None,
+    preset: dict[str, SlotValue] | None = None,
 ) -> Realised:
-    """Fill one request template of ``recipe`` (a random one unless given)."""
+    """Fill one request template of ``recipe`` (a random one unless given); slots named in
+    ``preset`` take those values instead of fresh draws."""
     template = template if template is not None else rng.choice(recipe.requests)
     args: dict[str, Any] = {}
     surfaces: dict[str, str] = {}
+    drawn_values: dict[str, SlotValue] = {}
     taken: list[Any] = []
 
     def fill(match: re.Match[str]) -> str:
@@ -115,10 +122,11 @@ def realise(
             _set_path(args, name, value)
             surfaces[name] = str(value)
             return ""
-        drawn = _draw(recipe, name, rng, taken)
+        drawn = (preset or {}).get(name) or _draw(recipe, name, rng, taken)
         taken.append(drawn.value)
         _set_path(args, name, drawn.value)
         surfaces[name] = drawn.surface
+        drawn_values[name] = drawn
         return drawn.surface
 
     text = _tidy(SLOT.sub(fill, template))
@@ -127,7 +135,51 @@ def realise(
     call = ToolCall(
         name=recipe.spec.name, arguments=arguments, id=f"call_{rng.getrandbits(48):012x}"
     )
-    return Realised(recipe, text, call, make_reference(call.name, arguments, recipe.spec), surfaces)
+    reference = make_reference(call.name, arguments, recipe.spec)
+    return Realised(recipe, text, call, reference, surfaces, drawn_values)
+
+
+def fan_out(
+    recipe: ToolRecipe, rng: random.Random, shared: Shared, count: int
+) -> tuple[str, list[Realised]] | None:
+    """One request that asks for ``count`` calls differing in one slot ("the weather in
+    Oslo, Rome and Lima"): BFCL's parallel form, which joined requests never show.
+
+    Returns the request text and one realisation per call, or None when no slot of the
+    drawn template takes ``count`` distinct single values (lists and enums too short)."""
+    template = rng.choice(recipe.requests)
+    base = realise(recipe, rng, shared, template)
+    slots = [n for n, v in base.drawn.items() if not isinstance(v.value, list | dict)]
+    rng.shuffle(slots)
+    for slot in slots:
+        others = [v.value for name, v in base.drawn.items() if name != slot]
+        values = _distinct_values(recipe, slot, rng, count, others)
+        if values is None:
+            continue
+        items = [
+            realise(recipe, rng, shared, template, {**base.drawn, slot: value}) for value in values
+        ]
+        said = SlotValue(spoken_list([v.surface for v in values]), None)
+        text = realise(recipe, rng, shared, template, {**base.drawn, slot: said}).text
+        return text, items
+    return None
+
+
+def _distinct_values(
+    recipe: ToolRecipe, slot: str, rng: random.Random, count: int, others: list[Any]
+) -> list[SlotValue] | None:
+    """``count`` draws for ``slot`` that differ in both value and wording from each other
+    and from the ``others`` slots' values (no flight from Vienna to Vienna), or None."""
+    values: list[SlotValue] = []
+    for _ in range(10 * count):
+        value = _draw(recipe, slot, rng, [])
+        if value.value not in others and all(
+            value.value != v.value and value.surface != v.surface for v in values
+        ):
+            values.append(value)
+        if len(values) == count:
+            return values
+    return None
 
 
 def fill_text(template: str, realised: Realised, shared: Shared) -> str:

@@ -237,7 +237,7 @@ def file_path(rng: random.Random) -> SlotValue:
     return _same(f"{rng.choice(FOLDERS)}/{rng.choice(FILE_STEMS)}.{rng.choice(FILE_EXTS)}")
 
 
-def _spoken_list(items: list[str]) -> str:
+def spoken_list(items: list[str]) -> str:
     """``["A", "B", "C"]`` -> ``A, B and C``."""
     return ", ".join(items[:-1]) + " and " + items[-1]
 
@@ -252,7 +252,7 @@ def name_list(source: Source, lo: int = 2, hi: int = 3) -> Source:
             item = source(rng)
             if item.value not in [v.value for v in values]:
                 values.append(item)
-        return SlotValue(_spoken_list([v.surface for v in values]), [v.value for v in values])
+        return SlotValue(spoken_list([v.surface for v in values]), [v.value for v in values])
 
     return draw
 
@@ -307,7 +307,7 @@ def money(rng: random.Random) -> SlotValue:
 def number_list(rng: random.Random) -> SlotValue:
     """Three to six integers said as ``4, 8 and 15``, passed as a list."""
     values = [rng.randint(1, 99) for _ in range(rng.randint(3, 6))]
-    return SlotValue(_spoken_list([str(v) for v in values]), values)
+    return SlotValue(spoken_list([str(v) for v in values]), values)
 
 
 def point(rng: random.Random) -> SlotValue:

@@ -1,0 +1,51 @@
+"""Slot filling: one request per call, and one request that fans out to several calls."""
+
+from __future__ import annotations
+
+import random
+
+from botpsy.train.catalog import builtin_recipes
+from botpsy.train.templates import Shared, check_call, fan_out, realise
+
+
+def _recipe(name: str):
+    return next(r for r in builtin_recipes() if r.spec.name == name)
+
+
+def test_preset_slots_keep_their_values():
+    recipe = _recipe("get_current_weather")
+    rng = random.Random(0)
+    first = realise(recipe, rng, Shared(rng))
+    again = realise(recipe, rng, Shared(rng), recipe.requests[0], preset=first.drawn)
+    for path, value in first.drawn.items():
+        if path in again.drawn:
+            assert again.drawn[path] == value
+
+
+def test_fan_out_asks_once_for_several_calls_differing_in_one_argument():
+    rng = random.Random(3)
+    made = 0
+    for recipe in builtin_recipes():
+        found = fan_out(recipe, rng, Shared(rng), 3)
+        if found is None:
+            continue
+        made += 1
+        text, items = found
+        assert len(items) == 3
+        for item in items:
+            check_call(recipe, item.call)
+            assert item.call.name == recipe.spec.name
+        assert len({repr(item.call.arguments) for item in items}) == 3
+        drawn = [item.drawn for item in items]
+        varying = {k for k in drawn[0] if len({repr(d[k].value) for d in drawn}) > 1}
+        assert len(varying) == 1, (recipe.spec.name, drawn)
+        (slot,) = varying
+        words = [item.surfaces[slot] for item in items]
+        assert f"{words[0]}, {words[1]} and {words[2]}" in text, (text, words)
+    assert made > 40  # almost every recipe has a slot with three distinct values
+
+
+def test_fan_out_gives_up_when_no_slot_has_enough_values():
+    recipe = _recipe("get_current_weather")
+    rng = random.Random(0)
+    assert fan_out(recipe, rng, Shared(rng), 100) is None
