@@ -207,12 +207,12 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         ),
         notes=[
             (
-                "Sized for one ~85-minute sitting on 2 CPU cores (an SFT step of 8 "
-                "conversations, ~500 tokens each, takes ~24 s there in bf16 with length-grouped "
-                "batches; an on-policy step with generation 40-70 s with 96-token rollouts, more "
-                "with the current 192): SFT 96 steps, three teachers x 6 steps, distillation 4 "
-                "steps, DAPO 2 x 6 steps. The later stages are smoke-scale here: raise max_steps "
-                "(and n_samples) where more compute is at hand"
+                "Sized for one sitting of 85-105 minutes on 2 CPU cores, BFCL scoring included "
+                "(an SFT step of 8 conversations, ~500 tokens each, took 23-38 s there in bf16 "
+                "with length-grouped batches; an on-policy step with 192-token rollouts 1-2 "
+                "minutes): SFT 96 steps, three teachers x 6 steps, distillation 4 steps, DAPO 2 x "
+                "6 steps. The later stages are smoke-scale here: raise max_steps (and n_samples) "
+                "where more compute is at hand"
             )
         ],
     )
