@@ -217,6 +217,44 @@ def score_run(
 
 
 @app.command()
+def probe(
+    model: Annotated[Path, typer.Option("--model", help="HF model folder")],
+    category: Annotated[
+        list[str] | None,
+        typer.Option("-c", "--category", help="single-turn BFCL category or collection"),
+    ] = None,
+    data: Annotated[
+        Path | None, typer.Option("--data", help="botpsy JSONL: probe its samples, per kind")
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="first N cases per category / samples")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="chat format")] = "hermes",
+    out: Annotated[Path | None, typer.Option("--out", help="write the report as JSON")] = None,
+) -> None:
+    """P(the answer opens a tool call) per BFCL category or data kind: no decoding."""
+    from botpsy.evals.bfcl.categories import UnknownCategoryError
+    from botpsy.formats import get_format
+    from botpsy.train.probe import bfcl_prompts, data_prompts
+    from botpsy.train.probe import probe as run_probe
+
+    if not model.is_dir():
+        raise typer.BadParameter(f"{model}: not an HF model folder", param_hint="--model")
+    try:
+        chat = get_format(fmt)
+        prompts = bfcl_prompts(chat, category or [], limit)
+        if data:
+            prompts += data_prompts(chat, data, limit)
+        report = run_probe(str(model), prompts, fmt)
+    except (UnknownCategoryError, ValueError, FileNotFoundError) as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    typer.echo(report.table())
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(report.model_dump_json(indent=2), encoding="utf-8")
+
+
+@app.command()
 def export(
     model: Annotated[
         Path, typer.Option("--model", help="HF model folder (the base with --adapter)")
