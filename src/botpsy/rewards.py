@@ -160,7 +160,13 @@ def _is_number(value: Any) -> bool:
 
 
 def _declared(schema: Mapping[str, Any] | None) -> str | None:
-    return schema.get("type") if isinstance(schema, Mapping) else None
+    """The declared type name; of a union like ``["string", "null"]`` (an optional argument
+    of a typed Python function) the one non-null type, else None: unknown, graded leniently."""
+    declared = schema.get("type") if isinstance(schema, Mapping) else None
+    if isinstance(declared, list):
+        kinds = [kind for kind in declared if kind != "null"]
+        return kinds[0] if len(kinds) == 1 and isinstance(kinds[0], str) else None
+    return declared if isinstance(declared, str) else None
 
 
 def _item_schema(schema: Mapping[str, Any] | None) -> Mapping[str, Any] | None:

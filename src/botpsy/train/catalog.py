@@ -29,7 +29,8 @@ class ToolRecipe(BaseModel):
     domain: str
     sources: dict[str, str] = Field(default_factory=dict)  # argument path -> vocab source name
     requests: list[str]
-    result: dict[str, Any] = Field(default_factory=lambda: {"status": "ok"})
+    # An object, or a list for tools that answer with one (the assistant's searches and listings).
+    result: dict[str, Any] | list[Any] = Field(default_factory=lambda: {"status": "ok"})
     answers: list[str] = Field(default_factory=lambda: ["Done."])
 
 
@@ -82,12 +83,14 @@ def tool(
 
 
 def builtin_recipes() -> list[ToolRecipe]:
-    """Every built-in recipe: the ten assistant domains and the science calculators."""
+    """Every built-in recipe: the ten assistant domains (with the on-device assistant's own
+    tools) and the science calculators."""
+    from botpsy.train.catalog_assistant import RECIPES as ASSISTANT
     from botpsy.train.catalog_personal import RECIPES as PERSONAL
     from botpsy.train.catalog_science import RECIPES as SCIENCE
     from botpsy.train.catalog_services import RECIPES as SERVICES
 
-    return [factory() for factory in PERSONAL + SERVICES + SCIENCE]
+    return [factory() for factory in PERSONAL + ASSISTANT + SERVICES + SCIENCE]
 
 
 def load_recipes(path: Path) -> list[ToolRecipe]:

@@ -36,16 +36,33 @@ _STOP_WORDS = frozenset({"get", "to", "in", "the", "a", "of"})
 # an irrelevance sample that offers one would teach the model to refuse a fitting tool.
 CATCH_ALL = frozenset({"web_search"})
 
-# Same-domain tools without a shared name word that still serve each other's requests
-# ("when am I free?" is answered by listing events).
+# Tools without a shared name word that still serve each other's requests ("when am I
+# free?" is answered by listing events). Pairs that share a word (``reply_email`` and
+# ``send_email``, ``get_contact`` and ``find_contact``) are caught by the name rule already.
 OVERLAPS: tuple[frozenset[str], ...] = (
     frozenset({"send_email", "reply_to_email"}),
-    frozenset({"list_events", "find_free_slot"}),
+    # Listing the newest mail and searching it answer the same "what came in?" requests
+    # ("any unread mail?", "did Ana write?"): the assistant's two and the catalog's search.
+    frozenset({"list_inbox", "search_mail", "search_emails"}),
+    frozenset({"list_events", "find_free_slot", "find_free_slots"}),
     frozenset({"create_note", "append_to_note"}),
-    frozenset({"create_reminder", "set_timer"}),
+    # A note can be kept as a text file, and "write this down in a file" as a note.
+    frozenset({"create_note", "write_file"}),
+    frozenset({"create_reminder", "add_reminder", "set_timer"}),
     frozenset({"list_files", "search_files"}),
     frozenset({"get_current_weather", "get_forecast"}),
     frozenset({"convert_units", "calculate"}),
+)
+
+# One job under two names: a generic catalog tool and the on-device assistant's own. Offered
+# together, either is right, so one of them as the only reference would be a coin toss: a
+# target's twin is never its distractor, and no two twins are asked for in one sample.
+TWINS: tuple[frozenset[str], ...] = (
+    frozenset({"search_emails", "search_mail"}),
+    frozenset({"reply_to_email", "reply_email"}),
+    frozenset({"find_free_slot", "find_free_slots"}),
+    frozenset({"find_contact", "search_contacts"}),
+    frozenset({"create_reminder", "add_reminder"}),
 )
 
 # Tools that could serve any request of a domain (an expression evaluator computes a
@@ -70,6 +87,11 @@ def _words(name: str) -> set[str]:
     return {w.removesuffix("s") for w in name.split("_")} - _STOP_WORDS
 
 
+def _twins(name: str) -> set[str]:
+    """``name`` and every tool that does the same job under another name."""
+    return {name}.union(*(group for group in TWINS if name in group))
+
+
 def _could_serve(tool: str, target: str, domain: str | None = None) -> bool:
     """Whether ``tool`` might fulfil a request meant for ``target`` of ``domain`` (then it is
     no distractor)."""
@@ -78,7 +100,7 @@ def _could_serve(tool: str, target: str, domain: str | None = None) -> bool:
         or tool in CATCH_ALL
         or tool in DOMAIN_CATCH_ALL.get(domain or "", frozenset())
         or bool(_words(tool) & _words(target))
-        or any({tool, target} <= pair for pair in OVERLAPS)
+        or any({tool, target} <= group for group in OVERLAPS + TWINS)
     )
 
 
@@ -129,8 +151,8 @@ class Synthesizer:
     def _tools(
         self, targets: list[ToolRecipe], lo: int, hi: int, exclude: set[str] | None = None
     ) -> list[ToolSpec]:
-        """The target tools plus ``lo..hi`` distractors, shuffled."""
-        names = {t.spec.name for t in targets} | (exclude or set())
+        """The target tools plus ``lo..hi`` distractors (never a target's twin), shuffled."""
+        names = {n for t in targets for n in _twins(t.spec.name)} | (exclude or set())
         pool = [r for r in self.recipes if r.spec.name not in names]
         if self.max_distractors is not None:
             hi = min(hi, self.max_distractors + (0 if targets else 1))
@@ -138,6 +160,15 @@ class Synthesizer:
         count = min(self.rng.randint(lo, hi), len(pool))
         chosen = [t.spec for t in targets] + [r.spec for r in self.rng.sample(pool, count)]
         self.rng.shuffle(chosen)
+        return chosen
+
+    def _apart(self, count: int) -> list[ToolRecipe]:
+        """``count`` recipes, no two the same tool or twins, so that each request of a
+        several-request sample has one right tool."""
+        chosen: list[ToolRecipe] = []
+        for _ in range(count):
+            taken = {n for r in chosen for n in _twins(r.spec.name)}
+            chosen.append(self.rng.choice([r for r in self.recipes if r.spec.name not in taken]))
         return chosen
 
     def _start(self) -> list[Message]:
@@ -237,7 +268,7 @@ class Synthesizer:
         return self._sample(SampleKind.parallel, recipe.domain, messages, tools, refs)
 
     def _parallel_multiple(self) -> TrainSample:
-        recipes = self.rng.sample(self.recipes, self.rng.choice((2, 2, 3)))
+        recipes = self._apart(self.rng.choice((2, 2, 3)))
         shared = Shared(self.rng)
         items = [self._realise(r, shared) for r in recipes]
         text = _join(items[0].text, [i.text for i in items[1:]], self.rng)
@@ -297,7 +328,8 @@ class Synthesizer:
         item, turns = self._round(first)
         messages = self._start() + turns
         if self.rng.random() < 0.4:
-            second = self.rng.choice([r for r in self.recipes if r.spec.name != first.spec.name])
+            others = [r for r in self.recipes if r.spec.name not in _twins(first.spec.name)]
+            second = self.rng.choice(others)
             targets.append(second)
             messages += self._round(second)[1]
         tools = self._tools(targets, 0, 3)

@@ -86,6 +86,7 @@ FILE_STEMS = (
 FILE_EXTS = (
     "txt", "md", "pdf", "csv", "docx", "jpg", "json",
 )
+TEXT_EXTS = ("txt", "md")
 PRODUCTS = (
     "wireless headphones", "running shoes", "coffee grinder", "desk lamp", "yoga mat",
     "water bottle", "backpack", "phone charger", "mechanical keyboard", "rain jacket",
@@ -201,14 +202,48 @@ def iso_date(rng: random.Random) -> SlotValue:
 
 def clock_time(rng: random.Random) -> SlotValue:
     """A time of day said as ``3pm``/``15:30``/``9:15 am``, passed as ``HH:MM``."""
-    hour, minute = rng.randint(7, 20), rng.choice((0, 0, 15, 30, 45))
-    value = f"{hour:02d}:{minute:02d}"
-    if rng.random() < 0.5:
-        return SlotValue(value, value)
+    return clock(7, 20)(rng)
+
+
+def clock(first_hour: int, last_hour: int) -> Source:
+    """A time of day from ``first_hour`` to ``last_hour``, said like ``clock_time``: a
+    working day's start and end need hours that cannot cross."""
+
+    def draw(rng: random.Random) -> SlotValue:
+        hour, minute = rng.randint(first_hour, last_hour), rng.choice((0, 0, 15, 30, 45))
+        value = f"{hour:02d}:{minute:02d}"
+        return SlotValue(value if rng.random() < 0.5 else _twelve_hour(hour, minute), value)
+
+    return draw
+
+
+def _twelve_hour(hour: int, minute: int) -> str:
+    """``15, 0`` -> ``3pm``; ``9, 15`` -> ``9:15 am``."""
     suffix = "am" if hour < 12 else "pm"
     h12 = hour if hour <= 12 else hour - 12
-    said = f"{h12}{suffix}" if minute == 0 else f"{h12}:{minute:02d} {suffix}"
-    return SlotValue(said, value)
+    return f"{h12}{suffix}" if minute == 0 else f"{h12}:{minute:02d} {suffix}"
+
+
+def date_time(rng: random.Random) -> SlotValue:
+    """A day and a time said together (``March 4, 2025 at 3pm``), passed as ISO
+    ``YYYY-MM-DDTHH:MM``: the form the assistant's due and start arguments take."""
+    day, at = iso_date(rng), clock_time(rng)
+    return SlotValue(f"{day.surface} at {at.surface}", f"{day.value}T{at.value}")
+
+
+def free_slot(rng: random.Random) -> SlotValue:
+    """A free stretch of a working day, said ``from 10am to 12:30 pm`` and passed as the
+    assistant's free-slot record (``start``, ``end``, ``minutes``). It lies between 10:00 and
+    15:00 and lasts at least two hours, so it fits any window and length a request draws."""
+    start = rng.choice((10 * 60, 10 * 60 + 30, 11 * 60, 12 * 60))
+    minutes = rng.choice((120, 150, 180))
+    (h1, m1), (h2, m2) = divmod(start, 60), divmod(start + minutes, 60)
+    first, last = f"{h1:02d}:{m1:02d}", f"{h2:02d}:{m2:02d}"
+    if rng.random() < 0.5:
+        said = f"from {first} to {last}"
+    else:
+        said = f"from {_twelve_hour(h1, m1)} to {_twelve_hour(h2, m2)}"
+    return SlotValue(said, {"start": first, "end": last, "minutes": minutes})
 
 
 def integer(lo: int, hi: int) -> Source:
@@ -235,6 +270,12 @@ def file_name(rng: random.Random) -> SlotValue:
 
 def file_path(rng: random.Random) -> SlotValue:
     return _same(f"{rng.choice(FOLDERS)}/{rng.choice(FILE_STEMS)}.{rng.choice(FILE_EXTS)}")
+
+
+def text_file_path(rng: random.Random) -> SlotValue:
+    """A path of a plain-text file: what a tool that writes text is asked to create (no
+    ``.jpg`` or ``.pdf`` that ``file_path`` may draw)."""
+    return _same(f"{rng.choice(FOLDERS)}/{rng.choice(FILE_STEMS)}.{rng.choice(TEXT_EXTS)}")
 
 
 def spoken_list(items: list[str]) -> str:
@@ -325,16 +366,22 @@ def airport(rng: random.Random) -> SlotValue:
 SOURCES: dict[str, Source] = {
     "person": person,
     "first_name": first_name,
+    "last_name": words(LAST_NAMES),
     "email": email,
     "emails": name_list(email),
     "people": name_list(person),
     "phone": phone,
     "date": iso_date,
     "time": clock_time,
+    "datetime": date_time,
+    "day_start": clock(7, 9),  # a working day's start and end: never crossing
+    "day_end": clock(15, 19),
+    "free_slot": free_slot,
     "city": words(CITIES),
     "airport": airport,
     "flight_number": flight_number,
     "email_id": code("msg_", 5),
+    "record_id": integer(1, 400),  # the assistant's numeric ids of mail, events, contacts, notes
     "order_id": code("ORD-", 6),
     "expression": arithmetic,
     "items": name_list(words(PRODUCTS), 2, 4),
@@ -350,6 +397,7 @@ SOURCES: dict[str, Source] = {
     "folder": words(FOLDERS),
     "file_name": file_name,
     "file_path": file_path,
+    "text_file_path": text_file_path,
     "product": words(PRODUCTS),
     "brand": words(BRANDS),
     "price": price,
