@@ -19,10 +19,14 @@ SYSTEM_PROMPTS = (
 
 JOINS = ("Also,", "And", "Then", "Plus,", "After that,", "Oh, and")
 
+# All start with "I": under greedy decoding a call wins whenever its opener token beats the
+# likeliest *single* text token. With four different first words a smol model whose text was
+# likelier than a call on 8 of 10 BFCL irrelevance cases still called on 9 of them ("<" 0.35-0.65
+# against "I" 0.17-0.36, "None" 0.07-0.21, "Sorry" 0.02-0.16; docs/training/smol/irrelevance-32).
 IRRELEVANCE_ANSWERS = (
     "I can't help with that here: none of my tools covers it (it would need: {need}).",
-    "Sorry, I don't have a suitable tool for that. It would take something like: {need}.",
-    "None of the available tools fits this request, so I can't do it right now.",
+    "I don't have a suitable tool for that. It would take something like: {need}.",
+    "I can't do that right now: none of the available tools fits this request.",
     "I don't have a tool for that, so I can't help with it here.",
 )
 
