@@ -43,6 +43,28 @@ def assistant_spec(name: str) -> ToolSpec:
     return assistant_specs()[name].model_copy(deep=True)
 
 
+def _mail_record(
+    record_id: str,
+    folder: str,
+    sender: str,
+    subject: str,
+    *,
+    unread: bool = False,
+    to: list[str] | None = None,
+    snippet: str | None = None,
+    body: str | None = None,
+    **extra: str,
+) -> dict[str, object]:
+    """A result in the shape of the assistant's mail records (``botpsy.assistant.mail``), in its
+    key order: listings carry a ``snippet``, a full message its ``to`` and ``body``."""
+    record: dict[str, object] = {"id": record_id, "folder": folder, "sender": sender}
+    if to is not None:
+        record["to"] = to
+    record |= {"subject": subject, "date": "{@datetime}", "unread": unread}
+    record |= {"snippet": snippet} if snippet is not None else {"body": body}
+    return record | extra
+
+
 # -- mail ----------------------------------------------------------------------------------
 
 
@@ -61,15 +83,9 @@ def _list_inbox() -> ToolRecipe:
             "Give me the {limit} most recent emails I got.",
         ],
         result=[
-            {
-                "id": "{@record_id}",
-                "folder": "inbox",
-                "sender": "{@email}",
-                "subject": "{@topic}",
-                "date": "{@datetime}",
-                "unread": True,
-                "snippet": "{@message}",
-            }
+            _mail_record(
+                "{@record_id}", "inbox", "{@email}", "{@topic}", unread=True, snippet="{@message}"
+            )
         ],
         answers=[
             'The newest email is from {@email} about {@topic}: "{@message}".',
@@ -92,17 +108,7 @@ def _search_mail() -> ToolRecipe:
             "Dig up what {sender} wrote about {query}, at most {limit} messages.",
             "Is there any mail on {query}?",
         ],
-        result=[
-            {
-                "id": "{@record_id}",
-                "folder": "inbox",
-                "sender": "{@email}",
-                "subject": "{query}",
-                "date": "{@datetime}",
-                "unread": False,
-                "snippet": "{@message}",
-            }
-        ],
+        result=[_mail_record("{@record_id}", "inbox", "{@email}", "{query}", snippet="{@message}")],
         answers=[
             'I found an email about {query} from {@email}: "{@message}".',
             "{@email} wrote about {query} on {@datetime}.",
@@ -122,16 +128,9 @@ def _read_email() -> ToolRecipe:
             "Show me the full text of email number {email_id}.",
             "Read me message {email_id}, please.",
         ],
-        result={
-            "id": "{email_id}",
-            "folder": "inbox",
-            "sender": "{@email}",
-            "to": [_ME],
-            "subject": "{@topic}",
-            "date": "{@datetime}",
-            "unread": False,
-            "body": "{@message}",
-        },
+        result=_mail_record(
+            "{email_id}", "inbox", "{@email}", "{@topic}", to=[_ME], body="{@message}"
+        ),
         answers=[
             'Email {email_id} is from {@email} about {@topic}. It says: "{@message}".',
             "{@email} wrote: {@message}.",
@@ -151,16 +150,7 @@ def _draft_email() -> ToolRecipe:
             "Save a draft for {to} with the subject {subject} and the text {body}.",
             "Start an email to {to} about {subject}: {body}. I'll send it myself later.",
         ],
-        result={
-            "id": "{@record_id}",
-            "folder": "drafts",
-            "sender": _ME,
-            "to": ["{to}"],
-            "subject": "{subject}",
-            "date": "{@datetime}",
-            "unread": False,
-            "body": "{body}",
-        },
+        result=_mail_record("{@record_id}", "drafts", _ME, "{subject}", to=["{to}"], body="{body}"),
         answers=[
             "I saved a draft to {to} about {subject}.",
             "Your draft to {to} is in the drafts folder; it has not been sent.",
@@ -180,17 +170,15 @@ def _reply_email() -> ToolRecipe:
             "Send a reply to email number {email_id}: {body}.",
             "Respond to message {email_id} with this: {body}.",
         ],
-        result={
-            "id": "{@record_id}",
-            "folder": "sent",
-            "sender": _ME,
-            "to": ["{@email}"],
-            "subject": "Re: {@topic}",
-            "date": "{@datetime}",
-            "unread": False,
-            "body": "{body}",
-            "in_reply_to": "{email_id}",
-        },
+        result=_mail_record(
+            "{@record_id}",
+            "sent",
+            _ME,
+            "Re: {@topic}",
+            to=["{@email}"],
+            body="{body}",
+            in_reply_to="{email_id}",
+        ),
         answers=[
             'I replied to {@email}: "{body}".',
             "Your reply to email {email_id} is sent.",
@@ -210,15 +198,7 @@ def _trash_email() -> ToolRecipe:
             "Throw away email number {email_id}.",
             "Get rid of message {email_id}, please.",
         ],
-        result={
-            "id": "{email_id}",
-            "folder": "trash",
-            "sender": "{@email}",
-            "subject": "{@topic}",
-            "date": "{@datetime}",
-            "unread": False,
-            "snippet": "{@message}",
-        },
+        result=_mail_record("{email_id}", "trash", "{@email}", "{@topic}", snippet="{@message}"),
         answers=[
             "I moved the email from {@email} about {@topic} to the trash.",
             "Email {email_id} is in the trash now.",

@@ -233,7 +233,6 @@ def probe(
     out: Annotated[Path | None, typer.Option("--out", help="write the report as JSON")] = None,
 ) -> None:
     """P(the answer opens a tool call) per BFCL category or data kind: no decoding."""
-    from botpsy.evals.bfcl.categories import UnknownCategoryError
     from botpsy.formats import get_format
     from botpsy.train.probe import bfcl_prompts, data_prompts
     from botpsy.train.probe import probe as run_probe
@@ -246,7 +245,7 @@ def probe(
         if data:
             prompts += data_prompts(chat, data, limit)
         report = run_probe(str(model), prompts, fmt)
-    except (UnknownCategoryError, ValueError, FileNotFoundError) as exc:
+    except (ValueError, FileNotFoundError) as exc:  # unknown categories are ValueErrors too
         raise typer.BadParameter(str(exc)) from exc
     typer.echo(report.table())
     if out:

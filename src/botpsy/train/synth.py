@@ -162,10 +162,10 @@ class Synthesizer:
         self.rng.shuffle(chosen)
         return chosen
 
-    def _apart(self, count: int) -> list[ToolRecipe]:
-        """``count`` recipes, no two the same tool or twins, so that each request of a
-        several-request sample has one right tool."""
-        chosen: list[ToolRecipe] = []
+    def _apart(self, count: int, chosen: list[ToolRecipe] | None = None) -> list[ToolRecipe]:
+        """``count`` more recipes than ``chosen``, no two the same tool or twins, so that each
+        request of a several-request sample has one right tool."""
+        chosen = list(chosen or [])
         for _ in range(count):
             taken = {n for r in chosen for n in _twins(r.spec.name)}
             chosen.append(self.rng.choice([r for r in self.recipes if r.spec.name not in taken]))
@@ -328,8 +328,7 @@ class Synthesizer:
         item, turns = self._round(first)
         messages = self._start() + turns
         if self.rng.random() < 0.4:
-            others = [r for r in self.recipes if r.spec.name not in _twins(first.spec.name)]
-            second = self.rng.choice(others)
+            second = self._apart(1, [first])[-1]
             targets.append(second)
             messages += self._round(second)[1]
         tools = self._tools(targets, 0, 3)

@@ -268,14 +268,15 @@ def file_name(rng: random.Random) -> SlotValue:
     return _same(f"{rng.choice(FILE_STEMS)}.{rng.choice(FILE_EXTS)}")
 
 
-def file_path(rng: random.Random) -> SlotValue:
-    return _same(f"{rng.choice(FOLDERS)}/{rng.choice(FILE_STEMS)}.{rng.choice(FILE_EXTS)}")
+def path_of(extensions: tuple[str, ...]) -> Source:
+    """File paths ``folder/stem.ext`` with one of ``extensions``: a tool that writes text is
+    asked for ``.txt``/``.md`` files, never the ``.jpg`` or ``.pdf`` any file may be."""
+    return lambda rng: _same(
+        f"{rng.choice(FOLDERS)}/{rng.choice(FILE_STEMS)}.{rng.choice(extensions)}"
+    )
 
 
-def text_file_path(rng: random.Random) -> SlotValue:
-    """A path of a plain-text file: what a tool that writes text is asked to create (no
-    ``.jpg`` or ``.pdf`` that ``file_path`` may draw)."""
-    return _same(f"{rng.choice(FOLDERS)}/{rng.choice(FILE_STEMS)}.{rng.choice(TEXT_EXTS)}")
+file_path = path_of(FILE_EXTS)
 
 
 def spoken_list(items: list[str]) -> str:
@@ -397,7 +398,7 @@ SOURCES: dict[str, Source] = {
     "folder": words(FOLDERS),
     "file_name": file_name,
     "file_path": file_path,
-    "text_file_path": text_file_path,
+    "text_file_path": path_of(TEXT_EXTS),
     "product": words(PRODUCTS),
     "brand": words(BRANDS),
     "price": price,
