@@ -69,3 +69,15 @@ def test_stage_commands_map_the_shared_flags_to_config_fields(tmp_path):
         flat = "".join(result.output.replace("│", "").split())  # typer wraps errors in a box
         assert result.exit_code == 2, (stage, result.output)
         assert "1validationerror" in flat and "output_dir" in flat, (stage, result.output)
+
+
+def test_dapo_share_option_is_validated_before_any_training():
+    base = ["dapo", "--model", "m", "--train", "t", "--out", "o"]
+    for share, message in (
+        ("irrelevance", "expectedKIND=FRACTION"),
+        ("chitchat=0.2", "unknownsamplekinds"),
+        ("irrelevance=1.5", "between0and1"),
+    ):
+        result = runner.invoke(app, [*base, "--share", share])
+        flat = "".join(result.output.replace("│", "").split())
+        assert result.exit_code == 2 and message in flat, (share, result.output)

@@ -25,7 +25,8 @@ def test_both_rounds_train_with_dynamic_sampling(tiny_run):
 def test_round_two_trains_only_on_hard_prompts(tiny_run):
     plan, _ = tiny_run
     pool = json.loads((Path(plan.dapo2.output_dir) / "pool.json").read_text())
-    assert pool["rows"] and {row["kind"] for row in pool["rows"]} <= set(HARD)
+    shared = set(plan.dapo2.kind_shares)
+    assert pool["rows"] and {row["kind"] for row in pool["rows"]} <= set(HARD) | shared
     first = json.loads((Path(plan.dapo1.output_dir) / "pool.json").read_text())
     assert first["rows"]
 
@@ -102,3 +103,74 @@ def test_prompts_whose_answer_would_be_punished_as_overlong_are_left_out(
     cfg.max_completion_length = 9
     with pytest.raises(ValueError, match="raise max_completion_length"):
         prompt_pool(cfg, tokenizer)
+
+
+def _cfg(**kw: object) -> DAPOStageConfig:
+    return DAPOStageConfig(
+        **{"model": "m", "output_dir": "o", "train_file": "t", "pool_target": 12, **kw}
+    )
+
+
+def _rows(kinds: dict[str, int]) -> list[dict[str, str]]:
+    return [{"prompt": f"{k}{i}", "kind": k} for k, n in kinds.items() for i in range(n)]
+
+
+def test_kind_shares_reserve_part_of_the_pool_and_the_rest_fills_the_remainder():
+    from botpsy.train.dapo import pool_strata
+
+    cfg = _cfg(kind_shares={"irrelevance": 0.5}, kinds=HARD)
+    rows = _rows({"irrelevance": 5, "parallel": 4, "single": 3, "multi_turn": 2})
+    strata = pool_strata(cfg, rows)
+    assert [(len(r), n) for r, n in strata] == [(5, 6), (6, None)]
+    assert {r["kind"] for r in strata[1][0]} == {"parallel", "multi_turn"}  # single: not HARD
+    cfg.kind_shares = {}
+    assert pool_strata(cfg, rows) == [(rows, 12)]
+
+
+def test_the_remainder_takes_the_places_a_shared_kind_could_not_fill(monkeypatch):
+    """The pool keeps its size when too few shared-kind prompts are informative."""
+    from botpsy.train import dapo
+    from botpsy.train.dynamic import PoolFilterResult
+
+    def keep_first(model, tok, rows, funcs, weights, group, max_new, target, **kw):
+        kept = rows[:target]
+        return PoolFilterResult(kept, len(rows), len(rows) - len(kept), 0.5, [0.5] * len(rows))
+
+    monkeypatch.setattr(dapo, "filter_prompt_pool", keep_first)
+    cfg = _cfg(kind_shares={"irrelevance": 0.5})
+    pool = dapo._filter_strata(cfg, None, None, _rows({"irrelevance": 2, "single": 20}))
+    kinds = [r["kind"] for r in pool.rows]
+    assert (kinds.count("irrelevance"), kinds.count("single")) == (2, 10)
+    assert pool.examined == 22 and pool.dropped == 10
+    assert kinds != ["irrelevance"] * 2 + ["single"] * 10  # shuffled: steps mix the kinds
+
+
+@pytest.mark.parametrize(
+    ("shares", "extra", "message"),
+    [
+        ({"chitchat": 0.2}, {}, "unknown sample kinds"),
+        ({"irrelevance": 1.5}, {}, "between 0 and 1"),
+        ({"irrelevance": 0.6, "decline": 0.4}, {}, "no room"),
+        ({"irrelevance": 0.5}, {"pool_target": None}, "a pool_target"),
+        ({"irrelevance": 0.5}, {"dynamic_sampling": False}, "dynamic_sampling"),
+    ],
+)
+def test_bad_kind_shares_are_a_clear_error(shares, extra, message):
+    with pytest.raises(ValueError, match=message):
+        _cfg(kind_shares=shares, **extra)
+
+
+def test_shared_kinds_enter_the_pool_even_when_kinds_leaves_them_out(
+    tiny_model_dir, data_files, tmp_path
+):
+    from transformers import AutoTokenizer
+
+    from botpsy.train.dapo import prompt_pool
+
+    cfg = DAPOStageConfig(
+        model=str(tiny_model_dir), output_dir=str(tmp_path), train_file=str(data_files.train),
+        kinds=HARD, kind_shares={"irrelevance": 0.25}, pool_target=4, max_completion_length=256,
+        overlong_cache=8,
+    )  # fmt: skip
+    rows, _ = prompt_pool(cfg, AutoTokenizer.from_pretrained(tiny_model_dir))
+    assert {r["kind"] for r in rows} == set(HARD) | {"irrelevance"}

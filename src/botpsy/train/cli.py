@@ -140,12 +140,32 @@ def dapo(
     hard: Annotated[
         bool, typer.Option("--hard", help="only multi-step/parallel prompts (round 2)")
     ] = False,
+    share: Annotated[
+        list[str] | None,
+        typer.Option("--share", help="KIND=FRACTION of the prompt pool, e.g. irrelevance=0.5"),
+    ] = None,
 ) -> None:
     """Stages 3-4: one DAPO round with rule-based rewards and dynamic sampling."""
     from botpsy.train.dapo import HARD, DAPOStageConfig, main
 
     flags = _stage_flags(model, out, train, val, max_steps)
-    _show(main(_stage_config(DAPOStageConfig, config, kinds=HARD if hard else None, **flags)))
+    shares = _kind_shares(share or [])
+    cfg = _stage_config(
+        DAPOStageConfig, config, kinds=HARD if hard else None, kind_shares=shares, **flags
+    )
+    _show(main(cfg))
+
+
+def _kind_shares(items: list[str]) -> dict[str, float] | None:
+    """``KIND=FRACTION`` options as a dict (None when there are none: the config's stand)."""
+    shares: dict[str, float] = {}
+    for item in items:
+        kind, _, value = item.partition("=")
+        try:
+            shares[kind] = float(value)
+        except ValueError:
+            raise typer.BadParameter(f"--share {item!r}: expected KIND=FRACTION") from None
+    return shares or None
 
 
 @app.command()

@@ -14,7 +14,8 @@ multi-step and parallel prompts, with the turns after tool outputs included.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from botpsy.train.evaluate import ModelEvaluator
 from botpsy.train.loaders import read_samples
 from botpsy.train.render import decision_points, point_row
 from botpsy.train.rl_rewards import FormatReward, OverlongPenalty, ToolCallReward
-from botpsy.train.sample import HARD_KINDS
+from botpsy.train.sample import HARD_KINDS, SampleKind
 
 HARD = sorted(k.value for k in HARD_KINDS)
 
@@ -42,6 +43,10 @@ class DynamicSamplingError(RuntimeError):
 class DAPOStageConfig(StageCommon):
     learning_rate: float = 1e-6
     kinds: list[str] | None = None  # sample kinds to train on (None: all; round 2: HARD)
+    # A fixed share of pool_target per sample kind, drawn even where ``kinds`` leaves the kind
+    # out, e.g. {"irrelevance": 0.25}: a uniform draw gave the no-call prompts 1-2 places of
+    # 12 (none in round 2), and every on-policy stage raised the call probability on them.
+    kind_shares: dict[str, float] = field(default_factory=dict)
     num_generations: int = 8  # G rollouts per prompt; batch_size must be a multiple
     max_completion_length: int = 256
     overlong_cache: int = 64  # soft overlong punishment window (tokens before the limit)
@@ -62,6 +67,9 @@ class DAPOStageConfig(StageCommon):
     vllm_mode: str = "colocate"
     stage_name: str = "dapo"
 
+    def __post_init__(self) -> None:
+        check_kind_shares(self)
+
 
 def reward_functions(cfg: DAPOStageConfig) -> tuple[list[Any], list[float]]:
     fmt = get_format(cfg.format)
@@ -79,7 +87,8 @@ def prompt_pool(cfg: DAPOStageConfig, tokenizer: Any) -> tuple[list[dict[str, st
     calls) would be punished or truncated, teaching the model to drop calls."""
     samples = read_samples(cfg.train_file)
     if cfg.kinds:
-        samples = [s for s in samples if s.kind.value in cfg.kinds]
+        wanted = set(cfg.kinds) | set(cfg.kind_shares)
+        samples = [s for s in samples if s.kind.value in wanted]
     budget = cfg.max_completion_length - cfg.overlong_cache
 
     def fits(answer: str) -> bool:
@@ -98,6 +107,83 @@ def prompt_pool(cfg: DAPOStageConfig, tokenizer: Any) -> tuple[list[dict[str, st
     return rows, len(points) - len(rows)
 
 
+def check_kind_shares(cfg: DAPOStageConfig) -> None:
+    """Shares need a pool size to divide and the pool filter to draw it; they must leave room."""
+    known = {k.value for k in SampleKind}
+    unknown = set(cfg.kind_shares) - known
+    if unknown:
+        raise ValueError(
+            f"kind_shares: unknown sample kinds {sorted(unknown)}; known: {sorted(known)}"
+        )
+    if any(not 0 < v < 1 for v in cfg.kind_shares.values()):
+        raise ValueError(f"kind_shares: each share must lie between 0 and 1, got {cfg.kind_shares}")
+    if cfg.kind_shares and (cfg.pool_target is None or not cfg.dynamic_sampling):
+        raise ValueError("kind_shares needs dynamic_sampling and a pool_target to divide")
+    if sum(cfg.kind_shares.values()) >= 1:
+        raise ValueError(f"kind_shares {cfg.kind_shares} leave no room for the other kinds")
+
+
+def pool_strata(
+    cfg: DAPOStageConfig, rows: list[dict[str, str]]
+) -> list[tuple[list[dict[str, str]], int | None]]:
+    """(rows, how many to keep) per stratum: each kind in ``kind_shares`` its share of
+    ``pool_target``, then the kinds of ``kinds`` (all others when None) with the remainder;
+    the remainder grows by whatever the shared kinds could not fill (see ``_filter_strata``)."""
+    if not cfg.kind_shares:
+        return [(rows, cfg.pool_target)]
+    assert cfg.pool_target is not None  # check_kind_shares
+    strata: list[tuple[list[dict[str, str]], int | None]] = [
+        ([r for r in rows if r["kind"] == kind], round(share * cfg.pool_target))
+        for kind, share in sorted(cfg.kind_shares.items())
+    ]
+    rest = [
+        r
+        for r in rows
+        if r["kind"] not in cfg.kind_shares and (cfg.kinds is None or r["kind"] in cfg.kinds)
+    ]
+    return [*strata, (rest, None)]
+
+
+def merge_pools(parts: list[PoolFilterResult], seed: int) -> PoolFilterResult:
+    """One pool from the strata's, shuffled so that every step mixes the kinds."""
+    rows = [r for p in parts for r in p.rows]
+    random.Random(seed).shuffle(rows)
+    means = [m for p in parts for m in p.reward_by_row]
+    examined = sum(p.examined for p in parts)
+    return PoolFilterResult(
+        rows, examined, examined - len(rows), sum(means) / max(len(means), 1), means
+    )
+
+
+def _filter_strata(
+    cfg: DAPOStageConfig, model: Any, tokenizer: Any, rows: list[dict[str, str]]
+) -> PoolFilterResult:
+    funcs, weights = reward_functions(cfg)
+    parts: list[PoolFilterResult] = []
+    for index, (stratum, target) in enumerate(pool_strata(cfg, rows)):
+        if target is None and cfg.pool_target is not None:  # the remainder stratum
+            target = cfg.pool_target - sum(len(p.rows) for p in parts)
+        if not stratum or target == 0:
+            continue
+        parts.append(
+            filter_prompt_pool(
+                model,
+                tokenizer,
+                stratum,
+                funcs,
+                weights,
+                cfg.num_generations,
+                cfg.filter_max_new_tokens or cfg.max_completion_length,
+                target,
+                temperature=cfg.temperature,
+                seed=cfg.seed + index,
+            )
+        )
+    if not parts:
+        return PoolFilterResult([], 0, 0, 0.0)
+    return parts[0] if len(parts) == 1 else merge_pools(parts, cfg.seed)
+
+
 def informative_pool(
     cfg: DAPOStageConfig, model: Any, tokenizer: Any, rows: list[dict[str, str]]
 ) -> PoolFilterResult:
@@ -111,21 +197,7 @@ def informative_pool(
     if saved.exists() and cfg.resume:
         result = [PoolFilterResult(**json.loads(saved.read_text(encoding="utf-8")))]
     elif state.is_main_process:
-        funcs, weights = reward_functions(cfg)
-        result = [
-            filter_prompt_pool(
-                model,
-                tokenizer,
-                rows,
-                funcs,
-                weights,
-                cfg.num_generations,
-                cfg.filter_max_new_tokens or cfg.max_completion_length,
-                cfg.pool_target,
-                temperature=cfg.temperature,
-                seed=cfg.seed,
-            )
-        ]
+        result = [_filter_strata(cfg, model, tokenizer, rows)]
         saved.parent.mkdir(parents=True, exist_ok=True)
         saved.write_text(json.dumps(result[0].__dict__), encoding="utf-8")
     if state.num_processes > 1:
