@@ -72,7 +72,7 @@ def test_stage_commands_map_the_shared_flags_to_config_fields(tmp_path):
 
 
 def test_dapo_share_option_is_validated_before_any_training():
-    base = ["dapo", "--model", "m", "--train", "t", "--out", "o"]
+    base = ["dapo", "--model", "m", "--train", "t", "--out", "o", "--pool-target", "12"]
     for share, message in (
         ("irrelevance", "expectedKIND=FRACTION"),
         ("chitchat=0.2", "unknownsamplekinds"),
@@ -81,3 +81,5 @@ def test_dapo_share_option_is_validated_before_any_training():
         result = runner.invoke(app, [*base, "--share", share])
         flat = "".join(result.output.replace("│", "").split())
         assert result.exit_code == 2 and message in flat, (share, result.output)
+    result = runner.invoke(app, [*base[:-2], "--share", "irrelevance=0.5"])
+    assert result.exit_code == 2 and "pool_target" in result.output

@@ -144,6 +144,12 @@ def dapo(
         list[str] | None,
         typer.Option("--share", help="KIND=FRACTION of the prompt pool, e.g. irrelevance=0.5"),
     ] = None,
+    pool_target: Annotated[
+        int | None,
+        typer.Option(
+            "--pool-target", min=1, help="informative prompts to keep (needed by --share)"
+        ),
+    ] = None,
 ) -> None:
     """Stages 3-4: one DAPO round with rule-based rewards and dynamic sampling."""
     from botpsy.train.dapo import HARD, DAPOStageConfig, main
@@ -151,7 +157,12 @@ def dapo(
     flags = _stage_flags(model, out, train, val, max_steps)
     shares = _kind_shares(share or [])
     cfg = _stage_config(
-        DAPOStageConfig, config, kinds=HARD if hard else None, kind_shares=shares, **flags
+        DAPOStageConfig,
+        config,
+        kinds=HARD if hard else None,
+        kind_shares=shares,
+        pool_target=pool_target,
+        **flags,
     )
     _show(main(cfg))
 
