@@ -3,7 +3,7 @@
 - ``tiny``: a random 2-layer Qwen3 (hidden 32) with a tokenizer trained in code;
   the whole recipe in about two minutes on 2 CPU cores (tests, CI, smoke runs).
 - ``smol``: SmolLM2-135M-Instruct, dequantized from the shipped Q4_1 GGUF; bf16
-  autocast; every stage checkpoints and resumes; about 80 minutes on 2 CPU cores.
+  autocast; every stage checkpoints and resumes; 90-105 minutes on 2 CPU cores.
 - ``qwen3.5-0.8b``: the release's setting (Qwen3.5-0.8B, qwen35 format) for
   several GPUs: DeepSpeed through ``accelerate``, vLLM for RL rollouts. It needs
   the HF model folder (no hub access here) and is written out as a launch bundle
