@@ -149,10 +149,7 @@ def merge_pools(parts: list[PoolFilterResult], seed: int) -> PoolFilterResult:
     rows = [r for p in parts for r in p.rows]
     random.Random(seed).shuffle(rows)
     means = [m for p in parts for m in p.reward_by_row]
-    examined = sum(p.examined for p in parts)
-    return PoolFilterResult(
-        rows, examined, examined - len(rows), sum(means) / max(len(means), 1), means
-    )
+    return PoolFilterResult.of(rows, sum(p.examined for p in parts), means)
 
 
 def _filter_strata(
@@ -180,7 +177,7 @@ def _filter_strata(
             )
         )
     if not parts:
-        return PoolFilterResult([], 0, 0, 0.0)
+        return PoolFilterResult.of([], 0, [])
     return parts[0] if len(parts) == 1 else merge_pools(parts, cfg.seed)
 
 

@@ -67,6 +67,13 @@ class PoolFilterResult:
     mean_reward: float
     reward_by_row: list[float] = field(default_factory=list)
 
+    @classmethod
+    def of(cls, rows: list[dict[str, Any]], examined: int, means: list[float]) -> PoolFilterResult:
+        """The result of keeping ``rows`` of ``examined`` prompts whose groups' mean rewards
+        were ``means``: what was dropped and the overall mean follow from those."""
+        mean = sum(means) / max(len(means), 1)
+        return cls(rows, examined, examined - len(rows), mean, means)
+
 
 def _rollouts(
     model: Any,
@@ -161,9 +168,7 @@ def filter_prompt_pool(
             examined += len(chunk)
     finally:
         model.train(was_training)
-    return PoolFilterResult(
-        kept, examined, examined - len(kept), sum(means) / max(len(means), 1), means
-    )
+    return PoolFilterResult.of(kept, examined, means)
 
 
 def dynamic_sampling_trainer_class() -> type:
