@@ -53,6 +53,9 @@ class DataConfig:
     max_distractors: int | None = (
         None  # cap on extra tools per sample (short prompts for tiny models)
     )
+    # Share of samples whose tools are renamed in another API style (``mail.send_email``,
+    # ``MailClient.sendEmail``): teaches copying the offered name (botpsy.train.naming).
+    name_style_share: float = 0.3
 
 
 class DataStats(BaseModel):
@@ -110,7 +113,12 @@ def generate(cfg: DataConfig) -> SyntheticData:
     """Seeded, deduplicated samples split into train and validation."""
     if cfg.n_samples < 2:
         raise ValueError("n_samples must be at least 2 (one train, one validation)")
-    synth = Synthesizer(_recipes(cfg), seed=cfg.seed, max_distractors=cfg.max_distractors)
+    synth = Synthesizer(
+        _recipes(cfg),
+        seed=cfg.seed,
+        max_distractors=cfg.max_distractors,
+        name_style_share=cfg.name_style_share,
+    )
     kinds, weights = _kinds(cfg.kind_weights)
     # Reserve each kind's share up front so small sets still hold every kind.
     plan = [k for k in kinds] + synth.rng.choices(

@@ -14,6 +14,7 @@ import random
 import re
 
 from botpsy.train.catalog import ToolRecipe
+from botpsy.train.naming import restyle, style_names
 from botpsy.train.phrasing import CHITCHAT, IRRELEVANCE_ANSWERS, JOINS, OUT_OF_SCOPE, SYSTEM_PROMPTS
 from botpsy.train.sample import SampleKind, TrainSample
 from botpsy.train.templates import (
@@ -119,7 +120,11 @@ class Synthesizer:
     """Makes one sample at a time; every call it emits is checked against its schema."""
 
     def __init__(
-        self, recipes: list[ToolRecipe], seed: int = 0, max_distractors: int | None = None
+        self,
+        recipes: list[ToolRecipe],
+        seed: int = 0,
+        max_distractors: int | None = None,
+        name_style_share: float = 0.0,
     ) -> None:
         if len(recipes) < 4:
             raise ValueError(
@@ -136,10 +141,18 @@ class Synthesizer:
         self.recipes = recipes
         self.rng = random.Random(seed)
         self.max_distractors = max_distractors  # short prompts for tiny models
+        if not 0.0 <= name_style_share <= 1.0:
+            raise ValueError(f"name_style_share must be in [0, 1], got {name_style_share}")
+        # Share of samples whose tools appear under another naming style (botpsy.train.naming).
+        self.name_style_share = name_style_share
+        self._domain_of = {r.spec.name: r.domain for r in recipes}
 
     def make(self, kind: SampleKind) -> TrainSample:
-        builder = getattr(self, f"_{kind.value}")
-        return builder()
+        sample = getattr(self, f"_{kind.value}")()
+        if self.name_style_share and self.rng.random() < self.name_style_share:
+            names = style_names([t.name for t in sample.tools], self._domain_of, self.rng)
+            sample = restyle(sample, names)
+        return sample
 
     # -- helpers -------------------------------------------------------------------------------
 
