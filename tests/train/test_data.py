@@ -50,6 +50,16 @@ def test_requests_and_tools_are_diverse(small_data):
     assert len(first_words) >= 40  # many different phrasings, not one template
 
 
+def test_stats_count_the_samples_under_another_naming_style(small_data):
+    both = small_data.train + small_data.validation
+    catalog = {r.spec.name for r in builtin_recipes()}
+    restyled = [s for s in both if any(t.name not in catalog for t in s.tools)]
+    assert small_data.stats.restyled == len(restyled)
+    assert 0.15 * len(both) < len(restyled) < 0.45 * len(both)  # the default share is 0.3
+    plain = generate(DataConfig(n_samples=60, seed=1, name_style_share=0.0))
+    assert plain.stats.restyled == 0
+
+
 def test_no_duplicates_and_no_leak_between_splits(small_data):
     keys_train = {dedup_key(s) for s in small_data.train}
     keys_val = {dedup_key(s) for s in small_data.validation}

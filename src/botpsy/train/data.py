@@ -67,7 +67,8 @@ class DataStats(BaseModel):
     by_kind: dict[str, int]
     by_domain: dict[str, int]
     by_group: dict[str, int]
-    tools: int
+    tools: int  # distinct tool names offered, restyled ones included
+    restyled: int = 0  # samples whose tools carry another naming style (botpsy.train.naming)
 
 
 @dataclass
@@ -136,7 +137,8 @@ def generate(cfg: DataConfig) -> SyntheticData:
             dropped += 1
     samples = list(seen.values())
     train, validation = split(samples, cfg.val_fraction, cfg.seed)
-    return SyntheticData(train, validation, _stats(train, validation, dropped))
+    catalog = {r.spec.name for r in synth.recipes}
+    return SyntheticData(train, validation, _stats(train, validation, dropped, catalog))
 
 
 def split(
@@ -166,7 +168,9 @@ def split(
     return train, validation
 
 
-def _stats(train: list[TrainSample], validation: list[TrainSample], dropped: int) -> DataStats:
+def _stats(
+    train: list[TrainSample], validation: list[TrainSample], dropped: int, catalog: set[str]
+) -> DataStats:
     both = train + validation
     return DataStats(
         train=len(train),
@@ -176,6 +180,7 @@ def _stats(train: list[TrainSample], validation: list[TrainSample], dropped: int
         by_domain=dict(Counter(s.domain for s in both)),
         by_group=dict(Counter(domain_group(s.domain) for s in both)),
         tools=len({t.name for s in both for t in s.tools}),
+        restyled=sum(any(t.name not in catalog for t in s.tools) for s in both),
     )
 
 

@@ -108,9 +108,11 @@ def markdown(report: RecipeReport) -> str:
     if report.data:
         d = report.data
         kinds = ", ".join(f"{k} {v}" for k, v in sorted(d.by_kind.items()))
+        restyled = f" ({d.restyled} samples under another naming style)" if d.restyled else ""
         lines += [
             (
-                f"Data: {d.train} train / {d.validation} validation samples, {d.tools} tools, "
+                f"Data: {d.train} train / {d.validation} validation samples, "
+                f"{d.tools} tool names{restyled}, "
                 f"{d.duplicates_dropped} duplicates dropped; kinds: {kinds}."
             ),
             "",
