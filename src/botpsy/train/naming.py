@@ -6,10 +6,11 @@ snake_case. A small model trained on snake_case alone copies a name's words but
 not the name: on BFCL it wrote ``getViewSourceWithHeader`` for
 ``FireBirdUtils.getViewSourceWithHeader``, ``area_circle`` for
 ``area_circle.calculate`` and ``euclidean_distance`` for
-``EuclideanDistance.calculate`` (7 of 9 wrong-name errors of the kind_shares
-run). Offering a share of the samples under another naming style teaches the
-model to copy the offered name verbatim; tools of one domain share a namespace
-in a sample, so the prefix alone never tells look-alikes apart.
+``EuclideanDistance.calculate`` (8 of the 9 wrong-name errors of a smol run
+were offered names miscopied). Offering a share of the samples under another
+naming style teaches the model to copy the offered name verbatim; tools of one
+domain share a namespace in a sample, so the prefix alone never tells
+look-alikes apart.
 
 ``restyle`` renames a sample's tools everywhere they appear (the tool list, the
 assistant's calls, the tool outputs and the references) so that the sample stays
