@@ -23,6 +23,22 @@ def test_data_command_writes_splits_and_stats(tmp_path):
     assert len((tmp_path / "train.jsonl").read_text().splitlines()) == stats["train"]
 
 
+def test_data_command_sets_the_naming_style_share(tmp_path):
+    for share, check in (("0", lambda r, n: r == 0), ("1", lambda r, n: r > 0.8 * n)):
+        out = tmp_path / share
+        args = ["data", "--out", str(out), "--n", "40", "--name-style-share", share]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        stats = json.loads((out / "stats.json").read_text())
+        assert check(stats["restyled"], stats["train"] + stats["validation"]), stats
+    bad = runner.invoke(app, ["data", "--out", str(tmp_path / "x"), "--name-style-share", "2"])
+    assert bad.exit_code == 2
+    config = tmp_path / "data.json"
+    config.write_text(json.dumps({"n_samples": 40, "name_style_share": 5}))
+    bad = runner.invoke(app, ["data", "--out", str(tmp_path / "y"), "--config", str(config)])
+    assert bad.exit_code == 2 and "name_style_share" in bad.output
+
+
 def test_gpu_preset_writes_a_launch_bundle(tmp_path):
     base = tmp_path / "qwen"
     base.mkdir()

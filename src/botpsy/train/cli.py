@@ -76,6 +76,16 @@ def data(
         Path | None, typer.Option("--recipes", help="JSON list of your own tool recipes")
     ] = None,
     max_distractors: Annotated[int | None, typer.Option("--max-distractors")] = None,
+    name_style_share: Annotated[
+        float | None,
+        typer.Option(
+            "--name-style-share",
+            min=0.0,
+            max=1.0,
+            help="share of samples whose tools are renamed in another API style "
+            "(mail.send_email, MailClient.sendEmail; default 0.3)",
+        ),
+    ] = None,
 ) -> None:
     """Generate synthetic tool-use conversations (train + validation + stats)."""
     from botpsy.train.data import DataConfig, generate, save
@@ -88,6 +98,7 @@ def data(
         val_fraction=val_fraction,
         recipes_file=str(recipes) if recipes else None,
         max_distractors=max_distractors,
+        name_style_share=name_style_share,
     )
     files = save(generate(cfg), out)
     typer.echo(files.stats.read_text(encoding="utf-8"))

@@ -57,6 +57,10 @@ class DataConfig:
     # ``MailClient.sendEmail``): teaches copying the offered name (botpsy.train.naming).
     name_style_share: float = 0.3
 
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.name_style_share <= 1.0:
+            raise ValueError(f"name_style_share must be in [0, 1], got {self.name_style_share}")
+
 
 class DataStats(BaseModel):
     """Counts that show the data is diverse and balanced."""
