@@ -22,6 +22,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from botpsy.train.catalog import builtin_recipes, load_recipes
+from botpsy.train.naming import check_share
 from botpsy.train.sample import SampleKind, TrainSample, domain_group, reference_to_json
 from botpsy.train.synth import Synthesizer
 
@@ -58,8 +59,7 @@ class DataConfig:
     name_style_share: float = 0.3
 
     def __post_init__(self) -> None:
-        if not 0.0 <= self.name_style_share <= 1.0:
-            raise ValueError(f"name_style_share must be in [0, 1], got {self.name_style_share}")
+        check_share(self.name_style_share)  # a bad --config fails here, before any work
 
 
 class DataStats(BaseModel):

@@ -14,7 +14,7 @@ import random
 import re
 
 from botpsy.train.catalog import ToolRecipe
-from botpsy.train.naming import restyle, style_names
+from botpsy.train.naming import check_share, restyle, style_names
 from botpsy.train.phrasing import CHITCHAT, IRRELEVANCE_ANSWERS, JOINS, OUT_OF_SCOPE, SYSTEM_PROMPTS
 from botpsy.train.sample import SampleKind, TrainSample
 from botpsy.train.templates import (
@@ -141,8 +141,7 @@ class Synthesizer:
         self.recipes = recipes
         self.rng = random.Random(seed)
         self.max_distractors = max_distractors  # short prompts for tiny models
-        if not 0.0 <= name_style_share <= 1.0:
-            raise ValueError(f"name_style_share must be in [0, 1], got {name_style_share}")
+        check_share(name_style_share)
         # Share of samples whose tools appear under another naming style (botpsy.train.naming).
         self.name_style_share = name_style_share
         self._domain_of = {r.spec.name: r.domain for r in recipes}
