@@ -172,8 +172,9 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         "filter_max_new_tokens": 192,
         # Half of round 1's prompts (and 2 of round 2's 12) have no suitable tool: drawn
         # uniformly they got 1-2 places of 12 (none in round 2) and BFCL irrelevance stayed 0%.
-        # With these shares it went 10% -> 40% -> 50% over SFT, round 1, round 2; 3 of 12 in
-        # round 2 reached 90% but left a third of the assistant's own requests uncalled
+        # With these shares it went 10% -> 40% -> 50% over SFT, round 1, round 2 (20% -> 90%
+        # -> 80% with the tool-name styles, docs/training/smol/names/); 3 of 12 in round 2
+        # reached 90% but left a third of the assistant's own requests uncalled
         # (docs/training/smol/kind-shares/).
         "kind_shares": {"irrelevance": 0.5},
     }
