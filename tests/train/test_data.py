@@ -44,7 +44,13 @@ def test_every_kind_domain_and_group_present(small_data):
 def test_requests_and_tools_are_diverse(small_data):
     both = small_data.train + small_data.validation
     requests = [m.content for s in both for m in s.messages if m.role == "user"]
-    assert len(set(requests)) / len(requests) > 0.95
+    # Declines and small talk come from short fixed lists and may repeat; requests realised
+    # from templates must not.
+    realised = [
+        m.content for s in both if s.reference_calls for m in s.messages if m.role == "user"
+    ]
+    assert len(set(realised)) / len(realised) > 0.98
+    assert len(set(requests)) / len(requests) > 0.9
     assert len({t.name for s in both for t in s.tools}) >= 40
     first_words = Counter(r.split()[0].lower() for r in requests)
     assert len(first_words) >= 40  # many different phrasings, not one template
@@ -174,7 +180,7 @@ def test_builtin_catalog_is_consistent():
     recipes = builtin_recipes()
     for recipe in recipes:
         check_recipe(recipe)
-    assert len({r.domain for r in recipes}) == 11  # ten assistant domains and science
+    assert len({r.domain for r in recipes}) == 12  # ten assistant domains, science, software
     # The assistant's optional arguments are unions like ["string", "null"]: count each type.
     nodes = [node for r in recipes for node in r.spec.parameters["properties"].values()]
     kinds = {kind for node in nodes for kind in _listed(node.get("type"))}

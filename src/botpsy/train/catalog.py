@@ -84,13 +84,14 @@ def tool(
 
 def builtin_recipes() -> list[ToolRecipe]:
     """Every built-in recipe: the ten assistant domains (with the on-device assistant's own
-    tools) and the science calculators."""
+    tools), the science calculators and the software domain's SDK methods."""
     from botpsy.train.catalog_assistant import RECIPES as ASSISTANT
     from botpsy.train.catalog_personal import RECIPES as PERSONAL
     from botpsy.train.catalog_science import RECIPES as SCIENCE
     from botpsy.train.catalog_services import RECIPES as SERVICES
+    from botpsy.train.catalog_software import RECIPES as SOFTWARE
 
-    return [factory() for factory in PERSONAL + ASSISTANT + SERVICES + SCIENCE]
+    return [factory() for factory in PERSONAL + ASSISTANT + SERVICES + SCIENCE + SOFTWARE]
 
 
 def load_recipes(path: Path) -> list[ToolRecipe]:

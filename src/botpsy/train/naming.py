@@ -39,6 +39,7 @@ NAMESPACES: dict[str, tuple[str, ...]] = {
     "shopping": ("shop", "store", "commerce", "orders"),
     "generic": ("utils", "tools", "api", "web"),
     "science": ("math", "geometry", "physics", "stats", "calc", "finance"),
+    "software": ("sdk", "core", "app", "lib"),
 }
 FALLBACK_NAMESPACES = ("api", "tools", "service")
 

@@ -45,6 +45,7 @@ DOMAIN_GROUPS: dict[str, str] = {
     "shopping": "services",
     "generic": "services",
     "science": "services",
+    "software": "services",
     "money": "judgment",
     "health": "judgment",
     "personal_data": "judgment",

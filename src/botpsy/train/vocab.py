@@ -138,6 +138,35 @@ FUNCTIONS = (
     "x^2", "3x^2 + 2x", "x^3 - 4x", "2x + 5", "sin(x)", "e^x", "x^2 - 6x + 9", "5x^4", "1/x",
     "sqrt(x)",
 )
+# Words of code: variable-name prefixes, table and element names, endpoints, keys (the
+# ``software`` domain, whose arguments are a program's own objects and literals).
+IDENTIFIER_PREFIXES = (
+    "db", "main", "user", "app", "task", "sync", "local", "remote", "current", "default",
+    "shared", "temp", "primary", "test", "admin",
+)
+TABLES = (
+    "Customers", "Orders", "Invoices", "Employees", "Products", "Payments", "Sessions",
+    "AuditLog", "Suppliers", "Shipments", "Accounts", "Tickets",
+)
+COLUMNS = (
+    "id", "name", "email", "created_at", "status", "total", "country", "updated_at", "price",
+    "quantity",
+)
+ELEMENT_IDS = (
+    "loginForm", "signupForm", "searchBox", "cartTable", "profileCard", "navMenu",
+    "checkoutButton", "commentList", "uploadPanel", "settingsDialog",
+)
+FIELD_NAMES = ("email", "username", "password", "phone", "zipCode", "birthDate", "city", "age")
+ENDPOINTS = (
+    "https://api.example.com/v1/users", "https://api.example.com/v2/orders",
+    "https://internal.acme.io/reports", "https://data.example.org/metrics",
+    "http://localhost:8080/health", "https://shop.example.net/api/cart",
+)
+CACHE_KEYS = ("user:42", "session:abc123", "cart:7781", "config:theme", "feed:home", "rates:eur")
+JOB_NAMES = ("nightlyBackup", "cleanupTempFiles", "sendDigest", "rebuildIndex", "syncInventory")
+CRONS = ("0 2 * * *", "*/15 * * * *", "0 9 * * 1", "30 23 * * *", "0 0 1 * *")
+ACTION_TYPES = ("ADD_ITEM", "REMOVE_ITEM", "SET_FILTER", "RESET_CART", "LOGIN_SUCCESS")
+SCOPES = ("read", "write", "admin", "billing", "profile")
 # fmt: on
 
 
@@ -358,6 +387,27 @@ def point(rng: random.Random) -> SlotValue:
     return SlotValue(f"({x}, {y})", [x, y])
 
 
+def identifier(stem: str) -> Source:
+    """A program variable named for its role (``dbMonitor``), said in backticks most times,
+    as requests about code do, and passed bare."""
+
+    def draw(rng: random.Random) -> SlotValue:
+        name = rng.choice(IDENTIFIER_PREFIXES) + stem
+        return SlotValue(f"`{name}`" if rng.random() < 0.7 else name, name)
+
+    return draw
+
+
+def quoted(options: tuple[str, ...]) -> Source:
+    """A literal said in single quotes (``'Orders'``), passed without them."""
+
+    def draw(rng: random.Random) -> SlotValue:
+        text = rng.choice(options)
+        return SlotValue(f"'{text}'", text)
+
+    return draw
+
+
 def airport(rng: random.Random) -> SlotValue:
     """A city said by name, passed as its IATA airport code."""
     city, code = rng.choice(sorted(AIRPORTS.items()))
@@ -435,6 +485,37 @@ SOURCES: dict[str, Source] = {
     "big_int": integer(12, 999),
     "formula": words(FORMULAS),
     "function": words(FUNCTIONS),
+    "monitor_ref": identifier("Monitor"),
+    "session_ref": identifier("Session"),
+    "data_source_ref": identifier("DataSource"),
+    "cache_ref": identifier("Cache"),
+    "element_ref": identifier("Element"),
+    "handler_ref": identifier("Handler"),
+    "chart_ref": identifier("Chart"),
+    "queue_ref": identifier("Queue"),
+    "store_ref": identifier("Store"),
+    "payload_ref": identifier("Payload"),
+    "repository_ref": identifier("Repository"),
+    "image_ref": identifier("Image"),
+    "logger_ref": identifier("Logger"),
+    "table": quoted(TABLES),
+    "columns": name_list(words(COLUMNS), 2, 4),
+    "column": words(COLUMNS),
+    "element_id": quoted(ELEMENT_IDS),
+    "field_name": quoted(FIELD_NAMES),
+    "endpoint": words(ENDPOINTS),
+    "cache_key": quoted(CACHE_KEYS),
+    "job_name": quoted(JOB_NAMES),
+    "cron": quoted(CRONS),
+    "action_type": words(ACTION_TYPES),
+    "scopes": name_list(words(SCOPES), 1, 3),
+    "user_ref_id": code("usr_", 5),
+    "migration_id": code("V", 3),
+    "timeout_ms": integer(100, 9000),
+    "page": integer(1, 50),
+    "page_size": integer(10, 100),
+    "pixels": integer(64, 1920),
+    "retries": integer(1, 5),
 }
 
 
