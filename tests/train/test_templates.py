@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import random
 
-from botpsy.train.catalog import builtin_recipes
-from botpsy.train.templates import Shared, check_call, fan_out, realise
+import pytest
+
+from botpsy.train.catalog import CatalogError, builtin_recipes
+from botpsy.train.templates import Shared, check_call, check_recipe, fan_out, realise
 
 
 def _recipe(name: str):
@@ -49,3 +51,21 @@ def test_fan_out_gives_up_when_no_slot_has_enough_values():
     recipe = _recipe("get_current_weather")
     rng = random.Random(0)
     assert fan_out(recipe, rng, Shared(rng), 100) is None
+
+
+def test_a_joint_slot_sets_its_arguments_together_and_consistently():
+    recipe = _recipe("create_event")
+    check_recipe(recipe)
+    for seed in range(20):
+        rng = random.Random(seed)
+        item = realise(recipe, rng, Shared(rng), "Schedule {title} {start+end}.")
+        start, end = item.call.arguments["start"], item.call.arguments["end"]
+        assert start[:10] == end[:10] and start < end
+        assert " from " in item.text and "+" not in item.text
+
+
+def test_a_joint_slot_naming_an_unknown_argument_is_a_clear_error():
+    recipe = _recipe("create_event")
+    broken = recipe.model_copy(update={"requests": ["Schedule {title} {start+finish}."]})
+    with pytest.raises(CatalogError, match="unknown argument"):
+        check_recipe(broken)

@@ -2,8 +2,8 @@
 
 The assistant (``botpsy.assistant``) registers its own tools and its evaluation
 scenarios call them by name, so the model should train on exactly those schemas.
-Some share a name with a ``catalog_personal`` recipe whose schema differs (left as
-it is); the ones here had no recipe. Their ``spec`` is never written by hand:
+The ones here had no recipe; ``catalog_personal``'s recipes of the other assistant
+tools read their specs the same way. Their ``spec`` is never written by hand:
 ``assistant_spec`` reads it from the live toolboxes (type hints and docstrings), so
 a change to a tool changes its training data too. Ids are numbers here
 (``record_id``), as the tools take them, and results have the shape of the tools'

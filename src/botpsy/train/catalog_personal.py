@@ -2,7 +2,9 @@
 
 Each function declares one tool: its schema, the value source of each
 argument, request paraphrases, a tool-output template and final answers (the
-template syntax is described in ``botpsy.train.catalog``).
+template syntax is described in ``botpsy.train.catalog``). A recipe named like one of
+the on-device assistant's tools carries that tool's live schema (``assistant_spec``):
+two schemas under one name would teach the model arguments the assistant rejects.
 """
 
 from __future__ import annotations
@@ -16,39 +18,20 @@ from botpsy.train.catalog import (
     string,
     tool,
 )
+from botpsy.train.catalog_assistant import assistant_spec
 
 
 def _send_email() -> ToolRecipe:
     return ToolRecipe(
-        spec=tool(
-            "send_email",
-            "Send an email to one recipient.",
-            {
-                "to": string("Recipient email address"),
-                "subject": string("Subject line"),
-                "body": string("Message text"),
-                "cc": array("Addresses to copy", string("Email address")),
-                "priority": enum("Delivery priority", ["low", "normal", "high"]),
-            },
-            ["to", "subject", "body"],
-            side_effect=True,
-        ),
+        spec=assistant_spec("send_email"),
         domain="mail",
-        sources={
-            "to": "email",
-            "subject": "topic",
-            "body": "message",
-            "cc": "emails",
-            "priority": "enum",
-        },
+        sources={"to": "email", "subject": "topic", "body": "message"},
         requests=[
             "Send an email to {to} about {subject} saying {body}.",
             "Email {to} with the subject {subject}: {body}.",
             "Write to {to}, subject {subject}, and tell them {body}.",
             "Please mail {to} regarding {subject}; the message is: {body}.",
-            'Send {to} an urgent email about {subject} saying {body}.{priority="high"}',
-            "Email {to} about {subject} saying {body}, and cc {cc}.",
-            "Send a {priority} priority email to {to} about {subject}: {body}.",
+            "Send {to} a quick note about {subject}: {body}.",
         ],
         result={"status": "sent", "message_id": "{@email_id}"},
         answers=[
@@ -137,8 +120,32 @@ def _archive_email() -> ToolRecipe:
 
 def _create_event() -> ToolRecipe:
     return ToolRecipe(
+        spec=assistant_spec("create_event"),
+        domain="calendar",
+        sources={
+            "title": "event_title",
+            "start+end": "event_span",
+            "location": "city",
+            "attendees": "people",
+        },
+        requests=[
+            "Schedule {title} {start+end}.",
+            "Add {title} to my calendar {start+end}.",
+            "Put {title} in my calendar {start+end} and invite {attendees}.",
+            "Book {title} in {location} {start+end}.",
+            "Create an event called {title} {start+end} with {attendees}.",
+        ],
+        result={"id": "{@record_id}", "title": "{title}", "status": "created"},
+        answers=["{title} is on your calendar.", "I added {title} to your calendar."],
+    )
+
+
+def _add_calendar_event() -> ToolRecipe:
+    # A generic calendar API beside the assistant's ``create_event`` (start and end
+    # datetimes): a day, a start time and a length, under a name of its own.
+    return ToolRecipe(
         spec=tool(
-            "create_event",
+            "add_calendar_event",
             "Add an event to the calendar.",
             {
                 "title": string("Event title"),
@@ -177,23 +184,23 @@ def _create_event() -> ToolRecipe:
 
 
 def _list_events() -> ToolRecipe:
+    # One drawn day only: two independent draws could put the end before the start.
     return ToolRecipe(
-        spec=tool(
-            "list_events",
-            "List calendar events on a day or in a date range.",
-            {"date": string("First day, YYYY-MM-DD"), "end_date": string("Last day, YYYY-MM-DD")},
-            ["date"],
-        ),
+        spec=assistant_spec("list_events"),
         domain="calendar",
-        sources={"date": "date", "end_date": "date"},
+        sources={"start": "date"},
         requests=[
-            "What's on my calendar on {date}?",
-            "List my events for {date}.",
-            "Show my schedule from {date} to {end_date}.",
-            "Do I have anything planned on {date}?",
+            "What's on my calendar on {start}?",
+            "List my events for the week starting {start}.",
+            "What do I have this week?",
+            "Do I have anything planned from {start} on?",
+            "Show me my upcoming events.",
         ],
-        result={"events": [{"title": "{@event_title}", "start": "{@time}"}]},
-        answers=["You have {@event_title} at {@time}.", "One event: {@event_title}, {@time}."],
+        result=[{"id": "{@record_id}", "title": "{@event_title}", "start": "{@datetime}"}],
+        answers=[
+            "You have {@event_title} on {@datetime}.",
+            "One event: {@event_title}, {@datetime}.",
+        ],
     )
 
 
@@ -287,26 +294,17 @@ def _find_contact() -> ToolRecipe:
 
 def _add_contact() -> ToolRecipe:
     return ToolRecipe(
-        spec=tool(
-            "add_contact",
-            "Save a new contact.",
-            {
-                "name": string("Full name"),
-                "phone": string("Phone number"),
-                "email": string("Email address"),
-            },
-            ["name"],
-            side_effect=True,
-        ),
+        spec=assistant_spec("add_contact"),
         domain="contacts",
-        sources={"name": "person", "phone": "phone", "email": "email"},
+        sources={"name": "person", "phone": "phone", "email": "email", "notes": "topic"},
         requests=[
             "Add {name} to my contacts with the number {phone}.",
             "Save {name}, email {email}.",
             "Create a contact for {name}.",
             "New contact: {name}, phone {phone}, email {email}.",
+            "Save {name} as a contact and note that we work on {notes} together.",
         ],
-        result={"status": "saved"},
+        result={"id": "{@record_id}", "name": "{name}"},
         answers=["{name} is saved in your contacts.", "I added {name}."],
     )
 
@@ -355,68 +353,48 @@ def _call_contact() -> ToolRecipe:
 
 def _create_note() -> ToolRecipe:
     return ToolRecipe(
-        spec=tool(
-            "create_note",
-            "Create a note.",
-            {
-                "title": string("Note title"),
-                "content": string("Note text"),
-                "tags": array("Labels", string("Tag")),
-            },
-            ["title", "content"],
-            side_effect=True,
-        ),
+        spec=assistant_spec("create_note"),
         domain="notes",
-        sources={"title": "note_title", "content": "note_text", "tags": "tags"},
+        sources={"title": "note_title", "body": "note_text"},
         requests=[
-            "Make a note called {title}: {content}.",
-            "Write down under {title}: {content}.",
-            "Create a note titled {title} saying {content}, tagged {tags}.",
-            "Jot this in a new note named {title}: {content}.",
+            "Make a note called {title}: {body}.",
+            "Write down under {title}: {body}.",
+            "Create a note titled {title} saying {body}.",
+            "Jot this in a new note named {title}: {body}.",
         ],
-        result={"status": "created"},
+        result={"id": "{@record_id}", "title": "{title}", "body": "{body}"},
         answers=["Your note {title} is saved.", "I created the note {title}."],
     )
 
 
 def _search_notes() -> ToolRecipe:
     return ToolRecipe(
-        spec=tool(
-            "search_notes",
-            "Search notes by text.",
-            {"query": string("Words to look for")},
-            ["query"],
-        ),
+        spec=assistant_spec("search_notes"),
         domain="notes",
-        sources={"query": "note_text"},
+        sources={"query": "note_text", "limit": "count"},
         requests=[
             "Find my note that mentions {query}.",
             "Search my notes for {query}.",
             "Which note says {query}?",
+            "Show me up to {limit} notes about {query}.",
         ],
-        result={"matches": [{"title": "{@note_title}"}]},
+        result=[{"id": "{@record_id}", "title": "{@note_title}"}],
         answers=["That is in your note {@note_title}.", "I found it in {@note_title}."],
     )
 
 
 def _append_to_note() -> ToolRecipe:
     return ToolRecipe(
-        spec=tool(
-            "append_to_note",
-            "Add text at the end of an existing note.",
-            {"title": string("Note title"), "text": string("Text to add")},
-            ["title", "text"],
-            side_effect=True,
-        ),
+        spec=assistant_spec("append_to_note"),
         domain="notes",
-        sources={"title": "note_title", "text": "note_text"},
+        sources={"note_id": "record_id", "text": "note_text"},
         requests=[
-            "Add {text} to my {title} note.",
-            "Append to {title}: {text}.",
-            "Put {text} at the end of the note {title}.",
+            "Add {text} to note {note_id}.",
+            "Append to note {note_id}: {text}.",
+            "Put {text} at the end of note number {note_id}.",
         ],
-        result={"status": "updated"},
-        answers=["I added that to {title}.", "{title} is updated."],
+        result={"id": "{note_id}", "status": "updated"},
+        answers=["I added that to note {note_id}.", "Note {note_id} is updated."],
     )
 
 
@@ -471,45 +449,34 @@ def _create_reminder() -> ToolRecipe:
 
 def _list_reminders() -> ToolRecipe:
     return ToolRecipe(
-        spec=tool(
-            "list_reminders",
-            "List reminders.",
-            {
-                "include_completed": boolean("Also list finished ones"),
-                "date": string("Only this day, YYYY-MM-DD"),
-            },
-            [],
-        ),
+        spec=assistant_spec("list_reminders"),
         domain="reminders",
-        sources={"date": "date"},
         requests=[
             "What are my reminders?",
-            "Show my reminders for {date}.",
-            "List all my reminders, including finished ones.{include_completed=true}",
+            "Show my open reminders.",
+            "List all my reminders, including finished ones.{include_done=true}",
+            "What have I already ticked off?{include_done=true}",
         ],
-        result={"reminders": [{"text": "{@reminder_text}"}]},
+        result=[{"id": "{@record_id}", "text": "{@reminder_text}", "due": "{@datetime}"}],
         answers=["You have one reminder: {@reminder_text}.", "Only this: {@reminder_text}."],
     )
 
 
 def _complete_reminder() -> ToolRecipe:
     return ToolRecipe(
-        spec=tool(
-            "complete_reminder",
-            "Mark a reminder as done.",
-            {"text": string("The reminder text")},
-            ["text"],
-            side_effect=True,
-        ),
+        spec=assistant_spec("complete_reminder"),
         domain="reminders",
-        sources={"text": "reminder_text"},
+        sources={"reminder_id": "record_id"},
         requests=[
-            "Mark '{text}' as done.",
-            "I did it: {text}. Tick it off.",
-            "Complete the reminder to {text}.",
+            "Mark reminder {reminder_id} as done.",
+            "I did reminder {reminder_id}. Tick it off.",
+            "Complete reminder number {reminder_id}.",
         ],
-        result={"status": "completed"},
-        answers=["Marked {text} as done.", "Nice, {text} is checked off."],
+        result={"id": "{reminder_id}", "text": "{@reminder_text}", "done": True},
+        answers=[
+            "Marked {@reminder_text} as done.",
+            "Nice, reminder {reminder_id} is checked off.",
+        ],
     )
 
 
@@ -542,34 +509,26 @@ def _set_timer() -> ToolRecipe:
 
 def _list_files() -> ToolRecipe:
     return ToolRecipe(
-        spec=tool(
-            "list_files",
-            "List the files in a folder.",
-            {
-                "folder": string("Folder path"),
-                "extension": string("Only files with this extension"),
-            },
-            ["folder"],
-        ),
+        spec=assistant_spec("list_files"),
         domain="files",
-        sources={"folder": "folder", "extension": "word"},
+        sources={"path": "folder"},
         requests=[
-            "What's in my {folder} folder?",
-            "List the files in {folder}.",
-            'Show the pdf files in {folder}.{extension="pdf"}',
+            "What's in my {path} folder?",
+            "List the files in {path}.",
+            "Which files do I have?",
         ],
-        result={"files": ["{@file_name}"]},
-        answers=["{folder} holds {@file_name}.", "There is one file: {@file_name}."],
+        result=["{@file_name}"],
+        answers=["The folder holds {@file_name}.", "There is one file: {@file_name}."],
     )
 
 
 def _read_file() -> ToolRecipe:
     return ToolRecipe(
-        spec=tool("read_file", "Read a text file.", {"path": string("File path")}, ["path"]),
+        spec=assistant_spec("read_file"),
         domain="files",
         sources={"path": "file_path"},
         requests=["Open {path}.", "Read {path} to me.", "What does {path} say?"],
-        result={"content": "{@note_text}"},
+        result={"path": "{path}", "text": "{@note_text}"},
         answers=["{path} says: {@note_text}.", "The file reads: {@note_text}."],
     )
 
@@ -597,20 +556,15 @@ def _move_file() -> ToolRecipe:
 
 def _search_files() -> ToolRecipe:
     return ToolRecipe(
-        spec=tool(
-            "search_files",
-            "Search file names and contents.",
-            {"query": string("Words to look for"), "folder": string("Only inside this folder")},
-            ["query"],
-        ),
+        spec=assistant_spec("search_files"),
         domain="files",
-        sources={"query": "query", "folder": "folder"},
+        sources={"query": "query", "limit": "count"},
         requests=[
             "Find files about {query}.",
-            "Search my {folder} folder for {query}.",
+            "Search my files for {query}, at most {limit} matches.",
             "Which of my files mention {query}?",
         ],
-        result={"matches": ["{@file_path}"]},
+        result=[{"path": "{@file_path}"}],
         answers=["{@file_path} mentions {query}.", "I found {@file_path}."],
     )
 
@@ -621,6 +575,7 @@ RECIPES = (
     _reply_to_email,
     _archive_email,
     _create_event,
+    _add_calendar_event,
     _list_events,
     _reschedule_event,
     _cancel_event,

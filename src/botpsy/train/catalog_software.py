@@ -62,10 +62,14 @@ RECIPES = (
         ["table", "outputPath", "format"],
         [
             "Help me export the {table} table to {outputPath} as {format}.",
-            "Export table {table} in {format} format to {outputPath}, with a header row."
-            "{includeHeader=true}",
-            "Can you write the rows of {table} to {outputPath} as a {format} file, without"
-            " the header?{includeHeader=false}",
+            (
+                "Export table {table} in {format} format to {outputPath}, with a header row."
+                "{includeHeader=true}"
+            ),
+            (
+                "Can you write the rows of {table} to {outputPath} as a {format} file, without"
+                " the header?{includeHeader=false}"
+            ),
         ],
     ),
     _method(
@@ -78,12 +82,18 @@ RECIPES = (
         },
         ["dataSource", "timeoutMs", "readOnly"],
         [
-            "Help me get a read-only connection from {dataSource}, waiting up to {timeoutMs}"
-            " ms.{readOnly=true}",
-            "Acquire a writable connection from the data source {dataSource} with a timeout of"
-            " {timeoutMs} milliseconds.{readOnly=false}",
-            "I need a connection from {dataSource} for reading only; give up after {timeoutMs}"
-            " ms.{readOnly=true}",
+            (
+                "Help me get a read-only connection from {dataSource}, waiting up to {timeoutMs}"
+                " ms.{readOnly=true}"
+            ),
+            (
+                "Acquire a writable connection from the data source {dataSource} with a timeout of"
+                " {timeoutMs} milliseconds.{readOnly=false}"
+            ),
+            (
+                "I need a connection from {dataSource} for reading only; give up after {timeoutMs}"
+                " ms.{readOnly=true}"
+            ),
         ],
     ),
     _method(
@@ -97,12 +107,18 @@ RECIPES = (
         },
         ["session", "migrationId", "monitor"],
         [
-            "Help me apply migration {migrationId} in session {session} with the progress"
-            " monitor {monitor}.",
-            "Run a dry run of migration {migrationId} using session {session} and monitor"
-            " {monitor}.{dryRun=true}",
-            "Apply schema migration {migrationId}; the session is {session} and progress goes"
-            " to {monitor}.",
+            (
+                "Help me apply migration {migrationId} in session {session} with the progress"
+                " monitor {monitor}."
+            ),
+            (
+                "Run a dry run of migration {migrationId} using session {session} and monitor"
+                " {monitor}.{dryRun=true}"
+            ),
+            (
+                "Apply schema migration {migrationId}; the session is {session} and progress goes"
+                " to {monitor}."
+            ),
         ],
     ),
     _method(
@@ -133,8 +149,10 @@ RECIPES = (
         ["url", "method", "timeoutMs"],
         [
             "Send a {method} request to {url} with a {timeoutMs} ms timeout.",
-            "Help me call {url} using {method}, timing out after {timeoutMs} milliseconds and"
-            " retrying {retries} times.",
+            (
+                "Help me call {url} using {method}, timing out after {timeoutMs} milliseconds and"
+                " retrying {retries} times."
+            ),
             "Make an HTTP {method} to {url}; timeout {timeoutMs} ms.",
         ],
     ),
@@ -149,12 +167,18 @@ RECIPES = (
         },
         ["formId", "fieldName", "rule", "showError"],
         [
-            "Help me validate the {fieldName} field of form {formId} with the {rule} rule and"
-            " show the error message.{showError=true}",
-            "Check field {fieldName} in {formId} against rule {rule}, without displaying an"
-            " error.{showError=false}",
-            "In the form {formId}, validate {fieldName} using {rule} and show any error inline."
-            "{showError=true}",
+            (
+                "Help me validate the {fieldName} field of form {formId} with the {rule} rule and"
+                " show the error message.{showError=true}"
+            ),
+            (
+                "Check field {fieldName} in {formId} against rule {rule}, without displaying an"
+                " error.{showError=false}"
+            ),
+            (
+                "In the form {formId}, validate {fieldName} using {rule} and show any error inline."
+                "{showError=true}"
+            ),
         ],
     ),
     _method(
@@ -172,8 +196,10 @@ RECIPES = (
         ["element", "eventType", "handler"],
         [
             "Help me attach {handler} to the {eventType} event of {element}.",
-            "Listen for {eventType} on {element} and call {handler}, only the first time."
-            "{once=true}",
+            (
+                "Listen for {eventType} on {element} and call {handler}, only the first time."
+                "{once=true}"
+            ),
             "When {element} fires {eventType}, run the handler {handler}.",
         ],
     ),
@@ -204,11 +230,15 @@ RECIPES = (
         },
         ["source", "destination", "monitor", "overwrite"],
         [
-            "Help me copy {source} to {destination} with the progress monitor {monitor},"
-            " overwriting any existing file.{overwrite=true}",
+            (
+                "Help me copy {source} to {destination} with the progress monitor {monitor},"
+                " overwriting any existing file.{overwrite=true}"
+            ),
             "Copy {source} to {destination} using {monitor}; do not overwrite.{overwrite=false}",
-            "Copy the file {source} over to {destination}, replacing it if it exists, and"
-            " report progress to {monitor}.{overwrite=true}",
+            (
+                "Copy the file {source} over to {destination}, replacing it if it exists, and"
+                " report progress to {monitor}.{overwrite=true}"
+            ),
         ],
     ),
     _method(
@@ -254,8 +284,10 @@ RECIPES = (
         ["repository", "email", "limit"],
         [
             "Help me find at most {limit} users with the email {email} in {repository}.",
-            "Search {repository} for users whose email is {email}, including deleted ones,"
-            " up to {limit} results.{includeDeleted=true}",
+            (
+                "Search {repository} for users whose email is {email}, including deleted ones,"
+                " up to {limit} results.{includeDeleted=true}"
+            ),
             "Look up {email} in the repository {repository}; return no more than {limit}.",
         ],
     ),
@@ -270,11 +302,12 @@ RECIPES = (
         },
         ["endpoint", "pageNumber", "pageSize", "sortBy"],
         [
-            "Help me fetch page {pageNumber} of {endpoint} with {pageSize} items per page,"
-            " sorted by {sortBy}.",
+            (
+                "Help me fetch page {pageNumber} of {endpoint} with {pageSize} items per page,"
+                " sorted by {sortBy}."
+            ),
             "Get page {pageNumber} from {endpoint}, page size {pageSize}, sort by {sortBy}.",
-            "From {endpoint}, load the {pageSize} items of page {pageNumber} ordered by"
-            " {sortBy}.",
+            "From {endpoint}, load the {pageSize} items of page {pageNumber} ordered by {sortBy}.",
         ],
     ),
     _method(
@@ -289,8 +322,10 @@ RECIPES = (
         ["image", "width", "height"],
         [
             "Help me resize {image} to {width} by {height} pixels.",
-            "Scale the image {image} to {width}x{height}, keeping its aspect ratio."
-            "{keepAspectRatio=true}",
+            (
+                "Scale the image {image} to {width}x{height}, keeping its aspect ratio."
+                "{keepAspectRatio=true}"
+            ),
             "Resize {image}: width {width}, height {height}.",
         ],
     ),
@@ -335,10 +370,14 @@ RECIPES = (
         },
         ["userId", "scopes", "expiresInMinutes"],
         [
-            "Help me issue a token for user {userId} with the scopes {scopes}, valid for"
-            " {expiresInMinutes} minutes.",
-            "Create an access token for {userId} that grants {scopes} and expires in"
-            " {expiresInMinutes} minutes.",
+            (
+                "Help me issue a token for user {userId} with the scopes {scopes}, valid for"
+                " {expiresInMinutes} minutes."
+            ),
+            (
+                "Create an access token for {userId} that grants {scopes} and expires in"
+                " {expiresInMinutes} minutes."
+            ),
             "Issue {userId} a {expiresInMinutes}-minute token with {scopes} access.",
         ],
     ),

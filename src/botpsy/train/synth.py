@@ -64,6 +64,7 @@ TWINS: tuple[frozenset[str], ...] = (
     frozenset({"find_free_slot", "find_free_slots"}),
     frozenset({"find_contact", "search_contacts"}),
     frozenset({"create_reminder", "add_reminder"}),
+    frozenset({"create_event", "add_calendar_event"}),
 )
 
 # Tools that could serve any request of a domain (an expression evaluator computes a

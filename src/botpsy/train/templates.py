@@ -21,7 +21,13 @@ from botpsy.train.sample import make_reference
 from botpsy.train.vocab import SOURCES, SlotValue, source, spoken_list
 from botpsy.types import ToolCall
 
-SLOT = re.compile(r"\{(@?[A-Za-z_][\w.]*)(?:=([^{}]*))?\}")
+SLOT = re.compile(r"\{(@?[A-Za-z_][\w.+]*)(?:=([^{}]*))?\}")
+
+
+def parts(path: str) -> list[str]:
+    """The argument paths a slot sets: one, or several for a joint slot like ``{start+end}``
+    whose source draws values that must agree (an end after its start)."""
+    return path.split("+")
 
 
 @dataclass
@@ -124,7 +130,10 @@ def realise(
             return ""
         drawn = (preset or {}).get(name) or _draw(recipe, name, rng, taken)
         taken.append(drawn.value)
-        _set_path(args, name, drawn.value)
+        joint = parts(name)
+        values = drawn.value if len(joint) > 1 else [drawn.value]
+        for path, value in zip(joint, values, strict=True):
+            _set_path(args, path, value)
         surfaces[name] = drawn.surface
         drawn_values[name] = drawn
         return drawn.surface
@@ -218,9 +227,10 @@ def check_recipe(recipe: ToolRecipe) -> None:
     if not recipe.requests:
         raise CatalogError(f"{where}: no request templates")
     for path, name in recipe.sources.items():
-        node = schema_at(params, path)
-        if node is None:
+        nodes = [schema_at(params, part) for part in parts(path)]
+        if None in nodes:
             raise CatalogError(f"{where}: source given for unknown argument {path!r}")
+        node = nodes[0] or {}
         if name == "enum" and not node.get("enum"):
             raise CatalogError(f"{where}: {path!r} uses 'enum' but its schema has no enum")
         if name != "enum" and name not in SOURCES:
@@ -249,7 +259,7 @@ def _check_template(recipe: ToolRecipe, template: str, required: set[str], where
             if name[1:] not in SOURCES:
                 raise CatalogError(f"{where}: unknown shared source {name!r} in {template!r}")
             continue
-        if schema_at(recipe.spec.parameters, name) is None:
+        if any(schema_at(recipe.spec.parameters, part) is None for part in parts(name)):
             raise CatalogError(f"{where}: template {template!r} names unknown argument {name!r}")
         if fixed is None and name not in recipe.sources:
             raise CatalogError(f"{where}: argument {name!r} has no value source")
@@ -260,7 +270,7 @@ def _check_template(recipe: ToolRecipe, template: str, required: set[str], where
                 raise CatalogError(
                     f"{where}: fixed value of {name!r} is not JSON: {fixed!r}"
                 ) from exc
-        seen.add(name.split(".")[0])
+        seen.update(part.split(".")[0] for part in parts(name))
     missing = required - seen
     if missing:
         raise CatalogError(f"{where}: template {template!r} leaves out required {sorted(missing)}")

@@ -260,6 +260,17 @@ def date_time(rng: random.Random) -> SlotValue:
     return SlotValue(f"{day.surface} at {at.surface}", f"{day.value}T{at.value}")
 
 
+def event_span(rng: random.Random) -> SlotValue:
+    """A day with a start and an end time (``on March 4, 2025 from 3pm to 4:30 pm``) for a
+    joint ``{start+end}`` slot: passed as the two ISO datetimes, the end always later."""
+    day = iso_date(rng)
+    start = rng.randrange(8 * 60, 18 * 60, 30)
+    end = start + rng.choice((30, 60, 90, 120))
+    (h1, m1), (h2, m2) = divmod(start, 60), divmod(end, 60)
+    said = f"on {day.surface} from {_twelve_hour(h1, m1)} to {_twelve_hour(h2, m2)}"
+    return SlotValue(said, [f"{day.value}T{h1:02d}:{m1:02d}", f"{day.value}T{h2:02d}:{m2:02d}"])
+
+
 def free_slot(rng: random.Random) -> SlotValue:
     """A free stretch of a working day, said ``from 10am to 12:30 pm`` and passed as the
     assistant's free-slot record (``start``, ``end``, ``minutes``). It lies between 10:00 and
@@ -428,6 +439,7 @@ SOURCES: dict[str, Source] = {
     "day_start": clock(7, 9),  # a working day's start and end: never crossing
     "day_end": clock(15, 19),
     "free_slot": free_slot,
+    "event_span": event_span,
     "city": words(CITIES),
     "airport": airport,
     "flight_number": flight_number,
