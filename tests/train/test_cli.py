@@ -99,3 +99,12 @@ def test_dapo_share_option_is_validated_before_any_training():
         assert result.exit_code == 2 and message in flat, (share, result.output)
     result = runner.invoke(app, [*base[:-2], "--share", "irrelevance=0.5"])
     assert result.exit_code == 2 and "pool_target" in result.output
+
+
+def test_recipe_refuses_adapter_rl_where_it_cannot_run(tmp_path):
+    args = ["recipe", "--preset", "qwen3.5-0.8b", "--base-model", str(tmp_path), "--out"]
+    result = runner.invoke(app, [*args, str(tmp_path / "q"), "--adapter-rank", "32"])
+    said = " ".join(result.output.replace("│", " ").split())
+    assert result.exit_code == 2 and "adapter RL runs in-process" in said
+    result = runner.invoke(app, ["recipe", "--out", str(tmp_path / "t"), "--adapter-rank", "0"])
+    assert result.exit_code == 2 and "--adapter-rank" in result.output

@@ -209,13 +209,28 @@ def recipe(
     bfcl_threads: Annotated[
         int | None, typer.Option("--bfcl-threads", help="llama.cpp threads for BFCL")
     ] = None,
+    adapter_rank: Annotated[
+        int | None,
+        typer.Option(
+            "--adapter-rank",
+            min=1,
+            help="Adapter-aware RL: truncate distillation's change to this rank, train both "
+            "DAPO rounds as LoRA over it, and export the exact final adapter; off when not given.",
+        ),
+    ] = None,
+    adapter_rl_rank: Annotated[
+        int, typer.Option("--adapter-rl-rank", min=1, help="LoRA rank of each DAPO round")
+    ] = 4,
 ) -> None:
     """The whole recipe; re-run the same command to resume an interrupted run."""
-    from botpsy.train.presets import get_preset
+    from botpsy.train.adapter_rl import AdapterRL
+    from botpsy.train.presets import get_preset, with_adapter_rl
     from botpsy.train.recipe import main
 
     try:
         plan = get_preset(preset, str(out), base_model)
+        if adapter_rank:
+            plan = with_adapter_rl(plan, AdapterRL(sft_rank=adapter_rank, rl_rank=adapter_rl_rank))
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
     evaluator = None

@@ -30,6 +30,7 @@ class ExportConfig:
     model_dir: str  # HF model folder (the base model when ``adapter_dir`` is given)
     out_dir: str
     adapter_dir: str | None = None  # PEFT LoRA adapter to merge (and write as a GGUF adapter)
+    adapter_dtype: str = "f16"  # GGUF adapter tensors: f16, f32 or q8_0
     quants: list[str] = field(default_factory=lambda: ["Q8_0", "Q4_K_M"])
     name: str = "botpsy"
     verify: bool = True
@@ -151,7 +152,7 @@ def main(cfg: ExportConfig) -> ExportResult:
     adapter_gguf = None
     if cfg.adapter_dir:
         adapter_gguf = convert_lora_to_gguf(
-            cfg.adapter_dir, model_dir, out / f"{cfg.name}-lora.gguf"
+            cfg.adapter_dir, model_dir, out / f"{cfg.name}-lora.gguf", dtype=cfg.adapter_dtype
         )
         model_dir = merge_lora(model_dir, Path(cfg.adapter_dir), out / "merged")
     f16 = convert_hf_to_gguf(model_dir, out / f"{cfg.name}-F16.gguf", name=cfg.name)

@@ -13,9 +13,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from botpsy.train.adapter_rl import FINAL_ADAPTER, LOWRANK_STAGE, AdapterRL
 from botpsy.train.common import LoraSettings
 from botpsy.train.dapo import HARD, DAPOStageConfig
 from botpsy.train.data import DataConfig
@@ -41,6 +42,7 @@ class RecipePlan:
     export: ExportConfig | None = None
     tiny: TinySpec | None = None
     launch_only: bool = False  # write configs + launch script instead of running
+    adapter_rl: AdapterRL | None = None  # DAPO as LoRA over the truncated model (adapter_rl)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -307,6 +309,36 @@ PRESETS: dict[str, Callable[[str, str | None], RecipePlan]] = {
     "smol": smol,
     "qwen3.5-0.8b": qwen35_08b,
 }
+
+
+def with_adapter_rl(plan: RecipePlan, settings: AdapterRL) -> RecipePlan:
+    """``plan`` with adapter-aware RL: both DAPO rounds train LoRA over the rank-truncated
+    distillation model, and the export writes the exact final adapter over the base."""
+    if plan.launch_only:
+        raise ValueError(f"preset {plan.preset!r} runs elsewhere; adapter RL runs in-process")
+    p = Paths(Path(plan.out_dir))
+    rl = {"lora": settings.lora(), "learning_rate": settings.learning_rate}
+    export = plan.export or ExportConfig(model_dir="", out_dir=str(p.out / "gguf"))
+    return replace(
+        plan,
+        adapter_rl=settings,
+        dapo1=replace(plan.dapo1, model=p.model(LOWRANK_STAGE), **rl),
+        dapo2=replace(plan.dapo2, **rl),
+        export=replace(
+            export,
+            model_dir=plan.base_model,
+            adapter_dir=p.stage(FINAL_ADAPTER),
+            adapter_dtype=settings.adapter_dtype,
+        ),
+        notes=[
+            *plan.notes,
+            (
+                f"Adapter-aware RL: DAPO trains rank-{settings.rl_rank} LoRA (lr "
+                f"{settings.learning_rate:g}) over the rank-{settings.sft_rank} truncation of "
+                f"distillation's change; the final adapter has rank {settings.final_rank}"
+            ),
+        ],
+    )
 
 
 def get_preset(name: str, out_dir: str, base_model: str | None = None) -> RecipePlan:

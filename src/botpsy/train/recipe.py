@@ -20,6 +20,7 @@ from typing import Any
 
 from botpsy.formats import get_format
 from botpsy.train import dapo, distill, export, sft
+from botpsy.train.adapter_rl import FINAL_ADAPTER, LOWRANK_STAGE, final_adapter, truncate_to_adapter
 from botpsy.train.common import StageCommon, StageResult, release_memory
 from botpsy.train.data import DataStats, generate, save
 from botpsy.train.evaluate import ModelEvaluator
@@ -74,7 +75,8 @@ def prepare_base(plan: RecipePlan) -> str:
 
 
 def run_stages(plan: RecipePlan, evaluator: ModelEvaluator | None) -> list[StageResult]:
-    """The four stages in order, each one's memory released before the next starts."""
+    """The four stages in order, each one's memory released before the next starts; with
+    adapter-aware RL, distillation's model is truncated to its adapter before DAPO."""
     stages: list[tuple[Callable[[Any, Any], StageResult], Any]] = [
         (sft.main, plan.sft),
         (distill.main, plan.distill),
@@ -83,9 +85,32 @@ def run_stages(plan: RecipePlan, evaluator: ModelEvaluator | None) -> list[Stage
     ]
     results = []
     for run, cfg in stages:
+        if cfg is plan.dapo1 and plan.adapter_rl:
+            truncate_to_adapter(
+                plan.base_model,
+                Path(plan.distill.output_dir) / "model",
+                Path(plan.out_dir) / LOWRANK_STAGE,
+                plan.adapter_rl.sft_rank,
+            )
         results.append(run(cfg, evaluator))
         release_memory()
     return results
+
+
+def carry_final_adapter(plan: RecipePlan) -> str | None:
+    """The note on the exact final adapter of adapter-aware RL (None without it)."""
+    if not plan.adapter_rl:
+        return None
+    energy = final_adapter(
+        plan.base_model,
+        Path(plan.dapo2.output_dir) / "model",
+        Path(plan.out_dir) / FINAL_ADAPTER,
+        plan.adapter_rl.final_rank,
+    )
+    return (
+        f"Final adapter: rank {plan.adapter_rl.final_rank}, {energy:.6f} of the change's "
+        f"energy ({FINAL_ADAPTER}/)"
+    )
 
 
 def score_resumed(
@@ -135,6 +160,9 @@ def main(plan: RecipePlan, evaluator: ModelEvaluator | None = None) -> RecipeRep
     report.stages = run_stages(plan, cached)
     if cached:
         report.stages = score_resumed(plan, report.stages, cached)
+    note = carry_final_adapter(plan)
+    if note:
+        report.notes = [*report.notes, note]
     if plan.export:
         report.export = export.main(plan.export)
     report.seconds = time.time() - started

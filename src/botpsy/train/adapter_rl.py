@@ -1,0 +1,87 @@
+"""Adapter-aware RL: the DAPO rounds train, as LoRA, the adapter that ships.
+
+Why: the recipe fully fine-tunes, and the shipped model is a rank-r LoRA over the base,
+found afterwards by truncated SVD (``botpsy.train.lora_extract``). SFT's change survives
+that truncation; DAPO's does not. In the tool-name-styles run the rank-32 adapter kept
+SFT's AST, but BFCL irrelevance fell from DAPO's 80% to 10%, and giving DAPO's change ranks
+of its own did not help: DAPO learned its small correction on top of the *untruncated* SFT
+change, and the adapter carries another model.
+
+So, after distillation, the model is replaced by exactly what its rank-``sft_rank``
+adapter gives (base weights plus the truncated change to the linear layers; norms and
+embeddings stay the base's, as llama.cpp applies the adapter), and both DAPO rounds train
+LoRA adapters of rank ``rl_rank`` on that model. The whole change is then of rank at most
+``sft_rank + 2 * rl_rank`` per layer, and the final extraction at that rank is exact: what
+RL taught is what ships.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from botpsy.train.common import LoraSettings
+
+LOWRANK_STAGE = "distill-lowrank"  # the truncated distillation model DAPO starts from
+FINAL_ADAPTER = "lora"  # the exact final adapter (PEFT folder)
+RL_ROUNDS = 2
+
+
+@dataclass(frozen=True)
+class AdapterRL:
+    """Ranks and learning rate of adapter-aware RL (``botpsy train recipe --adapter-rank``)."""
+
+    sft_rank: int = 32  # rank of the SFT + distillation change DAPO starts from
+    rl_rank: int = 4  # LoRA rank of each DAPO round
+    # LoRA moves the weights far less per step than full fine-tuning at the same rate
+    # (B starts at zero, A is small): the usual ~10x of the full run's 1e-5.
+    learning_rate: float = 1e-4
+    adapter_dtype: str = "q8_0"  # rank 40 in q8_0: ~13 MB for SmolLM2 (f16: ~25 MB)
+
+    def __post_init__(self) -> None:
+        if self.sft_rank < 1 or self.rl_rank < 1:
+            raise ValueError(
+                f"adapter ranks must be at least 1, got sft_rank={self.sft_rank}, "
+                f"rl_rank={self.rl_rank}"
+            )
+        if self.learning_rate <= 0:
+            raise ValueError(f"learning_rate must be positive, got {self.learning_rate}")
+
+    @property
+    def final_rank(self) -> int:
+        """The rank that carries the whole change exactly."""
+        return self.sft_rank + RL_ROUNDS * self.rl_rank
+
+    def lora(self) -> LoraSettings:
+        """Each DAPO round's LoRA: scale alpha / r = 2, no dropout (RL samples on-policy)."""
+        return LoraSettings(r=self.rl_rank, alpha=2 * self.rl_rank, dropout=0.0)
+
+
+def truncate_to_adapter(
+    base: str | Path, tuned: str | Path, out_dir: str | Path, rank: int
+) -> Path:
+    """``base`` plus the rank-``rank`` truncation of ``tuned - base``: the adapter
+    (``out_dir/adapter``) and the merged model (``out_dir/model``, returned). A folder a
+    previous run finished is reused, so a resumed recipe skips this step."""
+    from botpsy.train.export import merge_lora
+    from botpsy.train.lora_extract import extract_lora
+
+    out_dir = Path(out_dir)
+    model = out_dir / "model"
+    if (model / "config.json").exists():
+        return model
+    extract_lora(base, tuned, out_dir / "adapter", rank=rank)
+    merge_lora(Path(base), out_dir / "adapter", model)
+    return model
+
+
+def final_adapter(base: str | Path, tuned: str | Path, out_dir: str | Path, rank: int) -> float:
+    """Extract the final adapter at ``rank`` and return the share of the change it carries
+    (1.0 up to rounding when the rounds trained LoRA over the truncated model)."""
+    from botpsy.train.lora_extract import REPORT_FILE, extract_lora
+
+    report = Path(out_dir) / REPORT_FILE
+    if report.exists():
+        return float(json.loads(report.read_text(encoding="utf-8"))["energy"])
+    return extract_lora(base, tuned, out_dir, rank=rank).energy

@@ -1,0 +1,77 @@
+"""Adapter-aware RL: DAPO trains LoRA over the truncated model, and the adapter that ships
+turns the base into exactly the model DAPO produced."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import torch
+from safetensors.torch import load_file
+
+from botpsy.train.adapter_rl import FINAL_ADAPTER, LOWRANK_STAGE, AdapterRL
+from botpsy.train.export import merge_lora
+from botpsy.train.presets import get_preset, with_adapter_rl
+from botpsy.train.recipe import main
+
+from .conftest import shrink
+
+
+def _weights(model_dir: Path) -> dict[str, torch.Tensor]:
+    return load_file(str(model_dir / "model.safetensors"))
+
+
+@pytest.fixture(scope="module")
+def adapter_run(tiny_run, tmp_path_factory):
+    """The tiny run's data, base, SFT and distillation, then adapter-aware DAPO + export."""
+    plan, _ = tiny_run
+    out = tmp_path_factory.mktemp("adapter-rl")
+    for name in ("data", "base", "sft", "distill"):
+        shutil.copytree(Path(plan.out_dir) / name, out / name)
+    settings = AdapterRL(sft_rank=4, rl_rank=2, learning_rate=1e-3, adapter_dtype="f16")
+    adapted = with_adapter_rl(shrink(get_preset("tiny", str(out))), settings)
+    return adapted, main(adapted)
+
+
+def test_the_plan_trains_lora_from_the_truncated_model_and_exports_the_adapter(tmp_path):
+    plan = with_adapter_rl(get_preset("tiny", str(tmp_path)), AdapterRL(sft_rank=8, rl_rank=2))
+    assert plan.dapo1.model == str(tmp_path / LOWRANK_STAGE / "model")
+    assert plan.dapo2.model == plan.dapo1.output_dir + "/model"
+    assert plan.dapo1.lora.r == plan.dapo2.lora.r == 2
+    assert plan.export.model_dir == plan.base_model
+    assert plan.export.adapter_dir == str(tmp_path / FINAL_ADAPTER)
+    assert plan.adapter_rl.final_rank == 12
+
+
+def test_bad_ranks_are_a_clear_error():
+    with pytest.raises(ValueError, match="at least 1"):
+        AdapterRL(sft_rank=0)
+    with pytest.raises(ValueError, match="positive"):
+        AdapterRL(learning_rate=0.0)
+
+
+def test_dapo_starts_from_exactly_what_the_truncated_adapter_gives(adapter_run):
+    plan, report = adapter_run
+    out = Path(plan.out_dir)
+    base, lowrank = _weights(out / "base"), _weights(out / LOWRANK_STAGE / "model")
+    distilled = _weights(out / "distill" / "model")
+    norms = [k for k in base if "norm" in k]
+    assert norms and all(torch.equal(lowrank[k], base[k]) for k in norms)
+    q = next(k for k in base if k.endswith("q_proj.weight"))
+    assert torch.linalg.matrix_rank(lowrank[q] - base[q], rtol=1e-4) <= 4
+    assert not torch.equal(lowrank[q], distilled[q])  # the truncation changed it
+    assert [s.stage for s in report.stages] == ["sft", "distill", "dapo1", "dapo2"]
+    assert report.stages[2].param_change > 0 and report.stages[3].param_change > 0
+
+
+def test_the_final_adapter_carries_the_whole_change(adapter_run, tmp_path):
+    plan, report = adapter_run
+    out = Path(plan.out_dir)
+    assert any("Final adapter: rank 8" in note for note in report.notes)
+    merged = _weights(merge_lora(out / "base", out / FINAL_ADAPTER, tmp_path / "merged"))
+    tuned = _weights(out / "dapo2" / "model")
+    for name, weight in tuned.items():
+        assert torch.allclose(merged[name], weight, atol=1e-5), name
+    assert report.export.adapter and Path(report.export.adapter).exists()
+    assert all(c.n_vocab == plan.tiny.vocab_size for c in report.export.checks)
