@@ -37,7 +37,7 @@ class AdapterRL:
     # LoRA moves the weights far less per step than full fine-tuning at the same rate
     # (B starts at zero, A is small): the usual ~10x of the full run's 1e-5.
     learning_rate: float = 1e-4
-    adapter_dtype: str = "q8_0"  # rank 40 in q8_0: ~13 MB for SmolLM2 (f16: ~25 MB)
+    adapter_dtype: str = "q8_0"  # rank 40 in q8_0: 18.8 MB for SmolLM2 (measured), under 20 MB
 
     def __post_init__(self) -> None:
         if self.sft_rank < 1 or self.rl_rank < 1:
