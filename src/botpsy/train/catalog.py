@@ -14,6 +14,7 @@ objects (``load_recipes``), so the recipe trains on *their* schemas.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,37 @@ def tool(
     return ToolSpec(
         name=name, description=description, parameters=parameters, side_effect=side_effect
     )
+
+
+Param = tuple[dict[str, Any], str | None]  # (schema, value source); None: fixed values only
+
+
+def recipe_factory(
+    domain: str,
+    name: str,
+    description: str,
+    params: dict[str, Param],
+    required: list[str],
+    requests: list[str],
+    result: dict[str, Any],
+    answers: list[str],
+) -> Callable[[], ToolRecipe]:
+    """A recipe factory for a tool whose output and answers are shared by its domain (the
+    science calculators, the software methods): ``params`` maps each argument to (schema,
+    source); a ``None`` source marks one that only a fixed ``{name=value}`` template sets."""
+
+    def factory() -> ToolRecipe:
+        return ToolRecipe(
+            spec=tool(name, description, {k: v[0] for k, v in params.items()}, required),
+            domain=domain,
+            sources={k: v[1] for k, v in params.items() if v[1]},
+            requests=requests,
+            result=result,
+            answers=answers,
+        )
+
+    factory.__name__ = "_" + name.replace(".", "_")
+    return factory
 
 
 def builtin_recipes() -> list[ToolRecipe]:

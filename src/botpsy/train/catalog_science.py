@@ -13,7 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from botpsy.train.catalog import ToolRecipe, array, enum, integer, number, string, tool
+from botpsy.train.catalog import (
+    Param,
+    ToolRecipe,
+    array,
+    enum,
+    integer,
+    number,
+    recipe_factory,
+    string,
+)
 
 _RESULT = {"result": "{@amount}"}
 _ANSWERS = ["The result is {@amount}.", "It comes to {@amount}.", "That gives {@amount}."]
@@ -22,25 +31,14 @@ _ANSWERS = ["The result is {@amount}.", "It comes to {@amount}.", "That gives {@
 def _formula(
     name: str,
     description: str,
-    params: dict[str, tuple[dict, str | None]],
+    params: dict[str, Param],
     required: list[str],
     requests: list[str],
 ) -> Callable[[], ToolRecipe]:
-    """A recipe factory for a formula tool: ``params`` maps each name to (schema, source);
-    a ``None`` source marks a parameter only a fixed ``{name=value}`` template sets."""
-
-    def factory() -> ToolRecipe:
-        return ToolRecipe(
-            spec=tool(name, description, {k: v[0] for k, v in params.items()}, required),
-            domain="science",
-            sources={k: v[1] for k, v in params.items() if v[1]},
-            requests=requests,
-            result=_RESULT,
-            answers=_ANSWERS,
-        )
-
-    factory.__name__ = f"_{name}"
-    return factory
+    """A formula tool's recipe factory: every formula answers with one number."""
+    return recipe_factory(
+        "science", name, description, params, required, requests, _RESULT, _ANSWERS
+    )
 
 
 _UNIT = (enum("Unit of the lengths", ["m", "cm", "ft", "in"]), "enum")

@@ -14,11 +14,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from botpsy.train.catalog import ToolRecipe, array, boolean, enum, integer, string, tool
+from botpsy.train.catalog import (
+    Param,
+    ToolRecipe,
+    array,
+    boolean,
+    enum,
+    integer,
+    recipe_factory,
+    string,
+)
 
 _ANSWERS = ["Done.", "That went through.", "Finished without errors."]
 
-Param = tuple[dict, str | None]
+_RESULT = {"status": "ok"}
 
 
 def _method(
@@ -28,21 +37,10 @@ def _method(
     required: list[str],
     requests: list[str],
 ) -> Callable[[], ToolRecipe]:
-    """A recipe factory for one SDK method: ``params`` maps each argument to (schema, source);
-    a ``None`` source marks a flag that only a fixed ``{name=value}`` template sets."""
-
-    def factory() -> ToolRecipe:
-        return ToolRecipe(
-            spec=tool(name, description, {k: v[0] for k, v in params.items()}, required),
-            domain="software",
-            sources={k: v[1] for k, v in params.items() if v[1]},
-            requests=requests,
-            result={"status": "ok"},
-            answers=_ANSWERS,
-        )
-
-    factory.__name__ = "_" + name.replace(".", "_")
-    return factory
+    """An SDK method's recipe factory: every method answers with a plain status."""
+    return recipe_factory(
+        "software", name, description, params, required, requests, _RESULT, _ANSWERS
+    )
 
 
 def _ref(what: str, source: str) -> Param:
