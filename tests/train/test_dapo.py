@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from botpsy.train.dapo import HARD, DAPOStageConfig, build_trainer
+from botpsy.train.dapo import HARD, DAPOStageConfig, build_trainer, reward_functions
 
 
 def test_both_rounds_train_with_dynamic_sampling(tiny_run):
@@ -53,7 +53,11 @@ def test_trainer_is_dapo_with_clip_higher(tiny_model_dir, data_files, tmp_path):
     args = trainer.args
     assert (args.loss_type, args.epsilon, args.epsilon_high, args.beta) == ("dapo", 0.2, 0.28, 0.0)
     assert args.mask_truncated_completions
-    assert [f.__name__ for f in trainer.reward_funcs] == ["tool_call", "format", "overlong"]
+    names = [f.__name__ for f in trainer.reward_funcs]
+    assert names == ["tool_call", "format", "overlong", "final_answer"]
+    assert args.reward_weights == [1.0, 0.2, 1.0, 0.5]
+    cfg.answer_weight = 0.0  # off: the function is left out, not weighted 0
+    assert [f.__name__ for f in reward_functions(cfg)[0]] == ["tool_call", "format", "overlong"]
     cfg.batch_size = 6
     with pytest.raises(ValueError, match="multiple of num_generations"):
         build_trainer(cfg, None, None, {})

@@ -77,3 +77,17 @@ def test_decision_points_grade_every_turn(small_data):
     assert (
         later and json.loads(later[0].references) == []
     )  # the answer after the tool output makes no call
+
+
+def test_a_final_answer_point_carries_the_tool_facts_it_must_relay(small_data):
+    fmt = get_format("hermes")
+    with_facts = 0
+    for sample in (s for s in small_data.train if s.kind == SampleKind.multi_turn):
+        first, *later = decision_points(fmt, sample, all_turns=True)
+        assert json.loads(first.facts) == []  # a call is due there, not an answer
+        for point in later:
+            facts = json.loads(point.facts)
+            answer = point.answer.lower()
+            assert all(fact.lower() in answer for fact in facts)
+            with_facts += bool(facts)
+    assert with_facts >= 5  # the generator's answers relay tool output

@@ -9,6 +9,7 @@ import pytest
 from botpsy.formats import get_format
 from botpsy.rewards import ReferenceCall
 from botpsy.train.rl_rewards import (
+    FinalAnswerReward,
     FormatReward,
     OverlongPenalty,
     ToolCallReward,
@@ -71,3 +72,22 @@ def test_format_reward_tracks_repairs():
         ]
     )
     assert clean == 1.0 and broken < 1.0
+
+
+def test_final_answer_reward_pays_for_relaying_the_tool_facts():
+    reward = FinalAnswerReward(get_format("hermes"))
+    facts = json.dumps(["Bogota", "light rain", "20"])
+    full, partial, vague, called, no_facts = reward(
+        completions=[
+            "Bogota: light rain, 20 degrees.",
+            "It is 20 degrees.",
+            "Done!",
+            _call({"city": "Bogota"}),  # a call where an answer is due
+            "Anything.",
+        ],
+        facts=[facts] * 4 + ["[]"],
+    )
+    assert (full, vague, called, no_facts) == (1.0, 0.0, 0.0, None)
+    assert partial == pytest.approx(1 / 3)
+    # Rows without a facts column (data from before the column existed) have no say.
+    assert reward(completions=["Done!"]) == [None]

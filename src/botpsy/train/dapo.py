@@ -29,7 +29,12 @@ from botpsy.train.dynamic import (
 from botpsy.train.evaluate import ModelEvaluator
 from botpsy.train.loaders import read_samples
 from botpsy.train.render import decision_points, point_row
-from botpsy.train.rl_rewards import FormatReward, OverlongPenalty, ToolCallReward
+from botpsy.train.rl_rewards import (
+    FinalAnswerReward,
+    FormatReward,
+    OverlongPenalty,
+    ToolCallReward,
+)
 from botpsy.train.sample import HARD_KINDS, SampleKind
 
 HARD = sorted(k.value for k in HARD_KINDS)
@@ -56,6 +61,8 @@ class DAPOStageConfig(StageCommon):
     temperature: float = 1.0
     tool_weight: float = 1.0
     format_weight: float = 0.2
+    # Final answers after tool output: the share of the tool's facts relayed (0: off).
+    answer_weight: float = 0.5
     overlong_weight: float = 1.0
     dynamic_sampling: bool = True
     pool_target: int | None = None  # informative prompts to keep per round (None: all)
@@ -73,12 +80,16 @@ class DAPOStageConfig(StageCommon):
 
 def reward_functions(cfg: DAPOStageConfig) -> tuple[list[Any], list[float]]:
     fmt = get_format(cfg.format)
-    funcs = [
+    funcs: list[Any] = [
         ToolCallReward(fmt),
         FormatReward(fmt),
         OverlongPenalty(cfg.max_completion_length, cfg.overlong_cache),
     ]
-    return funcs, [cfg.tool_weight, cfg.format_weight, cfg.overlong_weight]
+    weights = [cfg.tool_weight, cfg.format_weight, cfg.overlong_weight]
+    if cfg.answer_weight:
+        funcs.append(FinalAnswerReward(fmt))
+        weights.append(cfg.answer_weight)
+    return funcs, weights
 
 
 def prompt_pool(cfg: DAPOStageConfig, tokenizer: Any) -> tuple[list[dict[str, str]], int]:

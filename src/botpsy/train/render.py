@@ -16,6 +16,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from botpsy.answers import answer_facts
 from botpsy.formats import ChatFormat
 from botpsy.train.sample import TrainSample, assistant_turns, reference_to_json, references_at
 
@@ -88,6 +89,7 @@ class DecisionPoint:
     group: str
     sample_id: str
     answer: str = ""  # the reference assistant turn as rendered (its length bounds rollouts)
+    facts: str = "[]"  # JSON list: tool-output values a text answer here must relay
 
 
 def decision_points(
@@ -103,17 +105,40 @@ def decision_points(
             [reference_to_json(r) for r in references_at(sample, index)], default=list
         )
         answer = fmt.render_assistant(sample.messages[index])
+        facts = json.dumps(final_answer_facts(sample, index))
         points.append(
             DecisionPoint(
-                prompt, refs, sample.kind.value, sample.domain, sample.group, sample.id, answer
+                prompt,
+                refs,
+                sample.kind.value,
+                sample.domain,
+                sample.group,
+                sample.id,
+                answer,
+                facts,
             )
         )
     return points
 
 
+def final_answer_facts(sample: TrainSample, index: int) -> list[str]:
+    """The facts a text answer at ``index`` must relay: the tool outputs since the last
+    user turn that the reference answer repeats (none where the reference makes a call)."""
+    message = sample.messages[index]
+    if message.tool_calls or not message.content:
+        return []
+    outputs: list[str] = []
+    for earlier in reversed(sample.messages[:index]):
+        if earlier.role == "user":
+            break
+        if earlier.role == "tool" and earlier.content:
+            outputs.append(earlier.content)
+    return answer_facts(message.content, outputs[::-1])
+
+
 def point_row(point: DecisionPoint) -> dict[str, str]:
     """A trainer row: the prompt and its grading columns, without the reference answer
-    (reward functions get every column; they grade the calls)."""
+    (reward functions get every column; they grade the calls and final answers)."""
     row = asdict(point)
     del row["answer"]
     return row

@@ -2,6 +2,9 @@
 
 - ``ToolCallReward``: partial credit for tool names, argument names and values
   (``score_calls``), 1 for correctly making no call when none is expected;
+- ``FinalAnswerReward``: where the reference answers in text after tool output,
+  the share of the tool-output facts it relays that the completion states too
+  (``botpsy.answers``); ``None`` (no say) for every other prompt;
 - ``FormatReward``: 1 for clean call syntax, 0.5 when the parser had to repair
   it, 0 when it could not (``format_reward``);
 - ``OverlongPenalty``: DAPO's soft overlong punishment, a function of the
@@ -9,7 +12,7 @@
   to -1 at ``max_length``.
 
 TRL calls each with ``prompts``, ``completions``, ``completion_ids`` and every
-dataset column as keyword lists (here: ``references``, a JSON list per row).
+dataset column as keyword lists (here: ``references`` and ``facts``, JSON lists per row).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from botpsy.answers import fact_recall
 from botpsy.formats import ChatFormat
 from botpsy.rewards import RewardWeights, format_reward, score_calls
 from botpsy.train.sample import reference_from_json
@@ -56,6 +60,33 @@ class ToolCallReward:
                     parsed.tool_calls, expected, parse_ok=parse_ok, weights=self.weights
                 ).reward
             )
+        return rewards
+
+
+class FinalAnswerReward:
+    """How much of what the tool returned a final text answer relays.
+
+    Why: after tool output the call reward pays 1 for any text without a call, so RL
+    had no reason to prefer "Bogota: light rain, 20 degrees." to "Done!". ``None``
+    where the row has no facts (TRL then leaves this function out of that row's sum);
+    0 when the completion makes a call instead of answering."""
+
+    __name__ = "final_answer"
+
+    def __init__(self, fmt: ChatFormat) -> None:
+        self.fmt = fmt
+
+    def __call__(
+        self, completions: list[str], facts: list[str] | None = None, **_: Any
+    ) -> list[float | None]:
+        rewards: list[float | None] = []
+        for index, text in enumerate(completions):
+            wanted = json.loads(facts[index]) if facts else []
+            if not wanted:
+                rewards.append(None)
+                continue
+            parsed = self.fmt.parse(text)
+            rewards.append(0.0 if parsed.tool_calls else fact_recall(parsed.content, wanted))
         return rewards
 
 
