@@ -66,3 +66,12 @@ def test_parallel_often_asks_in_one_sentence_for_several_calls_of_one_tool():
         calls = sample.messages[-1].tool_calls
         assert len(calls) >= 2 and len({c.name for c in calls}) == 1
         assert len({repr(c.arguments) for c in calls}) == len(calls)
+
+
+def test_a_share_of_samples_opens_with_the_assistants_own_system_prompt(small_data):
+    from botpsy.train.phrasing import ASSISTANT_PROMPT_SHARE
+
+    first = [s.messages[0] for s in small_data.train]
+    ours = [m for m in first if m.role == "system" and m.content.startswith("You are botpsy")]
+    assert abs(len(ours) / len(first) - ASSISTANT_PROMPT_SHARE) < 0.1
+    assert all("\nNow: " in m.content and "\nThe user is " in m.content for m in ours)

@@ -188,13 +188,14 @@ def _list_events() -> ToolRecipe:
     return ToolRecipe(
         spec=assistant_spec("list_events"),
         domain="calendar",
-        sources={"start": "date"},
+        sources={"start": "day_phrase"},
         requests=[
-            "What's on my calendar on {start}?",
+            "What's on my calendar {start}?",
             "List my events for the week starting {start}.",
             "What do I have this week?",
-            "Do I have anything planned from {start} on?",
+            "Do I have anything planned {start} or later?",
             "Show me my upcoming events.",
+            "What do I have {start}?",
         ],
         result=[{"id": "{@record_id}", "title": "{@event_title}", "start": "{@datetime}"}],
         answers=[

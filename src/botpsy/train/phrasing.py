@@ -8,6 +8,18 @@ that no offered tool fits instead of forcing a call.
 
 from __future__ import annotations
 
+import random
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from botpsy.agent.prompt import SystemPrompt
+from botpsy.train.vocab import FIRST_NAMES, LAST_NAMES, TIMEZONES
+
+# The share of samples that open with the assistant's own system prompt (``botpsy.agent.prompt``:
+# "Now: Tuesday 2025-03-04 09:30 (Europe/Berlin, ...)", the user, the house rules), so the model
+# trains on the context it runs in; the rest draw from SYSTEM_PROMPTS.
+ASSISTANT_PROMPT_SHARE = 0.25
+
 SYSTEM_PROMPTS = (
     None,
     None,
@@ -16,6 +28,22 @@ SYSTEM_PROMPTS = (
     "You help with mail, calendar, notes and more. Only call a tool when one fits the request.",
     "Be concise. Use a tool when the request needs one, otherwise reply in plain text.",
 )
+
+
+def assistant_system_prompt(rng: random.Random) -> str:
+    """The assistant's system prompt for a random user, time zone and moment in 2025-2026."""
+    first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
+    zone = ZoneInfo(rng.choice(sorted(TIMEZONES.values())))
+    moment = datetime(2025, 1, 1, 7, tzinfo=zone) + timedelta(
+        days=rng.randrange(540), minutes=rng.randrange(0, 15 * 60, 5)
+    )
+    return SystemPrompt(
+        user_name=f"{first} {last}",
+        user_email=f"{first.lower()}.{last.lower()}@example.com",
+        timezone=zone.key,
+        clock=lambda: moment,
+    )()
+
 
 JOINS = ("Also,", "And", "Then", "Plus,", "After that,", "Oh, and")
 

@@ -15,7 +15,15 @@ import re
 
 from botpsy.train.catalog import ToolRecipe
 from botpsy.train.naming import check_share, restyle, style_names
-from botpsy.train.phrasing import CHITCHAT, IRRELEVANCE_ANSWERS, JOINS, OUT_OF_SCOPE, SYSTEM_PROMPTS
+from botpsy.train.phrasing import (
+    ASSISTANT_PROMPT_SHARE,
+    CHITCHAT,
+    IRRELEVANCE_ANSWERS,
+    JOINS,
+    OUT_OF_SCOPE,
+    SYSTEM_PROMPTS,
+    assistant_system_prompt,
+)
 from botpsy.train.sample import SampleKind, TrainSample
 from botpsy.train.templates import (
     SLOT,
@@ -185,6 +193,8 @@ class Synthesizer:
         return chosen
 
     def _start(self) -> list[Message]:
+        if self.rng.random() < ASSISTANT_PROMPT_SHARE:
+            return [Message(role="system", content=assistant_system_prompt(self.rng))]
         prompt = self.rng.choice(SYSTEM_PROMPTS)
         return [Message(role="system", content=prompt)] if prompt else []
 

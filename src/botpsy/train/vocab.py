@@ -126,6 +126,7 @@ TIMEZONES = {
     "London": "Europe/London", "Sydney": "Australia/Sydney", "Toronto": "America/Toronto",
     "Mumbai": "Asia/Kolkata", "Sao Paulo": "America/Sao_Paulo",
 }
+WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTHS = (
     "January", "February", "March", "April", "May", "June", "July", "August", "September",
     "October", "November", "December",
@@ -260,15 +261,60 @@ def date_time(rng: random.Random) -> SlotValue:
     return SlotValue(f"{day.surface} at {at.surface}", f"{day.value}T{at.value}")
 
 
-def event_span(rng: random.Random) -> SlotValue:
-    """A day with a start and an end time (``on March 4, 2025 from 3pm to 4:30 pm``) for a
-    joint ``{start+end}`` slot: passed as the two ISO datetimes, the end always later."""
+# Relative days, as the assistant's date parser (``botpsy.assistant.timeutil``) reads them:
+# the model passes the day word as said and the tool, which knows today, resolves it. A 135M
+# model cannot count days from the system prompt's date, but it can copy a word, and the
+# assistant's users say "tomorrow" and "on Friday" far more often than "on March 4, 2025".
+RELATIVE_SHARE = 0.4
+
+
+def relative_day(rng: random.Random) -> SlotValue:
+    """A relative day, said with its preposition (``tomorrow``, ``on Friday``, ``next
+    Monday``) and passed as the parser reads it (``tomorrow``, ``Friday``, ``next Monday``)."""
+    kind = rng.randrange(3)
+    if kind == 0:
+        return _same(rng.choice(("today", "tomorrow", "tomorrow")))
+    day = rng.choice(WEEKDAY_NAMES)
+    return SlotValue(f"on {day}", day) if kind == 1 else _same(f"next {day}")
+
+
+def _absolute_day(rng: random.Random) -> SlotValue:
+    """A calendar day said with its preposition (``on March 4, 2025``), passed as ISO."""
     day = iso_date(rng)
+    return SlotValue(f"on {day.surface}", day.value)
+
+
+def _moment(day: SlotValue, hour: int, minute: int) -> str:
+    """The value of a day at a time: ISO ``2025-03-04T15:00``, or ``tomorrow 15:00``."""
+    sep = "T" if day.value[:1].isdigit() else " "
+    return f"{day.value}{sep}{hour:02d}:{minute:02d}"
+
+
+def day_phrase(rng: random.Random) -> SlotValue:
+    """A day with its own preposition, so templates read the same for both kinds:
+    ``on March 4, 2025`` (passed as ISO) or a relative day (passed as said)."""
+    return relative_day(rng) if rng.random() < RELATIVE_SHARE else _absolute_day(rng)
+
+
+def moment_phrase(rng: random.Random) -> SlotValue:
+    """A day and a time with their preposition: ``on March 4, 2025 at 3pm`` ->
+    ``2025-03-04T15:00``, ``tomorrow at 9:15 am`` -> ``tomorrow 09:15``."""
+    day = day_phrase(rng)
+    hour, minute = rng.randint(7, 20), rng.choice((0, 0, 15, 30, 45))
+    said = f"{hour:02d}:{minute:02d}" if rng.random() < 0.5 else _twelve_hour(hour, minute)
+    return SlotValue(f"{day.surface} at {said}", _moment(day, hour, minute))
+
+
+def event_span(rng: random.Random) -> SlotValue:
+    """A day with a start and an end time (``on March 4, 2025 from 3pm to 4:30 pm``,
+    ``tomorrow from 9am to 10am``) for a joint ``{start+end}`` slot: passed as the two
+    moments (ISO, or the relative day and a 24-hour time), the end always later."""
+    day = day_phrase(rng)
     start = rng.randrange(8 * 60, 18 * 60, 30)
     end = start + rng.choice((30, 60, 90, 120))
     (h1, m1), (h2, m2) = divmod(start, 60), divmod(end, 60)
-    said = f"on {day.surface} from {_twelve_hour(h1, m1)} to {_twelve_hour(h2, m2)}"
-    return SlotValue(said, [f"{day.value}T{h1:02d}:{m1:02d}", f"{day.value}T{h2:02d}:{m2:02d}"])
+    said = f"{day.surface} from {_twelve_hour(h1, m1)} to {_twelve_hour(h2, m2)}"
+    return SlotValue(said, [_moment(day, h1, m1), _moment(day, h2, m2)])
 
 
 def free_slot(rng: random.Random) -> SlotValue:
@@ -440,6 +486,8 @@ SOURCES: dict[str, Source] = {
     "day_end": clock(15, 19),
     "free_slot": free_slot,
     "event_span": event_span,
+    "day_phrase": day_phrase,
+    "moment_phrase": moment_phrase,
     "city": words(CITIES),
     "airport": airport,
     "flight_number": flight_number,
