@@ -37,7 +37,10 @@ class AdapterRL:
     # LoRA moves the weights far less per step than full fine-tuning at the same rate
     # (B starts at zero, A is small): the usual ~10x of the full run's 1e-5.
     learning_rate: float = 1e-4
-    adapter_dtype: str = "q8_0"  # rank 40 in q8_0: 18.8 MB for SmolLM2 (measured), under 20 MB
+    # rank 40 in q8_0: 18.8 MB for SmolLM2 (measured), under 20 MB. Only A is q8_0 there: a
+    # GGUF B tensor's rows are the rank, and Q8_0 blocks need rows divisible by 32, so B stays
+    # f16 (0.47 MB a rank). Rank 32 or 64 would be all q8_0 (0.32 MB a rank: 64 is 20.8 MB).
+    adapter_dtype: str = "q8_0"
 
     def __post_init__(self) -> None:
         if self.sft_rank < 1 or self.rl_rank < 1:
