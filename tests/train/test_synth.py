@@ -75,3 +75,13 @@ def test_a_share_of_samples_opens_with_the_assistants_own_system_prompt(small_da
     ours = [m for m in first if m.role == "system" and m.content.startswith("You are botpsy")]
     assert abs(len(ours) / len(first) - ASSISTANT_PROMPT_SHARE) < 0.1
     assert all("\nNow: " in m.content and "\nThe user is " in m.content for m in ours)
+
+
+def test_some_parallel_requests_pair_two_lists_with_respectively():
+    synth = Synthesizer(builtin_recipes(), seed=0)
+    texts = [
+        next(m.content for m in synth.make(SampleKind.parallel).messages if m.role == "user")
+        for _ in range(200)
+    ]
+    paired = [t for t in texts if t.rstrip(".?!").endswith(", respectively")]
+    assert 0.04 < len(paired) / len(texts) < 0.25, len(paired)

@@ -7,7 +7,14 @@ import random
 import pytest
 
 from botpsy.train.catalog import CatalogError, builtin_recipes
-from botpsy.train.templates import Shared, check_call, check_recipe, fan_out, realise
+from botpsy.train.templates import (
+    Shared,
+    check_call,
+    check_recipe,
+    fan_out,
+    realise,
+    respectively,
+)
 
 
 def _recipe(name: str):
@@ -45,6 +52,34 @@ def test_fan_out_asks_once_for_several_calls_differing_in_one_argument():
         words = [item.surfaces[slot] for item in items]
         assert f"{words[0]}, {words[1]} and {words[2]}" in text, (text, words)
     assert made > 40  # almost every recipe has a slot with three distinct values
+
+
+def test_a_paired_fan_out_varies_two_slots_in_step_and_says_respectively():
+    rng = random.Random(5)
+    made = 0
+    for recipe in builtin_recipes():
+        found = fan_out(recipe, rng, Shared(rng), 2, width=2)
+        if found is None:
+            continue
+        made += 1
+        text, items = found
+        drawn = [item.drawn for item in items]
+        varying = [k for k in drawn[0] if len({repr(d[k].value) for d in drawn}) > 1]
+        assert len(varying) == 2, (recipe.spec.name, drawn)
+        for slot in varying:  # each slot's words in call order: the i-th of each pair up
+            words = [item.surfaces[slot] for item in items]
+            assert f"{words[0]} and {words[1]}" in text, (text, words)
+            assert all(len(w.split()) <= 3 for w in words)  # no paired sentences
+        assert text.rstrip(".?!").endswith(", respectively"), text
+    assert made > 25
+
+
+def test_respectively_goes_before_the_closing_punctuation():
+    assert respectively("Play A and B for 20 and 15 minutes.") == (
+        "Play A and B for 20 and 15 minutes, respectively."
+    )
+    assert respectively("Area with base 3 and 4?") == "Area with base 3 and 4, respectively?"
+    assert respectively("Add 2 and 3") == "Add 2 and 3, respectively"
 
 
 def test_fan_out_gives_up_when_no_slot_has_enough_values():

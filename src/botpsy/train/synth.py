@@ -86,6 +86,9 @@ SAME_DOMAIN_SHARE = 0.5
 # Share of parallel samples that ask for several calls in one sentence ("the weather in Oslo
 # and Rome"), BFCL's parallel form; the rest join whole requests ("... Also, ...").
 FAN_OUT_SHARE = 0.5
+# Of those, the share that vary two slots in step ("... 20 and 15 minutes, respectively"), the
+# other form of BFCL's parallel cases; the rest vary one ("the weather in Oslo and Rome").
+RESPECTIVELY_SHARE = 0.5
 
 # Share of irrelevance samples whose tools come from the request's own domain: the hard
 # case (BFCL's irrelevance set asks a math question of the wrong math function).
@@ -272,7 +275,10 @@ class Synthesizer:
         for _ in range(20):  # a recipe without slots cannot make distinct calls: pick another
             recipe = self.rng.choice(self.recipes)
             if fan:
-                found = fan_out(recipe, self.rng, shared, count)
+                paired = self.rng.random() < RESPECTIVELY_SHARE
+                found = (paired and fan_out(recipe, self.rng, shared, count, width=2)) or fan_out(
+                    recipe, self.rng, shared, count
+                )
                 if found is not None:
                     text, items = found
                     for item in items:

@@ -149,29 +149,67 @@ def realise(
 
 
 def fan_out(
-    recipe: ToolRecipe, rng: random.Random, shared: Shared, count: int
+    recipe: ToolRecipe, rng: random.Random, shared: Shared, count: int, width: int = 1
 ) -> tuple[str, list[Realised]] | None:
     """One request that asks for ``count`` calls differing in one slot ("the weather in
-    Oslo, Rome and Lima"): BFCL's parallel form, which joined requests never show.
+    Oslo, Rome and Lima"): BFCL's parallel form, which joined requests never show. With
+    ``width=2`` two slots differ, paired in order ("20 and 15 minutes of Taylor Swift and
+    Maroon 5, respectively"), BFCL's other common parallel form.
 
-    Returns the request text and one realisation per call, or None when no slot of the
-    drawn template takes ``count`` distinct single values (lists and enums too short)."""
+    Returns the request text and one realisation per call, or None when the drawn template
+    has no ``width`` slots that each take ``count`` distinct single values."""
     template = rng.choice(recipe.requests)
     base = realise(recipe, rng, shared, template)
     slots = [n for n, v in base.drawn.items() if not isinstance(v.value, list | dict)]
     rng.shuffle(slots)
+    varied: dict[str, list[SlotValue]] = {}
     for slot in slots:
         others = [v.value for name, v in base.drawn.items() if name != slot]
         values = _distinct_values(recipe, slot, rng, count, others)
-        if values is None:
-            continue
-        items = [
-            realise(recipe, rng, shared, template, {**base.drawn, slot: value}) for value in values
-        ]
-        said = SlotValue(spoken_list([v.surface for v in values]), None)
-        text = realise(recipe, rng, shared, template, {**base.drawn, slot: said}).text
-        return text, items
-    return None
+        # Paired lists of sentences ("... and see you there, respectively") garble: names,
+        # numbers and dates only.
+        if values is not None and (width == 1 or all(_is_short(v.surface) for v in values)):
+            varied[slot] = values
+        if len(varied) == width:
+            break
+    else:
+        return None
+    if width > 1 and _adjacent(template, list(varied)):
+        return None  # "the GCD of 955 and 177 and 100 and 566, respectively" pairs nothing
+    items = [
+        realise(
+            recipe, rng, shared, template, {**base.drawn, **{k: v[i] for k, v in varied.items()}}
+        )
+        for i in range(count)
+    ]
+    said = {
+        k: SlotValue(spoken_list([v.surface for v in values]), None) for k, values in varied.items()
+    }
+    text = realise(recipe, rng, shared, template, {**base.drawn, **said}).text
+    return (respectively(text) if width > 1 else text), items
+
+
+def _adjacent(template: str, slots: list[str]) -> bool:
+    """Do two of ``slots`` stand side by side in ``template`` ("{a} and {b}")?"""
+    return any(
+        f"{{{a}}}{join}{{{b}}}" in template
+        for a in slots
+        for b in slots
+        if a != b
+        for join in (" and ", ", ", " to ", " ")
+    )
+
+
+def _is_short(surface: str) -> bool:
+    """A name, number or date (at most three words, no sentence punctuation)."""
+    return len(surface.split()) <= 3 and not any(mark in surface for mark in ".:;!?")
+
+
+def respectively(text: str) -> str:
+    """``text`` with ", respectively" before its closing punctuation."""
+    body = text.rstrip()
+    end = body[-1] if body and body[-1] in ".?!" else ""
+    return f"{body.removesuffix(end)}, respectively{end}"
 
 
 def _distinct_values(
