@@ -13,12 +13,10 @@ that needs no judge model:
   ``["Bogota", "light rain", "20"]``; a note's id the reference never says is not
   a fact.
 - ``fact_recall``: the share of those facts that a candidate answer states, each
-  matched case-insensitively as a whole phrase (``"20"`` is not found in
-  ``"2025"``).
-
-Recall alone would pay an answer that pastes the whole tool output, so the RL reward
-that uses it (``botpsy.train.rl_rewards.FinalAnswerReward``) runs next to DAPO's
-overlong punishment and the call reward, which gives 0 to any call made here.
+  matched case-insensitively as a whole phrase (``"20"`` is not found in ``"2025"``,
+  ``"2025-03-20"``, ``"20.5"`` or ``"20:30"``);
+- ``answer_score``: recall, less for an answer much longer than the reference, and 0
+  for one that pastes the tool's JSON back: recall alone would pay both.
 
 >>> facts = answer_facts("Bogota: light rain, 20 degrees.",
 ...                      ['{"city": "Bogota", "condition": "light rain", "temperature": 20}'])
@@ -56,8 +54,9 @@ def _leaves(value: Any) -> Iterator[str]:
 
 
 def _pattern(fact: str) -> re.Pattern[str]:
-    """``fact`` as a whole phrase: not inside a longer word or number."""
-    return re.compile(rf"(?<!\w){re.escape(fact.lower())}(?!\w)")
+    """``fact`` as a whole phrase: not inside a longer word, nor inside a number, a date or
+    a time (no digit joined to it by ``.``, ``,``, ``:`` or ``-``)."""
+    return re.compile(rf"(?<!\w)(?<!\d[.,:-]){re.escape(fact.lower())}(?!\w)(?![.,:-]\d)")
 
 
 def mentions(text: str, fact: str) -> bool:
@@ -90,3 +89,23 @@ def fact_recall(text: str, facts: Sequence[str]) -> float:
     if not facts:
         return 1.0
     return sum(mentions(text, fact) for fact in facts) / len(facts)
+
+
+# An answer may run this many times the reference's length before it loses credit.
+_LENGTH_SLACK = 2.0
+
+
+def answer_score(text: str, facts: Sequence[str], reference_chars: int) -> float:
+    """Fact recall of a final answer, scaled down once it runs past ``_LENGTH_SLACK`` times
+    the reference's length (``reference_chars``; 0: no limit), and 0 for a JSON echo."""
+    body = text.strip()
+    if body and body[0] in "{[":
+        try:
+            json.loads(body)
+            return 0.0
+        except ValueError:
+            pass
+    recall = fact_recall(body, facts)
+    if reference_chars <= 0 or len(body) <= _LENGTH_SLACK * reference_chars:
+        return recall
+    return recall * _LENGTH_SLACK * reference_chars / len(body)

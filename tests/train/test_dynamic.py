@@ -27,6 +27,21 @@ def test_weighted_rewards_combine_like_trl():
     ]
 
 
+def test_a_reward_with_no_say_on_a_row_adds_nothing_there_like_trls_nansum():
+    def a(completions, **_):
+        return [1.0 for _ in completions]
+
+    def only_second(completions, **_):
+        return [None, 0.5]
+
+    assert weighted_rewards(
+        [a, only_second], [1.0, 2.0], {}, ["p", "p"], ["x", "y"], [[1], [1]]
+    ) == [
+        1.0,
+        2.0,
+    ]
+
+
 def _by_row(prompts, completions, kind, **_):
     """Constant reward for 'flat' prompts; a reward that depends on the sampled text otherwise."""
     return [

@@ -91,3 +91,20 @@ def test_final_answer_reward_pays_for_relaying_the_tool_facts():
     assert partial == pytest.approx(1 / 3)
     # Rows without a facts column (data from before the column existed) have no say.
     assert reward(completions=["Done!"]) == [None]
+
+
+def test_final_answer_reward_pays_nothing_for_an_echo_and_less_for_rambling():
+    reward = FinalAnswerReward(get_format("hermes"))
+    facts = json.dumps(["Bogota", "20"])
+    reference = "Bogota: 20 degrees."
+    echo, ramble, brief = reward(
+        completions=[
+            '{"city": "Bogota", "temperature": 20}',
+            "Bogota: 20 degrees. " + "It may change later in the day. " * 4,
+            reference,
+        ],
+        facts=[facts] * 3,
+        reference_chars=[len(reference)] * 3,
+    )
+    assert echo == 0.0 and brief == 1.0
+    assert 0.0 < ramble < 0.5

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-RewardFunc = Callable[..., list[float]]
+RewardFunc = Callable[..., list[float | None]]  # None: no say on that row (as in TRL)
 
 
 def informative(rewards: Sequence[float], group_size: int, tol: float = 1e-6) -> list[bool]:

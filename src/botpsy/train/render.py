@@ -90,6 +90,7 @@ class DecisionPoint:
     sample_id: str
     answer: str = ""  # the reference assistant turn as rendered (its length bounds rollouts)
     facts: str = "[]"  # JSON list: tool-output values a text answer here must relay
+    reference_chars: int = 0  # length of the reference's text answer where it has facts
 
 
 def decision_points(
@@ -105,7 +106,7 @@ def decision_points(
             [reference_to_json(r) for r in references_at(sample, index)], default=list
         )
         answer = fmt.render_assistant(sample.messages[index])
-        facts = json.dumps(final_answer_facts(sample, index))
+        facts = final_answer_facts(sample, index)
         points.append(
             DecisionPoint(
                 prompt,
@@ -115,7 +116,8 @@ def decision_points(
                 sample.group,
                 sample.id,
                 answer,
-                facts,
+                json.dumps(facts),
+                len(sample.messages[index].content) if facts else 0,
             )
         )
     return points

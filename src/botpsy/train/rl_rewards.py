@@ -3,8 +3,9 @@
 - ``ToolCallReward``: partial credit for tool names, argument names and values
   (``score_calls``), 1 for correctly making no call when none is expected;
 - ``FinalAnswerReward``: where the reference answers in text after tool output,
-  the share of the tool-output facts it relays that the completion states too
-  (``botpsy.answers``); ``None`` (no say) for every other prompt;
+  the share of the tool-output facts it relays that the completion states too,
+  less for a rambling answer, 0 for a pasted JSON echo (``botpsy.answers``);
+  ``None`` (no say) for every other prompt;
 - ``FormatReward``: 1 for clean call syntax, 0.5 when the parser had to repair
   it, 0 when it could not (``format_reward``);
 - ``OverlongPenalty``: DAPO's soft overlong punishment, a function of the
@@ -12,7 +13,7 @@
   to -1 at ``max_length``.
 
 TRL calls each with ``prompts``, ``completions``, ``completion_ids`` and every
-dataset column as keyword lists (here: ``references`` and ``facts``, JSON lists per row).
+dataset column as keyword lists (here: ``references`` and ``facts``, JSON lists per row, and ``reference_chars``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from botpsy.answers import fact_recall
+from botpsy.answers import answer_score
 from botpsy.formats import ChatFormat
 from botpsy.rewards import RewardWeights, format_reward, score_calls
 from botpsy.train.sample import reference_from_json
@@ -77,7 +78,11 @@ class FinalAnswerReward:
         self.fmt = fmt
 
     def __call__(
-        self, completions: list[str], facts: list[str] | None = None, **_: Any
+        self,
+        completions: list[str],
+        facts: list[str] | None = None,
+        reference_chars: list[int] | None = None,
+        **_: Any,
     ) -> list[float | None]:
         rewards: list[float | None] = []
         for index, text in enumerate(completions):
@@ -86,7 +91,9 @@ class FinalAnswerReward:
                 rewards.append(None)
                 continue
             parsed = self.fmt.parse(text)
-            rewards.append(0.0 if parsed.tool_calls else fact_recall(parsed.content, wanted))
+            limit = reference_chars[index] if reference_chars else 0
+            score = answer_score(parsed.content, wanted, limit)
+            rewards.append(0.0 if parsed.tool_calls else score)
         return rewards
 
 

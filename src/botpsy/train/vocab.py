@@ -366,7 +366,9 @@ file_path = path_of(FILE_EXTS)
 
 
 def spoken_list(items: list[str]) -> str:
-    """``["A", "B", "C"]`` -> ``A, B and C``."""
+    """``["A", "B", "C"]`` -> ``A, B and C``; one item is said alone."""
+    if len(items) == 1:
+        return items[0]
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
