@@ -71,7 +71,23 @@ def test_a_paired_fan_out_varies_two_slots_in_step_and_says_respectively():
             assert f"{words[0]} and {words[1]}" in text, (text, words)
             assert all(len(w.split()) <= 3 for w in words)  # no paired sentences
         assert text.rstrip(".?!").endswith(", respectively"), text
-    assert made > 25
+    assert made > 15
+
+
+@pytest.mark.parametrize(
+    "template, slot, crowded",
+    [
+        ("Free time between {day_start} and {day_end}?", "day_start", True),
+        ("Resize it to {width}x{height}.", "height", True),
+        ("A triangle with base {base} cm and height {height} cm.", "base", False),
+        ("Flights from {origin} to {destination}.", "destination", False),
+        ("Weather in {city}.", "city", False),
+    ],
+)
+def test_a_slot_said_as_a_list_must_not_run_into_its_neighbour(template, slot, crowded):
+    from botpsy.train.templates import _crowded
+
+    assert _crowded(template, slot) is crowded
 
 
 def test_respectively_goes_before_the_closing_punctuation():

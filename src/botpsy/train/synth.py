@@ -88,7 +88,7 @@ SAME_DOMAIN_SHARE = 0.5
 FAN_OUT_SHARE = 0.5
 # Of those, the share that vary two slots in step ("... 20 and 15 minutes, respectively"), the
 # other form of BFCL's parallel cases; the rest vary one ("the weather in Oslo and Rome").
-RESPECTIVELY_SHARE = 0.5
+RESPECTIVELY_SHARE = 0.7
 
 # Share of irrelevance samples whose tools come from the request's own domain: the hard
 # case (BFCL's irrelevance set asks a math question of the wrong math function).

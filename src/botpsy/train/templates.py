@@ -160,7 +160,13 @@ def fan_out(
     has no ``width`` slots that each take ``count`` distinct single values."""
     template = rng.choice(recipe.requests)
     base = realise(recipe, rng, shared, template)
-    slots = [n for n, v in base.drawn.items() if not isinstance(v.value, list | dict)]
+    if width > 1 and any(isinstance(v.value, list | dict) for v in base.drawn.values()):
+        return None  # "a blue, green and black series ..., respectively" reads as paired too
+    slots = [
+        n
+        for n, v in base.drawn.items()
+        if not isinstance(v.value, list | dict) and not _crowded(template, n)
+    ]
     rng.shuffle(slots)
     varied: dict[str, list[SlotValue]] = {}
     for slot in slots:
@@ -174,8 +180,8 @@ def fan_out(
             break
     else:
         return None
-    if width > 1 and _adjacent(template, list(varied)):
-        return None  # "the GCD of 955 and 177 and 100 and 566, respectively" pairs nothing
+    if width > 1 and not _ends_near(template, list(varied)):
+        return None  # "...; give me its perimeter, respectively" pairs the wrong clause
     items = [
         realise(
             recipe, rng, shared, template, {**base.drawn, **{k: v[i] for k, v in varied.items()}}
@@ -189,20 +195,45 @@ def fan_out(
     return (respectively(text) if width > 1 else text), items
 
 
-def _adjacent(template: str, slots: list[str]) -> bool:
-    """Do two of ``slots`` stand side by side in ``template`` ("{a} and {b}")?"""
-    return any(
-        f"{{{a}}}{join}{{{b}}}" in template
-        for a in slots
-        for b in slots
-        if a != b
-        for join in (" and ", ", ", " to ", " ")
+# Words that join a list's items: a slot said as a list next to another slot with only
+# these between them runs into it ("between 09:15 and 5pm, 3pm and 4pm", "1066 and 287 by
+# 1856 and 1104", "{width}x{height}").
+_LIST_JOINS = frozenset({"and", "or", "by", "x"})
+# At most this many words may follow the last paired slot before ", respectively".
+_RESPECTIVELY_TAIL = 3
+
+
+def _crowded(template: str, slot: str) -> bool:
+    """Does ``slot`` touch a neighbouring slot of ``template`` with only list-joining words
+    (or nothing) between them?"""
+    found = list(SLOT.finditer(template))
+    for i, match in enumerate(found):
+        if match.group(1) != slot:
+            continue
+        gaps = [template[found[i - 1].end() : match.start()]] if i else []
+        if i + 1 < len(found):
+            gaps.append(template[match.end() : found[i + 1].start()])
+        for gap in gaps:
+            if all(word.lower() in _LIST_JOINS for word in re.findall(r"[A-Za-z]+", gap)):
+                return True
+    return False
+
+
+def _ends_near(template: str, slots: list[str]) -> bool:
+    """Does the template end within a few words of the last of ``slots``, in the same
+    clause and with no other slot after it (where ", respectively" will go)?"""
+    ends = [m.end() for m in SLOT.finditer(template) if m.group(1) in slots]
+    tail = template[max(ends) :].rstrip().rstrip(".?!")
+    return (
+        "{" not in tail
+        and not any(mark in tail for mark in ".;?!:")
+        and len(tail.split()) <= _RESPECTIVELY_TAIL
     )
 
 
 def _is_short(surface: str) -> bool:
-    """A name, number or date (at most three words, no sentence punctuation)."""
-    return len(surface.split()) <= 3 and not any(mark in surface for mark in ".:;!?")
+    """A name, number or date (at most three words, no commas or sentence punctuation)."""
+    return len(surface.split()) <= 3 and not any(mark in surface for mark in ",.:;!?")
 
 
 def respectively(text: str) -> str:
