@@ -284,10 +284,10 @@ def _absolute_day(rng: random.Random) -> SlotValue:
     return SlotValue(f"on {day.surface}", day.value)
 
 
-def _moment(day: SlotValue, hour: int, minute: int) -> str:
+def _moment(day: SlotValue, hh_mm: str) -> str:
     """The value of a day at a time: ISO ``2025-03-04T15:00``, or ``tomorrow 15:00``."""
     sep = "T" if day.value[:1].isdigit() else " "
-    return f"{day.value}{sep}{hour:02d}:{minute:02d}"
+    return f"{day.value}{sep}{hh_mm}"
 
 
 def day_phrase(rng: random.Random) -> SlotValue:
@@ -299,10 +299,8 @@ def day_phrase(rng: random.Random) -> SlotValue:
 def moment_phrase(rng: random.Random) -> SlotValue:
     """A day and a time with their preposition: ``on March 4, 2025 at 3pm`` ->
     ``2025-03-04T15:00``, ``tomorrow at 9:15 am`` -> ``tomorrow 09:15``."""
-    day = day_phrase(rng)
-    hour, minute = rng.randint(7, 20), rng.choice((0, 0, 15, 30, 45))
-    said = f"{hour:02d}:{minute:02d}" if rng.random() < 0.5 else _twelve_hour(hour, minute)
-    return SlotValue(f"{day.surface} at {said}", _moment(day, hour, minute))
+    day, at = day_phrase(rng), clock_time(rng)
+    return SlotValue(f"{day.surface} at {at.surface}", _moment(day, at.value))
 
 
 def event_span(rng: random.Random) -> SlotValue:
@@ -314,7 +312,7 @@ def event_span(rng: random.Random) -> SlotValue:
     end = start + rng.choice((30, 60, 90, 120))
     (h1, m1), (h2, m2) = divmod(start, 60), divmod(end, 60)
     said = f"{day.surface} from {_twelve_hour(h1, m1)} to {_twelve_hour(h2, m2)}"
-    return SlotValue(said, [_moment(day, h1, m1), _moment(day, h2, m2)])
+    return SlotValue(said, [_moment(day, f"{h1:02d}:{m1:02d}"), _moment(day, f"{h2:02d}:{m2:02d}")])
 
 
 def free_slot(rng: random.Random) -> SlotValue:
