@@ -13,7 +13,8 @@
   to -1 at ``max_length``.
 
 TRL calls each with ``prompts``, ``completions``, ``completion_ids`` and every
-dataset column as keyword lists (here: ``references`` and ``facts``, JSON lists per row, and ``reference_chars``).
+dataset column as keyword lists (here: ``references`` and ``facts``, JSON lists per
+row, and ``reference_chars``).
 """
 
 from __future__ import annotations
@@ -91,9 +92,11 @@ class FinalAnswerReward:
                 rewards.append(None)
                 continue
             parsed = self.fmt.parse(text)
+            if parsed.tool_calls:
+                rewards.append(0.0)
+                continue
             limit = reference_chars[index] if reference_chars else 0
-            score = answer_score(parsed.content, wanted, limit)
-            rewards.append(0.0 if parsed.tool_calls else score)
+            rewards.append(answer_score(parsed.content, wanted, limit))
         return rewards
 
 

@@ -86,8 +86,9 @@ SAME_DOMAIN_SHARE = 0.5
 # Share of parallel samples that ask for several calls in one sentence ("the weather in Oslo
 # and Rome"), BFCL's parallel form; the rest join whole requests ("... Also, ...").
 FAN_OUT_SHARE = 0.5
-# Of those, the share that vary two slots in step ("... 20 and 15 minutes, respectively"), the
-# other form of BFCL's parallel cases; the rest vary one ("the weather in Oslo and Rome").
+# Of those, the share that first try to vary two slots in step ("... 20 and 15 minutes,
+# respectively"), the other form of BFCL's parallel cases; the rest, and those whose template
+# cannot be paired, vary one ("the weather in Oslo and Rome").
 RESPECTIVELY_SHARE = 0.7
 
 # Share of irrelevance samples whose tools come from the request's own domain: the hard
