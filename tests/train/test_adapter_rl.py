@@ -29,7 +29,9 @@ def adapter_run(tiny_run, tmp_path_factory):
     out = tmp_path_factory.mktemp("adapter-rl")
     for name in ("data", "base", "sft", "distill"):
         shutil.copytree(Path(plan.out_dir) / name, out / name)
-    settings = AdapterRL(sft_rank=4, rl_rank=2, learning_rate=1e-3, adapter_dtype="f16")
+    settings = AdapterRL(
+        sft_rank=4, rl_rank=2, learning_rate=1e-3, adapter_dtype="f16", rank_pattern={"k_proj": 2}
+    )
     adapted = with_adapter_rl(shrink(get_preset("tiny", str(out))), settings)
     return adapted, main(adapted)
 
@@ -42,11 +44,21 @@ def test_the_plan_trains_lora_from_the_truncated_model_and_exports_the_adapter(t
     assert plan.export.model_dir == plan.base_model
     assert plan.export.adapter_dir == str(tmp_path / FINAL_ADAPTER)
     assert plan.adapter_rl.final_rank == 12
+    assert any("truncation" in note and "rank 12" in note for note in plan.notes)
+
+
+def test_module_types_can_have_their_own_ranks():
+    settings = AdapterRL(sft_rank=56, rl_rank=4, rank_pattern={"k_proj": 24, "v_proj": 24})
+    assert settings.final_rank_pattern == {"k_proj": 32, "v_proj": 32}
+    assert settings.describe() == "56 (k_proj 24, v_proj 24)"
+    assert settings.describe(final=True) == "64 (k_proj 32, v_proj 32)"
 
 
 def test_bad_ranks_are_a_clear_error():
     with pytest.raises(ValueError, match="at least 1"):
         AdapterRL(sft_rank=0)
+    with pytest.raises(ValueError, match="at least 1"):
+        AdapterRL(rank_pattern={"k_proj": 0})
     with pytest.raises(ValueError, match="positive"):
         AdapterRL(learning_rate=0.0)
 
@@ -60,6 +72,8 @@ def test_dapo_starts_from_exactly_what_the_truncated_adapter_gives(adapter_run):
     assert norms and all(torch.equal(lowrank[k], base[k]) for k in norms)
     q = next(k for k in base if k.endswith("q_proj.weight"))
     assert torch.linalg.matrix_rank(lowrank[q] - base[q], rtol=1e-4) <= 4
+    k = q.replace("q_proj", "k_proj")  # its own, lower rank
+    assert torch.linalg.matrix_rank(lowrank[k] - base[k], rtol=1e-4) <= 2
     assert not torch.equal(lowrank[q], distilled[q])  # the truncation changed it
     assert [s.stage for s in report.stages] == ["sft", "distill", "dapo1", "dapo2"]
     assert report.stages[2].param_change > 0 and report.stages[3].param_change > 0
@@ -68,7 +82,7 @@ def test_dapo_starts_from_exactly_what_the_truncated_adapter_gives(adapter_run):
 def test_the_final_adapter_carries_the_whole_change(adapter_run, tmp_path):
     plan, report = adapter_run
     out = Path(plan.out_dir)
-    assert any("Final adapter: rank 8" in note for note in report.notes)
+    assert any("Final adapter: rank 8 (k_proj 6)" in note for note in report.notes)
     merged = _weights(merge_lora(out / "base", out / FINAL_ADAPTER, tmp_path / "merged"))
     tuned = _weights(out / "dapo2" / "model")
     for name, weight in tuned.items():

@@ -108,3 +108,7 @@ def test_recipe_refuses_adapter_rl_where_it_cannot_run(tmp_path):
     assert result.exit_code == 2 and "adapter RL runs in-process" in said
     result = runner.invoke(app, ["recipe", "--out", str(tmp_path / "t"), "--adapter-rank", "0"])
     assert result.exit_code == 2 and "--adapter-rank" in result.output
+    bad = ["--adapter-rank", "8", "--adapter-rank-pattern", "k_proj=x"]
+    result = runner.invoke(app, ["recipe", "--out", str(tmp_path / "t"), *bad])
+    said = " ".join(result.output.replace("│", " ").split())
+    assert result.exit_code == 2 and "--adapter-rank-pattern wants MODULE=RANK" in said

@@ -18,7 +18,7 @@ RL taught is what ships.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from botpsy.train.common import LoraSettings
@@ -41,12 +41,17 @@ class AdapterRL:
     # GGUF B tensor's rows are the rank, and Q8_0 blocks need rows divisible by 32, so B stays
     # f16 (0.47 MB a rank). Rank 32 or 64 would be all q8_0 (0.32 MB a rank: 64 is 20.8 MB).
     adapter_dtype: str = "q8_0"
+    # Own truncation ranks for some module types (``lora_extract``'s rank_pattern), e.g.
+    # {"k_proj": 24, "v_proj": 24} with sft_rank 56: final ranks 64 and 32, every tensor in
+    # q8_0, about 19.3 MB for SmolLM2, where a uniform 64 is 20.8 MB.
+    rank_pattern: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.sft_rank < 1 or self.rl_rank < 1:
+        ranks = [self.sft_rank, self.rl_rank, *self.rank_pattern.values()]
+        if min(ranks) < 1:
             raise ValueError(
                 f"adapter ranks must be at least 1, got sft_rank={self.sft_rank}, "
-                f"rl_rank={self.rl_rank}"
+                f"rl_rank={self.rl_rank}, rank_pattern={self.rank_pattern}"
             )
         if self.learning_rate <= 0:
             raise ValueError(f"learning_rate must be positive, got {self.learning_rate}")
@@ -56,17 +61,37 @@ class AdapterRL:
         """The rank that carries the whole change exactly."""
         return self.sft_rank + RL_ROUNDS * self.rl_rank
 
+    @property
+    def final_rank_pattern(self) -> dict[str, int]:
+        """The module types with their own final rank: their truncation rank plus the rounds'."""
+        return {name: rank + RL_ROUNDS * self.rl_rank for name, rank in self.rank_pattern.items()}
+
+    def describe(self, final: bool = False) -> str:
+        """``56 (k_proj 24, v_proj 24)``: the truncation (or final) ranks, for report notes."""
+        rank, pattern = (
+            (self.final_rank, self.final_rank_pattern)
+            if final
+            else (self.sft_rank, self.rank_pattern)
+        )
+        own = ", ".join(f"{name} {r}" for name, r in pattern.items())
+        return f"{rank} ({own})" if own else str(rank)
+
     def lora(self) -> LoraSettings:
         """Each DAPO round's LoRA: scale alpha / r = 2, no dropout (RL samples on-policy)."""
         return LoraSettings(r=self.rl_rank, alpha=2 * self.rl_rank, dropout=0.0)
 
 
 def truncate_to_adapter(
-    base: str | Path, tuned: str | Path, out_dir: str | Path, rank: int
+    base: str | Path,
+    tuned: str | Path,
+    out_dir: str | Path,
+    rank: int,
+    rank_pattern: dict[str, int] | None = None,
 ) -> Path:
-    """``base`` plus the rank-``rank`` truncation of ``tuned - base``: the adapter
-    (``out_dir/adapter``) and the merged model (``out_dir/model``, returned). A folder a
-    previous run finished is reused, so a resumed recipe skips this step."""
+    """``base`` plus the rank-``rank`` truncation of ``tuned - base`` (``rank_pattern``: own
+    ranks for some module types): the adapter (``out_dir/adapter``) and the merged model
+    (``out_dir/model``, returned). A folder a previous run finished is reused, so a resumed
+    recipe skips this step."""
     from botpsy.train.export import merge_lora
     from botpsy.train.lora_extract import extract_lora
 
@@ -74,17 +99,24 @@ def truncate_to_adapter(
     model = out_dir / "model"
     if (model / "config.json").exists():
         return model
-    extract_lora(base, tuned, out_dir / "adapter", rank=rank)
+    extract_lora(base, tuned, out_dir / "adapter", rank=rank, rank_pattern=rank_pattern)
     merge_lora(Path(base), out_dir / "adapter", model)
     return model
 
 
-def final_adapter(base: str | Path, tuned: str | Path, out_dir: str | Path, rank: int) -> float:
-    """Extract the final adapter at ``rank`` and return the share of the change it carries
-    (1.0 up to rounding when the rounds trained LoRA over the truncated model)."""
+def final_adapter(
+    base: str | Path,
+    tuned: str | Path,
+    out_dir: str | Path,
+    rank: int,
+    rank_pattern: dict[str, int] | None = None,
+) -> float:
+    """Extract the final adapter at ``rank`` (``rank_pattern`` as in ``truncate_to_adapter``)
+    and return the share of the change it carries (1.0 up to rounding when the rounds
+    trained LoRA over the truncated model)."""
     from botpsy.train.lora_extract import REPORT_FILE, extract_lora
 
     report = Path(out_dir) / REPORT_FILE
     if report.exists():
         return float(json.loads(report.read_text(encoding="utf-8"))["energy"])
-    return extract_lora(base, tuned, out_dir, rank=rank).energy
+    return extract_lora(base, tuned, out_dir, rank=rank, rank_pattern=rank_pattern).energy

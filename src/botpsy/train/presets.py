@@ -43,6 +43,9 @@ class RecipePlan:
     tiny: TinySpec | None = None
     launch_only: bool = False  # write configs + launch script instead of running
     adapter_rl: AdapterRL | None = None  # DAPO as LoRA over the truncated model (adapter_rl)
+    # Each stage in a fresh process (botpsy.train.isolate): one long process was killed for
+    # memory in DAPO round 2. Off for tiny: a spawned child's imports cost more than its run.
+    stage_processes: bool = False
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -207,6 +210,7 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         out_dir=out_dir,
         base_model=sft.model,
         base_source="given" if base_model else f"gguf:{default_model_path()}",
+        stage_processes=True,
         data=DataConfig(n_samples=900, seed=0, val_fraction=0.05, max_distractors=3),
         sft=sft,
         distill=distill,
@@ -334,8 +338,8 @@ def with_adapter_rl(plan: RecipePlan, settings: AdapterRL) -> RecipePlan:
             *plan.notes,
             (
                 f"Adapter-aware RL: DAPO trains rank-{settings.rl_rank} LoRA (lr "
-                f"{settings.learning_rate:g}) over the rank-{settings.sft_rank} truncation of "
-                f"distillation's change; the final adapter has rank {settings.final_rank}"
+                f"{settings.learning_rate:g}) over the rank-{settings.describe()} truncation of "
+                f"distillation's change; the final adapter has rank {settings.describe(final=True)}"
             ),
         ],
     )

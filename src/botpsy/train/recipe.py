@@ -24,6 +24,7 @@ from botpsy.train.adapter_rl import FINAL_ADAPTER, LOWRANK_STAGE, final_adapter,
 from botpsy.train.common import StageCommon, StageResult, release_memory
 from botpsy.train.data import DataStats, generate, save
 from botpsy.train.evaluate import ModelEvaluator
+from botpsy.train.isolate import run_isolated
 from botpsy.train.loaders import read_samples
 from botpsy.train.presets import RecipePlan
 from botpsy.train.report import RecipeReport, write
@@ -74,9 +75,37 @@ def prepare_base(plan: RecipePlan) -> str:
     return str(base)
 
 
+def _scored_stage(
+    run: Callable[[Any, Any], StageResult], cfg: Any, evaluator: ModelEvaluator | None
+) -> tuple[StageResult, dict[str, dict[str, float]]]:
+    """A stage in a child process: its result and the scores it computed, which the parent
+    keeps (stage k's "after" is stage k+1's "before": scored once, not twice)."""
+    result = run(cfg, evaluator)
+    return result, evaluator.cache if isinstance(evaluator, CachedEvaluator) else {}
+
+
+def _run_stage(
+    plan: RecipePlan,
+    run: Callable[[Any, Any], StageResult],
+    cfg: Any,
+    evaluator: ModelEvaluator | None,
+) -> StageResult:
+    """One stage, in its own process when the plan says so, else here (then its memory is
+    released before the next starts)."""
+    if not plan.stage_processes:
+        result = run(cfg, evaluator)
+        release_memory()
+        return result
+    label = f"stage {Path(cfg.output_dir).name}"
+    result, scores = run_isolated(_scored_stage, run, cfg, evaluator, label=label)
+    if isinstance(evaluator, CachedEvaluator):
+        evaluator.cache.update(scores)
+    return result
+
+
 def run_stages(plan: RecipePlan, evaluator: ModelEvaluator | None) -> list[StageResult]:
-    """The four stages in order, each one's memory released before the next starts; with
-    adapter-aware RL, distillation's model is truncated to its adapter before DAPO."""
+    """The four stages in order; with adapter-aware RL, distillation's model is truncated to
+    its adapter before DAPO."""
     stages: list[tuple[Callable[[Any, Any], StageResult], Any]] = [
         (sft.main, plan.sft),
         (distill.main, plan.distill),
@@ -86,14 +115,18 @@ def run_stages(plan: RecipePlan, evaluator: ModelEvaluator | None) -> list[Stage
     results = []
     for run, cfg in stages:
         if cfg is plan.dapo1 and plan.adapter_rl:
-            truncate_to_adapter(
+            args = (
                 plan.base_model,
                 Path(plan.distill.output_dir) / "model",
                 Path(plan.out_dir) / LOWRANK_STAGE,
                 plan.adapter_rl.sft_rank,
+                plan.adapter_rl.rank_pattern,
             )
-        results.append(run(cfg, evaluator))
-        release_memory()
+            if plan.stage_processes:
+                run_isolated(truncate_to_adapter, *args, label="the rank truncation")
+            else:
+                truncate_to_adapter(*args)
+        results.append(_run_stage(plan, run, cfg, evaluator))
     return results
 
 
@@ -106,9 +139,10 @@ def carry_final_adapter(plan: RecipePlan) -> str | None:
         Path(plan.dapo2.output_dir) / "model",
         Path(plan.out_dir) / FINAL_ADAPTER,
         plan.adapter_rl.final_rank,
+        plan.adapter_rl.final_rank_pattern,
     )
     return (
-        f"Final adapter: rank {plan.adapter_rl.final_rank}, {energy:.6f} of the change's "
+        f"Final adapter: rank {plan.adapter_rl.describe(final=True)}, {energy:.6f} of the change's "
         f"energy ({FINAL_ADAPTER}/)"
     )
 
