@@ -226,7 +226,7 @@ def recipe(
         typer.Option(
             "--adapter-rank-pattern",
             help="Own truncation ranks for some module types, e.g. k_proj=24,v_proj=24 "
-            "(with --adapter-rank 56: final ranks 64 and 32, all q8_0, ~19.3 MB for SmolLM2)",
+            "(with --adapter-rank 56: final ranks 64 and 32, all q8_0, 19.2 MB for SmolLM2)",
         ),
     ] = "",
 ) -> None:

@@ -84,20 +84,25 @@ def _scored_stage(
     return result, evaluator.cache if isinstance(evaluator, CachedEvaluator) else {}
 
 
+def _step(plan: RecipePlan, label: str, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` in its own process when the plan says so, else here (then its memory is
+    released before the next step starts)."""
+    if plan.stage_processes:
+        return run_isolated(fn, *args, label=label)
+    result = fn(*args)
+    release_memory()
+    return result
+
+
 def _run_stage(
     plan: RecipePlan,
     run: Callable[[Any, Any], StageResult],
     cfg: Any,
     evaluator: ModelEvaluator | None,
 ) -> StageResult:
-    """One stage, in its own process when the plan says so, else here (then its memory is
-    released before the next starts)."""
-    if not plan.stage_processes:
-        result = run(cfg, evaluator)
-        release_memory()
-        return result
+    """One stage; the scores a child process computed join the parent's cache."""
     label = f"stage {Path(cfg.output_dir).name}"
-    result, scores = run_isolated(_scored_stage, run, cfg, evaluator, label=label)
+    result, scores = _step(plan, label, _scored_stage, run, cfg, evaluator)
     if isinstance(evaluator, CachedEvaluator):
         evaluator.cache.update(scores)
     return result
@@ -122,10 +127,7 @@ def run_stages(plan: RecipePlan, evaluator: ModelEvaluator | None) -> list[Stage
                 plan.adapter_rl.sft_rank,
                 plan.adapter_rl.rank_pattern,
             )
-            if plan.stage_processes:
-                run_isolated(truncate_to_adapter, *args, label="the rank truncation")
-            else:
-                truncate_to_adapter(*args)
+            _step(plan, "the rank truncation", truncate_to_adapter, *args)
         results.append(_run_stage(plan, run, cfg, evaluator))
     return results
 
