@@ -41,12 +41,19 @@ def tiny_model_dir(small_data: SyntheticData, tmp_path_factory: pytest.TempPathF
     return make_tiny_model(tmp_path_factory.mktemp("tiny"), get_format("hermes"), small_data.train)
 
 
+def stage_result(report, name: str):
+    """The result of the stage called ``name`` in a recipe report."""
+    (result,) = [s for s in report.stages if s.stage == name]
+    return result
+
+
 def shrink(plan):
     """The tiny preset cut down further so the whole recipe fits the test budget."""
     plan.sft.max_steps = 24
+    plan.balance.max_steps = 4
     plan.distill.max_steps = 2
     plan.distill.teacher.max_steps = 4
-    for stage in (plan.sft, plan.distill, plan.dapo1, plan.dapo2):
+    for stage in plan.stages:
         stage.val_samples = 4
         stage.val_max_new_tokens = 24
     for stage in (plan.dapo1, plan.dapo2):
@@ -57,7 +64,7 @@ def shrink(plan):
 
 @pytest.fixture(scope="session")
 def tiny_run(tmp_path_factory: pytest.TempPathFactory):
-    """The four-stage recipe with export, once per session: (plan, report)."""
+    """The four-stage recipe (SFT in two phases) with export, once per session: (plan, report)."""
     from botpsy.train.presets import get_preset
     from botpsy.train.recipe import main
 

@@ -27,7 +27,7 @@ def adapter_run(tiny_run, tmp_path_factory):
     """The tiny run's data, base, SFT and distillation, then adapter-aware DAPO + export."""
     plan, _ = tiny_run
     out = tmp_path_factory.mktemp("adapter-rl")
-    for name in ("data", "base", "sft", "distill"):
+    for name in ("data", "base", "sft", "balance", "distill"):
         shutil.copytree(Path(plan.out_dir) / name, out / name)
     settings = AdapterRL(
         sft_rank=4, rl_rank=2, learning_rate=1e-3, adapter_dtype="f16", rank_pattern={"k_proj": 2}
@@ -75,8 +75,8 @@ def test_dapo_starts_from_exactly_what_the_truncated_adapter_gives(adapter_run):
     k = q.replace("q_proj", "k_proj")  # its own, lower rank
     assert torch.linalg.matrix_rank(lowrank[k] - base[k], rtol=1e-4) <= 2
     assert not torch.equal(lowrank[q], distilled[q])  # the truncation changed it
-    assert [s.stage for s in report.stages] == ["sft", "distill", "dapo1", "dapo2"]
-    assert report.stages[2].param_change > 0 and report.stages[3].param_change > 0
+    assert [s.stage for s in report.stages] == ["sft", "balance", "distill", "dapo1", "dapo2"]
+    assert report.stages[3].param_change > 0 and report.stages[4].param_change > 0
 
 
 def test_the_final_adapter_carries_the_whole_change(adapter_run, tmp_path):

@@ -63,6 +63,10 @@ def test_gpu_preset_writes_a_launch_bundle(tmp_path):
     )
     zero2 = yaml.safe_load((run / "accelerate" / "zero2.yaml").read_text())
     assert zero2["distributed_type"] == "DEEPSPEED" and zero2["deepspeed_config"]["zero_stage"] == 2
+    assert "cli data --config configs/balance_data.json --out data/balance" in script
+    assert "-m botpsy.train.cli sft --config configs/balance.json" in script
+    balance = json.loads((run / "configs" / "balance.json").read_text())
+    assert balance["stage_name"] == "balance" and balance["model"].endswith("sft/model")
     dapo = json.loads((run / "configs" / "dapo1.json").read_text())
     assert dapo["use_vllm"] and dapo["format"] == "qwen35" and dapo["epsilon_high"] == 0.28
 

@@ -9,10 +9,15 @@ import pytest
 
 from botpsy.train.dapo import HARD, DAPOStageConfig, build_trainer, reward_functions
 
+from .conftest import stage_result
+
 
 def test_both_rounds_train_with_dynamic_sampling(tiny_run):
     plan, report = tiny_run
-    for cfg, result in ((plan.dapo1, report.stages[2]), (plan.dapo2, report.stages[3])):
+    for cfg, result in (
+        (plan.dapo1, stage_result(report, "dapo1")),
+        (plan.dapo2, stage_result(report, "dapo2")),
+    ):
         assert result.stage == cfg.stage_name and result.steps == cfg.max_steps
         assert result.param_change > 0
         assert result.train_loss and any(p.loss != 0 for p in result.train_loss)

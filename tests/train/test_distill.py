@@ -9,10 +9,12 @@ import torch
 
 from botpsy.train.distill import DistillStageConfig, build_trainer
 
+from .conftest import stage_result
+
 
 def test_distillation_trains_against_three_made_teachers(tiny_run):
     plan, report = tiny_run
-    result = report.stages[1]
+    result = stage_result(report, "distill")
     assert result.stage == "distill" and result.steps == plan.distill.max_steps
     assert result.param_change > 0
     assert result.train_loss and all(p.loss >= 0 for p in result.train_loss)  # a divergence

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
 import pytest
 
+from botpsy.train.presets import BALANCE_KIND_WEIGHTS
 from botpsy.train.recipe import main
 from botpsy.train.report import RecipeReport
 
 
 def test_recipe_trains_every_stage_and_exports_loadable_ggufs(tiny_run):
     plan, report = tiny_run
-    assert [s.stage for s in report.stages] == ["sft", "distill", "dapo1", "dapo2"]
+    assert [s.stage for s in report.stages] == ["sft", "balance", "distill", "dapo1", "dapo2"]
     assert report.stages[0].loss_last < report.stages[0].loss_first
     assert all(s.param_change > 0 for s in report.stages)
     names = sorted(Path(c.path).name for c in report.export.checks)
@@ -26,6 +28,20 @@ def test_recipe_trains_every_stage_and_exports_loadable_ggufs(tiny_run):
     )
     assert "| sft |" in (out / "recipe_report.md").read_text()
     assert (out / "recipe_report.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_balance_phase_trains_sft_further_on_its_own_half_no_call_data(tiny_run):
+    plan, report = tiny_run
+    balance = report.stages[1]
+    assert balance.steps == plan.balance.max_steps and balance.param_change > 0
+    assert plan.balance.learning_rate == plan.sft.learning_rate / 2
+    stats = json.loads((Path(plan.balance.train_file).parent / "stats.json").read_text())
+    share = stats["by_kind"]["irrelevance"] / stats["train"]
+    assert 0.35 < share < 0.65  # half no-call, against the main data's 0.22
+    assert set(stats["by_kind"]) <= {*BALANCE_KIND_WEIGHTS}
+    main_rows = set(Path(plan.sft.train_file).read_text().splitlines())
+    fresh = Path(plan.balance.train_file).read_text().splitlines()
+    assert sum(row in main_rows for row in fresh) < len(fresh) / 10  # fresh conversations
 
 
 def test_rerun_resumes_by_skipping_finished_stages(tiny_run):
@@ -41,7 +57,8 @@ def test_presets_chain_each_stage_to_the_previous_model(tmp_path):
     from botpsy.train.presets import get_preset
 
     plan = get_preset("tiny", str(tmp_path))
-    assert plan.distill.model == plan.sft.output_dir + "/model"
+    assert plan.balance.model == plan.sft.output_dir + "/model"
+    assert plan.distill.model == plan.balance.output_dir + "/model"
     assert plan.dapo1.model == plan.distill.output_dir + "/model"
     assert plan.dapo2.model == plan.dapo1.output_dir + "/model"
     assert plan.export.model_dir == plan.dapo2.output_dir + "/model"
@@ -61,6 +78,7 @@ def test_smol_preset_runs_every_stage_at_real_scale(tmp_path):
     plan = get_preset("smol", str(tmp_path))
     plan.data.n_samples = 120
     plan.sft.max_steps, plan.distill.max_steps, plan.distill.teacher.max_steps = 2, 1, 1
+    plan.balance.max_steps, plan.balance_data.n_samples = 1, 40
     for stage in plan.stages:
         stage.val_samples, stage.val_max_new_tokens = 2, 48
     for stage in (plan.dapo1, plan.dapo2):

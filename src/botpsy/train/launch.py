@@ -52,6 +52,7 @@ def write_launch_bundle(plan: RecipePlan, num_gpus: int = 8) -> Path:
         )
     stages = {
         "sft": (plan.sft, 2),
+        **({"balance": (plan.balance, 2)} if plan.balance else {}),
         "distill": (plan.distill, 3),
         "dapo1": (plan.dapo1, 2),
         "dapo2": (plan.dapo2, 2),
@@ -64,9 +65,14 @@ def write_launch_bundle(plan: RecipePlan, num_gpus: int = 8) -> Path:
         "python -m botpsy.train.cli data --config configs/data.json --out data",
     ]
     dump_config(plan.data, out / "configs" / "data.json")
+    if plan.balance_data:
+        dump_config(plan.balance_data, out / "configs" / "balance_data.json")
+        lines.append(
+            "python -m botpsy.train.cli data --config configs/balance_data.json --out data/balance"
+        )
     for name, (cfg, zero) in stages.items():
         dump_config(cfg, out / "configs" / f"{name}.json")
-        command = "dapo" if name.startswith("dapo") else name
+        command = {"balance": "sft", "dapo1": "dapo", "dapo2": "dapo"}.get(name, name)
         lines.append(
             f"accelerate launch --config_file accelerate/zero{zero}.yaml "
             f"-m botpsy.train.cli {command} "

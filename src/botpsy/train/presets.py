@@ -17,13 +17,29 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from botpsy.train.adapter_rl import FINAL_ADAPTER, LOWRANK_STAGE, AdapterRL
-from botpsy.train.common import LoraSettings
+from botpsy.train.common import LoraSettings, StageCommon
 from botpsy.train.dapo import HARD, DAPOStageConfig
 from botpsy.train.data import DataConfig
 from botpsy.train.distill import DistillStageConfig, TeacherSettings
 from botpsy.train.export import ExportConfig
 from botpsy.train.sft import SFTStageConfig
 from botpsy.train.tiny import TinySpec
+
+BALANCE_STAGE = "balance"
+# SFT's second phase trains a few steps on fresh conversations, half of them with no fitting
+# tool, the rest calls of every kind. SFT on the whole mix leaves the decision to call unsettled
+# (BFCL irrelevance 0-90% over six smol runs of the same recipe), and more no-call samples in
+# that mix did not settle it (docs/training/smol/irrelevance-32). Sixteen steps on this mix at
+# the end of SFT took the smol SFT model's P(call) on BFCL irrelevance from 0.79 to 0.28, its
+# irrelevance from 0% to 90% and its AST from 42.5% to 50.8% (docs/training/smol/balance).
+BALANCE_KIND_WEIGHTS: dict[str, float] = {
+    "single": 0.12,
+    "multiple": 0.14,
+    "parallel": 0.1,
+    "parallel_multiple": 0.08,
+    "irrelevance": 0.5,
+    "multi_turn": 0.06,
+}
 
 
 @dataclass
@@ -46,11 +62,16 @@ class RecipePlan:
     # Each stage in a fresh process (botpsy.train.isolate): one long process was killed for
     # memory in DAPO round 2. Off for tiny: a spawned child's imports cost more than its run.
     stage_processes: bool = False
+    # SFT's second phase on a balanced call/no-call mix (its own data, see with_balance).
+    balance: SFTStageConfig | None = None
+    balance_data: DataConfig | None = None
     notes: list[str] = field(default_factory=list)
 
     @property
-    def stages(self) -> list[object]:
-        return [self.sft, self.distill, self.dapo1, self.dapo2]
+    def stages(self) -> list[StageCommon]:
+        """The stage configs in training order."""
+        first: list[StageCommon] = [self.sft, self.balance] if self.balance else [self.sft]
+        return [*first, self.distill, self.dapo1, self.dapo2]
 
 
 @dataclass(frozen=True)
@@ -65,6 +86,24 @@ class Paths:
 
     def model(self, name: str) -> str:
         return str(self.out / name / "model")
+
+
+def with_balance(plan: RecipePlan, data: DataConfig, **sft: object) -> RecipePlan:
+    """``plan`` with SFT's second phase: ``sft`` overrides of the SFT config, trained from the
+    SFT model on ``data`` (kinds from ``BALANCE_KIND_WEIGHTS``) saved under
+    ``<out>/data/balance``; distillation (and its teachers) start from its model."""
+    p = Paths(Path(plan.out_dir))
+    balance = replace(
+        plan.sft,
+        model=p.model("sft"),
+        output_dir=p.stage(BALANCE_STAGE),
+        train_file=p.file(f"{BALANCE_STAGE}/train.jsonl"),
+        stage_name=BALANCE_STAGE,
+        **sft,
+    )
+    data = replace(data, kind_weights=dict(BALANCE_KIND_WEIGHTS))
+    distill = replace(plan.distill, model=p.model(BALANCE_STAGE))
+    return replace(plan, balance=balance, balance_data=data, distill=distill)
 
 
 def _chain(
@@ -136,7 +175,7 @@ def tiny(out_dir: str, base_model: str | None = None) -> RecipePlan:
         dapo=rl,
         dapo2={},
     )
-    return RecipePlan(
+    plan = RecipePlan(
         preset="tiny",
         out_dir=out_dir,
         base_model=sft.model,
@@ -151,6 +190,9 @@ def tiny(out_dir: str, base_model: str | None = None) -> RecipePlan:
             model_dir=p.model("dapo2"), out_dir=str(p.out / "gguf"), name="botpsy-tiny"
         ),
     )
+    # The balance phase at half SFT's learning rate, on data of a seed of its own.
+    balance_data = DataConfig(n_samples=60, seed=7, val_fraction=0.1, max_distractors=1)
+    return with_balance(plan, balance_data, max_steps=8, learning_rate=2.5e-3)
 
 
 def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
@@ -205,7 +247,7 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         dapo=rl,
         dapo2={"kind_shares": {"irrelevance": 0.17}},  # 2 of 12
     )
-    return RecipePlan(
+    plan = RecipePlan(
         preset="smol",
         out_dir=out_dir,
         base_model=sft.model,
@@ -230,6 +272,9 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
             )
         ],
     )
+    # 16 steps of 8 fresh conversations (~128 of the 244) at half SFT's learning rate: ~8 min.
+    balance_data = DataConfig(n_samples=260, seed=7, val_fraction=0.05, max_distractors=3)
+    return with_balance(plan, balance_data, max_steps=16, learning_rate=5e-5)
 
 
 def qwen35_08b(out_dir: str, base_model: str | None = None) -> RecipePlan:
@@ -282,7 +327,7 @@ def qwen35_08b(out_dir: str, base_model: str | None = None) -> RecipePlan:
         dapo=rl,
         dapo2={"max_steps": 200},
     )
-    return RecipePlan(
+    plan = RecipePlan(
         preset="qwen3.5-0.8b",
         out_dir=out_dir,
         base_model=base_model,
@@ -306,6 +351,8 @@ def qwen35_08b(out_dir: str, base_model: str | None = None) -> RecipePlan:
             ),
         ],
     )
+    balance_data = DataConfig(n_samples=4000, seed=7, val_fraction=0.02)
+    return with_balance(plan, balance_data, max_steps=200, learning_rate=5e-6)
 
 
 PRESETS: dict[str, Callable[[str, str | None], RecipePlan]] = {

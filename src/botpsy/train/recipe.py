@@ -1,4 +1,5 @@
-"""The four-stage recipe, chained: data -> SFT -> multi-teacher distillation -> DAPO x2 -> GGUF.
+"""The four-stage recipe, chained: data -> SFT (+ its balance phase) -> multi-teacher
+distillation -> DAPO x2 -> GGUF.
 
 ``main(get_preset("tiny", "runs/tiny"))`` runs everything and writes
 ``recipe_report.{json,md,png}``; a stage that already finished is skipped and
@@ -22,7 +23,7 @@ from botpsy.formats import get_format
 from botpsy.train import dapo, distill, export, sft
 from botpsy.train.adapter_rl import FINAL_ADAPTER, LOWRANK_STAGE, final_adapter, truncate_to_adapter
 from botpsy.train.common import StageCommon, StageResult, release_memory
-from botpsy.train.data import DataStats, generate, save
+from botpsy.train.data import DataConfig, DataStats, generate, save
 from botpsy.train.evaluate import ModelEvaluator
 from botpsy.train.isolate import run_isolated
 from botpsy.train.loaders import read_samples
@@ -45,14 +46,21 @@ class CachedEvaluator:
         return self.cache[key]
 
 
-def prepare_data(plan: RecipePlan) -> DataStats:
-    """Generate and save the data set unless a previous run already did."""
-    stats_file = Path(plan.sft.train_file).parent / "stats.json"
+def _prepare(config: DataConfig, train_file: str) -> DataStats:
+    stats_file = Path(train_file).parent / "stats.json"
     if stats_file.exists():
         return DataStats.model_validate_json(stats_file.read_text(encoding="utf-8"))
-    data = generate(plan.data)
+    data = generate(config)
     save(data, stats_file.parent)
     return data.stats
+
+
+def prepare_data(plan: RecipePlan) -> DataStats:
+    """Generate and save the data set (and the balance phase's) unless a previous run did;
+    the main set's statistics."""
+    if plan.balance and plan.balance_data:
+        _prepare(plan.balance_data, plan.balance.train_file)
+    return _prepare(plan.data, plan.sft.train_file)
 
 
 def prepare_base(plan: RecipePlan) -> str:
@@ -109,16 +117,10 @@ def _run_stage(
 
 
 def run_stages(plan: RecipePlan, evaluator: ModelEvaluator | None) -> list[StageResult]:
-    """The four stages in order; with adapter-aware RL, distillation's model is truncated to
+    """The stages in order (SFT, its balance phase, distillation, DAPO x2); with adapter-aware RL, distillation's model is truncated to
     its adapter before DAPO."""
-    stages: list[tuple[Callable[[Any, Any], StageResult], Any]] = [
-        (sft.main, plan.sft),
-        (distill.main, plan.distill),
-        (dapo.main, plan.dapo1),
-        (dapo.main, plan.dapo2),
-    ]
     results = []
-    for run, cfg in stages:
+    for cfg in plan.stages:
         if cfg is plan.dapo1 and plan.adapter_rl:
             args = (
                 plan.base_model,
@@ -128,8 +130,17 @@ def run_stages(plan: RecipePlan, evaluator: ModelEvaluator | None) -> list[Stage
                 plan.adapter_rl.rank_pattern,
             )
             _step(plan, "the rank truncation", truncate_to_adapter, *args)
-        results.append(_run_stage(plan, run, cfg, evaluator))
+        results.append(_run_stage(plan, _runner(cfg), cfg, evaluator))
     return results
+
+
+def _runner(cfg: StageCommon) -> Callable[[Any, Any], StageResult]:
+    """The ``main`` of a stage config's kind (both SFT phases share SFT's)."""
+    if isinstance(cfg, sft.SFTStageConfig):
+        return sft.main
+    if isinstance(cfg, distill.DistillStageConfig):
+        return distill.main
+    return dapo.main
 
 
 def carry_final_adapter(plan: RecipePlan) -> str | None:
@@ -154,9 +165,8 @@ def score_resumed(
 ) -> list[StageResult]:
     """External scores for the stages a resumed run skipped (trained earlier, maybe unscored),
     written into their ``stage_result.json``: the report then covers every stage."""
-    configs: list[StageCommon] = [plan.sft, plan.distill, plan.dapo1, plan.dapo2]
     scored = []
-    for cfg, stage in zip(configs, stages):
+    for cfg, stage in zip(plan.stages, stages):
         if stage.skipped:
             before, after = cached(cfg.model), cached(str(Path(cfg.output_dir) / "model"))
             stage = record_scores(cfg.output_dir, before, after).model_copy(

@@ -26,8 +26,12 @@ from botpsy.train.sample import TrainSample
 
 @dataclass
 class SFTStageConfig(StageCommon):
-    """Stage 1 settings; ``groups`` restricts training to some teacher groups (to make teachers)."""
+    """Stage 1 settings; ``groups`` restricts training to some teacher groups (to make teachers).
 
+    ``stage_name`` names the result: the recipe's second SFT phase (on a balanced call/no-call
+    mix, ``botpsy.train.presets.BALANCE_KIND_WEIGHTS``) reports as ``balance``."""
+
+    stage_name: str = "sft"
     learning_rate: float = 5e-5
     max_length: int = 2048
     warmup_ratio: float = 0.03
@@ -72,5 +76,5 @@ def build_trainer(cfg: SFTStageConfig, model: Any, tokenizer: Any) -> Any:
 def main(cfg: SFTStageConfig, evaluator: ModelEvaluator | None = None) -> StageResult:
     """Run stage 1; returns its report (also written to ``output_dir/stage_result.json``)."""
     return run_stage(
-        cfg, StageRun("sft", lambda model, tok: build_trainer(cfg, model, tok)), evaluator
+        cfg, StageRun(cfg.stage_name, lambda model, tok: build_trainer(cfg, model, tok)), evaluator
     )
