@@ -24,10 +24,11 @@ def _weights(model_dir: Path) -> dict[str, torch.Tensor]:
 
 @pytest.fixture(scope="module")
 def adapter_run(tiny_run, tmp_path_factory):
-    """The tiny run's data, base, SFT and distillation, then adapter-aware DAPO + export."""
+    """The tiny run's data, base, SFT, distillation and balance phase, then adapter-aware DAPO
+    + export."""
     plan, _ = tiny_run
     out = tmp_path_factory.mktemp("adapter-rl")
-    for name in ("data", "base", "sft", "balance", "distill"):
+    for name in ("data", "base", "sft", "distill", "balance"):
         shutil.copytree(Path(plan.out_dir) / name, out / name)
     settings = AdapterRL(
         sft_rank=4, rl_rank=2, learning_rate=1e-3, adapter_dtype="f16", rank_pattern={"k_proj": 2}
@@ -67,15 +68,18 @@ def test_dapo_starts_from_exactly_what_the_truncated_adapter_gives(adapter_run):
     plan, report = adapter_run
     out = Path(plan.out_dir)
     base, lowrank = _weights(out / "base"), _weights(out / LOWRANK_STAGE / "model")
-    distilled = _weights(out / "distill" / "model")
+    before_rl = _weights(out / "balance" / "model")  # the last stage before RL
     norms = [k for k in base if "norm" in k]
     assert norms and all(torch.equal(lowrank[k], base[k]) for k in norms)
     q = next(k for k in base if k.endswith("q_proj.weight"))
     assert torch.linalg.matrix_rank(lowrank[q] - base[q], rtol=1e-4) <= 4
     k = q.replace("q_proj", "k_proj")  # its own, lower rank
     assert torch.linalg.matrix_rank(lowrank[k] - base[k], rtol=1e-4) <= 2
-    assert not torch.equal(lowrank[q], distilled[q])  # the truncation changed it
-    assert [s.stage for s in report.stages] == ["sft", "balance", "distill", "dapo1", "dapo2"]
+    assert not torch.equal(lowrank[q], before_rl[q])  # the truncation changed it
+    u, s, vh = torch.linalg.svd(before_rl[q] - base[q])  # ... of the balance model's change
+    best = (u[:, :4] * s[:4]) @ vh[:4]
+    assert torch.linalg.norm(lowrank[q] - base[q] - best) < 1e-3 * torch.linalg.norm(best)
+    assert [s.stage for s in report.stages] == ["sft", "distill", "balance", "dapo1", "dapo2"]
     assert report.stages[3].param_change > 0 and report.stages[4].param_change > 0
 
 

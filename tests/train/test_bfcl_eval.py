@@ -38,7 +38,7 @@ from botpsy.train.cli import app
 runner = CliRunner()
 SETTINGS = BfclSettings(limit=2, threads=1)
 KEYS = ["non_live_ast", "irrelevance", *NON_LIVE_AST]
-STAGES = ["sft", "balance", "distill", "dapo1", "dapo2"]
+STAGES = ["sft", "distill", "balance", "dapo1", "dapo2"]
 GAIN = re.compile(r"\d\.\d{3} \([+-]\d\.\d{3}\)")
 
 

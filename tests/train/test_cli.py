@@ -66,7 +66,7 @@ def test_gpu_preset_writes_a_launch_bundle(tmp_path):
     assert "cli data --config configs/balance_data.json --out data/balance" in script
     assert "-m botpsy.train.cli sft --config configs/balance.json" in script
     balance = json.loads((run / "configs" / "balance.json").read_text())
-    assert balance["stage_name"] == "balance" and balance["model"].endswith("sft/model")
+    assert balance["stage_name"] == "balance" and balance["model"].endswith("distill/model")
     dapo = json.loads((run / "configs" / "dapo1.json").read_text())
     assert dapo["use_vllm"] and dapo["format"] == "qwen35" and dapo["epsilon_high"] == 0.28
 

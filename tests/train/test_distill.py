@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -106,3 +108,15 @@ def test_a_group_without_teacher_is_an_error(tiny_model_dir, data_files, tmp_pat
             AutoTokenizer.from_pretrained(tiny_model_dir),
             {"personal": str(tiny_model_dir)},
         )
+
+
+def test_finished_stage_resumes_without_making_its_teachers_again(tiny_run, tmp_path):
+    """Teachers are deleted after a run to save disk; resuming must not retrain them."""
+    from botpsy.train.distill import main
+
+    plan, report = tiny_run
+    ignore = shutil.ignore_patterns("teachers", "checkpoint-*")
+    shutil.copytree(plan.distill.output_dir, tmp_path / "distill", ignore=ignore)
+    again = main(replace(plan.distill, output_dir=str(tmp_path / "distill")))
+    assert again.skipped and again.steps == stage_result(report, "distill").steps
+    assert not (tmp_path / "distill" / "teachers").exists()

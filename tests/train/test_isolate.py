@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -71,3 +74,43 @@ def test_stage_process_scores_are_kept_by_the_parent(tmp_path):
 def test_smol_runs_each_stage_in_its_own_process(tmp_path):
     assert get_preset("smol", str(tmp_path)).stage_processes
     assert not get_preset("tiny", str(tmp_path)).stage_processes
+
+
+def _alive(pid: int) -> bool:
+    """Running, neither gone nor a zombie waiting to be reaped."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_stage_process_dies_with_the_recipe(tmp_path):
+    """A recipe killed from outside leaves no stage training on in the background."""
+    (tmp_path / "sleeper.py").write_text(
+        "import os, time\n"
+        "def sleep(path):\n"
+        "    open(path, 'w').write(str(os.getpid()))\n"
+        "    time.sleep(120)\n"
+    )
+    pid_file = tmp_path / "child.pid"
+    script = (
+        f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n"
+        "from sleeper import sleep\n"
+        "from botpsy.train.isolate import run_isolated\n"
+        f"run_isolated(sleep, {str(pid_file)!r})\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script])
+    deadline = time.time() + 60
+    while not pid_file.exists() or not pid_file.read_text():
+        assert time.time() < deadline and parent.poll() is None
+        time.sleep(0.1)
+    child = int(pid_file.read_text())
+    assert _alive(child)
+    parent.kill()
+    parent.wait()
+    deadline = time.time() + 10
+    while _alive(child) and time.time() < deadline:
+        time.sleep(0.1)
+    assert not _alive(child)

@@ -15,7 +15,7 @@ from botpsy.train.report import RecipeReport
 
 def test_recipe_trains_every_stage_and_exports_loadable_ggufs(tiny_run):
     plan, report = tiny_run
-    assert [s.stage for s in report.stages] == ["sft", "balance", "distill", "dapo1", "dapo2"]
+    assert [s.stage for s in report.stages] == ["sft", "distill", "balance", "dapo1", "dapo2"]
     assert report.stages[0].loss_last < report.stages[0].loss_first
     assert all(s.param_change > 0 for s in report.stages)
     names = sorted(Path(c.path).name for c in report.export.checks)
@@ -30,9 +30,9 @@ def test_recipe_trains_every_stage_and_exports_loadable_ggufs(tiny_run):
     assert (out / "recipe_report.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_balance_phase_trains_sft_further_on_its_own_half_no_call_data(tiny_run):
+def test_balance_phase_trains_before_rl_on_its_own_half_no_call_data(tiny_run):
     plan, report = tiny_run
-    balance = report.stages[1]
+    balance = report.stages[2]
     assert balance.steps == plan.balance.max_steps and balance.param_change > 0
     assert plan.balance.learning_rate == plan.sft.learning_rate / 2
     stats = json.loads((Path(plan.balance.train_file).parent / "stats.json").read_text())
@@ -57,9 +57,9 @@ def test_presets_chain_each_stage_to_the_previous_model(tmp_path):
     from botpsy.train.presets import get_preset
 
     plan = get_preset("tiny", str(tmp_path))
-    assert plan.balance.model == plan.sft.output_dir + "/model"
-    assert plan.distill.model == plan.balance.output_dir + "/model"
-    assert plan.dapo1.model == plan.distill.output_dir + "/model"
+    assert plan.distill.model == plan.sft.output_dir + "/model"
+    assert plan.balance.model == plan.distill.output_dir + "/model"
+    assert plan.dapo1.model == plan.balance.output_dir + "/model" == plan.before_rl
     assert plan.dapo2.model == plan.dapo1.output_dir + "/model"
     assert plan.export.model_dir == plan.dapo2.output_dir + "/model"
     assert plan.dapo1.kinds is None and set(plan.dapo2.kinds) == {

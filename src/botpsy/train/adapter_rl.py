@@ -7,7 +7,8 @@ SFT's AST, but BFCL irrelevance fell from DAPO's 80% to 10%, and giving DAPO's c
 of its own did not help: DAPO learned its small correction on top of the *untruncated* SFT
 change, and the adapter carries another model.
 
-So, after distillation, the model is replaced by exactly what its rank-``sft_rank``
+So, before RL (after distillation, or after the balance phase when the recipe has one), the
+model is replaced by exactly what its rank-``sft_rank``
 adapter gives (base weights plus the truncated change to the linear layers; norms and
 embeddings stay the base's, as llama.cpp applies the adapter), and both DAPO rounds train
 LoRA adapters of rank ``rl_rank`` on that model. The whole change is then of rank at most
@@ -23,7 +24,8 @@ from pathlib import Path
 
 from botpsy.train.common import LoraSettings
 
-LOWRANK_STAGE = "distill-lowrank"  # the truncated distillation model DAPO starts from
+# The truncated pre-RL model DAPO starts from (the name predates the balance phase).
+LOWRANK_STAGE = "distill-lowrank"
 FINAL_ADAPTER = "lora"  # the exact final adapter (PEFT folder)
 RL_ROUNDS = 2
 
@@ -32,7 +34,7 @@ RL_ROUNDS = 2
 class AdapterRL:
     """Ranks and learning rate of adapter-aware RL (``botpsy train recipe --adapter-rank``)."""
 
-    sft_rank: int = 32  # rank of the SFT + distillation change DAPO starts from
+    sft_rank: int = 32  # rank of the change before RL (SFT, distillation, balance)
     rl_rank: int = 4  # LoRA rank of each DAPO round
     # LoRA moves the weights far less per step than full fine-tuning at the same rate
     # (B starts at zero, A is small): the usual ~10x of the full run's 1e-5.

@@ -285,16 +285,24 @@ def release_memory() -> None:
         pass
 
 
+def finished(cfg: StageCommon) -> StageResult | None:
+    """The saved result of a stage that already finished (marked skipped), when resuming."""
+    done = Path(cfg.output_dir) / RESULT_FILE
+    if not (cfg.resume and done.exists()):
+        return None
+    return StageResult.model_validate_json(done.read_text(encoding="utf-8")).model_copy(
+        update={"skipped": True}
+    )
+
+
 def run_stage(
     cfg: StageCommon, run: StageRun, evaluator: ModelEvaluator | None = None
 ) -> StageResult:
     """The shared skeleton: resume/skip, validate, train, save, validate, report."""
     out = Path(cfg.output_dir)
     done = out / RESULT_FILE
-    if cfg.resume and done.exists():
-        return StageResult.model_validate_json(done.read_text(encoding="utf-8")).model_copy(
-            update={"skipped": True}
-        )
+    if previous := finished(cfg):
+        return previous
     started = time.time()
     if cfg.threads:
         import torch

@@ -29,6 +29,7 @@ from botpsy.train.common import (
     StageCommon,
     StageResult,
     StageRun,
+    finished,
     run_stage,
     trainer_args,
 )
@@ -177,7 +178,10 @@ def build_trainer(
 
 
 def main(cfg: DistillStageConfig, evaluator: ModelEvaluator | None = None) -> StageResult:
-    """Run stage 2 (making the teachers first when none are given)."""
+    """Run stage 2 (making the teachers first when none are given; a finished stage needs
+    none, so a resumed run whose teachers were deleted does not train them again)."""
+    if previous := finished(cfg):
+        return previous
     samples = read_samples(cfg.train_file)
     groups = sorted({s.group for s in samples})
     teachers = cfg.teachers or make_teachers(cfg, groups)

@@ -52,8 +52,8 @@ def write_launch_bundle(plan: RecipePlan, num_gpus: int = 8) -> Path:
         )
     stages = {
         "sft": (plan.sft, 2),
-        **({"balance": (plan.balance, 2)} if plan.balance else {}),
         "distill": (plan.distill, 3),
+        **({"balance": (plan.balance, 2)} if plan.balance else {}),
         "dapo1": (plan.dapo1, 2),
         "dapo2": (plan.dapo2, 2),
     }

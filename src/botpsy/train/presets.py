@@ -26,12 +26,14 @@ from botpsy.train.sft import SFTStageConfig
 from botpsy.train.tiny import TinySpec
 
 BALANCE_STAGE = "balance"
-# SFT's second phase trains a few steps on fresh conversations, half of them with no fitting
-# tool, the rest calls of every kind. SFT on the whole mix leaves the decision to call unsettled
-# (BFCL irrelevance 0-90% over six smol runs of the same recipe), and more no-call samples in
-# that mix did not settle it (docs/training/smol/irrelevance-32). Sixteen steps on this mix at
-# the end of SFT took the smol SFT model's P(call) on BFCL irrelevance from 0.79 to 0.28, its
-# irrelevance from 0% to 90% and its AST from 42.5% to 50.8% (docs/training/smol/balance).
+# The balance phase: a few SFT steps before RL on fresh conversations, half of them with no
+# fitting tool, the rest calls of every kind. SFT on the whole mix leaves the decision to call
+# unsettled (BFCL irrelevance 0-90% over six smol runs of the same recipe), and more no-call
+# samples in that mix did not settle it (docs/training/smol/irrelevance-32). Sixteen steps on
+# this mix took the smol SFT model's P(call) on BFCL irrelevance from 0.79 to 0.28, its
+# irrelevance from 0% to 90% and its AST from 42.5% to 50.8%; but distillation after it, from
+# teachers trained on the main mix, took irrelevance back to 10%, so the phase comes after
+# distillation, right before RL (docs/training/smol/balance).
 BALANCE_KIND_WEIGHTS: dict[str, float] = {
     "single": 0.12,
     "multiple": 0.14,
@@ -62,7 +64,7 @@ class RecipePlan:
     # Each stage in a fresh process (botpsy.train.isolate): one long process was killed for
     # memory in DAPO round 2. Off for tiny: a spawned child's imports cost more than its run.
     stage_processes: bool = False
-    # SFT's second phase on a balanced call/no-call mix (its own data, see with_balance).
+    # An SFT phase on a balanced call/no-call mix before RL (its own data, see with_balance).
     balance: SFTStageConfig | None = None
     balance_data: DataConfig | None = None
     notes: list[str] = field(default_factory=list)
@@ -70,8 +72,13 @@ class RecipePlan:
     @property
     def stages(self) -> list[StageCommon]:
         """The stage configs in training order."""
-        first: list[StageCommon] = [self.sft, self.balance] if self.balance else [self.sft]
-        return [*first, self.distill, self.dapo1, self.dapo2]
+        balance: list[StageCommon] = [self.balance] if self.balance else []
+        return [self.sft, self.distill, *balance, self.dapo1, self.dapo2]
+
+    @property
+    def before_rl(self) -> str:
+        """The model RL starts from (or, with adapter-aware RL, whose change is truncated)."""
+        return str(Path((self.balance or self.distill).output_dir) / "model")
 
 
 @dataclass(frozen=True)
@@ -89,21 +96,23 @@ class Paths:
 
 
 def with_balance(plan: RecipePlan, data: DataConfig, **sft: object) -> RecipePlan:
-    """``plan`` with SFT's second phase: ``sft`` overrides of the SFT config, trained from the
-    SFT model on ``data`` (kinds from ``BALANCE_KIND_WEIGHTS``) saved under
-    ``<out>/data/balance``; distillation (and its teachers) start from its model."""
+    """``plan`` with the balance phase: SFT's config with ``sft`` overrides, trained from the
+    distilled model on ``data`` (kinds from ``BALANCE_KIND_WEIGHTS``) saved under
+    ``<out>/data/balance``; DAPO round 1 starts from its model."""
+    if plan.adapter_rl:
+        raise ValueError("add the balance phase before adapter-aware RL (with_adapter_rl)")
     p = Paths(Path(plan.out_dir))
     balance = replace(
         plan.sft,
-        model=p.model("sft"),
+        model=p.model("distill"),
         output_dir=p.stage(BALANCE_STAGE),
         train_file=p.file(f"{BALANCE_STAGE}/train.jsonl"),
         stage_name=BALANCE_STAGE,
         **sft,
     )
     data = replace(data, kind_weights=dict(BALANCE_KIND_WEIGHTS))
-    distill = replace(plan.distill, model=p.model(BALANCE_STAGE))
-    return replace(plan, balance=balance, balance_data=data, distill=distill)
+    dapo1 = replace(plan.dapo1, model=p.model(BALANCE_STAGE))
+    return replace(plan, balance=balance, balance_data=data, dapo1=dapo1)
 
 
 def _chain(
@@ -272,7 +281,8 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
             )
         ],
     )
-    # 16 steps of 8 fresh conversations (~128 of the 244) at half SFT's learning rate: ~8 min.
+    # 16 steps of 8 fresh conversations (~128 of the 244) at half SFT's learning rate: ~8 min
+    # (the seed gives the conversations of docs/training/smol/balance, none of SFT's).
     balance_data = DataConfig(n_samples=260, seed=7, val_fraction=0.05, max_distractors=3)
     return with_balance(plan, balance_data, max_steps=16, learning_rate=5e-5)
 

@@ -1,5 +1,5 @@
-"""The four-stage recipe, chained: data -> SFT (+ its balance phase) -> multi-teacher
-distillation -> DAPO x2 -> GGUF.
+"""The four-stage recipe, chained: data -> SFT -> multi-teacher distillation -> balance
+(SFT on a half no-call mix) -> DAPO x2 -> GGUF.
 
 ``main(get_preset("tiny", "runs/tiny"))`` runs everything and writes
 ``recipe_report.{json,md,png}``; a stage that already finished is skipped and
@@ -117,14 +117,15 @@ def _run_stage(
 
 
 def run_stages(plan: RecipePlan, evaluator: ModelEvaluator | None) -> list[StageResult]:
-    """The stages in order (SFT, its balance phase, distillation, DAPO x2); with adapter-aware RL, distillation's model is truncated to
+    """The stages in order (SFT, distillation, balance, DAPO x2); with adapter-aware RL, the
+    model RL starts from (balance's, or distillation's) is truncated to
     its adapter before DAPO."""
     results = []
     for cfg in plan.stages:
         if cfg is plan.dapo1 and plan.adapter_rl:
             args = (
                 plan.base_model,
-                Path(plan.distill.output_dir) / "model",
+                plan.before_rl,
                 Path(plan.out_dir) / LOWRANK_STAGE,
                 plan.adapter_rl.sft_rank,
                 plan.adapter_rl.rank_pattern,

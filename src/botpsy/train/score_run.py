@@ -21,7 +21,7 @@ from botpsy.train.report import RecipeReport, write
 
 REPORT_FILE = "recipe_report.json"
 # The folders the presets chain (``<out>/<stage>``), in training order.
-STAGE_ORDER = ("sft", "balance", "distill", "dapo1", "dapo2")
+STAGE_ORDER = ("sft", "distill", "balance", "dapo1", "dapo2")
 
 
 class RunFolderError(FileNotFoundError):

@@ -28,8 +28,8 @@ from botpsy.train.sample import TrainSample
 class SFTStageConfig(StageCommon):
     """Stage 1 settings; ``groups`` restricts training to some teacher groups (to make teachers).
 
-    ``stage_name`` names the result: the recipe's second SFT phase (on a balanced call/no-call
-    mix, ``botpsy.train.presets.BALANCE_KIND_WEIGHTS``) reports as ``balance``."""
+    ``stage_name`` names the result: the recipe's SFT phase before RL (on a balanced
+    call/no-call mix, ``botpsy.train.presets.BALANCE_KIND_WEIGHTS``) reports as ``balance``."""
 
     stage_name: str = "sft"
     learning_rate: float = 5e-5
