@@ -214,7 +214,7 @@ def recipe(
         typer.Option(
             "--adapter-rank",
             min=1,
-            help="Adapter-aware RL: truncate distillation's change to this rank, train both "
+            help="Adapter-aware RL: truncate the change before RL to this rank, train both "
             "DAPO rounds as LoRA over it, and export the exact final adapter; off when not given.",
         ),
     ] = None,

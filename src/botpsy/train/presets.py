@@ -3,7 +3,7 @@
 - ``tiny``: a random 2-layer Qwen3 (hidden 32) with a tokenizer trained in code;
   the whole recipe in about two minutes on 2 CPU cores (tests, CI, smoke runs).
 - ``smol``: SmolLM2-135M-Instruct, dequantized from the shipped Q4_1 GGUF; bf16
-  autocast; every stage checkpoints and resumes; 90-105 minutes on 2 CPU cores.
+  autocast; every stage checkpoints and resumes; 95-115 minutes on 2 CPU cores.
 - ``qwen3.5-0.8b``: the release's setting (Qwen3.5-0.8B, qwen35 format) for
   several GPUs: DeepSpeed through ``accelerate``, vLLM for RL rollouts. It needs
   the HF model folder (no hub access here) and is written out as a launch bundle
@@ -272,16 +272,16 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         ),
         notes=[
             (
-                "Sized for one sitting of 85-105 minutes on 2 CPU cores, BFCL scoring included "
+                "Sized for one sitting of 95-115 minutes on 2 CPU cores, BFCL scoring included "
                 "(an SFT step of 8 conversations, ~500 tokens each, took 23-38 s there in bf16 "
                 "with length-grouped batches; an on-policy step with 192-token rollouts 1-2 "
-                "minutes): SFT 96 steps, three teachers x 6 steps, distillation 4 steps, DAPO 2 x "
-                "6 steps. The later stages are smoke-scale here: raise max_steps (and n_samples) "
+                "minutes): SFT 96 steps, three teachers x 6 steps, distillation 4 steps, balance 16 "
+                "steps, DAPO 2 x 6 steps. The later stages are smoke-scale here: raise max_steps (and n_samples) "
                 "where more compute is at hand"
             )
         ],
     )
-    # 16 steps of 8 fresh conversations (~128 of the 244) at half SFT's learning rate: ~8 min
+    # 16 steps of 8 fresh conversations (~128 of the 244) at half SFT's learning rate: 10 min
     # (the seed gives the conversations of docs/training/smol/balance, none of SFT's).
     balance_data = DataConfig(n_samples=260, seed=7, val_fraction=0.05, max_distractors=3)
     return with_balance(plan, balance_data, max_steps=16, learning_rate=5e-5)
@@ -396,7 +396,7 @@ def with_adapter_rl(plan: RecipePlan, settings: AdapterRL) -> RecipePlan:
             (
                 f"Adapter-aware RL: DAPO trains rank-{settings.rl_rank} LoRA (lr "
                 f"{settings.learning_rate:g}) over the rank-{settings.describe()} truncation of "
-                f"distillation's change; the final adapter has rank {settings.describe(final=True)}"
+                f"the change before RL; the final adapter has rank {settings.describe(final=True)}"
             ),
         ],
     )
