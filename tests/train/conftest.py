@@ -64,7 +64,7 @@ def shrink(plan):
 
 @pytest.fixture(scope="session")
 def tiny_run(tmp_path_factory: pytest.TempPathFactory):
-    """The four-stage recipe (SFT in two phases) with export, once per session: (plan, report)."""
+    """The recipe (SFT, distillation, balance, DAPO x2) with export, once per session."""
     from botpsy.train.presets import get_preset
     from botpsy.train.recipe import main
 

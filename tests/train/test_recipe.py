@@ -12,6 +12,8 @@ from botpsy.train.presets import BALANCE_KIND_WEIGHTS
 from botpsy.train.recipe import main
 from botpsy.train.report import RecipeReport
 
+from .conftest import stage_result
+
 
 def test_recipe_trains_every_stage_and_exports_loadable_ggufs(tiny_run):
     plan, report = tiny_run
@@ -32,7 +34,7 @@ def test_recipe_trains_every_stage_and_exports_loadable_ggufs(tiny_run):
 
 def test_balance_phase_trains_before_rl_on_its_own_half_no_call_data(tiny_run):
     plan, report = tiny_run
-    balance = report.stages[2]
+    balance = stage_result(report, "balance")
     assert balance.steps == plan.balance.max_steps and balance.param_change > 0
     assert plan.balance.learning_rate == plan.sft.learning_rate / 2
     stats = json.loads((Path(plan.balance.train_file).parent / "stats.json").read_text())
