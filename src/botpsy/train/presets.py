@@ -96,9 +96,10 @@ class Paths:
 
 
 def with_balance(plan: RecipePlan, data: DataConfig, **sft: object) -> RecipePlan:
-    """``plan`` with the balance phase: SFT's config with ``sft`` overrides, trained from the
-    distilled model on ``data`` (kinds from ``BALANCE_KIND_WEIGHTS``) saved under
-    ``<out>/data/balance``; DAPO round 1 starts from its model."""
+    """``plan`` with the balance phase: SFT's config at half its learning rate, with ``sft``
+    overrides, trained from the distilled model on ``data`` (kinds from
+    ``BALANCE_KIND_WEIGHTS``) saved under ``<out>/data/balance``; DAPO round 1 starts from
+    its model."""
     if plan.adapter_rl:
         raise ValueError("add the balance phase before adapter-aware RL (with_adapter_rl)")
     p = Paths(Path(plan.out_dir))
@@ -108,7 +109,7 @@ def with_balance(plan: RecipePlan, data: DataConfig, **sft: object) -> RecipePla
         output_dir=p.stage(BALANCE_STAGE),
         train_file=p.file(f"{BALANCE_STAGE}/train.jsonl"),
         stage_name=BALANCE_STAGE,
-        **sft,
+        **{"learning_rate": plan.sft.learning_rate / 2, **sft},
     )
     data = replace(data, kind_weights=dict(BALANCE_KIND_WEIGHTS))
     dapo1 = replace(plan.dapo1, model=p.model(BALANCE_STAGE))
@@ -199,9 +200,9 @@ def tiny(out_dir: str, base_model: str | None = None) -> RecipePlan:
             model_dir=p.model("dapo2"), out_dir=str(p.out / "gguf"), name="botpsy-tiny"
         ),
     )
-    # The balance phase at half SFT's learning rate, on data of a seed of its own.
+    # The balance phase on data of a seed of its own.
     balance_data = DataConfig(n_samples=60, seed=7, val_fraction=0.1, max_distractors=1)
-    return with_balance(plan, balance_data, max_steps=8, learning_rate=2.5e-3)
+    return with_balance(plan, balance_data, max_steps=8)
 
 
 def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
@@ -284,7 +285,7 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
     # 16 steps of 8 fresh conversations (~128 of the 244) at half SFT's learning rate: 10 min
     # (the seed gives the conversations of docs/training/smol/balance, none of SFT's).
     balance_data = DataConfig(n_samples=260, seed=7, val_fraction=0.05, max_distractors=3)
-    return with_balance(plan, balance_data, max_steps=16, learning_rate=5e-5)
+    return with_balance(plan, balance_data, max_steps=16)
 
 
 def qwen35_08b(out_dir: str, base_model: str | None = None) -> RecipePlan:
@@ -362,7 +363,7 @@ def qwen35_08b(out_dir: str, base_model: str | None = None) -> RecipePlan:
         ],
     )
     balance_data = DataConfig(n_samples=4000, seed=7, val_fraction=0.02)
-    return with_balance(plan, balance_data, max_steps=200, learning_rate=5e-6)
+    return with_balance(plan, balance_data, max_steps=200)
 
 
 PRESETS: dict[str, Callable[[str, str | None], RecipePlan]] = {
