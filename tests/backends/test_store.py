@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from botpsy.assistant.runtime import default_call_mode
 from botpsy.backends import store
 from botpsy.backends.store import ModelNotFoundError, ModelRef, resolve_model
 
@@ -20,6 +21,10 @@ def test_default_model_is_verified(default_gguf):
 def test_gguf_path_and_lora(default_gguf):
     ref = resolve_model(f"{default_gguf}+lora={default_gguf}")
     assert ref.kind == "gguf" and ref.lora == str(default_gguf)
+    # another model than the plain base, so the assistant does not force its calls
+    assert ref.name == f"{default_gguf.stem}+{default_gguf.stem}"
+    assert default_call_mode(ref.name) == "auto"
+    assert default_call_mode(resolve_model(str(default_gguf)).name) == "single_call"
 
 
 @pytest.mark.parametrize(

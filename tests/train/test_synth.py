@@ -1,11 +1,17 @@
-"""Synthetic samples: irrelevance offers no fitting tool (some near misses), parallel requests fan out."""
+"""Synthetic samples: irrelevance offers no fitting tool (some near misses), parallel requests fan
+out, and samples under the assistant's prompt look like what the deployed assistant shows."""
 
 from __future__ import annotations
 
+import pytest
+
+from botpsy.agent.selection import Bm25ToolSelector
 from botpsy.train.catalog import builtin_recipes
+from botpsy.train.catalog_assistant import assistant_specs
+from botpsy.train.data import DataConfig
 from botpsy.train.phrasing import JOINS
-from botpsy.train.sample import SampleKind
-from botpsy.train.synth import CATCH_ALL, Synthesizer, _could_serve
+from botpsy.train.sample import SampleKind, domain_group
+from botpsy.train.synth import ASSISTANT_GROUP, CATCH_ALL, Synthesizer, _could_serve
 
 
 def _irrelevance_samples(n: int = 200) -> list:
@@ -85,3 +91,60 @@ def test_some_parallel_requests_pair_two_lists_with_respectively():
     ]
     paired = [t for t in texts if t.rstrip(".?!").endswith(", respectively")]
     assert 0.04 < len(paired) / len(texts) < 0.25, len(paired)
+
+
+def _assistant_prompted(sample) -> bool:
+    first = sample.messages[0]
+    return first.role == "system" and first.content.startswith("You are botpsy")
+
+
+def test_under_the_assistants_prompt_no_request_of_its_own_domains_lacks_a_tool():
+    """The assistant's tools serve every request of its domains, so "no tool fits" is never
+    taught for them under its prompt; other domains' requests still are."""
+    synth = Synthesizer(builtin_recipes(), seed=3, assistant_prompt_share=1.0)
+    samples = [synth.make(SampleKind.irrelevance) for _ in range(200)]
+    prompted = [s for s in samples if _assistant_prompted(s)]
+    assert prompted and all(domain_group(s.domain) != ASSISTANT_GROUP for s in prompted)
+    assert any(domain_group(s.domain) == ASSISTANT_GROUP for s in samples)  # without it
+
+
+def test_assistant_prompted_samples_offer_what_the_assistants_selector_shows():
+    recipes = builtin_recipes()
+    assistant = set(assistant_specs())
+    synth = Synthesizer(recipes, seed=4, assistant_tools_share=1.0, assistant_prompt_share=1.0)
+    selector = Bm25ToolSelector()
+    by_name = {r.spec.name: r.spec for r in recipes}
+    toolset = [by_name[name] for name in assistant_specs()]  # the assistant's order
+    offered = 0
+    for kind in (SampleKind.single, SampleKind.multiple, SampleKind.irrelevance):
+        for _ in range(120):
+            sample = synth.make(kind)
+            names = [t.name for t in sample.tools]
+            if not set(names) <= assistant or len(names) == len(assistant):
+                continue
+            request = next(m.content for m in sample.messages if m.role == "user")
+            shown = [t.name for t in selector.select(request, toolset)]
+            if names != shown:
+                continue  # a sample that kept its own tools (all of them the assistant's)
+            offered += 1
+            wanted = {c.name for c in sample.reference_calls}
+            assert wanted <= set(names)
+            if kind is SampleKind.irrelevance:
+                assert not sample.reference_calls
+    assert offered >= 30, offered
+
+
+def test_assistant_tools_need_the_assistants_whole_toolset():
+    """Without the assistant's recipes there is nothing its selector could show: samples keep
+    their own tools."""
+    recipes = [r for r in builtin_recipes() if r.spec.name not in assistant_specs()]
+    synth = Synthesizer(recipes, seed=0, assistant_tools_share=1.0, assistant_prompt_share=1.0)
+    sample = synth.make(SampleKind.single)
+    assert [t.name for t in sample.tools] == [c.name for c in sample.reference_calls]
+
+
+def test_shares_outside_zero_to_one_are_refused():
+    with pytest.raises(ValueError, match="assistant_tools_share"):
+        Synthesizer(builtin_recipes(), assistant_tools_share=1.5)
+    with pytest.raises(ValueError, match="assistant_prompt_share"):
+        DataConfig(assistant_prompt_share=-0.1)

@@ -240,7 +240,10 @@ def resolve_model(spec: str) -> ModelRef:
         _check_gguf(path)
         if lora:
             _check_gguf(Path(lora))
-        return ModelRef("gguf", str(path), path.stem, lora or None)
+        # An adapter makes another model: its name says so (reports, and the assistant's
+        # call mode, which forces calls only on the plain base).
+        name = f"{path.stem}+{Path(lora).stem}" if lora else path.stem
+        return ModelRef("gguf", str(path), name, lora or None)
     if path.is_dir() and (path / "config.json").is_file():
         return ModelRef("hf", str(path), path.name)
     known = ", ".join(sorted(NAMED_MODELS))

@@ -86,6 +86,16 @@ def data(
             "(mail.send_email, MailClient.sendEmail; default 0.3)",
         ),
     ] = None,
+    assistant_tools_share: Annotated[
+        float | None,
+        typer.Option(
+            "--assistant-tools-share",
+            min=0.0,
+            max=1.0,
+            help="share of the samples under the assistant's system prompt that offer its "
+            "tools its selector would show, as the deployed assistant does (default 0)",
+        ),
+    ] = None,
 ) -> None:
     """Generate synthetic tool-use conversations (train + validation + stats)."""
     from botpsy.train.data import DataConfig, generate, save
@@ -99,6 +109,7 @@ def data(
         recipes_file=str(recipes) if recipes else None,
         max_distractors=max_distractors,
         name_style_share=name_style_share,
+        assistant_tools_share=assistant_tools_share,
     )
     files = save(generate(cfg), out)
     typer.echo(files.stats.read_text(encoding="utf-8"))

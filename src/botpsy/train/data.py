@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from botpsy.train.catalog import builtin_recipes, load_recipes
 from botpsy.train.naming import check_share
+from botpsy.train.phrasing import ASSISTANT_PROMPT_SHARE
 from botpsy.train.sample import SampleKind, TrainSample, domain_group, reference_to_json
 from botpsy.train.synth import Synthesizer
 
@@ -57,9 +58,17 @@ class DataConfig:
     # Share of samples whose tools are renamed in another API style (``mail.send_email``,
     # ``MailClient.sendEmail``): teaches copying the offered name (botpsy.train.naming).
     name_style_share: float = 0.3
+    # Share of the samples under the assistant's system prompt that offer the tools its
+    # selector would show for the request, as the deployed assistant does (botpsy.agent).
+    assistant_tools_share: float = 0.0
+    # Share of the samples under the on-device assistant's system prompt (the rest get a
+    # generic one or none, as BFCL's cases do).
+    assistant_prompt_share: float = ASSISTANT_PROMPT_SHARE
 
     def __post_init__(self) -> None:
         check_share(self.name_style_share)  # a bad --config fails here, before any work
+        check_share(self.assistant_tools_share, "assistant_tools_share")
+        check_share(self.assistant_prompt_share, "assistant_prompt_share")
 
 
 class DataStats(BaseModel):
@@ -123,6 +132,8 @@ def generate(cfg: DataConfig) -> SyntheticData:
         seed=cfg.seed,
         max_distractors=cfg.max_distractors,
         name_style_share=cfg.name_style_share,
+        assistant_tools_share=cfg.assistant_tools_share,
+        assistant_prompt_share=cfg.assistant_prompt_share,
     )
     kinds, weights = _kinds(cfg.kind_weights)
     # Reserve each kind's share up front so small sets still hold every kind.

@@ -52,10 +52,10 @@ VERBS = ("run", "execute", "invoke", "compute", "get")
 STYLES = ("dotted", "class_method", "camel", "verb")
 
 
-def check_share(share: float) -> None:
-    """The one range check of a naming-style share (data configs and the synthesizer)."""
+def check_share(share: float, name: str = "name_style_share") -> None:
+    """The one range check of a data share (data configs and the synthesizer)."""
     if not 0.0 <= share <= 1.0:
-        raise ValueError(f"name_style_share must be in [0, 1], got {share}")
+        raise ValueError(f"{name} must be in [0, 1], got {share}")
 
 
 def camel(name: str) -> str:

@@ -42,6 +42,11 @@ BALANCE_KIND_WEIGHTS: dict[str, float] = {
     "irrelevance": 0.5,
     "multi_turn": 0.06,
 }
+# The balance data's share of conversations under the on-device assistant's prompt (twice the
+# main mix's), each offering the tools the assistant's selector would show for its request
+# where those hold the right ones: the first balance model made no call in 35 of the 74
+# assistant scenarios (docs/training/smol/balance).
+ASSISTANT_BALANCE: dict[str, float] = {"assistant_prompt_share": 0.5, "assistant_tools_share": 1.0}
 
 
 @dataclass
@@ -283,8 +288,12 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         ],
     )
     # 16 steps of 8 fresh conversations (~128 of the 244) at half SFT's learning rate: 10 min
-    # (the seed gives the conversations of docs/training/smol/balance, none of SFT's).
-    balance_data = DataConfig(n_samples=260, seed=7, val_fraction=0.05, max_distractors=3)
+    # (the seed gives the conversations of docs/training/smol/balance, none of SFT's). Half of
+    # them under the assistant's prompt, offering what its tool selector would show where it
+    # can (ASSISTANT_BALANCE): the first balance model declined the assistant's own requests.
+    balance_data = DataConfig(
+        n_samples=260, seed=7, val_fraction=0.05, max_distractors=3, **ASSISTANT_BALANCE
+    )
     return with_balance(plan, balance_data, max_steps=16)
 
 
@@ -362,7 +371,7 @@ def qwen35_08b(out_dir: str, base_model: str | None = None) -> RecipePlan:
             ),
         ],
     )
-    balance_data = DataConfig(n_samples=4000, seed=7, val_fraction=0.02)
+    balance_data = DataConfig(n_samples=4000, seed=7, val_fraction=0.02, **ASSISTANT_BALANCE)
     return with_balance(plan, balance_data, max_steps=200)
 
 

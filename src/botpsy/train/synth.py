@@ -13,6 +13,7 @@ import json
 import random
 import re
 
+from botpsy.agent.selection import Bm25ToolSelector
 from botpsy.train.catalog import ToolRecipe
 from botpsy.train.naming import check_share, restyle, style_names
 from botpsy.train.phrasing import (
@@ -24,7 +25,7 @@ from botpsy.train.phrasing import (
     SYSTEM_PROMPTS,
     assistant_system_prompt,
 )
-from botpsy.train.sample import SampleKind, TrainSample
+from botpsy.train.sample import SampleKind, TrainSample, domain_group
 from botpsy.train.templates import (
     SLOT,
     Realised,
@@ -95,6 +96,10 @@ RESPECTIVELY_SHARE = 0.7
 # case (BFCL's irrelevance set asks a math question of the wrong math function).
 NEAR_MISS_SHARE = 0.8
 
+# The teacher group whose domains the on-device assistant's own tools cover: under its system
+# prompt, a request of these domains always has a fitting tool (``_irrelevance``).
+ASSISTANT_GROUP = "personal"
+
 
 def _words(name: str) -> set[str]:
     """A tool name's content words, plural ``s`` dropped (``search_emails`` ~ ``send_email``)."""
@@ -129,6 +134,17 @@ def _join(first: str, rest: list[str], rng: random.Random) -> str:
     return " ".join(parts)
 
 
+def _assistant_toolset(recipes: list[ToolRecipe]) -> list[ToolSpec]:
+    """The recipes' specs of the on-device assistant's tools in the assistant's own order (the
+    order its selector keeps), or nothing when the recipes lack any of them (a part of the
+    toolset is not what the assistant chooses from)."""
+    from botpsy.train.catalog_assistant import assistant_specs
+
+    by_name = {r.spec.name: r.spec for r in recipes}
+    names = list(assistant_specs())
+    return [by_name[n] for n in names] if set(names) <= set(by_name) else []
+
+
 class Synthesizer:
     """Makes one sample at a time; every call it emits is checked against its schema."""
 
@@ -138,6 +154,8 @@ class Synthesizer:
         seed: int = 0,
         max_distractors: int | None = None,
         name_style_share: float = 0.0,
+        assistant_tools_share: float = 0.0,
+        assistant_prompt_share: float = ASSISTANT_PROMPT_SHARE,
     ) -> None:
         if len(recipes) < 4:
             raise ValueError(
@@ -158,6 +176,14 @@ class Synthesizer:
         # Share of samples whose tools appear under another naming style (botpsy.train.naming).
         self.name_style_share = name_style_share
         self._domain_of = {r.spec.name: r.domain for r in recipes}
+        check_share(assistant_tools_share, "assistant_tools_share")
+        check_share(assistant_prompt_share, "assistant_prompt_share")
+        self.assistant_prompt_share = assistant_prompt_share
+        # Share of samples under the assistant's prompt that offer the tools its selector would
+        # show for the request: the prompt the deployed model reads (``_offer``).
+        self.assistant_tools_share = assistant_tools_share
+        self._assistant_tools = _assistant_toolset(recipes) if assistant_tools_share else []
+        self._selector = Bm25ToolSelector()
 
     def make(self, kind: SampleKind) -> TrainSample:
         sample = getattr(self, f"_{kind.value}")()
@@ -196,11 +222,39 @@ class Synthesizer:
             chosen.append(self.rng.choice([r for r in self.recipes if r.spec.name not in taken]))
         return chosen
 
-    def _start(self) -> list[Message]:
-        if self.rng.random() < ASSISTANT_PROMPT_SHARE:
+    def _assistant(self) -> bool:
+        """Whether a sample plays out under the on-device assistant's system prompt."""
+        return self.rng.random() < self.assistant_prompt_share
+
+    def _start(self, assistant: bool) -> list[Message]:
+        if assistant:
             return [Message(role="system", content=assistant_system_prompt(self.rng))]
         prompt = self.rng.choice(SYSTEM_PROMPTS)
         return [Message(role="system", content=prompt)] if prompt else []
+
+    def _offer(
+        self,
+        assistant: bool,
+        text: str,
+        targets: list[ToolRecipe],
+        request: ToolRecipe | None = None,
+    ) -> list[ToolSpec] | None:
+        """What the deployed assistant shows the model for ``text``: its tool selector's choice
+        from its own tools, for ``assistant_tools_share`` of the samples under its prompt.
+        None (the sample offers its own tools) when the choice lacks a right tool, holds one
+        that could serve a no-tool ``request``, or is every tool (the selector found nothing:
+        a prompt too long to train on)."""
+        if not (assistant and self._assistant_tools):
+            return None
+        if self.rng.random() >= self.assistant_tools_share:
+            return None
+        choice = self._selector.choose(text, self._assistant_tools)
+        names = {t.name for t in choice.tools}
+        if choice.fallback or not {t.spec.name for t in targets} <= names:
+            return None
+        if request and any(_could_serve(n, request.spec.name, request.domain) for n in names):
+            return None
+        return [t.model_copy(deep=True) for t in choice.tools]
 
     def _sample(
         self,
@@ -237,25 +291,28 @@ class Synthesizer:
     def _single(self) -> TrainSample:
         recipe = self.rng.choice(self.recipes)
         item = self._realise(recipe, Shared(self.rng))
-        messages = self._start() + [
+        assistant = self._assistant()
+        messages = self._start(assistant) + [
             Message(role="user", content=item.text),
             self._call_turn([item]),
         ]
-        return self._sample(
-            SampleKind.single, recipe.domain, messages, [recipe.spec], [item.reference]
-        )
+        tools = self._offer(assistant, item.text, [recipe]) or [recipe.spec]
+        return self._sample(SampleKind.single, recipe.domain, messages, tools, [item.reference])
 
     def _multiple(self) -> TrainSample:
         recipe = self.rng.choice(self.recipes)
         item = self._realise(recipe, Shared(self.rng))
-        messages = self._start() + [
+        assistant = self._assistant()
+        messages = self._start(assistant) + [
             Message(role="user", content=item.text),
             self._call_turn([item]),
         ]
         others = {r.spec.name for r in self.recipes if r.domain != recipe.domain}
         enough = len(self.recipes) - len(others) > 2  # the target plus two look-alikes
         same_domain = enough and self.rng.random() < SAME_DOMAIN_SHARE
-        tools = self._tools([recipe], 2, 5, exclude=others if same_domain else None)
+        tools = self._offer(assistant, item.text, [recipe]) or self._tools(
+            [recipe], 2, 5, exclude=others if same_domain else None
+        )
         return self._sample(SampleKind.multiple, recipe.domain, messages, tools, [item.reference])
 
     def _distinct(self, recipe: ToolRecipe, shared: Shared, count: int) -> list[Realised]:
@@ -292,8 +349,12 @@ class Synthesizer:
                 break
         else:
             raise ValueError("no recipe yields distinct parallel calls; add slots to the templates")
-        messages = self._start() + [Message(role="user", content=text), self._call_turn(items)]
-        tools = self._tools([recipe], 0, 3)
+        assistant = self._assistant()
+        messages = self._start(assistant) + [
+            Message(role="user", content=text),
+            self._call_turn(items),
+        ]
+        tools = self._offer(assistant, text, [recipe]) or self._tools([recipe], 0, 3)
         refs = [i.reference for i in items]
         return self._sample(SampleKind.parallel, recipe.domain, messages, tools, refs)
 
@@ -302,26 +363,37 @@ class Synthesizer:
         shared = Shared(self.rng)
         items = [self._realise(r, shared) for r in recipes]
         text = _join(items[0].text, [i.text for i in items[1:]], self.rng)
-        messages = self._start() + [Message(role="user", content=text), self._call_turn(items)]
-        tools = self._tools(recipes, 0, 3)
+        assistant = self._assistant()
+        messages = self._start(assistant) + [
+            Message(role="user", content=text),
+            self._call_turn(items),
+        ]
+        tools = self._offer(assistant, text, recipes) or self._tools(recipes, 0, 3)
         refs = [i.reference for i in items]
         return self._sample(SampleKind.parallel_multiple, recipes[0].domain, messages, tools, refs)
 
     def _irrelevance(self) -> TrainSample:
         if self.rng.random() < 0.2:
             request, answer = self.rng.choice(CHITCHAT)
-            messages = self._start() + [
+            assistant = self._assistant()
+            messages = self._start(assistant) + [
                 Message(role="user", content=request),
                 Message(role="assistant", content=answer),
             ]
-            tools = self._tools([], 1, 4, exclude=set(CATCH_ALL))
+            tools = self._offer(assistant, request, []) or self._tools(
+                [], 1, 4, exclude=set(CATCH_ALL)
+            )
             return self._sample(SampleKind.irrelevance, "chitchat", messages, tools, [])
         recipe = self.rng.choice(self.recipes)
         item = self._realise(recipe, Shared(self.rng))
-        tools = self._unfit_tools(recipe)
+        # The assistant's tools serve every request of its own domains: "no tool fits" under
+        # its prompt is only taught for requests of other domains (else it learns to decline
+        # its own domains: docs/training/smol/balance).
+        assistant = self._assistant() and domain_group(recipe.domain) != ASSISTANT_GROUP
+        tools = self._offer(assistant, item.text, [], request=recipe) or self._unfit_tools(recipe)
         need = recipe.spec.description.rstrip(".")
         answer = self.rng.choice(IRRELEVANCE_ANSWERS).format(need=need[0].lower() + need[1:])
-        messages = self._start() + [
+        messages = self._start(assistant) + [
             Message(role="user", content=item.text),
             Message(role="assistant", content=answer),
         ]
@@ -356,12 +428,13 @@ class Synthesizer:
         first = self.rng.choice(self.recipes)
         targets = [first]
         item, turns = self._round(first)
-        messages = self._start() + turns
+        assistant = self._assistant()
+        messages = self._start(assistant) + turns
         if self.rng.random() < 0.4:
             second = self._apart(1, [first])[-1]
             targets.append(second)
             messages += self._round(second)[1]
-        tools = self._tools(targets, 0, 3)
+        tools = self._offer(assistant, item.text, targets) or self._tools(targets, 0, 3)
         return self._sample(SampleKind.multi_turn, first.domain, messages, tools, [item.reference])
 
     def _decline(self) -> TrainSample:
@@ -370,7 +443,7 @@ class Synthesizer:
         request = SLOT.sub(
             lambda m: source(m.group(1))(self.rng).surface, self.rng.choice(requests)
         )
-        messages = self._start() + [
+        messages = self._start(self._assistant()) + [
             Message(role="user", content=request),
             Message(role="assistant", content=self.rng.choice(answers)),
         ]
