@@ -116,7 +116,7 @@ def test_assistant_prompted_samples_offer_what_the_assistants_selector_shows():
     by_name = {r.spec.name: r.spec for r in recipes}
     toolset = [by_name[name] for name in assistant_specs()]  # the assistant's order
     offered = 0
-    for kind in (SampleKind.single, SampleKind.multiple, SampleKind.irrelevance):
+    for kind in (SampleKind.single, SampleKind.multiple, SampleKind.parallel_multiple):
         for _ in range(120):
             sample = synth.make(kind)
             names = [t.name for t in sample.tools]
@@ -128,10 +128,21 @@ def test_assistant_prompted_samples_offer_what_the_assistants_selector_shows():
                 continue  # a sample that kept its own tools (all of them the assistant's)
             offered += 1
             wanted = {c.name for c in sample.reference_calls}
-            assert wanted <= set(names)
-            if kind is SampleKind.irrelevance:
-                assert not sample.reference_calls
+            assert wanted and wanted <= set(names)
     assert offered >= 30, offered
+
+
+def test_with_the_assistants_tools_on_its_prompt_meets_them_only_in_samples_with_a_call():
+    assistant = set(assistant_specs())
+    synth = Synthesizer(
+        builtin_recipes(), seed=6, assistant_tools_share=1.0, assistant_prompt_share=1.0
+    )
+    samples = [synth.make(SampleKind.irrelevance) for _ in range(200)]
+    prompted = [s for s in samples if _assistant_prompted(s)]
+    assert len(prompted) > 50
+    assert not any({t.name for t in s.tools} & assistant for s in prompted)
+    others = [s for s in samples if not _assistant_prompted(s)]  # its own domains' requests
+    assert any({t.name for t in s.tools} & assistant for s in others)
 
 
 def test_assistant_tools_need_the_assistants_whole_toolset():

@@ -92,8 +92,9 @@ def data(
             "--assistant-tools-share",
             min=0.0,
             max=1.0,
-            help="share of the samples under the assistant's system prompt that offer its "
-            "tools its selector would show, as the deployed assistant does (default 0)",
+            help="share of the call samples under the assistant's system prompt that ask for "
+            "one of its own tools, offered what its tool selector would show, as the deployed "
+            "assistant does (default 0)",
         ),
     ] = None,
 ) -> None:

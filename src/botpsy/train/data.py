@@ -58,8 +58,9 @@ class DataConfig:
     # Share of samples whose tools are renamed in another API style (``mail.send_email``,
     # ``MailClient.sendEmail``): teaches copying the offered name (botpsy.train.naming).
     name_style_share: float = 0.3
-    # Share of the samples under the assistant's system prompt that offer the tools its
-    # selector would show for the request, as the deployed assistant does (botpsy.agent).
+    # Share of the call samples under the assistant's system prompt that ask for one of its
+    # own tools; when nonzero, those samples offer what its tool selector would show, as the
+    # deployed assistant does (botpsy.train.synth, botpsy.agent.selection).
     assistant_tools_share: float = 0.0
     # Share of the samples under the on-device assistant's system prompt (the rest get a
     # generic one or none, as BFCL's cases do).

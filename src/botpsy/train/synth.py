@@ -179,10 +179,15 @@ class Synthesizer:
         check_share(assistant_tools_share, "assistant_tools_share")
         check_share(assistant_prompt_share, "assistant_prompt_share")
         self.assistant_prompt_share = assistant_prompt_share
-        # Share of samples under the assistant's prompt that offer the tools its selector would
-        # show for the request: the prompt the deployed model reads (``_offer``).
+        # Share of the one-request call samples under the assistant's prompt that ask for one of
+        # its own tools (``_target``); when nonzero, call samples under it offer what its
+        # selector would show, the prompt the deployed model reads (``_offer``).
         self.assistant_tools_share = assistant_tools_share
         self._assistant_tools = _assistant_toolset(recipes) if assistant_tools_share else []
+        # With them on, its prompt meets its own tools only in samples with a call: no-tool
+        # samples under it offer other tools (``_irrelevance``).
+        self._assistant_names = {t.name for t in self._assistant_tools}
+        self._assistant_recipes = [r for r in recipes if r.spec.name in self._assistant_names]
         self._selector = Bm25ToolSelector()
 
     def make(self, kind: SampleKind) -> TrainSample:
@@ -232,27 +237,32 @@ class Synthesizer:
         prompt = self.rng.choice(SYSTEM_PROMPTS)
         return [Message(role="system", content=prompt)] if prompt else []
 
+    def _target(self, assistant: bool) -> ToolRecipe:
+        """The recipe a call sample asks for: under the assistant's prompt, with its tools on,
+        one of the assistant's own for ``assistant_tools_share`` of the samples (what its
+        users ask of it), else any."""
+        own = self._assistant_recipes
+        if assistant and own and self.rng.random() < self.assistant_tools_share:
+            return self.rng.choice(own)
+        return self.rng.choice(self.recipes)
+
     def _offer(
-        self,
-        assistant: bool,
-        text: str,
-        targets: list[ToolRecipe],
-        request: ToolRecipe | None = None,
+        self, assistant: bool, text: str, targets: list[ToolRecipe]
     ) -> list[ToolSpec] | None:
         """What the deployed assistant shows the model for ``text``: its tool selector's choice
-        from its own tools, for ``assistant_tools_share`` of the samples under its prompt.
-        None (the sample offers its own tools) when the choice lacks a right tool, holds one
-        that could serve a no-tool ``request``, or is every tool (the selector found nothing:
-        a prompt too long to train on)."""
+        from its own tools, for every call sample under its prompt (with its tools on). None
+        (the sample offers its own tools) when the choice lacks a right tool or is every tool
+        (the selector found nothing: a prompt too long to train on).
+
+        Only samples with a call get it: the assistant's prompt with its own tools always
+        meets a request they serve. Offered to no-tool samples too (requests of other domains),
+        it taught the smol model to decline the assistant's own requests: no call in 49 of the
+        74 scenarios (docs/training/smol/assistant-balance)."""
         if not (assistant and self._assistant_tools):
-            return None
-        if self.rng.random() >= self.assistant_tools_share:
             return None
         choice = self._selector.choose(text, self._assistant_tools)
         names = {t.name for t in choice.tools}
-        if choice.fallback or not {t.spec.name for t in targets} <= names:
-            return None
-        if request and any(_could_serve(n, request.spec.name, request.domain) for n in names):
+        if not targets or choice.fallback or not {t.spec.name for t in targets} <= names:
             return None
         return [t.model_copy(deep=True) for t in choice.tools]
 
@@ -289,9 +299,9 @@ class Synthesizer:
     # -- kinds ---------------------------------------------------------------------------------
 
     def _single(self) -> TrainSample:
-        recipe = self.rng.choice(self.recipes)
-        item = self._realise(recipe, Shared(self.rng))
         assistant = self._assistant()
+        recipe = self._target(assistant)
+        item = self._realise(recipe, Shared(self.rng))
         messages = self._start(assistant) + [
             Message(role="user", content=item.text),
             self._call_turn([item]),
@@ -300,9 +310,9 @@ class Synthesizer:
         return self._sample(SampleKind.single, recipe.domain, messages, tools, [item.reference])
 
     def _multiple(self) -> TrainSample:
-        recipe = self.rng.choice(self.recipes)
-        item = self._realise(recipe, Shared(self.rng))
         assistant = self._assistant()
+        recipe = self._target(assistant)
+        item = self._realise(recipe, Shared(self.rng))
         messages = self._start(assistant) + [
             Message(role="user", content=item.text),
             self._call_turn([item]),
@@ -380,9 +390,8 @@ class Synthesizer:
                 Message(role="user", content=request),
                 Message(role="assistant", content=answer),
             ]
-            tools = self._offer(assistant, request, []) or self._tools(
-                [], 1, 4, exclude=set(CATCH_ALL)
-            )
+            avoid = self._assistant_names if assistant else set()
+            tools = self._tools([], 1, 4, exclude=set(CATCH_ALL) | avoid)
             return self._sample(SampleKind.irrelevance, "chitchat", messages, tools, [])
         recipe = self.rng.choice(self.recipes)
         item = self._realise(recipe, Shared(self.rng))
@@ -390,7 +399,7 @@ class Synthesizer:
         # its prompt is only taught for requests of other domains (else it learns to decline
         # its own domains: docs/training/smol/balance).
         assistant = self._assistant() and domain_group(recipe.domain) != ASSISTANT_GROUP
-        tools = self._offer(assistant, item.text, [], request=recipe) or self._unfit_tools(recipe)
+        tools = self._unfit_tools(recipe, avoid=self._assistant_names if assistant else set())
         need = recipe.spec.description.rstrip(".")
         answer = self.rng.choice(IRRELEVANCE_ANSWERS).format(need=need[0].lower() + need[1:])
         messages = self._start(assistant) + [
@@ -399,16 +408,17 @@ class Synthesizer:
         ]
         return self._sample(SampleKind.irrelevance, recipe.domain, messages, tools, [])
 
-    def _unfit_tools(self, recipe: ToolRecipe) -> list[ToolSpec]:
-        """Tools that cannot do ``recipe``'s request: half the time one or two from its own
-        domain (the near miss a small model gets wrong), otherwise 1-4 from other domains."""
+    def _unfit_tools(self, recipe: ToolRecipe, avoid: set[str] | None = None) -> list[ToolSpec]:
+        """Tools that cannot do ``recipe``'s request, none of them in ``avoid``: mostly one or
+        two from its own domain (the near miss a small model gets wrong), otherwise 1-4 from
+        other domains."""
         target = recipe.spec.name
         unfit = [r for r in self.recipes if not _could_serve(r.spec.name, target, recipe.domain)]
         near = [r for r in unfit if r.domain == recipe.domain]
         if near and self.rng.random() < NEAR_MISS_SHARE:
             chosen = self.rng.sample(near, min(len(near), self.rng.choice((1, 1, 2))))
             return [r.spec for r in chosen]
-        far = {r.spec.name for r in unfit if r.domain != recipe.domain}
+        far = {r.spec.name for r in unfit if r.domain != recipe.domain} - (avoid or set())
         return self._tools([], 1, 4, exclude={r.spec.name for r in self.recipes} - far)
 
     def _round(self, recipe: ToolRecipe) -> tuple[Realised, list[Message]]:
@@ -425,10 +435,10 @@ class Synthesizer:
         return item, turns
 
     def _multi_turn(self) -> TrainSample:
-        first = self.rng.choice(self.recipes)
+        assistant = self._assistant()
+        first = self._target(assistant)
         targets = [first]
         item, turns = self._round(first)
-        assistant = self._assistant()
         messages = self._start(assistant) + turns
         if self.rng.random() < 0.4:
             second = self._apart(1, [first])[-1]
