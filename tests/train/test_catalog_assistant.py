@@ -135,9 +135,9 @@ class _Recording(Synthesizer):
 
     target: ToolRecipe | None = None
 
-    def _unfit_tools(self, recipe: ToolRecipe) -> list:
+    def _unfit_tools(self, recipe: ToolRecipe, avoid: set[str] | None = None) -> list:
         self.target = recipe
-        return super()._unfit_tools(recipe)
+        return super()._unfit_tools(recipe, avoid)
 
 
 def _groups_of(name: str) -> set[str]:
