@@ -4,13 +4,19 @@ turns the base into exactly the model DAPO produced."""
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import torch
 from safetensors.torch import load_file
 
-from botpsy.train.adapter_rl import FINAL_ADAPTER, LOWRANK_STAGE, AdapterRL
+from botpsy.train.adapter_rl import (
+    FINAL_ADAPTER,
+    LOWRANK_STAGE,
+    AdapterRL,
+    truncate_to_adapter,
+)
 from botpsy.train.export import merge_lora
 from botpsy.train.presets import get_preset, with_adapter_rl
 from botpsy.train.recipe import main
@@ -53,6 +59,54 @@ def test_module_types_can_have_their_own_ranks():
     assert settings.final_rank_pattern == {"k_proj": 32, "v_proj": 32}
     assert settings.describe() == "56 (k_proj 24, v_proj 24)"
     assert settings.describe(final=True) == "64 (k_proj 32, v_proj 32)"
+
+
+def _best(delta: torch.Tensor, rank: int) -> torch.Tensor:
+    u, s, vh = torch.linalg.svd(delta)
+    return (u[:, :rank] * s[:rank]) @ vh[:rank]
+
+
+def test_the_balance_phase_can_keep_ranks_of_its_own(tiny_run, tmp_path):
+    plan, _ = tiny_run
+    out = Path(plan.out_dir)
+    settings = AdapterRL(sft_rank=4, rl_rank=2, rank_pattern={"k_proj": 2}, balance_rank=1)
+    parts = settings.parts(out / "balance" / "model", out / "distill" / "model")
+    assert [(p.rank, p.rank_pattern) for p in parts] == [(3, {"k_proj": 1}), (1, {})]
+    lowrank = _weights(truncate_to_adapter(out / "base", parts, tmp_path / "lowrank"))
+    base, distill = _weights(out / "base"), _weights(out / "distill" / "model")
+    balance = _weights(out / "balance" / "model")
+    q = next(k for k in base if k.endswith("q_proj.weight"))
+    # distillation's change at the remaining ranks, plus the balance phase's own at its one
+    expected = _best(distill[q] - base[q], 3) + _best(balance[q] - distill[q], 1)
+    assert torch.linalg.norm(lowrank[q] - base[q] - expected) < 1e-3 * torch.linalg.norm(expected)
+    k = q.replace("q_proj", "k_proj")
+    assert torch.linalg.matrix_rank(lowrank[k] - base[k], rtol=1e-4) <= 2
+    # one truncation of the whole change would be another model
+    assert not torch.allclose(lowrank[q] - base[q], _best(balance[q] - base[q], 4), atol=1e-6)
+
+
+def test_without_a_balance_rank_the_change_before_rl_is_truncated_as_one():
+    settings = AdapterRL(sft_rank=56, rank_pattern={"k_proj": 24})
+    (part,) = settings.parts("run/balance/model", "run/distill/model")
+    assert (str(part.model), part.rank, part.rank_pattern) == (
+        "run/balance/model",
+        56,
+        {"k_proj": 24},
+    )
+    with_rank = AdapterRL(sft_rank=56, rank_pattern={"k_proj": 24}, balance_rank=8)
+    (part,) = with_rank.parts("run/distill/model", None)  # a plan without a balance phase
+    assert part.rank == 56
+
+
+def test_a_balance_rank_needs_a_balance_phase_and_room(tmp_path):
+    settings = AdapterRL(sft_rank=8, rl_rank=2, balance_rank=2)
+    plan = with_adapter_rl(get_preset("tiny", str(tmp_path)), settings)
+    assert any("2 of the ranks truncate the balance phase's own change" in n for n in plan.notes)
+    assert plan.adapter_rl.final_rank == 12  # the balance ranks come out of sft_rank
+    with pytest.raises(ValueError, match="has no balance phase"):
+        with_adapter_rl(replace(get_preset("tiny", str(tmp_path)), balance=None), settings)
+    with pytest.raises(ValueError, match="below every truncation rank"):
+        AdapterRL(sft_rank=56, rank_pattern={"k_proj": 8}, balance_rank=8)
 
 
 def test_bad_ranks_are_a_clear_error():

@@ -14,11 +14,18 @@ embeddings stay the base's, as llama.cpp applies the adapter), and both DAPO rou
 LoRA adapters of rank ``rl_rank`` on that model. The whole change is then of rank at most
 ``sft_rank + 2 * rl_rank`` per layer, and the final extraction at that rank is exact: what
 RL taught is what ships.
+
+The balance phase's change is small next to SFT's (relative weight change 0.0007 against
+0.0043), and one truncation of the whole change keeps its directions only when they happen to
+rank among the largest: in one smol run it kept balance's irrelevance (90% -> 70%), in another
+it lost it (90% -> 10%, docs/training/smol/assistant-balance). ``balance_rank`` reserves ranks
+for that change: distillation's change and balance's are truncated apart and both applied.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +35,16 @@ from botpsy.train.common import LoraSettings
 LOWRANK_STAGE = "distill-lowrank"
 FINAL_ADAPTER = "lora"  # the exact final adapter (PEFT folder)
 RL_ROUNDS = 2
+
+
+@dataclass(frozen=True)
+class TruncationPart:
+    """One link of the truncation chain: the change from the previous model to ``model``
+    (from the base for the first), kept at ``rank`` (``rank_pattern``: own ranks by type)."""
+
+    model: str | Path
+    rank: int
+    rank_pattern: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -47,6 +64,9 @@ class AdapterRL:
     # {"k_proj": 24, "v_proj": 24} with sft_rank 56: final ranks 64 and 32, every tensor in
     # q8_0, 19.2 MB for SmolLM2 (measured), where a uniform 64 is 20.8 MB.
     rank_pattern: dict[str, int] = field(default_factory=dict)
+    # Ranks of the truncation kept for the balance phase's own change (0: the change before RL
+    # is truncated as one); taken from sft_rank and from each rank_pattern entry.
+    balance_rank: int = 0
 
     def __post_init__(self) -> None:
         ranks = [self.sft_rank, self.rl_rank, *self.rank_pattern.values()]
@@ -54,6 +74,12 @@ class AdapterRL:
             raise ValueError(
                 f"adapter ranks must be at least 1, got sft_rank={self.sft_rank}, "
                 f"rl_rank={self.rl_rank}, rank_pattern={self.rank_pattern}"
+            )
+        truncation = [self.sft_rank, *self.rank_pattern.values()]
+        if self.balance_rank < 0 or (self.balance_rank and self.balance_rank >= min(truncation)):
+            raise ValueError(
+                f"balance_rank must be 0 or below every truncation rank (sft_rank "
+                f"{self.sft_rank}, rank_pattern {self.rank_pattern}), got {self.balance_rank}"
             )
         if self.learning_rate <= 0:
             raise ValueError(f"learning_rate must be positive, got {self.learning_rate}")
@@ -78,22 +104,34 @@ class AdapterRL:
         own = ", ".join(f"{name} {r}" for name, r in pattern.items())
         return f"{rank} ({own})" if own else str(rank)
 
+    def parts(
+        self, before_rl: str | Path, balance_input: str | Path | None
+    ) -> list[TruncationPart]:
+        """The truncation's parts, in chain order: the change up to ``before_rl`` at
+        ``sft_rank``; or, with ``balance_rank`` and a balance phase (that started from
+        ``balance_input``), the change up to the balance phase at the remaining ranks, then
+        the balance phase's own change at ``balance_rank``."""
+        if not (self.balance_rank and balance_input):
+            return [TruncationPart(before_rl, self.sft_rank, self.rank_pattern)]
+        k = self.balance_rank
+        earlier = {name: rank - k for name, rank in self.rank_pattern.items()}
+        return [
+            TruncationPart(balance_input, self.sft_rank - k, earlier),
+            TruncationPart(before_rl, k, {}),
+        ]
+
     def lora(self) -> LoraSettings:
         """Each DAPO round's LoRA: scale alpha / r = 2, no dropout (RL samples on-policy)."""
         return LoraSettings(r=self.rl_rank, alpha=2 * self.rl_rank, dropout=0.0)
 
 
 def truncate_to_adapter(
-    base: str | Path,
-    tuned: str | Path,
-    out_dir: str | Path,
-    rank: int,
-    rank_pattern: dict[str, int] | None = None,
+    base: str | Path, parts: Sequence[TruncationPart], out_dir: str | Path
 ) -> Path:
-    """``base`` plus the rank-``rank`` truncation of ``tuned - base`` (``rank_pattern``: own
-    ranks for some module types): the adapter (``out_dir/adapter``) and the merged model
-    (``out_dir/model``, returned). A folder a previous run finished is reused, so a resumed
-    recipe skips this step."""
+    """``base`` plus each part's truncated change, applied in turn: the adapters
+    (``out_dir/adapter``, then ``adapter-2``...) and the merged model (``out_dir/model``,
+    returned). Ranks add up, so the sum is a LoRA of rank ``sum(part.rank)``. A folder a
+    previous run finished is reused, so a resumed recipe skips this step."""
     from botpsy.train.export import merge_lora
     from botpsy.train.lora_extract import extract_lora
 
@@ -101,8 +139,15 @@ def truncate_to_adapter(
     model = out_dir / "model"
     if (model / "config.json").exists():
         return model
-    extract_lora(base, tuned, out_dir / "adapter", rank=rank, rank_pattern=rank_pattern)
-    merge_lora(Path(base), out_dir / "adapter", model)
+    if not parts:
+        raise ValueError("the truncation needs at least one part")
+    previous, merged = Path(base), Path(base)
+    for i, part in enumerate(parts, start=1):
+        adapter = out_dir / ("adapter" if i == 1 else f"adapter-{i}")
+        extract_lora(previous, part.model, adapter, rank=part.rank, rank_pattern=part.rank_pattern)
+        target = model if i == len(parts) else out_dir / f"merged-{i}"
+        merge_lora(merged, adapter, target)
+        previous, merged = Path(part.model), target
     return model
 
 

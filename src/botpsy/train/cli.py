@@ -241,6 +241,15 @@ def recipe(
             "(with --adapter-rank 56: final ranks 64 and 32, all q8_0, 19.2 MB for SmolLM2)",
         ),
     ] = "",
+    adapter_balance_rank: Annotated[
+        int,
+        typer.Option(
+            "--adapter-balance-rank",
+            min=0,
+            help="Of the truncation's ranks (and each pattern rank), this many carry the balance "
+            "phase's own change, truncated apart from the change before it (0: one truncation)",
+        ),
+    ] = 0,
 ) -> None:
     """The whole recipe; re-run the same command to resume an interrupted run."""
     from botpsy.train.adapter_rl import AdapterRL
@@ -254,6 +263,7 @@ def recipe(
                 sft_rank=adapter_rank,
                 rl_rank=adapter_rl_rank,
                 rank_pattern=_rank_pattern(adapter_rank_pattern, "--adapter-rank-pattern"),
+                balance_rank=adapter_balance_rank,
             )
             plan = with_adapter_rl(plan, settings)
     except ValueError as exc:

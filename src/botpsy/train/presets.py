@@ -387,6 +387,8 @@ def with_adapter_rl(plan: RecipePlan, settings: AdapterRL) -> RecipePlan:
     distillation model, and the export writes the exact final adapter over the base."""
     if plan.launch_only:
         raise ValueError(f"preset {plan.preset!r} runs elsewhere; adapter RL runs in-process")
+    if settings.balance_rank and not plan.balance:
+        raise ValueError(f"preset {plan.preset!r} has no balance phase to keep ranks for")
     p = Paths(Path(plan.out_dir))
     rl = {"lora": settings.lora(), "learning_rate": settings.learning_rate}
     export = plan.export or ExportConfig(model_dir="", out_dir=str(p.out / "gguf"))
@@ -406,10 +408,17 @@ def with_adapter_rl(plan: RecipePlan, settings: AdapterRL) -> RecipePlan:
             (
                 f"Adapter-aware RL: DAPO trains rank-{settings.rl_rank} LoRA (lr "
                 f"{settings.learning_rate:g}) over the rank-{settings.describe()} truncation of "
-                f"the change before RL; the final adapter has rank {settings.describe(final=True)}"
+                f"the change before RL{_balance_share(settings)}; the final adapter has rank "
+                f"{settings.describe(final=True)}"
             ),
         ],
     )
+
+
+def _balance_share(settings: AdapterRL) -> str:
+    if not settings.balance_rank:
+        return ""
+    return f" ({settings.balance_rank} of the ranks truncate the balance phase's own change)"
 
 
 def get_preset(name: str, out_dir: str, base_model: str | None = None) -> RecipePlan:

@@ -123,14 +123,10 @@ def run_stages(plan: RecipePlan, evaluator: ModelEvaluator | None) -> list[Stage
     results = []
     for cfg in plan.stages:
         if cfg is plan.dapo1 and plan.adapter_rl:
-            args = (
-                plan.base_model,
-                plan.before_rl,
-                Path(plan.out_dir) / LOWRANK_STAGE,
-                plan.adapter_rl.sft_rank,
-                plan.adapter_rl.rank_pattern,
-            )
-            _step(plan, "the rank truncation", truncate_to_adapter, *args)
+            balance_input = plan.balance.model if plan.balance else None
+            parts = plan.adapter_rl.parts(plan.before_rl, balance_input)
+            out = Path(plan.out_dir) / LOWRANK_STAGE
+            _step(plan, "the rank truncation", truncate_to_adapter, plan.base_model, parts, out)
         results.append(_run_stage(plan, _runner(cfg), cfg, evaluator))
     return results
 
