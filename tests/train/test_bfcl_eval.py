@@ -284,3 +284,25 @@ def test_markdown_has_one_bfcl_row_per_model_with_gains():
     assert lines[start + 8] == ""  # the unscored stage has no row
     unscored = report.model_copy(update={"base_scores": {}, "stages": report.stages[1:]})
     assert "BFCL" not in markdown(unscored)
+
+
+def test_a_stage_that_starts_from_another_model_gets_a_row_for_it():
+    """Adapter-aware RL starts DAPO from a rank truncation of the balance model: the
+    truncation's loss shows as its own row, and DAPO's gain is over the truncation."""
+    base = {"non_live_ast": 0.0, "irrelevance": 1.0}
+    balance = {"non_live_ast": 0.4, "irrelevance": 0.9}
+    truncated = {"non_live_ast": 0.35, "irrelevance": 0.1}
+    dapo = {"non_live_ast": 0.35, "irrelevance": 0.2}
+    report = RecipeReport(
+        preset="p",
+        out_dir="o",
+        base_model="b",
+        base_scores=base,
+        stages=[_stage("balance", base, balance), _stage("dapo1", truncated, dapo)],
+    )
+    rows = [line for line in markdown(report).splitlines() if line.startswith("| ")][-4:]
+    assert rows[1:] == [
+        "| balance | 0.400 (+0.400) | 0.900 (-0.100) |",
+        "| before dapo1 | 0.350 (-0.050) | 0.100 (-0.800) |",
+        "| dapo1 | 0.350 (+0.000) | 0.200 (+0.100) |",
+    ]

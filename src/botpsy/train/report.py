@@ -53,14 +53,22 @@ class ScoreRow(BaseModel):
 
 
 def score_rows(report: RecipeReport) -> list[ScoreRow]:
-    """Base, then each scored stage: what the external evaluator (BFCL) said of each model."""
+    """Base, then each scored stage: what the external evaluator (BFCL) said of each model.
+
+    A stage that did not start from the model of the row above (adapter-aware RL starts
+    from a rank truncation) gets a row ``before STAGE`` for the model it started from, so
+    what happened between the stages is a gain of its own, not hidden in the next one's."""
     base = report.base_scores or (report.stages[0].external_before if report.stages else {})
     rows = [ScoreRow(model="base", scores=base)] if base else []
-    rows += [
-        ScoreRow(model=s.stage, scores=s.external_after, before=s.external_before or None)
-        for s in report.stages
-        if s.external_after
-    ]
+    for stage in report.stages:
+        if not stage.external_after:
+            continue
+        start = stage.external_before or None
+        if start and rows and start != rows[-1].scores:
+            rows.append(
+                ScoreRow(model=f"before {stage.stage}", scores=start, before=rows[-1].scores)
+            )
+        rows.append(ScoreRow(model=stage.stage, scores=stage.external_after, before=start))
     return rows
 
 
