@@ -27,11 +27,16 @@ def test_gguf_path_and_lora(default_gguf):
     assert default_call_mode(resolve_model(str(default_gguf)).name) == "single_call"
 
 
-def test_the_shipped_adapter_runs_in_single_call_mode():
+def test_the_shipped_adapter_runs_in_single_call_mode(default_gguf):
     """botpsy-smol calls tools, but declines too often to decide alone: it solved 8 of the 74
     scenarios in single_call mode and 2 in auto mode (docs/assistant/default-model)."""
     ref = resolve_model("botpsy-smol")
     assert ref.lora and default_call_mode(ref.name) == "single_call"
+    # a requantized copy is the same model (the name keeps its quant suffix)
+    assert (
+        default_call_mode("botpsy-smol:q8_0") == default_call_mode("smollm2:q8_0") == "single_call"
+    )
+    assert default_call_mode("botpsy-smollm2-135m-F16") == "auto"
 
 
 @pytest.mark.parametrize(
@@ -166,7 +171,9 @@ def test_botpsy_smol_is_the_base_plus_the_shipped_adapter(tmp_path, monkeypatch,
 
 
 @pytest.mark.model
-def test_a_named_model_with_a_quant_is_its_base_requantized_once(tmp_path, monkeypatch, default_gguf):
+def test_a_named_model_with_a_quant_is_its_base_requantized_once(
+    tmp_path, monkeypatch, default_gguf
+):
     from botpsy.bench.gguf_info import read_gguf_info
 
     monkeypatch.setattr(store, "variants_dir", lambda: tmp_path)

@@ -83,6 +83,13 @@ def test_the_balance_phase_can_keep_ranks_of_its_own(tiny_run, tmp_path):
     assert torch.linalg.matrix_rank(lowrank[k] - base[k], rtol=1e-4) <= 2
     # one truncation of the whole change would be another model
     assert not torch.allclose(lowrank[q] - base[q], _best(balance[q] - base[q], 4), atol=1e-6)
+    # a finished truncation is reused only when made the same way
+    assert truncate_to_adapter(out / "base", parts, tmp_path / "lowrank").is_dir()
+    other = AdapterRL(sft_rank=4, rl_rank=2, rank_pattern={"k_proj": 2}, balance_rank=0)
+    with pytest.raises(ValueError, match="made another way"):
+        truncate_to_adapter(
+            out / "base", other.parts(out / "balance" / "model", None), tmp_path / "lowrank"
+        )
 
 
 def test_without_a_balance_rank_the_change_before_rl_is_truncated_as_one():
@@ -147,3 +154,24 @@ def test_the_final_adapter_carries_the_whole_change(adapter_run, tmp_path):
         assert torch.allclose(merged[name], weight, atol=1e-5), name
     assert report.export.adapter and Path(report.export.adapter).exists()
     assert all(c.n_vocab == plan.tiny.vocab_size for c in report.export.checks)
+
+
+def test_rescoring_the_run_starts_dapo1_from_the_truncation(adapter_run):
+    """``botpsy train score-run`` gives DAPO round 1 the truncated model's scores as its
+    start, so the report keeps the truncation's own row."""
+    from botpsy.train.score_run import score_run
+
+    plan, _ = adapter_run
+    run = Path(plan.out_dir)
+    models: list[str] = []
+
+    def evaluator(model: str) -> dict[str, float]:
+        models.append(str(Path(model).resolve()))
+        return {"non_live_ast": float(models.index(str(Path(model).resolve())))}
+
+    report = score_run(run, evaluator)
+    truncated = evaluator(str(run / LOWRANK_STAGE / "model"))
+    stages = {s.stage: s for s in report.stages}
+    assert stages["dapo1"].external_before == truncated
+    assert stages["dapo1"].external_before != stages["balance"].external_after
+    assert stages["dapo2"].external_before == stages["dapo1"].external_after

@@ -306,3 +306,9 @@ def test_a_stage_that_starts_from_another_model_gets_a_row_for_it():
         "| before dapo1 | 0.350 (-0.050) | 0.100 (-0.800) |",
         "| dapo1 | 0.350 (+0.000) | 0.200 (+0.100) |",
     ]
+    # after an unscored stage there is nothing to compare the next one's start with
+    gap = report.model_copy(
+        update={"stages": [_stage("balance", base, {}), _stage("dapo1", truncated, dapo)]}
+    )
+    rows = [line.split(" |")[0] for line in markdown(gap).splitlines() if line.startswith("| ")]
+    assert "| before dapo1" not in rows and "| dapo1" in rows

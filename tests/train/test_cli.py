@@ -116,3 +116,7 @@ def test_recipe_refuses_adapter_rl_where_it_cannot_run(tmp_path):
     result = runner.invoke(app, ["recipe", "--out", str(tmp_path / "t"), *bad])
     said = " ".join(result.output.replace("│", " ").split())
     assert result.exit_code == 2 and "--adapter-rank-pattern wants MODULE=RANK" in said
+    orphan = ["recipe", "--out", str(tmp_path / "o"), "--adapter-balance-rank", "8"]
+    result = runner.invoke(app, orphan)
+    said = " ".join(result.output.replace("│", " ").split())
+    assert result.exit_code == 2 and "need --adapter-rank" in said

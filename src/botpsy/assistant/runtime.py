@@ -31,8 +31,9 @@ FIRST_CALL_MODELS = frozenset({"smollm2", "SmolLM2-135M-Instruct.Q4_1", "botpsy-
 
 def default_call_mode(model_name: str) -> str:
     """``single_call`` for the embedded SmolLM2 models, plain or with the shipped adapter
-    (``FIRST_CALL_MODELS``), else ``auto``."""
-    return "single_call" if model_name in FIRST_CALL_MODELS else "auto"
+    (``FIRST_CALL_MODELS``) and on any requantization of them (``botpsy-smol:q8_0``), else
+    ``auto``."""
+    return "single_call" if model_name.partition(":")[0] in FIRST_CALL_MODELS else "auto"
 
 
 @dataclass

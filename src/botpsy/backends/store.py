@@ -241,7 +241,7 @@ def resolve_model(spec: str) -> ModelRef:
         if lora:
             _check_gguf(Path(lora))
         # An adapter makes another model: its name says so (reports, and the assistant's
-        # call mode, which forces calls only on the plain base).
+        # call mode, which forces calls only on the models it names, botpsy-smol among them).
         name = f"{path.stem}+{Path(lora).stem}" if lora else path.stem
         return ModelRef("gguf", str(path), name, lora or None)
     if path.is_dir() and (path / "config.json").is_file():

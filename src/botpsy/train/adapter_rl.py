@@ -34,6 +34,7 @@ from botpsy.train.common import LoraSettings
 # The truncated pre-RL model DAPO starts from (the name predates the balance phase).
 LOWRANK_STAGE = "distill-lowrank"
 FINAL_ADAPTER = "lora"  # the exact final adapter (PEFT folder)
+PARTS_FILE = "parts.json"  # how the truncation in LOWRANK_STAGE was made (checked on reuse)
 RL_ROUNDS = 2
 
 
@@ -137,10 +138,12 @@ def truncate_to_adapter(
 
     out_dir = Path(out_dir)
     model = out_dir / "model"
-    if (model / "config.json").exists():
-        return model
     if not parts:
         raise ValueError("the truncation needs at least one part")
+    wanted = _describe_parts(parts)
+    if (model / "config.json").exists():
+        _check_reuse(out_dir, wanted)
+        return model
     previous, merged = Path(base), Path(base)
     for i, part in enumerate(parts, start=1):
         adapter = out_dir / ("adapter" if i == 1 else f"adapter-{i}")
@@ -148,7 +151,41 @@ def truncate_to_adapter(
         target = model if i == len(parts) else out_dir / f"merged-{i}"
         merge_lora(merged, adapter, target)
         previous, merged = Path(part.model), target
+    (out_dir / PARTS_FILE).write_text(json.dumps(wanted, indent=2), encoding="utf-8")
     return model
+
+
+def _describe_parts(parts: Sequence[TruncationPart]) -> list[dict[str, object]]:
+    """What makes a truncation: each part's model (with its weights' mtime, so a retrained
+    stage counts as another model), rank and ranks by type."""
+
+    def stamp(model: Path) -> float | None:
+        weights = sorted(model.glob("*.safetensors"))
+        return max(w.stat().st_mtime for w in weights) if weights else None
+
+    return [
+        {
+            "model": str(Path(part.model).resolve()),
+            "weights_mtime": stamp(Path(part.model)),
+            "rank": part.rank,
+            "rank_pattern": dict(part.rank_pattern),
+        }
+        for part in parts
+    ]
+
+
+def _check_reuse(out_dir: Path, wanted: list[dict[str, object]]) -> None:
+    """A finished truncation is reused only when it was made the same way: another rank,
+    balance rank or retrained stage would otherwise be carried on without a word."""
+    record = out_dir / PARTS_FILE
+    if not record.is_file():
+        return  # made before truncations were recorded: nothing to compare
+    found = json.loads(record.read_text(encoding="utf-8"))
+    if found != wanted:
+        raise ValueError(
+            f"{out_dir} holds a truncation made another way ({found}); this run wants "
+            f"{wanted}. Remove {out_dir} (and the DAPO stages after it) to redo it."
+        )
 
 
 def final_adapter(

@@ -258,6 +258,10 @@ def recipe(
 
     try:
         plan = get_preset(preset, str(out), base_model)
+        if not adapter_rank and (adapter_rank_pattern or adapter_balance_rank):
+            raise ValueError(
+                "--adapter-rank-pattern and --adapter-balance-rank need --adapter-rank"
+            )
         if adapter_rank:
             settings = AdapterRL(
                 sft_rank=adapter_rank,

@@ -269,7 +269,7 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         base_source="given" if base_model else f"gguf:{default_model_path()}",
         stage_processes=True,
         # Under the assistant's prompt (40% of the conversations, not 25%), call samples ask
-        # for its own tools: with other tools there, add_reminder was the target of 5 of 852
+        # for its own tools: with other tools there, add_reminder was the target of 7 of 852
         # conversations, and the shipped adapter answered every "remind me" with list_reminders.
         data=DataConfig(
             n_samples=900,

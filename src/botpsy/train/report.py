@@ -55,20 +55,20 @@ class ScoreRow(BaseModel):
 def score_rows(report: RecipeReport) -> list[ScoreRow]:
     """Base, then each scored stage: what the external evaluator (BFCL) said of each model.
 
-    A stage that did not start from the model of the row above (adapter-aware RL starts
-    from a rank truncation) gets a row ``before STAGE`` for the model it started from, so
-    what happened between the stages is a gain of its own, not hidden in the next one's."""
+    A stage that did not start from the previous stage's output (adapter-aware RL starts
+    DAPO from a rank truncation) gets a row ``before STAGE`` for the model it started from,
+    so what happened between the stages is a gain of its own, not hidden in the next one's.
+    When the previous stage is unscored there is nothing to compare, and no such row."""
     base = report.base_scores or (report.stages[0].external_before if report.stages else {})
     rows = [ScoreRow(model="base", scores=base)] if base else []
+    previous = base
     for stage in report.stages:
-        if not stage.external_after:
-            continue
         start = stage.external_before or None
-        if start and rows and start != rows[-1].scores:
-            rows.append(
-                ScoreRow(model=f"before {stage.stage}", scores=start, before=rows[-1].scores)
-            )
-        rows.append(ScoreRow(model=stage.stage, scores=stage.external_after, before=start))
+        if stage.external_after:
+            if start and previous and start != previous:
+                rows.append(ScoreRow(model=f"before {stage.stage}", scores=start, before=previous))
+            rows.append(ScoreRow(model=stage.stage, scores=stage.external_after, before=start))
+        previous = stage.external_after
     return rows
 
 

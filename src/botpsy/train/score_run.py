@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from botpsy.train.adapter_rl import LOWRANK_STAGE
 from botpsy.train.common import RESULT_FILE, StageResult
 from botpsy.train.data import DataStats
 from botpsy.train.evaluate import ModelEvaluator
@@ -96,6 +97,15 @@ def _with_note(notes: list[str], note: str | None) -> list[str]:
     return [n for n in notes if not n.startswith(kind)] + [note]
 
 
+def _truncated_start(run_dir: Path, folder: Path) -> Path | None:
+    """The rank truncation that adapter-aware RL's first DAPO round started from (None when
+    the stage started from the previous stage's model)."""
+    truncated = run_dir / LOWRANK_STAGE / "model"
+    if folder.name == "dapo1" and (truncated / "config.json").is_file():
+        return truncated
+    return None
+
+
 def score_run(
     run_dir: str | Path, evaluator: ModelEvaluator, note: str | None = None
 ) -> RecipeReport:
@@ -107,10 +117,14 @@ def score_run(
     report = report or _empty_report(run_dir, base)
     # Score everything before writing anything: a failure leaves the run as it was.
     scores = [evaluator(str(base)), *(evaluator(str(folder / "model")) for folder in dirs)]
+    starts = [
+        evaluator(str(truncated)) if (truncated := _truncated_start(run_dir, folder)) else before
+        for folder, before in zip(dirs, scores)
+    ]
     report.base_scores = scores[0]
     report.stages = [
         record_scores(folder, before, after)
-        for folder, before, after in zip(dirs, scores, scores[1:])
+        for folder, before, after in zip(dirs, starts, scores[1:])
     ]
     report.notes = _with_note(report.notes, note)
     write(report, run_dir)
