@@ -73,6 +73,7 @@ def test_the_balance_phase_can_keep_ranks_of_its_own(tiny_run, tmp_path):
     parts = settings.parts(out / "balance" / "model", out / "distill" / "model")
     assert [(p.rank, p.rank_pattern) for p in parts] == [(3, {"k_proj": 1}), (1, {})]
     lowrank = _weights(truncate_to_adapter(out / "base", parts, tmp_path / "lowrank"))
+    assert not (tmp_path / "lowrank" / "merged-1").exists()  # the intermediate merge is gone
     base, distill = _weights(out / "base"), _weights(out / "distill" / "model")
     balance = _weights(out / "balance" / "model")
     q = next(k for k in base if k.endswith("q_proj.weight"))

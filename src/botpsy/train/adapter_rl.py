@@ -25,6 +25,7 @@ for that change: distillation's change and balance's are truncated apart and bot
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,6 +151,8 @@ def truncate_to_adapter(
         extract_lora(previous, part.model, adapter, rank=part.rank, rank_pattern=part.rank_pattern)
         target = model if i == len(parts) else out_dir / f"merged-{i}"
         merge_lora(merged, adapter, target)
+        if merged != Path(base):
+            shutil.rmtree(merged)  # an intermediate merge, only the next one's input
         previous, merged = Path(part.model), target
     (out_dir / PARTS_FILE).write_text(json.dumps(wanted, indent=2), encoding="utf-8")
     return model
@@ -160,8 +163,7 @@ def _describe_parts(parts: Sequence[TruncationPart]) -> list[dict[str, object]]:
     stage counts as another model), rank and ranks by type."""
 
     def stamp(model: Path) -> float | None:
-        weights = sorted(model.glob("*.safetensors"))
-        return max(w.stat().st_mtime for w in weights) if weights else None
+        return max((w.stat().st_mtime for w in model.glob("*.safetensors")), default=None)
 
     return [
         {
