@@ -174,3 +174,13 @@ def test_list_events_bad_ranges(
 ) -> None:
     with pytest.raises(ToolInputError, match=message):
         cal.list_events(start, end)
+
+
+def test_an_end_given_as_a_bare_time_is_on_the_start_day(cal: CalendarToolbox) -> None:
+    """ "Yoga on Tuesday from 18:00 to 19:00" as a model writes it: the end is not today."""
+    event = cal.create_event("Yoga", "Tuesday 18:00", "19:00")
+    assert (event.start, event.end) == ("2025-03-11T18:00+01:00", "2025-03-11T19:00+01:00")
+    moved = cal.update_event(event.id, start="Friday 9:00", end="9:45")
+    assert (moved.start, moved.end) == ("2025-03-07T09:00+01:00", "2025-03-07T09:45+01:00")
+    with pytest.raises(ToolInputError):  # still before the start: refused, not moved a day
+        cal.create_event("Late", "Tuesday 18:00", "17:00")

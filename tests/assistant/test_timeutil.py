@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from botpsy.assistant.errors import ErrorKind, ToolInputError
-from botpsy.assistant.timeutil import from_db, parse_when, show, to_db, zone
+from botpsy.assistant.timeutil import from_db, parse_end, parse_when, show, to_db, zone
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NOW = datetime(2025, 3, 5, 9, 0, tzinfo=UTC)  # Wednesday, 10:00 in Berlin
@@ -95,3 +95,27 @@ def test_storage_is_utc_and_display_is_local() -> None:
 def test_unknown_zone_name() -> None:
     with pytest.raises(ToolInputError, match="IANA"):
         zone("Nowhere/Special")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("19:00", "2025-03-11T19:00+01:00"),  # a bare time is on the start's day
+        ("7pm", "2025-03-11T19:00+01:00"),
+        ("at 7:30 pm", "2025-03-11T19:30+01:00"),
+        ("noon", "2025-03-11T12:00+01:00"),
+        ("tomorrow 19:00", "2025-03-06T19:00+01:00"),  # anything else reads as parse_when
+        ("2025-03-12T09:00", "2025-03-12T09:00+01:00"),
+    ],
+)
+def test_an_end_time_of_day_falls_on_the_start_day(text: str, expected: str) -> None:
+    start = parse_when("Tuesday 18:00", tz=BERLIN, now=NOW).value  # 2025-03-11
+    parsed = parse_end(text, start=start, tz=BERLIN, now=NOW)
+    assert parsed.value.isoformat(timespec="minutes") == expected
+    assert not parsed.date_only
+
+
+def test_a_bare_number_is_not_a_time_of_day() -> None:
+    """ "19" is no clock time: it reads as parse_when reads it, not as 19:00 that day."""
+    start = parse_when("Tuesday 18:00", tz=BERLIN, now=NOW).value
+    assert parse_end("19", start=start, tz=BERLIN, now=NOW) == parse_when("19", tz=BERLIN, now=NOW)

@@ -19,7 +19,15 @@ from pydantic import Field
 from botpsy.assistant import inputs
 from botpsy.assistant.errors import ErrorKind, ToolInputError, not_found
 from botpsy.assistant.records import Record
-from botpsy.assistant.timeutil import ParsedTime, from_db, localize, parse_when, show, to_db
+from botpsy.assistant.timeutil import (
+    ParsedTime,
+    from_db,
+    localize,
+    parse_end,
+    parse_when,
+    show,
+    to_db,
+)
 from botpsy.assistant.toolbox import Toolbox, exposed
 
 MAX_ATTENDEES = 50
@@ -91,7 +99,8 @@ class CalendarToolbox(Toolbox):
         Args:
             title: What the event is.
             start: Start time, e.g. '2025-03-04T14:00' or 'tomorrow 14:00'.
-            end: End time, e.g. '2025-03-04T15:00' or 'tomorrow 15:00'.
+            end: End time, e.g. '2025-03-04T15:00' or 'tomorrow 15:00'; a bare time
+                like '15:00' is on the start's day.
             location: Where it happens.
             attendees: Names or email addresses of the people invited.
         """
@@ -102,7 +111,8 @@ class CalendarToolbox(Toolbox):
             "attendees": json.dumps(_attendees(attendees)),
             "created_at": to_db(self.store.now()),
         }
-        span = self._span(self._when(start, "start"), self._when(end, "end"))
+        begin = self._when(start, "start")
+        span = self._span(begin, self._end(end, begin))
         with self.store.write() as tx:
             cursor = tx.execute(
                 "INSERT INTO events (uid, title, starts_at, ends_at, all_day, location, attendees,"
@@ -128,7 +138,7 @@ class CalendarToolbox(Toolbox):
             event_id: The event to change.
             title: New title.
             start: New start time.
-            end: New end time.
+            end: New end time; a bare time like '15:00' is on the start's day.
             location: New location.
             attendees: New list of attendees (replaces the old one).
         """
@@ -211,6 +221,12 @@ class CalendarToolbox(Toolbox):
             raise ToolInputError(f"{field} must be a date or time as text", ErrorKind.invalid_date)
         return parse_when(value, tz=self.store.tz, now=self.store.now())
 
+    def _end(self, value: str, begin: ParsedTime) -> ParsedTime:
+        """The end of an event that starts at ``begin`` (a bare time is on its day)."""
+        if not isinstance(value, str):
+            raise ToolInputError("end must be a date or time as text", ErrorKind.invalid_date)
+        return parse_end(value, start=begin.value, tz=self.store.tz, now=self.store.now())
+
     def _span(self, begin: ParsedTime, stop: ParsedTime) -> Span:
         """Start and end checked; two bare dates make an all-day event, end day included."""
         all_day = begin.date_only and stop.date_only
@@ -228,7 +244,7 @@ class CalendarToolbox(Toolbox):
             else ParsedTime(old_start.astimezone(self.store.tz), bool(row["all_day"]))
         )
         if end is not None:
-            return self._span(begin, self._when(end, "end"))
+            return self._span(begin, self._end(end, begin))
         return checked_span(
             begin.value,
             begin.value + (old_end - old_start),

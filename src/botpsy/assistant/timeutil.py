@@ -48,6 +48,9 @@ _RELATIVE = re.compile(
     r"^in\s+(?P<n>\d{1,4})\s*(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|weeks?)$"
 )
 _UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 604800}
+_CLOCK_ONLY = re.compile(
+    r"^(?:at\s+)?(?:\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?|noon|midday|midnight)$"
+)
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,18 @@ def parse_when(
         day = _day_from_word(match["day"], bool(match["next"]), local_now.date())
         return _with_time_of_day(day, (match["rest"] or "").strip(), text, tz, default_time)
     return _parse_absolute(cleaned, text, tz, local_now.date(), default_time)
+
+
+def parse_end(text: str, *, start: datetime, tz: ZoneInfo, now: datetime) -> ParsedTime:
+    """Parse an end time that follows ``start``: a bare time of day (``19:00``, ``7pm``,
+    ``noon``) falls on the start's day, as in "Tuesday from 18:00 to 19:00"; any other form
+    reads as ``parse_when`` reads it. Without this, "19:00" would mean today even for an
+    event that starts next week."""
+    cleaned = " ".join(text.strip().lower().split()) if isinstance(text, str) else ""
+    if not _CLOCK_ONLY.match(cleaned):
+        return parse_when(text, tz=tz, now=now)
+    day = start.astimezone(tz).date()
+    return _with_time_of_day(day, cleaned.removeprefix("at "), text, tz, None)
 
 
 def _day_from_word(word: str, strictly_next: bool, today: date) -> date:
