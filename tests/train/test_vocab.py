@@ -9,7 +9,14 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from botpsy.assistant.timeutil import parse_when
-from botpsy.train.vocab import RELATIVE_SHARE, day_phrase, event_span, moment_phrase
+from botpsy.train.vocab import (
+    RELATIVE_SHARE,
+    REMINDER_TEXTS,
+    day_phrase,
+    event_span,
+    moment_phrase,
+    reminder_text,
+)
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NOW = datetime(2025, 3, 3, 10, 0, tzinfo=BERLIN)  # a Monday
@@ -58,3 +65,15 @@ def test_an_event_span_ends_after_it_starts_on_the_same_day():
     for _ in range(200):
         start, end = (_parse(v) for v in event_span(rng).value)
         assert start.date() == end.date() and start < end
+
+
+def test_reminder_texts_mix_fixed_chores_with_errands_for_people():
+    """Half fixed chores, half errands naming a person or a thing, so "remind me to call
+    <name>" is in the data and the vocabulary is not twelve phrases."""
+    rng = random.Random(0)
+    drawn = [reminder_text(rng) for _ in range(400)]
+    assert all(v.surface == v.value for v in drawn)
+    fixed = sum(v.value in REMINDER_TEXTS for v in drawn)
+    assert 150 < fixed < 250
+    assert any(v.value.startswith("call ") and v.value not in REMINDER_TEXTS for v in drawn)
+    assert len({v.value for v in drawn}) > 100
