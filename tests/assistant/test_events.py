@@ -184,3 +184,5 @@ def test_an_end_given_as_a_bare_time_is_on_the_start_day(cal: CalendarToolbox) -
     assert (moved.start, moved.end) == ("2025-03-07T09:00+01:00", "2025-03-07T09:45+01:00")
     with pytest.raises(ToolInputError):  # still before the start: refused, not moved a day
         cal.create_event("Late", "Tuesday 18:00", "17:00")
+    with pytest.raises(ToolInputError):  # a bare day then a bare time: refused as before
+        cal.create_event("Bank", "Tuesday", "9:00")

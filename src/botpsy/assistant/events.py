@@ -222,7 +222,11 @@ class CalendarToolbox(Toolbox):
         return parse_when(value, tz=self.store.tz, now=self.store.now())
 
     def _end(self, value: str, begin: ParsedTime) -> ParsedTime:
-        """The end of an event that starts at ``begin`` (a bare time is on its day)."""
+        """The end of an event that starts at ``begin``: a bare time is on its day when the
+        start has a time too. After a bare day ("Monday" to "9:00") it is read as before,
+        so the mismatch is refused rather than stored as a nine-hour event from midnight."""
+        if begin.date_only:
+            return self._when(value, "end")
         if not isinstance(value, str):
             raise ToolInputError("end must be a date or time as text", ErrorKind.invalid_date)
         return parse_end(value, start=begin.value, tz=self.store.tz, now=self.store.now())
