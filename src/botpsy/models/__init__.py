@@ -7,9 +7,10 @@ adapter-aware RL (``botpsy.train.adapter_rl``), so it carries exactly what the l
 stages trained:
 
 1. ``botpsy train recipe --preset smol --out RUN --adapter-rank 56 --adapter-rank-pattern
-   k_proj=24,v_proj=24`` fine-tunes SmolLM2 (dequantized from the Q4_1 GGUF into
-   ``RUN/base``) through SFT, distillation and the balance phase, replaces the result by
-   its rank-56 truncation over the base, and trains both DAPO rounds as rank-4 LoRA on
+   k_proj=24,v_proj=24 --adapter-balance-rank 8`` fine-tunes SmolLM2 (dequantized from the
+   Q4_1 GGUF into ``RUN/base``) through SFT, distillation and the balance phase, replaces
+   the result by a rank-56 truncation over the base (48 ranks, K/V 16, for distillation's
+   change and 8 for the balance phase's own), and trains both DAPO rounds as rank-4 LoRA on
    that; the export writes the final rank-64 change as
    ``RUN/gguf/botpsy-smollm2-135m-lora.gguf``.
 2. Copy that file here as ``botpsy-smol-lora.gguf``; ``botpsy models`` then lists
@@ -17,5 +18,6 @@ stages trained:
 
 Any full fine-tune can also be factored afterwards with ``botpsy train extract-lora``
 (truncated SVD, ``botpsy.train.lora_extract``), as the earliest adapters were.
-The run behind this file, its BFCL and scenario scores: docs/training/smol/balance.
+The run behind this file, its BFCL and scenario scores:
+docs/training/smol/assistant-balance (section 3, third-try/).
 """
