@@ -33,21 +33,31 @@ QUERIES: list[tuple[str, list[str]]] = [
     ("What files do I have in the projects folder?", ["list_files"]),
     ("Open todo.md", ["read_file"]),
     ("Which document talks about the lease?", ["search_files"]),
-    ("Set up a design review with Sam tomorrow at 2pm and invite him",
-     ["search_contacts", "create_event"]),
-    ("Book a call with Dan next Monday at 10 and email him the agenda",
-     ["create_event", "send_email"]),
+    (
+        "Set up a design review with Sam tomorrow at 2pm and invite him",
+        ["search_contacts", "create_event"],
+    ),
+    (
+        "Book a call with Dan next Monday at 10 and email him the agenda",
+        ["create_event", "send_email"],
+    ),
     # bookings arrive by mail; a clock time means the calendar; "tell Sam" sends
     ("Did the airline send my boarding pass?", ["search_mail"]),
     ("Move my gym session to 7pm", ["list_events", "update_event"]),
     ("Tell Jonas I'm running 10 minutes late", ["search_contacts", "send_email"]),
-    ("Put my flight to Oslo on the calendar, the details are in my email",
-     ["search_mail", "read_email", "create_event"]),
+    (
+        "Put my flight to Oslo on the calendar, the details are in my email",
+        ["search_mail", "read_email", "create_event"],
+    ),
     ("What's on my shopping list?", ["search_notes", "read_note"]),
-    ("Save the p95 numbers from the latency email into work/latency.txt",
-     ["search_mail", "read_email", "write_file"]),
-    ("Let Dana know I'll be late and move our 1:1 to 3pm",
-     ["list_events", "update_event", "search_contacts", "send_email"]),
+    (
+        "Save the p95 numbers from the latency email into work/latency.txt",
+        ["search_mail", "read_email", "write_file"],
+    ),
+    (
+        "Let Dana know I'll be late and move our 1:1 to 3pm",
+        ["list_events", "update_event", "search_contacts", "send_email"],
+    ),
     ("Can we fit a call with Priya in on Friday?", ["find_free_slots"]),
 ]
 
@@ -96,12 +106,16 @@ def test_unmatched_request_shows_every_tool(tools: list[ToolSpec]) -> None:
 
 
 def test_explicit_families_and_hints() -> None:
-    specs = [ToolSpec(name="get_weather", description="Weather in a city"),
-             ToolSpec(name="get_forecast", description="Forecast for the next days"),
-             ToolSpec(name="convert_currency", description="Convert an amount")]
+    specs = [
+        ToolSpec(name="get_weather", description="Weather in a city"),
+        ToolSpec(name="get_forecast", description="Forecast for the next days"),
+        ToolSpec(name="convert_currency", description="Convert an amount"),
+    ]
     selector = Bm25ToolSelector(families={"get_weather": "weather", "get_forecast": "weather"})
     assert [t.name for t in selector.select("weather in Oslo", specs)] == [
-        "get_weather", "get_forecast"]
+        "get_weather",
+        "get_forecast",
+    ]
     assert "contact" in Bm25ToolSelector().query_terms("lunch with Sam")
     assert "contact" not in Bm25ToolSelector(hints=False).query_terms("lunch with Sam")
     assert "file" in Bm25ToolSelector().query_terms("open notes.txt")
@@ -138,6 +152,29 @@ def test_questions_and_hinted_families_only_look(tools: list[ToolSpec]) -> None:
     hinted = _names(selector, "Read me Priya's newest email", tools)  # "Priya" -> contact
     assert {"search_contacts", "search_mail", "read_email"} <= hinted
     assert not hinted & {"add_contact", "trash_email", "reply_email"}
+
+
+@pytest.mark.parametrize(
+    ("request_text", "wanted"),
+    [
+        ("Add lunch with Sara to my calendar tomorrow from 12:30 to 13:30.", "create_event"),
+        ("Remind me to call Anna tomorrow at 9am", "add_reminder"),
+    ],
+)
+def test_a_name_brings_its_family_to_look_not_to_act(
+    tools: list[ToolSpec], request_text: str, wanted: str
+) -> None:
+    """ "Add lunch with Sara" names the calendar's action, not add_contact: a model offered
+    add_contact there took it (docs/assistant/default-model)."""
+    chosen = _names(Bm25ToolSelector(), request_text, tools)
+    assert {wanted, "search_contacts"} <= chosen
+    assert "add_contact" not in chosen
+
+
+def test_a_named_contacts_family_still_acts(tools: list[ToolSpec]) -> None:
+    assert "add_contact" in _names(Bm25ToolSelector(), "Add Sam to my contacts", tools)
+    saved = _names(Bm25ToolSelector(), "Save Lena Hoffmann as a contact", tools)
+    assert "add_contact" in saved
 
 
 def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:

@@ -308,7 +308,8 @@ class Bm25ToolSelector:
     def family_of(self, tool_name: str) -> str:
         return self.families.get(tool_name) or name_family(tool_name)
 
-    def query_terms(self, query: str, *, hints: bool | None = None) -> list[str]:
+    def query_terms(self, query: str, *, hints: bool | None = None, person_hint: bool = True
+                    ) -> list[str]:
         """Stemmed query words with their synonyms and hints (stopwords dropped
         only after their synonyms are taken: "who" still means contact), the
         expansions of multi-word phrases ("write back" -> reply) and patterns
@@ -317,7 +318,7 @@ class Bm25ToolSelector:
         terms += [t for pattern, stems in self._patterns if pattern.search(query) for t in stems]
         for position, m in enumerate(_QUERY_TOKEN.finditer(query)):
             if self.hints if hints is None else hints:
-                terms += self._hint(m, position)
+                terms += self._hint(m, position, person_hint)
             if not m.group("word"):
                 continue
             word = m.group("word").lower().removesuffix("'s")
@@ -329,25 +330,27 @@ class Bm25ToolSelector:
                 terms.append(stem)
         return terms
 
-    def _hint(self, m: re.Match[str], position: int) -> list[str]:
+    def _hint(self, m: re.Match[str], position: int, person: bool = True) -> list[str]:
         """What a token's shape says: an address is email, a file name a file, a
-        clock time an event, a capitalised word mid-sentence a contact."""
+        clock time an event, a capitalised word mid-sentence a contact (``person``)."""
         kind = next(name for name, value in m.groupdict().items() if value)
         if kind != "word":
             return [{"address": "email", "filename": "file", "time": "event"}[kind]]
         word = m.group()
-        if position and word[:1].isupper() and word[1:].islower() and word.lower() not in NOT_NAMES:
+        if person and position and word[:1].isupper() and word[1:].islower() \
+                and word.lower() not in NOT_NAMES:
             return ["contact"]
         return []
 
-    def rank(self, query: str, tools: list[ToolSpec], *, hints: bool | None = None
-             ) -> list[FamilyScore]:
+    def rank(self, query: str, tools: list[ToolSpec], *, hints: bool | None = None,
+             person_hint: bool = True) -> list[FamilyScore]:
         """Every family with its score, best first (``hints``: use the token-shape
-        hints, by default as configured)."""
+        hints, by default as configured; ``person_hint``: among them, a capitalised
+        name's)."""
         if not tools:
             return []
         names, bm25, roles = self._bm25(tools)
-        terms = self.query_terms(query, hints=hints)
+        terms = self.query_terms(query, hints=hints, person_hint=person_hint)
         scores = bm25.get_scores(terms)
         members: dict[str, list[str]] = {name: [] for name in names}
         for spec in tools:
@@ -363,11 +366,15 @@ class Bm25ToolSelector:
         if not chosen:
             return Selection(list(tools), ranked, [], fallback=True)
         roles = self._bm25(tools)[2]
-        named = self._named_actions(query, [f for f in ranked if f.family in chosen], roles)
         # Families that only a token's shape brought in ("with Sam" -> contact) are
         # there to look something up; so are all families once the request has named
-        # an action elsewhere, or when it asks a question.
+        # an action elsewhere, or when it asks a question. A capitalised name never
+        # names an action of its own: "Add lunch with Sara to my calendar" does not ask
+        # for add_contact, though "add" is its verb.
         plain = self._chosen(self.rank(query, tools, hints=False)) if self.hints else chosen
+        unnamed = self._chosen(self.rank(query, tools, person_hint=False)) if self.hints else chosen
+        acting = [f for f in ranked if f.family in chosen and f.family in unnamed]
+        named = self._named_actions(query, acting, roles)
         looking = bool(named) or bool(_QUESTION.search(query))
         keep = set(always)
         for family in (f for f in ranked if f.family in chosen):
