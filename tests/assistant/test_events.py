@@ -186,3 +186,18 @@ def test_an_end_given_as_a_bare_time_is_on_the_start_day(cal: CalendarToolbox) -
         cal.create_event("Late", "Tuesday 18:00", "17:00")
     with pytest.raises(ToolInputError):  # a bare day then a bare time: refused as before
         cal.create_event("Bank", "Tuesday", "9:00")
+
+
+def test_end_times_of_day_in_listings_updates_and_at_midnight(cal: CalendarToolbox) -> None:
+    """A bare end is read on the start's day everywhere a span is given, midnight on the day
+    after; seconds are allowed; a whole-day start with a bare end is refused for an event."""
+    late = cal.create_event("Party", "Friday 20:00", "midnight")
+    assert (late.start, late.end) == ("2025-03-07T20:00+01:00", "2025-03-08T00:00+01:00")
+    yoga = cal.create_event("Yoga", "Tuesday 18:00", "19:00:00")
+    assert yoga.end == "2025-03-11T19:00+01:00"
+    longer = cal.update_event(yoga.id, end="19:30")  # only the end: on the old start's day
+    assert (longer.start, longer.end) == ("2025-03-11T18:00+01:00", "2025-03-11T19:30+01:00")
+    assert [e.title for e in cal.list_events("Tuesday 9:00", "19:00")] == ["Yoga"]
+    assert [e.title for e in cal.list_events("Tuesday", "17:00")] == []  # midnight to 17:00
+    with pytest.raises(ToolInputError, match="give the start a time"):
+        cal.create_event("Bank", "today", "9:00")

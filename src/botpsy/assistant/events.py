@@ -22,6 +22,7 @@ from botpsy.assistant.records import Record
 from botpsy.assistant.timeutil import (
     ParsedTime,
     from_db,
+    is_clock_time,
     localize,
     parse_end,
     parse_when,
@@ -72,7 +73,7 @@ class CalendarToolbox(Toolbox):
         if end is None:
             stop = begin.value + timedelta(days=7)
         else:
-            parsed_end = self._when(end, "end")
+            parsed_end = self._end(end, begin, event=False)
             stop = (
                 parsed_end.value + timedelta(days=1) if parsed_end.date_only else parsed_end.value
             )
@@ -221,14 +222,19 @@ class CalendarToolbox(Toolbox):
             raise ToolInputError(f"{field} must be a date or time as text", ErrorKind.invalid_date)
         return parse_when(value, tz=self.store.tz, now=self.store.now())
 
-    def _end(self, value: str, begin: ParsedTime) -> ParsedTime:
-        """The end of an event that starts at ``begin``: a bare time is on its day when the
-        start has a time too. After a bare day ("Monday" to "9:00") it is read as before,
-        so the mismatch is refused rather than stored as a nine-hour event from midnight."""
-        if begin.date_only:
-            return self._when(value, "end")
+    def _end(self, value: str, begin: ParsedTime, *, event: bool = True) -> ParsedTime:
+        """The end of a span that starts at ``begin``: a bare time is on its day. For an
+        event, a bare time after a bare day ("Monday" to "9:00") is refused: the start
+        needs a time of its own, or the event would silently run from midnight. A listing
+        may run from midnight ("today" to "17:00")."""
         if not isinstance(value, str):
             raise ToolInputError("end must be a date or time as text", ErrorKind.invalid_date)
+        if event and begin.date_only and is_clock_time(value):
+            raise ToolInputError(
+                f"end {value!r} is a time of day but the start is a whole day; give the start "
+                "a time too, like 'Tuesday 18:00', or give both as days for an all-day event",
+                ErrorKind.invalid_date,
+            )
         return parse_end(value, start=begin.value, tz=self.store.tz, now=self.store.now())
 
     def _span(self, begin: ParsedTime, stop: ParsedTime) -> Span:

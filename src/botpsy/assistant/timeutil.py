@@ -49,7 +49,8 @@ _RELATIVE = re.compile(
 )
 _UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 604800}
 _CLOCK_ONLY = re.compile(
-    r"^(?:at\s+)?(?:\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?|noon|midday|midnight)$"
+    r"^(?:at\s+)?(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?"
+    r"|noon|midday|midnight)$"
 )
 
 
@@ -99,16 +100,27 @@ def parse_when(
     return _parse_absolute(cleaned, text, tz, local_now.date(), default_time)
 
 
+def is_clock_time(text: str) -> bool:
+    """Whether ``text`` is a time of day and nothing else (``19:00``, ``7pm``, ``noon``)."""
+    cleaned = " ".join(text.strip().lower().split()) if isinstance(text, str) else ""
+    return bool(_CLOCK_ONLY.match(cleaned))
+
+
 def parse_end(text: str, *, start: datetime, tz: ZoneInfo, now: datetime) -> ParsedTime:
     """Parse an end time that follows ``start``: a bare time of day (``19:00``, ``7pm``,
-    ``noon``) falls on the start's day, as in "Tuesday from 18:00 to 19:00"; any other form
-    reads as ``parse_when`` reads it. Without this, "19:00" would mean today even for an
-    event that starts next week."""
-    cleaned = " ".join(text.strip().lower().split()) if isinstance(text, str) else ""
-    if not _CLOCK_ONLY.match(cleaned):
+    ``noon``) falls on the start's day, as in "Tuesday from 18:00 to 19:00", and
+    ``midnight`` (00:00) on the day after, as in "20:00 to midnight"; any other form reads
+    as ``parse_when`` reads it. Without this, "19:00" would mean today even for an event
+    that starts next week."""
+    if not is_clock_time(text):
         return parse_when(text, tz=tz, now=now)
-    day = start.astimezone(tz).date()
-    return _with_time_of_day(day, cleaned.removeprefix("at "), text, tz, None)
+    cleaned = " ".join(text.strip().lower().split()).removeprefix("at ")
+    local_start = start.astimezone(tz)
+    parsed = _with_time_of_day(local_start.date(), cleaned, text, tz, None)
+    if parsed.value.time() == time(0) and parsed.value <= local_start:
+        next_day = local_start.date() + timedelta(days=1)
+        return _with_time_of_day(next_day, cleaned, text, tz, None)
+    return parsed
 
 
 def _day_from_word(word: str, strictly_next: bool, today: date) -> date:
