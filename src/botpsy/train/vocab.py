@@ -208,21 +208,21 @@ def first_name(rng: random.Random) -> SlotValue:
 def reminder_text(rng: random.Random) -> SlotValue:
     """A to-do, said and passed as is: a fixed chore half the time, else an errand built
     from a person, a topic or a product (``call Ana``, ``email Jonas about the budget
-    review``, ``buy a yoga mat``). Twelve fixed chores taught the shipped adapter that
+    review``, ``order the yoga mat``). Twelve fixed chores taught the shipped adapter that
     "remind me to call Anna" is no reminder: it listed them instead of adding one."""
     if rng.random() < 0.5:
         return _same(rng.choice(REMINDER_TEXTS))
     name = rng.choice(FIRST_NAMES)
     errands = (
-        f"call {name}",
-        f"text {name} back",
-        f"email {name} about {rng.choice(TOPICS)}",
-        f"buy a {rng.choice(PRODUCTS)}",
-        f"pick up {name} from the station",
-        f"wish {name} a happy birthday",
-        f"ask {name} about {rng.choice(TOPICS)}",
+        lambda: f"call {name}",
+        lambda: f"text {name} back",
+        lambda: f"email {name} about {rng.choice(TOPICS)}",
+        lambda: f"order the {rng.choice(PRODUCTS)}",  # "the" fits "running shoes" too
+        lambda: f"pick up {name} from the station",
+        lambda: f"wish {name} a happy birthday",
+        lambda: f"ask {name} about {rng.choice(TOPICS)}",
     )
-    return _same(rng.choice(errands))
+    return _same(rng.choice(errands)())
 
 
 def email(rng: random.Random) -> SlotValue:
