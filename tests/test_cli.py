@@ -162,8 +162,8 @@ def test_ask_with_smollm2_creates_a_reminder(default_gguf, tmp_path, monkeypatch
 def test_the_readme_main_job_runs_the_shipped_adapter(default_gguf, tmp_path, monkeypatch):
     """The README's first command, end to end on the default model (SmolLM2 + the shipped
     adapter, single_call mode): one call of the request's domain goes through the pipeline.
-    Which reminders tool it picks is the model's weakness, not the pipeline's: at this minute
-    it lists the reminders instead of adding one (README, What it does not do yet)."""
+    Which reminders tool it picks is the model's weakness, not the pipeline's: at some minutes
+    of the day it lists the reminders instead of adding one (README, example session)."""
     from botpsy.defaults import ASSISTANT_MODEL
 
     assert ASSISTANT_MODEL == "botpsy-smol"

@@ -28,7 +28,7 @@ def test_gguf_path_and_lora(default_gguf):
 
 
 def test_the_shipped_adapter_runs_in_single_call_mode(default_gguf):
-    """botpsy-smol calls tools, but does better when made to than deciding alone: it solved 9
+    """botpsy-smol calls tools, but does better when made to than deciding alone: it solved 10
     of the 74 scenarios in single_call mode and 5 in auto mode (docs/assistant/default-model)."""
     ref = resolve_model("botpsy-smol")
     assert ref.lora and default_call_mode(ref.name) == "single_call"

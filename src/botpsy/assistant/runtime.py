@@ -25,7 +25,7 @@ from botpsy.types import GenerationParams
 # Models too small to decide well on their own to call a tool get one forced call
 # when the request matches some tools (see Agent's ``call_mode``). Plain SmolLM2 calls
 # no tool unaided; botpsy-smol calls, but does better when made to: on the 74 scenarios it
-# solved 9 in single_call mode and 5 in auto mode (docs/assistant/default-model).
+# solved 10 in single_call mode and 5 in auto mode (docs/assistant/default-model).
 FIRST_CALL_MODELS = frozenset({"smollm2", "SmolLM2-135M-Instruct.Q4_1", "botpsy-smol"})
 
 
