@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo
 
 import botpsy.assistant.store as store_module
 from botpsy.assistant.runtime import open_assistant
-from botpsy.assistant.timeutil import parse_when
+from botpsy.assistant.timeutil import from_db, parse_when
 from botpsy.backends.store import load_chat_model
 from botpsy.defaults import ASSISTANT_MODEL
 from botpsy.types import GenerationParams
@@ -149,12 +149,11 @@ def judge(
 
 
 def _moment(stored: str | None) -> datetime | None:
-    """A stored timestamp as an aware UTC datetime (None when absent or unreadable)."""
+    """A stored timestamp as the store reads it (None when absent or not in its format)."""
     try:
-        parsed = datetime.fromisoformat(stored) if stored else None
+        return from_db(stored) if stored else None
     except ValueError:
         return None
-    return parsed.astimezone(UTC) if parsed else None
 
 
 def main() -> None:
