@@ -218,17 +218,14 @@ class CalendarToolbox(Toolbox):
 
     # -- helpers --------------------------------------------------------------------
     def _when(self, value: str, field: str) -> ParsedTime:
-        if not isinstance(value, str):
-            raise ToolInputError(f"{field} must be a date or time as text", ErrorKind.invalid_date)
-        return parse_when(value, tz=self.store.tz, now=self.store.now())
+        return parse_when(_as_text(value, field), tz=self.store.tz, now=self.store.now())
 
     def _end(self, value: str, begin: ParsedTime, *, event: bool = True) -> ParsedTime:
         """The end of a span that starts at ``begin``: a bare time is on its day. For an
         event, a bare time after a bare day ("Monday" to "9:00") is refused: the start
         needs a time of its own, or the event would silently run from midnight. A listing
         may run from midnight ("today" to "17:00")."""
-        if not isinstance(value, str):
-            raise ToolInputError("end must be a date or time as text", ErrorKind.invalid_date)
+        _as_text(value, "end")
         if event and begin.date_only and is_clock_time(value):
             raise ToolInputError(
                 f"end {value!r} is a time of day but the start is a whole day; give the start "
@@ -296,6 +293,13 @@ class Span:
             "ends_at": to_db(self.end),
             "all_day": int(self.all_day),
         }
+
+
+def _as_text(value: object, field: str) -> str:
+    """``value`` when it is text; a date or time given as anything else is refused."""
+    if not isinstance(value, str):
+        raise ToolInputError(f"{field} must be a date or time as text", ErrorKind.invalid_date)
+    return value
 
 
 def checked_span(start: datetime, end: datetime, all_day: bool = False) -> Span:

@@ -81,7 +81,7 @@ def parse_when(
     A date without a time gets ``default_time`` (midnight when None) and
     ``date_only=True`` so callers can treat it as a whole day.
     """
-    cleaned = " ".join(text.strip().lower().split()) if isinstance(text, str) else ""
+    cleaned = _normalized(text)
     if not cleaned:
         raise ToolInputError(f"empty date; {ACCEPTED_FORMS}", ErrorKind.invalid_date)
     if len(cleaned) > MAX_INPUT_CHARS or "\x00" in cleaned:
@@ -100,10 +100,14 @@ def parse_when(
     return _parse_absolute(cleaned, text, tz, local_now.date(), default_time)
 
 
+def _normalized(text: str) -> str:
+    """Lower case with single spaces; "" for anything that is not text."""
+    return " ".join(text.strip().lower().split()) if isinstance(text, str) else ""
+
+
 def is_clock_time(text: str) -> bool:
     """Whether ``text`` is a time of day and nothing else (``19:00``, ``7pm``, ``noon``)."""
-    cleaned = " ".join(text.strip().lower().split()) if isinstance(text, str) else ""
-    return bool(_CLOCK_ONLY.match(cleaned))
+    return bool(_CLOCK_ONLY.match(_normalized(text)))
 
 
 def parse_end(text: str, *, start: datetime, tz: ZoneInfo, now: datetime) -> ParsedTime:
@@ -114,7 +118,7 @@ def parse_end(text: str, *, start: datetime, tz: ZoneInfo, now: datetime) -> Par
     that starts next week."""
     if not is_clock_time(text):
         return parse_when(text, tz=tz, now=now)
-    cleaned = " ".join(text.strip().lower().split()).removeprefix("at ")
+    cleaned = _normalized(text).removeprefix("at ")
     local_start = start.astimezone(tz)
     parsed = _with_time_of_day(local_start.date(), cleaned, text, tz, None)
     if parsed.value.time() == time(0) and parsed.value <= local_start:
