@@ -40,6 +40,7 @@ def test_get_and_add_contact(book: ContactsToolbox) -> None:
     with pytest.raises(ToolInputError) as caught:
         book.get_contact(404)
     assert caught.value.kind is ErrorKind.not_found
+    assert str(caught.value) == "no contact with id 404; search_contacts gives the ids"
 
 
 @pytest.mark.parametrize(

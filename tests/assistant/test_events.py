@@ -75,7 +75,7 @@ def test_events_across_a_daylight_saving_change(cal: CalendarToolbox) -> None:
         ("tomorrow 10:00", "tomorrow 10:00", "must be after start"),
         ("someday", "tomorrow 10:00", "could not read"),
         ("2025-03-30T02:30", "2025-03-30T04:00", "does not exist"),
-        ("2025-03-01T10:00", "2025-05-01T10:00", "at most 31 days"),
+        ("2025-03-10T10:00", "2025-05-10T10:00", "at most 31 days"),
     ],
 )
 def test_create_event_rejects_bad_times_and_writes_nothing(
@@ -117,7 +117,7 @@ def test_update_event_bad_input_changes_nothing(cal: CalendarToolbox) -> None:
     event = cal.create_event("1:1", "2025-03-05T10:00", "2025-03-05T10:30")
     with pytest.raises(ToolInputError, match="must be after start"):
         cal.update_event(event.id, end="2025-03-05T09:00")
-    with pytest.raises(ToolInputError, match="no event with id 99"):
+    with pytest.raises(ToolInputError, match="no event with id 99; list_events gives the ids"):
         cal.update_event(99, title="x")
     assert cal.list_events("today", "today")[0] == event
 
@@ -201,3 +201,19 @@ def test_end_times_of_day_in_listings_updates_and_at_midnight(cal: CalendarToolb
     assert [e.title for e in cal.list_events("Tuesday", "17:00")] == []  # midnight to 17:00
     with pytest.raises(ToolInputError, match="give the start a time"):
         cal.create_event("Bank", "today", "9:00")
+
+
+@pytest.mark.parametrize("start", ["2025-03-04T12:30", "yesterday 9:00", "2024-03-10"])
+def test_a_new_event_on_a_past_day_is_refused_and_nothing_is_written(
+    cal: CalendarToolbox, store: AssistantStore, start: str
+) -> None:
+    with pytest.raises(ToolInputError, match="has passed") as caught:
+        cal.create_event("Lunch with Sara", start, "2025-03-06T13:30")
+    assert caught.value.kind is ErrorKind.invalid_date
+    assert "today is 2025-03-05" in str(caught.value)
+    assert count(store, "events") == 0
+
+
+def test_earlier_today_is_still_a_valid_start(cal: CalendarToolbox) -> None:
+    event = cal.create_event("Meeting", "today 8:00", "11:00")
+    assert event.start == "2025-03-05T08:00+01:00" and event.end == "2025-03-05T11:00+01:00"

@@ -189,7 +189,7 @@ def test_reply_email_answers_the_sender_and_quotes(mail: MailToolbox) -> None:
 
 def test_reply_email_bad_input(mail: MailToolbox, store: AssistantStore) -> None:
     before = count(store, "emails")
-    with pytest.raises(ToolInputError, match="no email with id 77"):
+    with pytest.raises(ToolInputError, match="no email with id 77; search_mail or list_inbox gives the ids"):
         mail.reply_email(77, "hi")
     with pytest.raises(ToolInputError, match="body must not be empty"):
         mail.reply_email(1, "   ")

@@ -67,7 +67,7 @@ def test_append_to_note_updates_text_and_index(notes: NotesToolbox, store: Assis
 def test_bad_note_input_writes_nothing(notes: NotesToolbox, store: AssistantStore) -> None:
     with pytest.raises(ToolInputError, match="title must not be empty"):
         notes.create_note("", "body")
-    with pytest.raises(ToolInputError, match="no note with id 42"):
+    with pytest.raises(ToolInputError, match="no note with id 42; search_notes gives the ids"):
         notes.append_to_note(42, "text")
     with pytest.raises(ToolInputError, match="text must not be empty"):
         notes.append_to_note(1, "  ")

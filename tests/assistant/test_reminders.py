@@ -65,5 +65,31 @@ def test_list_orders_by_due_with_todos_last_and_completes(reminders: RemindersTo
 
 
 def test_complete_unknown_reminder(reminders: RemindersToolbox) -> None:
-    with pytest.raises(ToolInputError, match="no reminder with id 5"):
+    with pytest.raises(ToolInputError, match="no reminder with id 5; list_reminders gives the ids"):
         reminders.complete_reminder(5)
+
+
+@pytest.mark.parametrize(
+    ("due", "expected"),
+    [
+        ("9:00", "2025-03-06T09:00+01:00"),  # passed today at 10:00: tomorrow, as on a phone
+        ("11:30", "2025-03-05T11:30+01:00"),  # still ahead today
+        ("today", "2025-03-05T09:00+01:00"),  # today's date: due now, kept
+        ("now", "2025-03-05T10:00+01:00"),
+    ],
+)
+def test_times_of_day_roll_forward_and_today_is_kept(
+    reminders: RemindersToolbox, due: str, expected: str
+) -> None:
+    assert reminders.add_reminder("Call Sam", due).due == expected
+
+
+@pytest.mark.parametrize("due", ["2025-03-04T12:30", "yesterday 9:00", "2024-12-24", "today 8:00"])
+def test_a_due_time_in_the_past_is_refused_and_nothing_is_written(
+    reminders: RemindersToolbox, store: AssistantStore, due: str
+) -> None:
+    with pytest.raises(ToolInputError, match="in the past") as caught:
+        reminders.add_reminder("Call Sam", due)
+    assert caught.value.kind is ErrorKind.invalid_date
+    assert "2025-03-05T10:00" in str(caught.value)  # the error says what now is
+    assert count(store, "reminders") == 0

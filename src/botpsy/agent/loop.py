@@ -63,6 +63,7 @@ class _Turn:
     steps: list[AgentStep] = field(default_factory=list)
     pending: list[PendingCall] = field(default_factory=list)
     first_choice: str = "auto"  # tool_choice of the turn's first generation (single_call mode)
+    retried: bool = False  # single_call mode: the one retry after a round whose calls all failed
     rounds: int = 0
     usage: Usage = field(default_factory=Usage)
     error: str | None = None
@@ -79,10 +80,23 @@ def turn_start(messages: list[Message]) -> int:
 
 def report_results(steps: list[AgentStep]) -> str:
     """The answer of a single-call turn, written by the agent from what ran
-    (blocked and denied calls are reported by their notices)."""
-    lines = [f"{describe_call(s.call)} -> {s.result.content}"
-             for s in steps if s.result is not None and s.result.ok and not s.notice]
-    return "Done:\n" + "\n".join(lines) if lines else ""
+    (blocked and denied calls are reported by their notices). A call that ran and
+    failed is reported too, so the user never gets an empty answer."""
+    ran = [s for s in steps if s.result is not None and not s.notice]
+    done = [f"{describe_call(s.call)} -> {s.result.content}" for s in ran if s.result.ok]
+    if done:
+        return "Done:\n" + "\n".join(done)
+    failed = [f"{describe_call(s.call)} -> {s.result.content}" for s in ran]
+    return "I could not do it:\n" + "\n".join(failed) if failed else ""
+
+
+def all_failed(steps: list[AgentStep]) -> bool:
+    """Whether every call of a round ran (or was rejected as invalid) and failed, so
+    nothing changed and the tool's error can tell the model how to call again.
+    Blocked, denied and pending calls are decisions, never retried."""
+    retryable = (AuditDecision.executed, AuditDecision.confirmed, AuditDecision.invalid)
+    return bool(steps) and all(
+        s.decision in retryable and s.result is not None and not s.result.ok for s in steps)
 
 
 def compose_final(text: str, notices: list[str]) -> str:
@@ -265,6 +279,8 @@ class Agent:
                 yield self._finish(turn, StopReason.pending_confirmation, completion.content)
                 return
             if self.call_mode == "single_call":
+                if self._retry_failed_call(turn):
+                    continue
                 yield self._finish(turn, StopReason.answered, report_results(turn.steps))
                 return
             if stop:
@@ -309,7 +325,7 @@ class Agent:
         ended without one). Backend errors propagate to ``_generate``."""
         prompt = [Message(role="system", content=self.system_prompt()), *messages]
         params = self.params
-        if turn.rounds == 1 and turn.first_choice != "auto":
+        if (turn.rounds == 1 or turn.retried) and turn.first_choice != "auto":
             # one call: a weak model forced to call tends to pad with unrelated extra calls
             params = params.model_copy(update={"tool_choice": turn.first_choice,
                                                "parallel_tool_calls": False})
@@ -337,6 +353,16 @@ class Agent:
             content=f"(botpsy) Your tool call could not be read ({first.kind.value}: "
             f"{first.message}). Write the call again in the exact format, or answer in text.",
         ))
+        return True
+
+    def _retry_failed_call(self, turn: _Turn) -> bool:
+        """single_call mode: when every call of the first round failed (a made-up id, an
+        unreadable date), the model gets one more forced call with the tool's error in
+        front of it; the store was not changed, and the retry goes through the same gate."""
+        this_round = [s for s in turn.steps if s.round == turn.rounds]
+        if turn.retried or turn.rounds >= self.max_rounds or not all_failed(this_round):
+            return False
+        turn.retried = True
         return True
 
     def _round(self, turn: _Turn, calls: list[ToolCall]) -> Iterator[AgentEvent]:

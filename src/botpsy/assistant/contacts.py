@@ -98,7 +98,7 @@ class ContactsToolbox(Toolbox):
         contact_id = inputs.item_id(contact_id, "contact_id")
         row = self.store.query_one("SELECT * FROM contacts WHERE id = ?", (contact_id,))
         if row is None:
-            raise not_found("contact", contact_id)
+            raise not_found("contact", contact_id, "search_contacts")
         return row
 
 

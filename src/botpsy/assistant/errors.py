@@ -34,6 +34,8 @@ class ToolInputError(ValueError):
         return f"ToolInputError({str(self)!r}, kind={self.kind.value})"
 
 
-def not_found(what: str, item_id: int) -> ToolInputError:
-    """The standard error for an unknown id."""
-    return ToolInputError(f"no {what} with id {item_id}", ErrorKind.not_found)
+def not_found(what: str, item_id: int, finder: str = "") -> ToolInputError:
+    """The standard error for an unknown id; ``finder`` names the tool that lists the
+    real ids, because a small model that made an id up can then look it up instead."""
+    hint = f"; {finder} gives the ids" if finder else ""
+    return ToolInputError(f"no {what} with id {item_id}{hint}", ErrorKind.not_found)

@@ -112,7 +112,7 @@ class CalendarToolbox(Toolbox):
             "attendees": json.dumps(_attendees(attendees)),
             "created_at": to_db(self.store.now()),
         }
-        begin = self._when(start, "start")
+        begin = self._not_past_day(self._when(start, "start"))
         span = self._span(begin, self._end(end, begin))
         with self.store.write() as tx:
             cursor = tx.execute(
@@ -122,6 +122,21 @@ class CalendarToolbox(Toolbox):
                 row | span.columns(),
             )
         return self._event(self._row(int(cursor.lastrowid)))
+
+    def _not_past_day(self, begin: ParsedTime) -> ParsedTime:
+        """Refuse a new event on a day that is over: asked to add one, a small model that
+        writes a past day has made the date up (often copying an example), and the
+        user would find the event nowhere. Earlier today is fine ("I am in a meeting
+        since 9"); past events come in through .ics import."""
+        today = self.store.now().astimezone(self.store.tz).date()
+        day = begin.value.astimezone(self.store.tz).date()
+        if day < today:
+            raise ToolInputError(
+                f"start {day.isoformat()} is a day that has passed (today is "
+                f"{today.isoformat()}); give today or a later day, e.g. 'tomorrow 14:00'",
+                ErrorKind.invalid_date,
+            )
+        return begin
 
     @exposed(side_effect=True)
     def update_event(
@@ -262,7 +277,7 @@ class CalendarToolbox(Toolbox):
         event_id = inputs.item_id(event_id, "event_id")
         row = self.store.query_one("SELECT * FROM events WHERE id = ?", (event_id,))
         if row is None:
-            raise not_found("event", event_id)
+            raise not_found("event", event_id, "list_events")
         return row
 
     def _event(self, row: sqlite3.Row) -> Event:

@@ -128,7 +128,7 @@ class NotesToolbox(Toolbox):
         note_id = inputs.item_id(note_id, "note_id")
         row = self.store.query_one("SELECT * FROM notes WHERE id = ?", (note_id,))
         if row is None:
-            raise not_found("note", note_id)
+            raise not_found("note", note_id, "search_notes")
         return row
 
     def _note(self, row: sqlite3.Row) -> Note:

@@ -2,20 +2,24 @@
 
 A due time is optional (a plain to-do has none). It may be ISO 8601 or a plain
 form like 'tomorrow 9:00' or 'friday'; a day without a time means 09:00 local.
+A bare time of day that has passed today means tomorrow, as on a phone ("remind me
+at 9" in the evening); any other time in the past is refused, because a reminder
+there could never go off and is almost always a made-up date.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from datetime import time
+from datetime import datetime, time, timedelta
 
 from botpsy.assistant import inputs
-from botpsy.assistant.errors import not_found
+from botpsy.assistant.errors import ErrorKind, ToolInputError, not_found
 from botpsy.assistant.records import Record
-from botpsy.assistant.timeutil import parse_when, show, to_db
+from botpsy.assistant.timeutil import is_clock_time, parse_when, show, to_db
 from botpsy.assistant.toolbox import Toolbox, exposed
 
 DEFAULT_DUE_TIME = time(9, 0)
+PAST_GRACE = timedelta(minutes=1)  # "now" and a time said a moment ago still count
 MAX_LISTED = 50
 
 
@@ -44,14 +48,29 @@ class RemindersToolbox(Toolbox):
         text = inputs.text(text, "text", max_chars=500)
         due_at = None
         if due is not None and str(due).strip():
-            parsed = parse_when(
-                due, tz=self.store.tz, now=self.store.now(), default_time=DEFAULT_DUE_TIME
-            )
-            due_at = to_db(parsed.value)
+            due_at = to_db(self._due(due))
         now = to_db(self.store.now())
         with self.store.write() as tx:
             new_id = insert_reminder(tx, text, due_at, now)
         return self._reminder(self._row(new_id))
+
+    def _due(self, due: str) -> datetime:
+        """The due moment of ``due``: a passed bare time of day rolls to tomorrow; a
+        passed day or moment is refused (nothing is written)."""
+        now = self.store.now().astimezone(self.store.tz)
+        parsed = parse_when(due, tz=self.store.tz, now=now, default_time=DEFAULT_DUE_TIME)
+        moment = parsed.value
+        if moment >= now - PAST_GRACE:
+            return moment
+        if is_clock_time(due):
+            return moment + timedelta(days=1)
+        if parsed.date_only and moment.date() == now.date():
+            return moment  # "today": due now, still on the list
+        raise ToolInputError(
+            f"due {moment.isoformat(timespec='minutes')} is in the past (now "
+            f"{now.isoformat(timespec='minutes')}); give a later time, e.g. 'tomorrow 9:00'",
+            ErrorKind.invalid_date,
+        )
 
     @exposed()
     def list_reminders(self, include_done: bool = False) -> list[Reminder]:
@@ -87,7 +106,7 @@ class RemindersToolbox(Toolbox):
         reminder_id = inputs.item_id(reminder_id, "reminder_id")
         row = self.store.query_one("SELECT * FROM reminders WHERE id = ?", (reminder_id,))
         if row is None:
-            raise not_found("reminder", reminder_id)
+            raise not_found("reminder", reminder_id, "list_reminders")
         return row
 
     def _reminder(self, row: sqlite3.Row) -> Reminder:

@@ -72,7 +72,7 @@ def confirmation_gate(
 ) -> GateDecision:
     """Apply the rule in the module docstring to one call."""
     if not side_effect:
-        return GateDecision(False, ["read-only tool"])
+        return GateDecision(False, ["not a side-effect tool: nothing to confirm"])
     reasons = [f"{tool_name} changes things outside this conversation (a side effect)."]
     if taint.tainted:
         reasons.append("Untrusted data is in the conversation, so no side effect runs "
