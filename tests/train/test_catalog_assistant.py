@@ -54,8 +54,9 @@ RUNNABLE |= {"create_note", "list_events", "list_reminders", "search_notes", "se
 
 @pytest.fixture
 def live(tmp_path) -> Iterator[dict[str, Tool]]:
-    """The assistant's tools bound to an empty store with a fixed clock."""
-    with AssistantStore(tmp_path, clock=lambda: datetime(2025, 3, 4, 9, tzinfo=UTC)) as store:
+    """The assistant's tools bound to an empty store with a fixed clock before every date the
+    catalog draws (2025-2026), since new events and reminders on past days are refused."""
+    with AssistantStore(tmp_path, clock=lambda: datetime(2024, 12, 31, 9, tzinfo=UTC)) as store:
         yield {tool.name: tool for tool in assistant_tools(store)}
 
 
