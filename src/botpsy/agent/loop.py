@@ -356,8 +356,8 @@ class Agent:
         return True
 
     def _retry_failed_call(self, turn: _Turn) -> bool:
-        """single_call mode: when every call of the first round failed (a made-up id, an
-        unreadable date), the model gets one more forced call with the tool's error in
+        """single_call mode: when every call of a round failed (a made-up id, an
+        unreadable date), the model gets one more forced call (once per turn) with the tool's error in
         front of it; the store was not changed, and the retry goes through the same gate."""
         this_round = [s for s in turn.steps if s.round == turn.rounds]
         if turn.retried or turn.rounds >= self.max_rounds or not all_failed(this_round):
