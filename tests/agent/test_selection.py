@@ -6,7 +6,14 @@ import json
 
 import pytest
 
-from botpsy.agent.selection import ACTION_WORDS, Bm25ToolSelector, name_family, tool_role
+from botpsy.agent.selection import (
+    ACTION_WORDS,
+    Bm25ToolSelector,
+    clause_verbs,
+    commands,
+    name_family,
+    tool_role,
+)
 from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.types import ToolSpec
 
@@ -184,6 +191,44 @@ def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
     assert "event" in selector.query_terms("Move my gym session to 7pm")
 
 
+@pytest.mark.parametrize(
+    ("request_text", "asked"),
+    [
+        # one group per clause, in the clause's own family
+        ("Find the babysitter's number in my contacts and remind me to call her at 12",
+         [{"add_reminder"}]),
+        ("Put 'Dinner with Jamie' on Saturday at 19:30 and email Jamie the plan",
+         [{"create_event"}, {"send_email"}]),
+        ("Look up Tom Becker's phone number and save it in a note called 'Landlord'",
+         [{"create_note"}]),  # "save" is write_file's word too, but the clause names a note
+        ("Add Lena Hoffmann, lena@mailbox.example, to my contacts and email her the plan",
+         [{"add_contact"}, {"send_email"}]),  # commas do not end a clause
+        ("I've watered the plants, tick that reminder off.", [{"complete_reminder"}]),
+        ("Is Friday morning free? If it is, book 'Slides prep' from 10:00 to 11:00.",
+         [{"create_event"}]),  # the question only looks; the verb after a comma acts
+        ("Add olive oil to my grocery list note.", [{"append_to_note", "create_note"}]),
+        # asked for nothing: questions, a noun that is also a verb, a polite question acts
+        ("When is my next meeting with Dan?", []),
+        ("Read the email about the quarterly numbers", []),
+        ("Move the PyWeekly newsletter to the trash.", []),
+        ("Could you email Dana the agenda?", [{"send_email"}]),
+    ],
+)
+def test_requested_actions_are_what_each_clause_asks(
+    tools: list[ToolSpec], request_text: str, asked: list[set[str]]
+) -> None:
+    """``Selection.requested`` drives single_call mode's follow-through: a clause's verb
+    names the action, and the clause's own family picks among the tools it could mean."""
+    selection = Bm25ToolSelector().choose(request_text, tools)
+    assert [set(group) for group in selection.requested] == asked
+
+
+def test_commands_drop_questions_and_split_clauses() -> None:
+    assert commands("What's on Friday? Then please book the gym at 7.") == ["book the gym at 7"]
+    assert commands("Read notes/todo.md and add a reminder") == ["Read notes/todo.md", "add a reminder"]
+    assert clause_verbs("If it is, book it") == ["If", "book"]
+
+
 def test_tool_roles_come_from_names() -> None:
     assert tool_role("search_mail", "email", ACTION_WORDS).look
     slots = tool_role("find_free_slots", "event", ACTION_WORDS)
@@ -199,10 +244,10 @@ def test_stemming_is_safe_from_several_threads():
     stemmer mixed their words up (IndexError deep in the stemmer)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from botpsy.agent.selection import _stem_words
+    from botpsy.agent.selection import stem_words
 
     text = "remind me to reschedule the appointments and archive the newsletters " * 20
-    expected = _stem_words(text)
+    expected = stem_words(text)
     with ThreadPoolExecutor(8) as pool:
-        results = list(pool.map(_stem_words, [text] * 400))
+        results = list(pool.map(stem_words, [text] * 400))
     assert all(r == expected for r in results)

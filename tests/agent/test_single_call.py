@@ -6,6 +6,7 @@ import pytest
 
 from botpsy.agent import Agent, Bm25ToolSelector, StopReason
 from botpsy.safety import ApproveAll, DenyAll, SafetyConfig
+from botpsy.tools import tool
 
 from .helpers import World, call_text, scripted, small_registry
 
@@ -81,3 +82,87 @@ def test_a_denied_call_is_not_retried():
                   tool_selector=Bm25ToolSelector(), call_mode="single_call")
     result = agent.run("Email Sam that I am late")
     assert result.rounds == 1 and agent.model.backend.remaining == 1 and world.sent == []
+
+
+def _grammar_tools(grammar: str | None) -> set[str]:
+    names = {"search_contacts", "read_email", "send_email", "create_event", "get_weather"}
+    return {name for name in names if grammar and name in grammar}
+
+
+def test_a_lookup_is_followed_by_the_action_the_request_asked_for():
+    world = World()
+    agent = _agent([call_text("search_contacts", query="Sam"),
+                    call_text("send_email", to="sam.lee@example.com", subject="Late", body="Late")],
+                   world)
+    result = agent.run("Email Sam that I am late")
+    backend = agent.model.backend
+    assert result.rounds == 2 and backend.remaining == 0  # nothing left to do after the send
+    assert _grammar_tools(backend.grammars[1]) == {"send_email"}  # forced onto the action
+    assert "sam.lee@example.com" in backend.prompts[1]  # with what the lookup found in view
+    assert world.sent == [{"to": "sam.lee@example.com", "subject": "Late", "body": "Late"}]
+    assert result.final_text.startswith("Done:") and "sent to sam.lee@example.com" in result.final_text
+
+
+def test_a_failed_action_is_repaired_through_the_tool_its_error_names():
+    world = World()
+    registry = small_registry(world)
+
+    @tool(side_effect=True)
+    def send_email(to: str, subject: str, body: str) -> str:
+        """Send an email.
+
+        Args:
+            to: Recipient address.
+            subject: Subject line.
+            body: Message text.
+        """
+        if "@" not in to:
+            raise ValueError(f"to: could not read {to!r}; search_contacts gives the addresses")
+        world.sent.append({"to": to, "subject": subject, "body": body})
+        return f"sent to {to}"
+
+    registry.register(send_email, replace=True)
+    agent = Agent(scripted([call_text("send_email", to="Sam", subject="Late", body="Late"),
+                            call_text("search_contacts", query="Sam"),
+                            call_text("send_email", to="sam.lee@example.com", subject="Late",
+                                      body="Late")]),
+                  registry, safety=SafetyConfig(), confirmer=ApproveAll(),
+                  tool_selector=Bm25ToolSelector(), call_mode="single_call")
+    result = agent.run("Email Sam that I am late")
+    grammars = agent.model.backend.grammars
+    assert result.rounds == 3
+    assert _grammar_tools(grammars[1]) == {"search_contacts"}  # the error's finder, only
+    assert _grammar_tools(grammars[2]) == {"send_email"}  # then the failed action again
+    assert [s.result.ok for s in result.steps] == [False, True, True]
+    assert world.sent and world.sent[0]["to"] == "sam.lee@example.com"
+
+
+def test_no_follow_through_for_a_question_or_a_denied_action():
+    world = World()
+    question = _agent([call_text("search_contacts", query="Sam"), "unused"], world)
+    assert question.run("What is Sam's email address?").rounds == 1
+    denied = Agent(scripted([call_text("search_contacts", query="Sam"),
+                             call_text("send_email", to="sam.lee@example.com", subject="Hi",
+                                       body="Late"),
+                             "unused"]),
+                   small_registry(world), safety=SafetyConfig(), confirmer=DenyAll(),
+                   tool_selector=Bm25ToolSelector(), call_mode="single_call")
+    result = denied.run("Email Sam that I am late")
+    assert result.rounds == 2 and denied.model.backend.remaining == 1 and world.sent == []
+
+
+def test_after_a_confirmation_the_turn_goes_on_as_without_one():
+    """With pending confirmations (the web chat), approving the send ends the turn
+    with the agent's report, as a synchronous confirmer would; no free generation."""
+    world = World()
+    agent = Agent(scripted([call_text("search_contacts", query="Sam"),
+                            call_text("send_email", to="sam.lee@example.com", subject="Late",
+                                      body="Late"),
+                            "unused"]),
+                  small_registry(world), safety=SafetyConfig(), confirmer=None,
+                  tool_selector=Bm25ToolSelector(), call_mode="single_call")
+    waiting = agent.run("Email Sam that I am late")
+    assert waiting.stopped_reason is StopReason.pending_confirmation and world.sent == []
+    done = agent.resume(waiting, {waiting.pending[0].call.id: True})
+    assert done.stopped_reason is StopReason.answered and agent.model.backend.remaining == 1
+    assert world.sent and done.final_text.startswith("Done:")

@@ -167,6 +167,14 @@ def test_send_email_rejects_bad_input_and_writes_nothing(
     assert count(store, "emails") == before
 
 
+def test_a_name_for_an_address_points_to_the_contacts(mail: MailToolbox) -> None:
+    """A small model writes "Jonas" for the recipient; the error names the tool that
+    has his address, and single_call mode's retry is forced onto it."""
+    with pytest.raises(ToolInputError, match="'Jonas' as email addresses.*; search_contacts "
+                                             "gives the addresses"):
+        mail.send_email("Jonas", "Notes", "body")
+
+
 def test_draft_email_goes_to_drafts(mail: MailToolbox) -> None:
     draft = mail.draft_email("bo@example.org", "Plan", "")
     assert draft.folder == "drafts" and draft.body == ""

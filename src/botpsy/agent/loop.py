@@ -25,6 +25,7 @@ synchronously: the run stops with ``stopped_reason=pending_confirmation`` and
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -38,6 +39,7 @@ from botpsy.agent.events import (
     StopReason,
     describe_call,
 )
+from botpsy.agent.grounding import ungrounded
 from botpsy.agent.guard import LoopGuard, Repeat
 from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder
 from botpsy.agent.selection import ToolSelector
@@ -63,6 +65,8 @@ class _Turn:
     steps: list[AgentStep] = field(default_factory=list)
     pending: list[PendingCall] = field(default_factory=list)
     first_choice: str = "auto"  # tool_choice of the turn's first generation (single_call mode)
+    requested: list[frozenset[str]] = field(default_factory=list)  # Selection.requested
+    forced: list[ToolSpec] | None = None  # single_call mode: the next round must call one of these
     retried: bool = False  # single_call mode: the one retry after a round whose calls all failed
     rounds: int = 0
     usage: Usage = field(default_factory=Usage)
@@ -86,17 +90,34 @@ def report_results(steps: list[AgentStep]) -> str:
     done = [f"{describe_call(s.call)} -> {s.result.content}" for s in ran if s.result.ok]
     if done:
         return "Done:\n" + "\n".join(done)
-    failed = [f"{describe_call(s.call)} -> {s.result.content}" for s in ran]
-    return "I could not do it:\n" + "\n".join(failed) if failed else ""
+    wrong = [f"{describe_call(s.call)} -> {error_text(s)}" for s in steps if failed(s)]
+    return "I could not do it:\n" + "\n".join(wrong) if wrong else ""
+
+
+def _worked(step: AgentStep) -> bool:
+    """Whether a call ran (auto-approved or confirmed) and worked."""
+    return (step.decision in (AuditDecision.executed, AuditDecision.confirmed)
+            and step.result is not None and step.result.ok)
+
+
+def failed(step: AgentStep) -> bool:
+    """Whether a call ran and failed, or was rejected as invalid, so nothing changed
+    and the error can tell the model how to call again. Blocked, denied and pending
+    calls are decisions, never retried."""
+    if step.decision is AuditDecision.invalid:
+        return True
+    ran = step.decision in (AuditDecision.executed, AuditDecision.confirmed)
+    return ran and step.result is not None and not step.result.ok
+
+
+def error_text(step: AgentStep) -> str:
+    """What went wrong with a failed call: the tool's error, or the agent's reason."""
+    return step.result.content if step.result is not None else f"Error: {step.reason}"
 
 
 def all_failed(steps: list[AgentStep]) -> bool:
-    """Whether every call of a round ran (or was rejected as invalid) and failed, so
-    nothing changed and the tool's error can tell the model how to call again.
-    Blocked, denied and pending calls are decisions, never retried."""
-    retryable = (AuditDecision.executed, AuditDecision.confirmed, AuditDecision.invalid)
-    return bool(steps) and all(
-        s.decision in retryable and s.result is not None and not s.result.ok for s in steps)
+    """Whether every call of a round failed (see ``failed``)."""
+    return bool(steps) and all(failed(s) for s in steps)
 
 
 def compose_final(text: str, notices: list[str]) -> str:
@@ -118,7 +139,11 @@ class Agent:
     (``tool_choice="required"``, grammar-constrained on llama.cpp), the calls go
     through the same safety pipeline, and the agent reports their results itself
     instead of asking the model for a second round. A request that matches no tool
-    (chit-chat) is answered by the model without tools, never forced into a call."""
+    (chit-chat) is answered by the model without tools, never forced into a call.
+    The turn goes on with further forced calls only to finish what the request
+    asked for (``_force_next_round``: a retry after a failed call, the action after
+    a lookup), and a call acting on an item id the model made up is refused
+    (``agent.grounding``)."""
 
     def __init__(
         self,
@@ -174,11 +199,12 @@ class Agent:
     # -- turn setup -------------------------------------------------------------------------
     def _new_turn(self, messages: list[Message], session_id: str | None) -> _Turn:
         start = turn_start(messages)
-        tools, matched = self._select_tools(messages[start].content, messages)
+        tools, matched, requested = self._select_tools(messages[start].content, messages)
         return _Turn(
             messages=messages,
             tools=tools,
             first_choice=self._first_choice(matched),
+            requested=requested,
             guard=LoopGuard.from_turn(messages[start:], self.safety.max_identical_calls),
             pipeline=CallPipeline(self.registry, self.safety, self.confirmer, self.audit,
                                   session_id),
@@ -190,19 +216,22 @@ class Agent:
             return "auto"
         return "required" if matched else "none"
 
-    def _select_tools(self, query: str, messages: list[Message]) -> tuple[list[ToolSpec], bool]:
-        """The tools to show, and whether the request matched some of them (False
-        only when a selector found nothing and fell back to every tool; without a
-        selector every tool is a candidate)."""
+    def _select_tools(
+        self, query: str, messages: list[Message]
+    ) -> tuple[list[ToolSpec], bool, list[frozenset[str]]]:
+        """The tools to show; whether the request matched some of them (False only
+        when a selector found nothing and fell back to every tool; without a
+        selector every tool is a candidate); and the act tools the request asks
+        for, when the selector can tell (``Selection.requested``)."""
         specs = self.registry.specs()
         if self.tool_selector is None:
-            return specs, True
+            return specs, True, []
         used = {call.name for m in messages for call in m.tool_calls if call.name in self.registry}
         choose = getattr(self.tool_selector, "choose", None)
         if choose is None:
-            return self.tool_selector.select(query, specs, always=used), True
+            return self.tool_selector.select(query, specs, always=used), True, []
         selection = choose(query, specs, always=used)
-        return selection.tools, not selection.fallback
+        return selection.tools, not selection.fallback, list(selection.requested)
 
     def _start(
         self, user_text: str, history: list[Message], session_id: str | None, stream: bool
@@ -279,7 +308,7 @@ class Agent:
                 yield self._finish(turn, StopReason.pending_confirmation, completion.content)
                 return
             if self.call_mode == "single_call":
-                if self._retry_failed_call(turn):
+                if self._force_next_round(turn):
                     continue
                 yield self._finish(turn, StopReason.answered, report_results(turn.steps))
                 return
@@ -324,15 +353,19 @@ class Agent:
         """Ask the model once with ``messages``; returns its Completion (None if the stream
         ended without one). Backend errors propagate to ``_generate``."""
         prompt = [Message(role="system", content=self.system_prompt()), *messages]
-        params = self.params
-        if (turn.rounds == 1 or turn.retried) and turn.first_choice != "auto":
+        params, tools, choice = self.params, turn.tools, None
+        if turn.rounds == 1 and turn.first_choice != "auto":
+            choice = turn.first_choice
+        elif turn.forced:
+            tools, choice = turn.forced, "required"
+        if choice is not None:
             # one call: a weak model forced to call tends to pad with unrelated extra calls
-            params = params.model_copy(update={"tool_choice": turn.first_choice,
+            params = params.model_copy(update={"tool_choice": choice,
                                                "parallel_tool_calls": False})
         if not stream:
-            return self.model.complete(prompt, turn.tools, params)
+            return self.model.complete(prompt, tools, params)
         completion: Completion | None = None
-        for event in self.model.stream(prompt, turn.tools, params):
+        for event in self.model.stream(prompt, tools, params):
             if event.type == "text" and event.text:
                 yield AgentEvent(type="token", text=event.text)
             elif event.type == "reasoning" and event.text:
@@ -355,15 +388,53 @@ class Agent:
         ))
         return True
 
-    def _retry_failed_call(self, turn: _Turn) -> bool:
-        """single_call mode: when every call of a round failed (a made-up id, an
-        unreadable date), the model gets one more forced call (once per turn) with the tool's error in
-        front of it; the store was not changed, and the retry goes through the same gate."""
+    def _force_next_round(self, turn: _Turn) -> bool:
+        """single_call mode: whether the turn goes on with another forced call, and
+        over which tools (``turn.forced``). Two cases, both bounded by ``max_rounds``:
+
+        - every call of the round failed (a made-up id, an unreadable date): one
+          retry per turn, with the error in view. When the error names a tool
+          ("...; search_contacts gives the ids") the retry must call that tool.
+        - every call of the round worked, and an action the request asked for (or
+          one that failed earlier in the turn) has not run yet: the model must now
+          call that action, with what the round found in view. A weak model that
+          looks up Jonas never sends him the email on its own.
+
+        Every forced call goes through the same gate as the first."""
         this_round = [s for s in turn.steps if s.round == turn.rounds]
-        if turn.retried or turn.rounds >= self.max_rounds or not all_failed(this_round):
+        turn.forced = None
+        if turn.rounds >= self.max_rounds:
             return False
-        turn.retried = True
-        return True
+        if all_failed(this_round):
+            if turn.retried:
+                return False
+            turn.retried = True
+            turn.forced = self._named_in_errors(this_round) or turn.tools
+            return True
+        turn.forced = self._actions_left(turn, this_round) or None
+        return turn.forced is not None
+
+    def _named_in_errors(self, steps: list[AgentStep]) -> list[ToolSpec]:
+        """The registered tools that the failed calls' errors point to."""
+        errors = " ".join(error_text(s) for s in steps)
+        words = set(re.findall(r"\w+", errors))
+        tried = {s.call.name for s in steps}
+        return self.registry.specs([n for n in self.registry.names()
+                                    if n in words and n not in tried])
+
+    def _actions_left(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
+        """After a round whose calls all worked: the tools still to call. Those are
+        the tools of each thing the request asked for (``Selection.requested``, one
+        group per clause) that none of the turn's settled calls (ran, denied or
+        blocked) has done yet, and the tools whose calls failed earlier in the turn."""
+        if not steps or not all(_worked(s) for s in steps):
+            return []
+        settled = {s.call.name for s in turn.steps if not failed(s)}
+        wanted = {s.call.name for s in turn.steps if failed(s)} - settled
+        for group in turn.requested:
+            if not group & settled:
+                wanted |= group
+        return self.registry.specs([n for n in self.registry.names() if n in wanted])
 
     def _round(self, turn: _Turn, calls: list[ToolCall]) -> Iterator[AgentEvent]:
         """Review and settle the calls of one completion (parallel calls in order).
@@ -373,13 +444,25 @@ class Agent:
         stop = False
         for call, taint in zip(calls, verdicts):
             yield AgentEvent(type="call", call=call)
-            review = turn.pipeline.review(call, taint, turn.guard.propose(call))
+            review = self._ground(turn, turn.pipeline.review(call, taint, turn.guard.propose(call)))
             stop = stop or review.stop
             yield AgentEvent(type="decision", step=turn.pipeline.step(
                 review, turn.rounds, review.decision, review.reason))
             outcome = turn.pipeline.settle(review, turn.rounds)
             yield from self._record(turn, outcome)
         return stop
+
+    def _ground(self, turn: _Turn, review: Review) -> Review:
+        """single_call mode: a call that would act on an item the model made up, or on
+        one off the request, is rejected as invalid (``agent.grounding``)."""
+        runs = (AuditDecision.executed, AuditDecision.needs_confirmation)
+        if self.call_mode != "single_call" or review.decision not in runs:
+            return review
+        why = ungrounded(review.call, turn.messages, self.registry)
+        if why is None:
+            return review
+        return Review(review.call, AuditDecision.invalid, why, review.taint,
+                      feedback=f"Error: {why}")
 
     def _record(self, turn: _Turn, outcome: Outcome) -> Iterator[AgentEvent]:
         turn.steps.append(outcome.step)
@@ -428,6 +511,10 @@ class Agent:
             else:
                 outcome = turn.pipeline.deny(review, item.round)
             yield from self._record(turn, outcome)
+        if self.call_mode == "single_call" and not self._force_next_round(turn):
+            # as after any single_call round: the agent reports, the model does not ramble on
+            yield self._finish(turn, StopReason.answered, report_results(turn.steps))
+            return
         yield from self._loop(turn, stream)
 
     def _rereview(self, turn: _Turn, item: PendingCall) -> Review:

@@ -21,7 +21,10 @@ about, then the tools of each family for what it asks to do:
    whose act tools the request does not name keeps all of them, so a vague
    follow-up ("make it 19:30") still sees ``update_event``;
 5. tools already used in the conversation are always kept (a follow-up like
-   "and send it" must still see ``send_email``).
+   "and send it" must still see ``send_email``);
+6. ``Selection.requested`` says what the request asks to be done, one group of
+   act tools per clause ("look up Tom's number and *save it in a note*" ->
+   ``create_note``); single_call mode forces those calls after a lookup.
 
 The chosen tools keep the registry's order, so consecutive prompts share the
 longest possible prefix and the llama.cpp KV cache is reused. When the request
@@ -76,6 +79,11 @@ _QUESTION = re.compile(
     r"any|have|has)\b|\?\s*$",
     re.IGNORECASE,
 )
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_CLAUSE_SPLIT = re.compile(r"[.!?;:]+\s|\b(?:and|then|but|also)\b", re.IGNORECASE)
+_FILLER = re.compile(r"^(?:\W|please\b|just\b|now\b|(?:can|could|would|will) you\b)+",
+                     re.IGNORECASE)
+_POLITE = re.compile(r"^\W*(?:(?:can|could|would|will) you|please)\b", re.IGNORECASE)
 # Verbs of tools that find or show items: kept whenever their family is chosen,
 # because every action first has to find the item it works on.
 LOOK_VERBS = frozenset(["list", "search", "read", "get", "show", "view", "fetch", "lookup"])
@@ -166,6 +174,30 @@ ACTION_WORDS: dict[str, tuple[str, ...]] = {
 }
 
 
+def commands(query: str) -> list[str]:
+    """The clauses of a request that ask for something to be done, each starting
+    at its verb: "Find the babysitter's number and remind me to call her" gives
+    ["Find the babysitter's number", "remind me to call her"]. Questions are left
+    out ("When is my next meeting with Dan?" only looks something up), unless
+    they are polite commands ("Can you email Dan?")."""
+    found: list[str] = []
+    for sentence in _SENTENCE_END.split(query.strip()):
+        if _QUESTION.search(sentence) and not _POLITE.search(sentence):
+            continue
+        for clause in _CLAUSE_SPLIT.split(sentence):
+            clause = _FILLER.sub("", clause.strip(" .!?;:"))
+            if clause:
+                found.append(clause)
+    return found
+
+
+def clause_verbs(clause: str) -> list[str]:
+    """The words that can be a clause's verb: its first, and the first after each
+    comma ("I've watered the plants, tick that reminder off"; "If it is, book it")."""
+    starts = [_FILLER.sub("", part) for part in clause.split(",")]
+    return [m.group() for m in (_NAME_PART.search(part) for part in starts) if m]
+
+
 def _stemmer():
     """This thread's English stemmer."""
     stemmer = getattr(_STEMMERS, "english", None)
@@ -178,7 +210,7 @@ def _stem(word: str) -> str:
     return _stemmer().stemWord(word.lower())
 
 
-def _stem_words(text: str) -> list[str]:
+def stem_words(text: str) -> list[str]:
     words = [w.lower() for w in _NAME_PART.findall(text)]
     return _stemmer().stemWords([w for w in words if w not in STOPWORDS])
 
@@ -191,7 +223,7 @@ def tool_document(spec: ToolSpec) -> list[str]:
     """The words BM25 indexes for a tool: its name (twice: names are the strongest
     signal), its description and its parameter names, split and stemmed."""
     params = " ".join((spec.parameters or {}).get("properties", {}))
-    return _stem_words(f"{spec.name} {spec.name} {spec.description} {params}")
+    return stem_words(f"{spec.name} {spec.name} {spec.description} {params}")
 
 
 def name_family(tool_name: str) -> str:
@@ -209,10 +241,10 @@ class WordTable:
 
     @classmethod
     def build(cls, table: Mapping[str, Iterable[str]]) -> WordTable:
-        words = {_stem(key): tuple(_stem_words(" ".join(values)))
+        words = {_stem(key): tuple(stem_words(" ".join(values)))
                  for key, values in table.items() if " " not in key}
         phrases = tuple((re.compile(rf"\b{re.escape(key)}\b", re.IGNORECASE),
-                         tuple(_stem_words(" ".join(values))))
+                         tuple(stem_words(" ".join(values))))
                         for key, values in table.items() if " " in key)
         return cls(words, phrases)
 
@@ -235,6 +267,13 @@ class ToolRole:
     def named_in(self, query: str, stems: set[str]) -> bool:
         return bool(self.cues & stems) or any(p.search(query) for p in self.phrases)
 
+    def asked_in(self, clause: str) -> bool:
+        """Whether a clause (see ``commands``) asks for this action: a word that can
+        be its verb is a cue ("email Dan", not "read the email"), or it holds a cue phrase
+        ("take the visit off my calendar")."""
+        return any(_stem(verb) in self.cues for verb in clause_verbs(clause)) \
+            or any(p.search(clause) for p in self.phrases)
+
 
 def tool_role(tool_name: str, family: str, actions: Mapping[str, tuple[str, ...]]) -> ToolRole:
     """The role of a tool from its name. A verb that is neither a look verb nor in
@@ -242,7 +281,7 @@ def tool_role(tool_name: str, family: str, actions: Mapping[str, tuple[str, ...]
     guessed away."""
     words = _name_words(tool_name)
     verb = words[0] if words else ""
-    others = set(_stem_words(" ".join(words[1:]))) - {family}
+    others = set(stem_words(" ".join(words[1:]))) - {family}
     if verb in LOOK_VERBS or (verb not in actions and not others):
         return ToolRole(tool_name, family, look=True)
     table = WordTable.build({w: (w,) for w in (verb, *actions[verb])} if verb in actions else {})
@@ -276,6 +315,8 @@ class Selection:
     chosen: list[str] = field(default_factory=list)  # family names
     fallback: bool = False  # nothing matched: every tool is shown
     actions: list[str] = field(default_factory=list)  # act tools the request named
+    # what the request asks to be done: per clause, the act tools that would do it
+    requested: list[frozenset[str]] = field(default_factory=list)
 
 
 class Bm25ToolSelector:
@@ -300,7 +341,7 @@ class Bm25ToolSelector:
         self.families = dict(families or {})
         self.actions = dict(ACTION_WORDS if actions is None else actions)
         self._synonyms = WordTable.build(DEFAULT_SYNONYMS if synonyms is None else synonyms)
-        self._patterns = [(re.compile(pattern, re.IGNORECASE), tuple(_stem_words(" ".join(v))))
+        self._patterns = [(re.compile(pattern, re.IGNORECASE), tuple(stem_words(" ".join(v))))
                           for pattern, v in (DEFAULT_PATTERNS if patterns is None
                                              else patterns).items()]
         self._index: tuple[tuple, list[str], BM25Okapi, dict[str, ToolRole]] | None = None
@@ -383,8 +424,31 @@ class Bm25ToolSelector:
             if not self.prune_actions or not (shown or looking or family.family not in plain):
                 shown = acts
             keep |= {name for name in family.tools if roles[name].look} | set(shown)
+        asked = self._asked(query, tools, acting, roles)
         return Selection([spec for spec in tools if spec.name in keep], ranked, chosen,
-                         actions=sorted(named))
+                         actions=sorted(named), requested=asked)
+
+    def _asked(self, query: str, tools: list[ToolSpec], families: list[FamilyScore],
+               roles: dict[str, ToolRole]) -> list[frozenset[str]]:
+        """What the request asks to be done, one group of act tools per clause: the
+        tools of the clause's own family (the one it names by name, else the best
+        scoring one its words point to) whose action its verb names. "Save it in a note" asks for
+        ``create_note``, not ``write_file``; "add olive oil to my grocery list note"
+        for ``append_to_note`` or ``create_note``, either of which does it."""
+        shown = {f.family: f for f in families}
+        groups: list[frozenset[str]] = []
+        for clause in commands(query):
+            words = {FAMILY_ALIASES.get(w, w) for w in stem_words(clause)}
+            ranked = [f for f in self.rank(clause, tools, person_hint=False)
+                      if f.family in shown and f.mentioned]
+            if not ranked:
+                continue
+            main = max(ranked, key=lambda f: (f.family in words, f.score))
+            group = frozenset(name for name in shown[main.family].tools
+                              if not roles[name].look and roles[name].asked_in(clause))
+            if group and group not in groups:
+                groups.append(group)
+        return groups
 
     def _chosen(self, ranked: list[FamilyScore]) -> list[str]:
         """The families named by the query, and the best-scoring ones (at most k)."""

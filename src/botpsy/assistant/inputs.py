@@ -70,10 +70,12 @@ def email_address(value: str, field: str = "email") -> str:
     return addresses[0]
 
 
-def email_addresses(value: object, field: str = "to") -> list[str]:
+def email_addresses(value: object, field: str = "to", finder: str = "") -> list[str]:
     """Comma-separated addresses, each checked with the stdlib's RFC 5322 parser.
 
-    ';' is accepted as a separator too, since models often write it.
+    ';' is accepted as a separator too, since models often write it. ``finder``
+    names the tool that gives the addresses: a model that wrote a name ("Jonas")
+    can look it up instead.
     """
     raw = text(value, field, max_chars=2000, single_line=True).replace(";", ",")
     header = policy.default.header_factory("To", raw)
@@ -83,6 +85,7 @@ def email_addresses(value: object, field: str = "to") -> list[str]:
         raise ToolInputError(
             f"{field}: could not read {raw!r} as email addresses "
             "(write them like 'ana@example.com, Bo <bo@example.org>')"
+            + (f"; {finder} gives the addresses" if finder else "")
         )
     for address in addresses:
         if not address.username or "." not in address.domain.strip("."):

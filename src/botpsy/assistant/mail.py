@@ -169,7 +169,7 @@ class MailToolbox(Toolbox):
     def _record(
         self, folder: str, to: str, subject: str, body: str, in_reply_to: int | None = None
     ) -> Email:
-        recipients = inputs.email_addresses(to, "to")
+        recipients = inputs.email_addresses(to, "to", finder="search_contacts")
         subject = inputs.text(subject, "subject", allow_empty=True, single_line=True)
         body = inputs.text(body, "body", max_chars=inputs.MAX_BODY_CHARS, allow_empty=True)
         profile = self.store.profile

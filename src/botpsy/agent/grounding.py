@@ -1,0 +1,131 @@
+"""Ids a weak model made up: an action on an item must name one it was shown.
+
+A 135M model asked to "tick off the watering reminder" lists the reminders and then
+completes reminder 2, the first one listed; asked to move a 1:1, it updates event 14
+without looking at the calendar at all. Both calls are valid and both change the
+wrong thing. In ``single_call`` mode the agent therefore checks every call of an
+act tool (``update_event``, ``trash_email``, ``complete_reminder``: not a look tool,
+see ``selection.tool_role``) that names an item by an ``*_id`` argument:
+
+- the id must belong to an item of the tool's family that a tool result in this
+  conversation showed (or be written in the user's own words), and
+- that item must share a word (stemmed; stopwords and numbers aside) with what
+  the user wrote.
+
+A call that fails either check does not run; its error names the tools that list
+the family's ids, so the agent's one retry is forced onto a lookup, and the
+follow-through then asks for the action again with the real items in view.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from botpsy.agent.selection import LOOK_VERBS, name_family, stem_words
+from botpsy.safety.taint import AGENT_SOURCE
+from botpsy.tools import ToolRegistry
+from botpsy.types import Message, ToolCall
+
+# "delete event 14", "reminder #3": an id the user wrote (a bare "14:00" is not one)
+_NAMED_ID = re.compile(r"(?:#|\b(?:id|event|email|mail|note|reminder|contact|no\.?)\s*#?\s*)(\d+)\b",
+                       re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Item:
+    """An item a tool result showed: its family, id and words."""
+
+    family: str
+    id: int
+    label: str
+    words: frozenset[str]
+
+
+def id_arguments(call: ToolCall) -> dict[str, int]:
+    """The call's item ids: integer arguments whose name ends in ``_id``."""
+    return {k: v for k, v in call.arguments.items()
+            if k.endswith("_id") and isinstance(v, int) and not isinstance(v, bool)}
+
+
+def acts_on_items(tool_name: str) -> bool:
+    """Whether a tool changes an item rather than finds it (by its name's verb)."""
+    verb = tool_name.split("_", 1)[0].lower()
+    return verb not in LOOK_VERBS
+
+
+def shown_items(messages: list[Message]) -> Iterator[Item]:
+    """Every JSON object with an integer ``id`` in the conversation's tool results."""
+    for message in messages:
+        if message.role != "tool" or not message.name or not (message.source or "").startswith(
+                "tool:"):
+            continue
+        try:
+            data = json.loads(message.content)
+        except ValueError:
+            continue
+        for obj in _objects(data):
+            label = next((str(obj[k]) for k in ("title", "subject", "text", "name")
+                          if isinstance(obj.get(k), str)), "")
+            text = " ".join(str(v) for k, v in obj.items() if isinstance(v, str))
+            yield Item(name_family(message.name), obj["id"], label, words(text))
+
+
+def words(text: str) -> frozenset[str]:
+    """The stemmed words of a text, without stopwords and numbers: "14:00" in a request
+    and "T08:00" in an event's start share "00", which says nothing."""
+    return frozenset(w for w in stem_words(text) if not w.isdigit())
+
+
+def _objects(data: object) -> Iterator[dict]:
+    if isinstance(data, dict):
+        if isinstance(data.get("id"), int):
+            yield data
+        for value in data.values():
+            yield from _objects(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _objects(value)
+
+
+def user_text(messages: list[Message]) -> str:
+    """What the user wrote in this conversation (not the agent's own notes)."""
+    return " ".join(m.content for m in messages
+                    if m.role == "user" and not (m.source or "").startswith(AGENT_SOURCE))
+
+
+def finders(family: str, registry: ToolRegistry) -> list[str]:
+    """The look tools of a family that take no id: they list or search its items."""
+    found = []
+    for tool in registry:
+        params = (tool.spec.parameters or {}).get("properties", {})
+        if (name_family(tool.name) == family and not acts_on_items(tool.name)
+                and not any(p.endswith("_id") for p in params)):
+            found.append(tool.name)
+    return found
+
+
+def ungrounded(call: ToolCall, messages: list[Message], registry: ToolRegistry) -> str | None:
+    """Why the call's item id is made up or off the request, or None when it is fine."""
+    ids = id_arguments(call)
+    if not ids or not acts_on_items(call.name):
+        return None
+    family = name_family(call.name)
+    said = user_text(messages)
+    wanted = words(said)
+    items = [i for i in shown_items(messages) if i.family == family]
+    hint = "; ".join(f"{name} gives the ids" for name in finders(family, registry)[:2])
+    for arg, value in ids.items():
+        if str(value) in _NAMED_ID.findall(said):
+            continue  # the user named it
+        matches = [i for i in items if i.id == value]
+        if not matches:
+            return (f"{arg} {value} is not an id that a lookup in this conversation showed"
+                    + (f"; {hint}" if hint else ""))
+        if not any(i.words & wanted for i in matches):
+            label = matches[0].label or f"id {value}"
+            return (f"{arg} {value} is {label!r}, which is not what the request is about"
+                    + (f"; {hint}" if hint else ""))
+    return None

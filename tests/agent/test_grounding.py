@@ -1,0 +1,103 @@
+"""Made-up item ids: the checks, and the single_call repair they lead to."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from botpsy.agent import Agent, Bm25ToolSelector
+from botpsy.agent.grounding import finders, shown_items, ungrounded
+from botpsy.assistant import AssistantStore, assistant_tools
+from botpsy.safety import ApproveAll, SafetyConfig
+from botpsy.tools import ToolRegistry
+from botpsy.types import Message, ToolCall
+
+from .helpers import call_text, scripted
+
+REMINDERS = [{"id": 2, "text": "Order Dad's binoculars with Sam"},
+             {"id": 5, "text": "Water the plants"}]
+
+
+def _conversation(user: str, tool: str = "list_reminders", rows: object = REMINDERS) -> list[Message]:
+    return [Message(role="user", content=user),
+            Message(role="assistant", tool_calls=[ToolCall(name=tool, id="c1")]),
+            Message(role="tool", name=tool, tool_call_id="c1", content=json.dumps(rows),
+                    source=f"tool:{tool}:c1", untrusted=True)]
+
+
+@pytest.fixture(scope="module")
+def registry(tmp_path_factory) -> ToolRegistry:
+    return ToolRegistry(assistant_tools(AssistantStore(tmp_path_factory.mktemp("store"))))
+
+
+@pytest.mark.parametrize(
+    ("user", "call", "problem"),
+    [
+        ("I've watered the plants, tick that reminder off.", ("complete_reminder", 5), None),
+        # the first item listed, not the one asked about
+        ("I've watered the plants, tick that reminder off.", ("complete_reminder", 2),
+         "binoculars with Sam\", which is not what the request is about"),
+        # never shown at all; a clock time is not an id the user wrote
+        ("Move the watering to 14:00", ("complete_reminder", 14), "not an id that a lookup"),
+        ("Tick off reminder 14, it's done", ("complete_reminder", 14), None),  # the user's id
+        ("What does reminder 2 say?", ("list_reminders", 99), None),  # look tools: not checked
+    ],
+)
+def test_an_action_must_name_an_item_shown_and_asked_about(
+    registry: ToolRegistry, user: str, call: tuple[str, int], problem: str | None
+) -> None:
+    name, item = call  # list_reminders takes no id; an id-named argument there is not checked
+    why = ungrounded(ToolCall(name=name, arguments={"reminder_id": item}), _conversation(user),
+                     registry)
+    if problem is None:
+        assert why is None
+    else:
+        assert why is not None and problem in why
+        assert "list_reminders gives the ids" in why  # the repair's lookup
+
+
+def test_items_of_another_family_do_not_ground_an_id(registry: ToolRegistry) -> None:
+    """A contact with id 1 says nothing about event 1 (cancel_plumber deleted the standup)."""
+    messages = _conversation("Take the plumber visit off my calendar", "get_contact",
+                             {"id": 1, "name": "Priya Shah"})
+    assert [i.family for i in shown_items(messages)] == ["contact"]
+    why = ungrounded(ToolCall(name="delete_event", arguments={"event_id": 1}), messages, registry)
+    assert why is not None and "list_events gives the ids" in why
+
+
+def test_shared_numbers_do_not_make_an_item_relevant(registry: ToolRegistry) -> None:
+    """move_one_on_one: "to 14:00" and the plumber visit's "T08:00" share only "00"."""
+    messages = _conversation("Priya asked to move our 1:1 today to 14:00. Please move it.",
+                             "list_events", [{"id": 7, "title": "Plumber visit",
+                                              "start": "2025-03-12T08:00+01:00"}])
+    why = ungrounded(ToolCall(name="update_event", arguments={"event_id": 7}), messages, registry)
+    assert why is not None and "Plumber visit" in why
+
+
+def test_finders_are_the_family_lookups_without_ids(registry: ToolRegistry) -> None:
+    assert finders("email", registry) == ["list_inbox", "search_mail"]
+    assert finders("event", registry) == ["list_events"]
+
+
+def test_single_call_repairs_a_made_up_id_through_a_lookup(tmp_path) -> None:
+    """complete_reminder(2) without a lookup is rejected; the retry must list the
+    reminders; the follow-through then completes the one the request is about."""
+    store = AssistantStore(tmp_path)
+    registry = ToolRegistry(assistant_tools(store))
+    first = registry.execute(ToolCall(name="add_reminder", arguments={"text": "Order binoculars"}))
+    water = registry.execute(ToolCall(name="add_reminder", arguments={"text": "Water the plants"}))
+    wanted, other = water.data.id, first.data.id
+    agent = Agent(scripted([call_text("complete_reminder", reminder_id=other),
+                            call_text("list_reminders"),
+                            call_text("complete_reminder", reminder_id=wanted)]),
+                  registry, safety=SafetyConfig(), confirmer=ApproveAll(),
+                  tool_selector=Bm25ToolSelector(), call_mode="single_call")
+    result = agent.run("I've watered the plants, tick that reminder off.")
+    assert [(s.call.name, s.decision.value) for s in result.steps] == [
+        ("complete_reminder", "invalid"), ("list_reminders", "executed"),
+        ("complete_reminder", "executed")]
+    grammars = agent.model.backend.grammars
+    assert "list_reminders" in grammars[1] and "complete_reminder" not in grammars[1]
+    done = {r["text"]: r["done"] for r in store.query("select text, done from reminders")}
+    assert done == {"Order binoculars": 0, "Water the plants": 1}
