@@ -166,3 +166,24 @@ def test_after_a_confirmation_the_turn_goes_on_as_without_one():
     done = agent.resume(waiting, {waiting.pending[0].call.id: True})
     assert done.stopped_reason is StopReason.answered and agent.model.backend.remaining == 1
     assert world.sent and done.final_text.startswith("Done:")
+
+
+def test_the_assistant_refuses_a_day_the_user_never_named(tmp_path):
+    """open_assistant wires the DayCheck: the dentist ending on Sunday is refused with the
+    reason in view, and the retry's Friday end is what gets stored."""
+    from datetime import UTC, datetime
+
+    from botpsy.assistant import AssistantStore
+    from botpsy.assistant.runtime import open_assistant
+
+    store = AssistantStore(tmp_path, clock=lambda: datetime(2026, 12, 3, 8, 20, tzinfo=UTC))
+    model = scripted([call_text("create_event", title="Dentist", start="Fri 10:00", end="Sun 11:00"),
+                      call_text("create_event", title="Dentist", start="Fri 10:00", end="11:00")])
+    assistant = open_assistant(model, store=store, confirmer=ApproveAll(), call_mode="single_call")
+    result = assistant.agent.run("Put a dentist appointment in my calendar on Friday from 10:00 "
+                                 "to 11:00.")
+    assert [s.decision.value for s in result.steps] == ["invalid", "executed"]
+    assert "a day the request does not name" in model.backend.prompts[1]
+    rows = store.query("select starts_at, ends_at from events")
+    assert [(r["starts_at"][:10], r["ends_at"][:10]) for r in rows] == [("2026-12-04", "2026-12-04")]
+    assistant.close()

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from botpsy.agent.calls import CallPipeline, Outcome, Review, agent_message
@@ -51,6 +51,9 @@ from botpsy.safety.policy import ScopeDecision, ScopePolicy
 from botpsy.safety.taint import AGENT_SOURCE, TaintTracker
 from botpsy.tools import ToolRegistry
 from botpsy.types import Completion, GenerationParams, Message, ToolCall, ToolSpec, Usage
+
+# A deployment's check of a call against the conversation: why it must not run, or None.
+CallCheck = Callable[[ToolCall, list[Message]], str | None]
 
 
 @dataclass
@@ -131,7 +134,10 @@ class Agent:
     """A tool-using assistant whose safety does not depend on the model.
 
     ``max_rounds`` (model generations per turn) defaults to ``safety.max_rounds``;
-    ``tool_selector`` narrows the tools shown to the model each turn.
+    ``tool_selector`` narrows the tools shown to the model each turn; ``call_checks``
+    are the deployment's own checks of a call against the conversation (the assistant's
+    ``DayCheck``): a call one of them objects to is refused as invalid, with the reason
+    as its error, before it could run or be confirmed.
 
     ``call_mode="single_call"`` is for models too small to decide on their own to
     call a tool or to summarise a result (SmolLM2-135M does neither unaided): when
@@ -158,10 +164,12 @@ class Agent:
         tool_selector: ToolSelector | None = None,
         params: GenerationParams | None = None,
         call_mode: str = "auto",
+        call_checks: Sequence[CallCheck] = (),
     ):
         if call_mode not in ("auto", "single_call"):
             raise ValueError(f"call_mode must be 'auto' or 'single_call', got {call_mode!r}")
         self.call_mode = call_mode
+        self.call_checks = list(call_checks)
         self.model = model
         self.registry = registry
         self.safety = safety or SafetyConfig()
@@ -453,12 +461,16 @@ class Agent:
         return stop
 
     def _ground(self, turn: _Turn, review: Review) -> Review:
-        """single_call mode: a call that would act on an item the model made up, or on
-        one off the request, is rejected as invalid (``agent.grounding``)."""
+        """A call that would run is rejected as invalid when a ``call_checks`` entry
+        objects, or, in single_call mode, when it acts on an item the model made up or
+        on one off the request (``agent.grounding``)."""
         runs = (AuditDecision.executed, AuditDecision.needs_confirmation)
-        if self.call_mode != "single_call" or review.decision not in runs:
+        if review.decision not in runs:
             return review
-        why = ungrounded(review.call, turn.messages, self.registry)
+        checks = list(self.call_checks)
+        if self.call_mode == "single_call":
+            checks.insert(0, lambda call, messages: ungrounded(call, messages, self.registry))
+        why = next((w for check in checks if (w := check(review.call, turn.messages))), None)
         if why is None:
             return review
         return Review(review.call, AuditDecision.invalid, why, review.taint,

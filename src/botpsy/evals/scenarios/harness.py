@@ -24,7 +24,7 @@ from typing import Any
 
 from botpsy.agent import Agent, Bm25ToolSelector, SystemPrompt, ToolSelector
 from botpsy.assistant import AssistantStore, assistant_tools
-from botpsy.assistant.runtime import default_call_mode
+from botpsy.assistant.runtime import assistant_call_checks, default_call_mode
 from botpsy.backends.base import ChatModel, check_concurrency
 from botpsy.evals.call_mode import CallMode, check_call_mode
 from botpsy.evals.scenarios.checks import Matcher
@@ -108,6 +108,7 @@ def run_episode(
         tool_selector=tool_selector or Bm25ToolSelector(),
         call_mode=resolve_call_mode(model.name, call_mode),
         system_prompt_builder=SystemPrompt.from_profile(store.profile, clock=lambda: EVAL_NOW),
+        call_checks=assistant_call_checks(store),
     )
     episode = Episode()
     history = []

@@ -1,0 +1,103 @@
+"""Calls that put a date on a day the user never named.
+
+A 135M model asked to "put a dentist appointment in my calendar on Friday from 10:00
+to 11:00" writes ``start="Fri 10:00", end="Sun 11:00"``, and for "lunch tomorrow" it
+writes today's date or the example date of the tool's description. Each value is a
+valid time, so the tool stores it. The agent can do better: it knows what the user
+wrote. ``DayCheck`` reads the days a conversation's user messages name ("Friday",
+"tomorrow", "next Monday", "March 17", "2025-03-18") with the store's own parser, and
+refuses a call whose ``start``, ``due`` or ``date`` falls on another day, or whose
+``end`` falls on another day and more than 12 hours after the start (an evening that
+runs past midnight is fine). A request that names no day ("in 2 hours", "at 15:00")
+is not checked. The refusal goes back to the model as the call's error, so the retry
+of ``single_call`` mode can write the day the user said.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
+
+from botpsy.agent.grounding import acts_on_items, user_text
+from botpsy.assistant.errors import ToolInputError
+from botpsy.assistant.timeutil import is_clock_time, parse_end, parse_when
+from botpsy.types import Message, ToolCall
+
+_WEEKDAY = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+          r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+# Day phrases as a user writes them (full weekday names only: "sat", "sun" and "wed"
+# are words too).
+_DAY_PHRASE = re.compile(
+    rf"\b(?:(?:next|this)\s+)?(?:today|tonight|tomorrow|{_WEEKDAY})\b"
+    r"|\b\d{4}-\d{2}-\d{2}\b"
+    rf"|\b(?:{_MONTH})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})\b",
+    re.IGNORECASE,
+)
+_AFTER_TOMORROW = re.compile(r"\bday\s+after\s+tomorrow\b", re.IGNORECASE)
+DAY_ARGUMENTS = ("start", "due", "date")
+MAX_OVERNIGHT = timedelta(hours=12)
+
+
+class DayCheck:
+    """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
+    ``tz`` and ``now`` are the store's, so days mean what the tools take them to mean."""
+
+    def __init__(self, tz: Callable[[], object], now: Callable[[], datetime]):
+        self._tz = tz
+        self._now = now
+
+    def __call__(self, call: ToolCall, messages: list[Message]) -> str | None:
+        if not acts_on_items(call.name):
+            return None
+        named = self.named_days(user_text(messages))
+        if not named:
+            return None
+        start = None
+        for arg in DAY_ARGUMENTS:
+            parsed = self._parse(call.arguments.get(arg))
+            if parsed is None:
+                continue
+            start = start or parsed
+            if parsed.date() not in named:
+                return self._refusal(arg, call.arguments[arg], parsed, named)
+        end = self._parse_end(call.arguments.get("end"), start)
+        if end is not None and end.date() not in named and not (
+                start is not None and timedelta(0) < end - start <= MAX_OVERNIGHT):
+            return self._refusal("end", call.arguments["end"], end, named)
+        return None
+
+    def named_days(self, text: str) -> set[date]:
+        """The days the user's words name, read as the tools read them."""
+        days = set()
+        if _AFTER_TOMORROW.search(text):  # "tomorrow" in it is not the day meant
+            days.add((self._now().astimezone(self._tz()) + timedelta(days=2)).date())
+            text = _AFTER_TOMORROW.sub(" ", text)
+        for match in _DAY_PHRASE.finditer(text):
+            parsed = self._parse(match.group())
+            if parsed is not None:
+                days.add(parsed.date())
+        return days
+
+    def _parse(self, value: object) -> datetime | None:
+        if not isinstance(value, str) or not value.strip() or is_clock_time(value):
+            return None  # a bare time of day means the tool's default day: nothing to check
+        try:
+            return parse_when(value, tz=self._tz(), now=self._now()).value
+        except ToolInputError:
+            return None  # unreadable: the tool itself refuses it, with its own message
+
+    def _parse_end(self, value: object, start: datetime | None) -> datetime | None:
+        if not isinstance(value, str) or start is None or is_clock_time(value):
+            return None  # a bare end time falls on the start's day
+        try:
+            return parse_end(value, start=start, tz=self._tz(), now=self._now()).value
+        except ToolInputError:
+            return None
+
+    @staticmethod
+    def _refusal(arg: str, value: object, parsed: datetime, named: set[date]) -> str:
+        days = ", ".join(f"{d:%A} {d.isoformat()}" for d in sorted(named))
+        return (f"{arg} {value!r} falls on {parsed:%A} {parsed.date().isoformat()}, a day the "
+                f"request does not name (it names {days}); write the day the user said")

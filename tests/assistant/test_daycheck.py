@@ -1,0 +1,79 @@
+"""DayCheck: a call's day must be one the user named."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from botpsy.assistant.daycheck import DayCheck
+from botpsy.types import Message, ToolCall
+
+BERLIN = ZoneInfo("Europe/Berlin")
+THURSDAY = datetime(2026, 12, 3, 8, 20, tzinfo=UTC)  # Thursday 3 December, 09:20 in Berlin
+
+
+@pytest.fixture
+def check() -> DayCheck:
+    return DayCheck(lambda: BERLIN, lambda: THURSDAY)
+
+
+def _said(text: str) -> list[Message]:
+    return [Message(role="user", content=text)]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "arguments", "problem"),
+    [
+        # the dentist: a Friday request, an end on Sunday
+        ("Put a dentist appointment in my calendar on Friday from 10:00 to 11:00.",
+         {"start": "Fri 10:00", "end": "Sun 11:00"}, "end 'Sun 11:00' falls on Sunday 2026-12-06"),
+        ("Put a dentist appointment in my calendar on Friday from 10:00 to 11:00.",
+         {"start": "Fri 10:00", "end": "11:00"}, None),  # a bare end is on the start's day
+        # the lunch "tomorrow" written as today's date
+        ("Add lunch with Sara to my calendar tomorrow from 12:30 to 13:30.",
+         {"start": "2026-12-03 12:30", "end": "2026-12-03 13:30"}, "start '2026-12-03 12:30'"),
+        ("Add lunch with Sara to my calendar tomorrow from 12:30 to 13:30.",
+         {"start": "tomorrow 12:30", "end": "tomorrow 13:30"}, None),
+        # an evening that runs past midnight is one outing, not a made-up day
+        ("Party tonight from 22:00 until 2am", {"start": "today 22:00", "end": "tomorrow 2:00"},
+         None),
+        ("Block next Monday, December 7, for the offsite", {"start": "2026-12-07"}, None),
+        ("Remind me on Friday to send the abstract", {"due": "Saturday 9:00"}, "Saturday"),
+        # no day named: nothing to compare with
+        ("In 2 hours remind me to take the laundry out", {"due": "2026-12-24 9:00"}, None),
+        ("Remind me at 15:00 to stretch", {"due": "Sunday 15:00"}, None),
+    ],
+)
+def test_a_day_must_be_one_the_request_names(
+    check: DayCheck, request_text: str, arguments: dict, problem: str | None
+) -> None:
+    name = "add_reminder" if "due" in arguments else "create_event"
+    why = check(ToolCall(name=name, arguments=arguments), _said(request_text))
+    if problem is None:
+        assert why is None
+    else:
+        assert why is not None and problem in why and "write the day the user said" in why
+
+
+def test_lookups_and_unreadable_days_are_left_to_the_tools(check: DayCheck) -> None:
+    said = _said("What's on Friday?")
+    assert check(ToolCall(name="list_events", arguments={"start": "Sunday"}), said) is None
+    unreadable = ToolCall(name="create_event", arguments={"start": "Fri, 05/06/2025"})
+    assert check(unreadable, _said("Book the gym on Friday")) is None
+
+
+def test_named_days_are_read_as_the_tools_read_them(check: DayCheck) -> None:
+    days = check.named_days("Move it from tomorrow to next Monday or March 17; not sat.")
+    assert days == {date(2026, 12, 4), date(2026, 12, 7), date(2026, 3, 17)}
+    assert check.named_days("the day after tomorrow at 10") == {date(2026, 12, 5)}
+    assert check.named_days("in 3 days") == set()  # not named: such requests are not checked
+
+
+def test_earlier_turns_name_days_too(check: DayCheck) -> None:
+    """"Actually make it 19:30" keeps the day of the first turn."""
+    messages = [*_said("Add 'Team dinner' on Friday from 19:00 to 21:00."),
+                Message(role="assistant", content="Done"), *_said("Actually make it 19:30")]
+    call = ToolCall(name="update_event", arguments={"event_id": 1, "start": "Friday 19:30"})
+    assert check(call, messages) is None
