@@ -42,6 +42,7 @@ class World:
 
     sent: list[dict] = field(default_factory=list)
     events: list[dict] = field(default_factory=list)
+    strict_addresses: bool = False  # send_email refuses a name, as the assistant's does
 
 
 def small_registry(world: World) -> ToolRegistry:
@@ -76,6 +77,8 @@ def small_registry(world: World) -> ToolRegistry:
             subject: Subject line.
             body: Message text.
         """
+        if world.strict_addresses and "@" not in to:
+            raise ValueError(f"to: could not read {to!r}; search_contacts gives the addresses")
         world.sent.append({"to": to, "subject": subject, "body": body})
         return f"sent to {to}"
 

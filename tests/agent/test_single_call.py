@@ -6,7 +6,6 @@ import pytest
 
 from botpsy.agent import Agent, Bm25ToolSelector, StopReason
 from botpsy.safety import ApproveAll, DenyAll, SafetyConfig
-from botpsy.tools import tool
 
 from .helpers import World, call_text, scripted, small_registry
 
@@ -104,24 +103,8 @@ def test_a_lookup_is_followed_by_the_action_the_request_asked_for():
 
 
 def test_a_failed_action_is_repaired_through_the_tool_its_error_names():
-    world = World()
+    world = World(strict_addresses=True)
     registry = small_registry(world)
-
-    @tool(side_effect=True)
-    def send_email(to: str, subject: str, body: str) -> str:
-        """Send an email.
-
-        Args:
-            to: Recipient address.
-            subject: Subject line.
-            body: Message text.
-        """
-        if "@" not in to:
-            raise ValueError(f"to: could not read {to!r}; search_contacts gives the addresses")
-        world.sent.append({"to": to, "subject": subject, "body": body})
-        return f"sent to {to}"
-
-    registry.register(send_email, replace=True)
     agent = Agent(scripted([call_text("send_email", to="Sam", subject="Late", body="Late"),
                             call_text("search_contacts", query="Sam"),
                             call_text("send_email", to="sam.lee@example.com", subject="Late",

@@ -5,7 +5,7 @@ completes reminder 2, the first one listed; asked to move a 1:1, it updates even
 without looking at the calendar at all. Both calls are valid and both change the
 wrong thing. In ``single_call`` mode the agent therefore checks every call of an
 act tool (``update_event``, ``trash_email``, ``complete_reminder``: not a look tool,
-see ``selection.tool_role``) that names an item by an ``*_id`` argument:
+its role in ``selection.tool_role``) that names an item by an ``*_id`` argument:
 
 - the id must belong to an item of the tool's family that a tool result in this
   conversation showed (or be written in the user's own words), and
@@ -24,14 +24,14 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from botpsy.agent.selection import LOOK_VERBS, name_family, stem_words
+from botpsy.agent.selection import ACTION_WORDS, name_family, stem_words, tool_role
 from botpsy.safety.taint import AGENT_SOURCE
 from botpsy.tools import ToolRegistry
 from botpsy.types import Message, ToolCall
 
 # "delete event 14", "reminder #3": an id the user wrote (a bare "14:00" is not one)
-_NAMED_ID = re.compile(r"(?:#|\b(?:id|event|email|mail|note|reminder|contact|no\.?)\s*#?\s*)(\d+)\b",
-                       re.IGNORECASE)
+_NAMED_ID = re.compile(
+    r"(?:#|\b(?:id|event|email|mail|note|reminder|contact|no\.?)\s*#?\s*)(\d+)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -51,9 +51,8 @@ def id_arguments(call: ToolCall) -> dict[str, int]:
 
 
 def acts_on_items(tool_name: str) -> bool:
-    """Whether a tool changes an item rather than finds it (by its name's verb)."""
-    verb = tool_name.split("_", 1)[0].lower()
-    return verb not in LOOK_VERBS
+    """Whether a tool changes an item rather than finds it: the selector's act role."""
+    return not tool_role(tool_name, name_family(tool_name), ACTION_WORDS).look
 
 
 def shown_items(messages: list[Message]) -> Iterator[Item]:
