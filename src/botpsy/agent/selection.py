@@ -432,9 +432,10 @@ class Bm25ToolSelector:
                roles: dict[str, ToolRole]) -> list[frozenset[str]]:
         """What the request asks to be done, one group of act tools per clause: the
         tools of the clause's own family (the one it names by name, else the best
-        scoring one its words point to) whose action its verb names. "Save it in a note" asks for
-        ``create_note``, not ``write_file``; "add olive oil to my grocery list note"
-        for ``append_to_note`` or ``create_note``, either of which does it."""
+        scoring one its words point to) whose action its verb names. "Save it in a
+        note" asks for ``create_note``, not ``write_file``; "add olive oil to my
+        grocery list note" for ``append_to_note`` or ``create_note``, either of which
+        does it."""
         shown = {f.family: f for f in families}
         groups: list[frozenset[str]] = []
         for clause in commands(query):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from botpsy.agent.grounding import acts_on_items, user_text
 from botpsy.assistant.errors import ToolInputError
@@ -44,7 +45,7 @@ class DayCheck:
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
     ``tz`` and ``now`` are the store's, so days mean what the tools take them to mean."""
 
-    def __init__(self, tz: Callable[[], object], now: Callable[[], datetime]):
+    def __init__(self, tz: Callable[[], ZoneInfo], now: Callable[[], datetime]):
         self._tz = tz
         self._now = now
 
