@@ -39,6 +39,16 @@ def test_data_command_sets_the_naming_style_share(tmp_path):
     assert bad.exit_code == 2 and "name_style_share" in bad.output
 
 
+def test_data_command_sets_the_source_text_share(tmp_path):
+    args = ["data", "--out", str(tmp_path), "--n", "40", "--source-text-share", "1"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    stats = json.loads((tmp_path / "stats.json").read_text())
+    assert stats["source_text"] > 0, stats
+    bad = runner.invoke(app, ["data", "--out", str(tmp_path / "x"), "--source-text-share", "-1"])
+    assert bad.exit_code == 2
+
+
 def test_gpu_preset_writes_a_launch_bundle(tmp_path):
     base = tmp_path / "qwen"
     base.mkdir()

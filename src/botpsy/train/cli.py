@@ -97,6 +97,17 @@ def data(
             "assistant does (default 0)",
         ),
     ] = None,
+    source_text_share: Annotated[
+        float | None,
+        typer.Option(
+            "--source-text-share",
+            min=0.0,
+            max=1.0,
+            help="share of the samples outside the assistant's prompt whose tools are declared "
+            "as Java or JavaScript bindings taking values as source text (\"true\", "
+            "\"new int[]{1, 2}\"; default 0)",
+        ),
+    ] = None,
 ) -> None:
     """Generate synthetic tool-use conversations (train + validation + stats)."""
     from botpsy.train.data import DataConfig, generate, save
@@ -111,6 +122,7 @@ def data(
         max_distractors=max_distractors,
         name_style_share=name_style_share,
         assistant_tools_share=assistant_tools_share,
+        source_text_share=source_text_share,
     )
     files = save(generate(cfg), out)
     typer.echo(files.stats.read_text(encoding="utf-8"))

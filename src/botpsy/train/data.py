@@ -25,6 +25,7 @@ from botpsy.train.catalog import builtin_recipes, load_recipes
 from botpsy.train.naming import check_share
 from botpsy.train.phrasing import ASSISTANT_PROMPT_SHARE
 from botpsy.train.sample import SampleKind, TrainSample, domain_group, reference_to_json
+from botpsy.train.source_text import is_source_text
 from botpsy.train.synth import Synthesizer
 
 DEFAULT_KIND_WEIGHTS: dict[str, float] = {
@@ -65,11 +66,16 @@ class DataConfig:
     # Share of the samples under the on-device assistant's system prompt (the rest get a
     # generic one or none, as BFCL's cases do).
     assistant_prompt_share: float = ASSISTANT_PROMPT_SHARE
+    # Share of the samples outside the assistant's prompt whose tools are declared as Java or
+    # JavaScript bindings that take every value as source text ("true", "new int[]{1, 2}";
+    # botpsy.train.source_text).
+    source_text_share: float = 0.0
 
     def __post_init__(self) -> None:
         check_share(self.name_style_share)  # a bad --config fails here, before any work
         check_share(self.assistant_tools_share, "assistant_tools_share")
         check_share(self.assistant_prompt_share, "assistant_prompt_share")
+        check_share(self.source_text_share, "source_text_share")
 
 
 class DataStats(BaseModel):
@@ -83,6 +89,7 @@ class DataStats(BaseModel):
     by_group: dict[str, int]
     tools: int  # distinct tool names offered, restyled ones included
     restyled: int = 0  # samples whose tools carry another naming style (botpsy.train.naming)
+    source_text: int = 0  # samples rewritten as source-text bindings (botpsy.train.source_text)
 
 
 @dataclass
@@ -135,6 +142,7 @@ def generate(cfg: DataConfig) -> SyntheticData:
         name_style_share=cfg.name_style_share,
         assistant_tools_share=cfg.assistant_tools_share,
         assistant_prompt_share=cfg.assistant_prompt_share,
+        source_text_share=cfg.source_text_share,
     )
     kinds, weights = _kinds(cfg.kind_weights)
     # Reserve each kind's share up front so small sets still hold every kind.
@@ -197,6 +205,7 @@ def _stats(
         by_group=dict(Counter(domain_group(s.domain) for s in both)),
         tools=len({t.name for s in both for t in s.tools}),
         restyled=sum(any(t.name not in catalog for t in s.tools) for s in both),
+        source_text=sum(is_source_text(s) for s in both),
     )
 
 

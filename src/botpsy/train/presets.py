@@ -47,6 +47,12 @@ BALANCE_KIND_WEIGHTS: dict[str, float] = {
 # where those hold the right ones: the first balance model made no call in 35 of the 74
 # assistant scenarios (docs/training/smol/balance).
 ASSISTANT_BALANCE: dict[str, float] = {"assistant_prompt_share": 0.5, "assistant_tools_share": 1.0}
+# Share of the balance conversations outside the assistant's prompt whose tools are Java or
+# JavaScript bindings taking every value as source text (botpsy.train.source_text): the
+# adapter before it wrote true and 3 for string parameters in 8 of the first 40 BFCL Java and
+# JavaScript cases. In the balance data, not SFT's, so that a run can resume SFT and
+# distillation and change this alone (docs/training/smol/source-text).
+BALANCE_SOURCE_TEXT_SHARE = 0.4
 
 
 @dataclass
@@ -301,8 +307,15 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
     # (the seed gives the conversations of docs/training/smol/balance, none of SFT's). Half of
     # them under the assistant's prompt, offering what its tool selector would show where it
     # can (ASSISTANT_BALANCE): the first balance model declined the assistant's own requests.
+    # A share of the rest declares its tools as Java/JavaScript bindings taking source text
+    # (BALANCE_SOURCE_TEXT_SHARE).
     balance_data = DataConfig(
-        n_samples=260, seed=7, val_fraction=0.05, max_distractors=3, **ASSISTANT_BALANCE
+        n_samples=260,
+        seed=7,
+        val_fraction=0.05,
+        max_distractors=3,
+        source_text_share=BALANCE_SOURCE_TEXT_SHARE,
+        **ASSISTANT_BALANCE,
     )
     return with_balance(plan, balance_data, max_steps=16)
 

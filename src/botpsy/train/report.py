@@ -117,6 +117,8 @@ def markdown(report: RecipeReport) -> str:
         d = report.data
         kinds = ", ".join(f"{k} {v}" for k, v in sorted(d.by_kind.items()))
         restyled = f" ({d.restyled} samples under another naming style)" if d.restyled else ""
+        if d.source_text:
+            restyled += f" ({d.source_text} as source-text bindings)"
         lines += [
             (
                 f"Data: {d.train} train / {d.validation} validation samples, "

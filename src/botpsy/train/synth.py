@@ -26,6 +26,7 @@ from botpsy.train.phrasing import (
     assistant_system_prompt,
 )
 from botpsy.train.sample import SampleKind, TrainSample, domain_group
+from botpsy.train.source_text import LANGUAGES, to_source_text
 from botpsy.train.templates import (
     SLOT,
     Realised,
@@ -156,6 +157,7 @@ class Synthesizer:
         name_style_share: float = 0.0,
         assistant_tools_share: float = 0.0,
         assistant_prompt_share: float = ASSISTANT_PROMPT_SHARE,
+        source_text_share: float = 0.0,
     ) -> None:
         if len(recipes) < 4:
             raise ValueError(
@@ -175,6 +177,10 @@ class Synthesizer:
         check_share(name_style_share)
         # Share of samples whose tools appear under another naming style (botpsy.train.naming).
         self.name_style_share = name_style_share
+        check_share(source_text_share, "source_text_share")
+        # Share of the samples outside the assistant's prompt whose tools are declared as Java
+        # or JavaScript bindings taking source text (botpsy.train.source_text).
+        self.source_text_share = source_text_share
         self._domain_of = {r.spec.name: r.domain for r in recipes}
         check_share(assistant_tools_share, "assistant_tools_share")
         check_share(assistant_prompt_share, "assistant_prompt_share")
@@ -195,7 +201,22 @@ class Synthesizer:
         if self.name_style_share and self.rng.random() < self.name_style_share:
             names = style_names([t.name for t in sample.tools], self._domain_of, self.rng)
             sample = restyle(sample, names)
+        if self._bound(sample):
+            sample = to_source_text(sample, self.rng.choice(LANGUAGES))
         return sample
+
+    def _bound(self, sample: TrainSample) -> bool:
+        """Whether ``sample`` is rewritten as a source-text binding: a share of those outside
+        the assistant's prompt (whose own tools stay JSON-typed). No draw when the share is
+        0, so data made without the option is unchanged."""
+        if not self.source_text_share or self._under_assistant(sample):
+            return False
+        return self.rng.random() < self.source_text_share
+
+    @staticmethod
+    def _under_assistant(sample: TrainSample) -> bool:
+        first = sample.messages[0] if sample.messages else None
+        return bool(first and first.role == "system" and first.content not in SYSTEM_PROMPTS)
 
     # -- helpers -------------------------------------------------------------------------------
 
