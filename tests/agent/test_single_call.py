@@ -167,6 +167,10 @@ def test_the_assistant_refuses_a_day_the_user_never_named(tmp_path):
                                  "to 11:00.")
     assert [s.decision.value for s in result.steps] == ["invalid", "executed"]
     assert "a day the request does not name" in model.backend.prompts[1]
+    # the retry's grammar lets the end be only Friday (or a bare time): Sunday is unwritable
+    first, retry = model.backend.grammars[:2]
+    assert "2026-12-04" not in first and '("2026-12-04") [T ]' in retry
+    assert "2026-12-06" not in retry
     rows = store.query("select starts_at, ends_at from events")
     assert [(r["starts_at"][:10], r["ends_at"][:10]) for r in rows] == [("2026-12-04", "2026-12-04")]
     assistant.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
@@ -54,7 +55,8 @@ def test_a_day_must_be_one_the_request_names(
     if problem is None:
         assert why is None
     else:
-        assert why is not None and problem in why and "write the day the user said" in why
+        assert why is not None and problem in why.reason
+        assert "write the day the user said" in str(why)
 
 
 def test_lookups_and_unreadable_days_are_left_to_the_tools(check: DayCheck) -> None:
@@ -77,3 +79,28 @@ def test_earlier_turns_name_days_too(check: DayCheck) -> None:
                 Message(role="assistant", content="Done"), *_said("Actually make it 19:30")]
     call = ToolCall(name="update_event", arguments={"event_id": 1, "start": "Friday 19:30"})
     assert check(call, messages) is None
+
+
+@pytest.mark.parametrize(
+    ("request_text", "arguments", "allowed", "refused"),
+    [
+        ("Put a dentist appointment in my calendar on Friday from 10:00 to 11:00.",
+         {"start": "Fri 10:00", "end": "Sun 11:00"},
+         ["2026-12-04T11:00", "2026-12-04 11:00", "11:00", "23:59:30"],
+         ["2026-12-06T11:00", "Sun 11:00", "24:00", "2026-12-04"]),
+        ("Add lunch with Sara to my calendar tomorrow from 12:30 to 13:30.",
+         {"start": "2026-12-03 12:30"},
+         ["2026-12-04", "2026-12-04T12:30", "2026-12-04 12:30:00"],
+         ["2026-12-03 12:30", "12:30", "tomorrow 12:30", "2026-12-04T12:30Z"]),
+    ],
+)
+def test_a_refusal_narrows_the_refused_argument_to_the_named_days(
+    check: DayCheck, request_text: str, arguments: dict, allowed: list, refused: list
+) -> None:
+    """The retry's grammar gets a pattern: only the named days (an end also a bare time)."""
+    why = check(ToolCall(name="create_event", arguments=arguments), _said(request_text))
+    ((arg, keywords),) = why.narrow.items()
+    assert arg == ("end" if "end" in arguments else "start")
+    pattern = re.compile(keywords["pattern"])
+    assert [v for v in allowed if not pattern.search(v)] == []
+    assert [v for v in refused if pattern.search(v)] == []

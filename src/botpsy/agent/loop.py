@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from botpsy.agent.calls import CallPipeline, Outcome, Review, agent_message
+from botpsy.agent.checks import CallCheck, Narrowing, narrowed, remember
 from botpsy.agent.compact import compactions
 from botpsy.agent.events import (
     AgentEvent,
@@ -52,9 +53,6 @@ from botpsy.safety.taint import AGENT_SOURCE, TaintTracker
 from botpsy.tools import ToolRegistry
 from botpsy.types import Completion, GenerationParams, Message, ToolCall, ToolSpec, Usage
 
-# A deployment's check of a call against the conversation: why it must not run, or None.
-CallCheck = Callable[[ToolCall, list[Message]], str | None]
-
 
 @dataclass
 class _Turn:
@@ -71,6 +69,7 @@ class _Turn:
     requested: list[frozenset[str]] = field(default_factory=list)  # Selection.requested
     forced: list[ToolSpec] | None = None  # single_call mode: the next round must call one of these
     retried: bool = False  # single_call mode: the one retry after a round whose calls all failed
+    narrowing: Narrowing = field(default_factory=dict)  # what refusals allow a retry to write
     rounds: int = 0
     usage: Usage = field(default_factory=Usage)
     error: str | None = None
@@ -408,7 +407,8 @@ class Agent:
           call that action, with what the round found in view. A weak model that
           looks up Jonas never sends him the email on its own.
 
-        Every forced call goes through the same gate as the first."""
+        Every forced call goes through the same gate as the first, over tools whose
+        schemas carry what the turn's refusals allow (``agent.checks.Refusal``)."""
         this_round = [s for s in turn.steps if s.round == turn.rounds]
         turn.forced = None
         if turn.rounds >= self.max_rounds:
@@ -418,8 +418,10 @@ class Agent:
                 return False
             turn.retried = True
             turn.forced = self._named_in_errors(this_round) or turn.tools
-            return True
-        turn.forced = self._actions_left(turn, this_round) or None
+        else:
+            turn.forced = self._actions_left(turn, this_round) or None
+        if turn.forced:
+            turn.forced = [narrowed(spec, turn.narrowing) for spec in turn.forced]
         return turn.forced is not None
 
     def _named_in_errors(self, steps: list[AgentStep]) -> list[ToolSpec]:
@@ -470,9 +472,10 @@ class Agent:
         checks = list(self.call_checks)
         if self.call_mode == "single_call":
             checks.insert(0, lambda call, messages: ungrounded(call, messages, self.registry))
-        why = next((w for check in checks if (w := check(review.call, turn.messages))), None)
-        if why is None:
+        found = next((w for check in checks if (w := check(review.call, turn.messages))), None)
+        if found is None:
             return review
+        why = remember(turn.narrowing, review.call, found)
         return Review(review.call, AuditDecision.invalid, why, review.taint,
                       feedback=f"Error: {why}")
 

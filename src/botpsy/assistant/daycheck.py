@@ -9,8 +9,9 @@ wrote. ``DayCheck`` reads the days a conversation's user messages name ("Friday"
 refuses a call whose ``start``, ``due`` or ``date`` falls on another day, or whose
 ``end`` falls on another day and more than 12 hours after the start (an evening that
 runs past midnight is fine). A request that names no day ("in 2 hours", "at 15:00")
-is not checked. The refusal goes back to the model as the call's error, so the retry
-of ``single_call`` mode can write the day the user said.
+is not checked. The refusal goes back to the model as the call's error, and it narrows
+the refused argument to the named days (``day_pattern``): the grammar of the retry of
+``single_call`` mode lets the model write only those.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.timeutil import is_clock_time, parse_end, parse_when
@@ -39,6 +41,7 @@ _DAY_PHRASE = re.compile(
 _AFTER_TOMORROW = re.compile(r"\bday\s+after\s+tomorrow\b", re.IGNORECASE)
 DAY_ARGUMENTS = ("start", "due", "date")
 MAX_OVERNIGHT = timedelta(hours=12)
+_CLOCK = "([01][0-9]|2[0-3]):[0-5][0-9]"
 
 
 class DayCheck:
@@ -49,7 +52,7 @@ class DayCheck:
         self._tz = tz
         self._now = now
 
-    def __call__(self, call: ToolCall, messages: list[Message]) -> str | None:
+    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
         if not acts_on_items(call.name):
             return None
         named = self.named_days(user_text(messages))
@@ -98,7 +101,19 @@ class DayCheck:
             return None
 
     @staticmethod
-    def _refusal(arg: str, value: object, parsed: datetime, named: set[date]) -> str:
+    def _refusal(arg: str, value: object, parsed: datetime, named: set[date]) -> Refusal:
         days = ", ".join(f"{d:%A} {d.isoformat()}" for d in sorted(named))
-        return (f"{arg} {value!r} falls on {parsed:%A} {parsed.date().isoformat()}, a day the "
-                f"request does not name (it names {days}); write the day the user said")
+        reason = (f"{arg} {value!r} falls on {parsed:%A} {parsed.date().isoformat()}, a day the "
+                  f"request does not name (it names {days}); write the day the user said")
+        return Refusal(reason, {arg: {"pattern": day_pattern(named, bare_time=arg == "end")}})
+
+
+def day_pattern(named: set[date], *, bare_time: bool = False) -> str:
+    """A JSON-schema ``pattern`` for a value on one of the ``named`` days, in ISO form with
+    an optional time of day (an ``end`` may also be a bare time, on the start's day): what
+    the retry's grammar lets the model write for a refused day."""
+    days = "|".join(d.isoformat() for d in sorted(named))
+    clock = f"{_CLOCK}(:[0-5][0-9])?"
+    if bare_time:
+        return f"^(({days})[T ])?{clock}$"
+    return f"^({days})([T ]{clock})?$"

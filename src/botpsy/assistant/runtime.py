@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from botpsy.agent import Agent, Bm25ToolSelector, SessionStore, SystemPrompt
-from botpsy.agent.loop import CallCheck
+from botpsy.agent.checks import CallCheck
 from botpsy.agent.session import SESSIONS_DB
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.store import AssistantStore, default_data_dir

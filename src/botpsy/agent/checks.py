@@ -1,0 +1,61 @@
+"""A deployment's own checks of a call, and what a refused call's retry may write.
+
+A check (``Agent(call_checks=[...])``) reads a proposed call and the conversation and
+returns why the call must not run, or None. It may return a ``Refusal`` instead of a
+plain reason, naming the values a retry may write for the refused arguments, as JSON
+schema keywords (a ``pattern``). Why: told in words that "end falls on Sunday, a day the
+request does not name", a 135M model writes the same Sunday again (everyday requests,
+docs/assistant/default-model). The retry of ``single_call`` mode is a grammar-constrained
+call, so the same keywords added to the tool's schema for that retry make the refused
+value impossible to write instead of merely discouraged.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from botpsy.types import Message, ToolCall, ToolSpec
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a call must not run, and per argument the schema keywords its retry must obey."""
+
+    reason: str
+    narrow: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+# A deployment's check of a call against the conversation: why it must not run, or None.
+CallCheck = Callable[[ToolCall, list[Message]], "str | Refusal | None"]
+
+# Tool name -> argument -> schema keywords, gathered from a turn's refusals.
+Narrowing = dict[str, dict[str, dict[str, Any]]]
+
+
+def remember(narrowing: Narrowing, call: ToolCall, why: str | Refusal) -> str:
+    """Keep a refusal's narrowing for ``call``'s tool; the reason as text."""
+    if isinstance(why, Refusal):
+        for arg, keywords in why.narrow.items():
+            narrowing.setdefault(call.name, {}).setdefault(arg, {}).update(keywords)
+        return why.reason
+    return why
+
+
+def narrowed(spec: ToolSpec, narrowing: Narrowing) -> ToolSpec:
+    """``spec`` with the turn's narrowing merged into its argument schemas (unchanged when
+    there is none for it, or for an argument it does not declare)."""
+    patches = narrowing.get(spec.name)
+    properties = (spec.parameters or {}).get("properties") or {}
+    patches = {arg: kw for arg, kw in (patches or {}).items() if arg in properties}
+    if not patches:
+        return spec
+    parameters = copy.deepcopy(spec.parameters)
+    for arg, keywords in patches.items():
+        parameters["properties"][arg] = {**parameters["properties"][arg], **keywords}
+    return spec.model_copy(update={"parameters": parameters})

@@ -1,0 +1,41 @@
+"""Refusals that narrow what a retry may write."""
+
+from __future__ import annotations
+
+from botpsy.agent.checks import Refusal, narrowed, remember
+from botpsy.types import ToolCall, ToolSpec
+
+SPEC = ToolSpec(
+    name="create_event",
+    description="Add an event.",
+    parameters={
+        "type": "object",
+        "properties": {"start": {"type": "string", "description": "Start."}, "end": {}},
+        "required": ["start"],
+    },
+)
+
+
+def test_remember_keeps_a_refusals_narrowing_and_returns_its_reason():
+    narrowing: dict = {}
+    call = ToolCall(name="create_event", arguments={"start": "Sun"})
+    assert remember(narrowing, call, "plain reason") == "plain reason" and narrowing == {}
+    why = Refusal("start is on Sunday", {"start": {"pattern": "^2026-12-04"}})
+    assert remember(narrowing, call, why) == "start is on Sunday"
+    remember(narrowing, call, Refusal("end too", {"end": {"pattern": "^11:00$"}}))
+    assert narrowing == {
+        "create_event": {"start": {"pattern": "^2026-12-04"}, "end": {"pattern": "^11:00$"}}
+    }
+    assert str(why) == "start is on Sunday"
+
+
+def test_narrowed_merges_keywords_into_a_copy_of_the_schema():
+    narrowing = {"create_event": {"start": {"pattern": "^2026-12-04"}, "nope": {"enum": [1]}}}
+    out = narrowed(SPEC, narrowing)
+    assert out.parameters["properties"]["start"] == {
+        "type": "string", "description": "Start.", "pattern": "^2026-12-04"
+    }
+    assert "nope" not in out.parameters["properties"]  # undeclared arguments are not added
+    assert "pattern" not in SPEC.parameters["properties"]["start"]  # the original is untouched
+    assert narrowed(SPEC, {}) is SPEC
+    assert narrowed(SPEC, {"other_tool": {"start": {"pattern": "x"}}}) is SPEC
