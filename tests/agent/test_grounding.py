@@ -53,8 +53,16 @@ def test_an_action_must_name_an_item_shown_and_asked_about(
     if problem is None:
         assert why is None
     else:
-        assert why is not None and problem in why
-        assert "list_reminders gives the ids" in why  # the repair's lookup
+        # the watering reminder was shown: the error names it and the retry may write only it
+        assert why is not None and problem in why.reason
+        assert "the items that match the request: 5 ('Water the plants')" in why.reason
+        assert why.narrow == {"reminder_id": {"enum": [5]}}
+
+
+def test_without_a_matching_item_shown_the_error_names_the_lookup(registry: ToolRegistry) -> None:
+    why = ungrounded(ToolCall(name="complete_reminder", arguments={"reminder_id": 9}),
+                     [Message(role="user", content="Tick off the dentist reminder")], registry)
+    assert why is not None and "list_reminders gives the ids" in why.reason and not why.narrow
 
 
 def test_items_of_another_family_do_not_ground_an_id(registry: ToolRegistry) -> None:
@@ -63,7 +71,7 @@ def test_items_of_another_family_do_not_ground_an_id(registry: ToolRegistry) -> 
                              {"id": 1, "name": "Priya Shah"})
     assert [i.family for i in shown_items(messages)] == ["contact"]
     why = ungrounded(ToolCall(name="delete_event", arguments={"event_id": 1}), messages, registry)
-    assert why is not None and "list_events gives the ids" in why
+    assert why is not None and "list_events gives the ids" in why.reason
 
 
 def test_shared_numbers_do_not_make_an_item_relevant(registry: ToolRegistry) -> None:
@@ -72,7 +80,7 @@ def test_shared_numbers_do_not_make_an_item_relevant(registry: ToolRegistry) -> 
                              "list_events", [{"id": 7, "title": "Plumber visit",
                                               "start": "2025-03-12T08:00+01:00"}])
     why = ungrounded(ToolCall(name="update_event", arguments={"event_id": 7}), messages, registry)
-    assert why is not None and "Plumber visit" in why
+    assert why is not None and "Plumber visit" in why.reason
 
 
 def test_finders_are_the_family_lookups_without_ids(registry: ToolRegistry) -> None:
@@ -101,3 +109,25 @@ def test_single_call_repairs_a_made_up_id_through_a_lookup(tmp_path) -> None:
     assert "list_reminders" in grammars[1] and "complete_reminder" not in grammars[1]
     done = {r["text"]: r["done"] for r in store.query("select text, done from reminders")}
     assert done == {"Order binoculars": 0, "Water the plants": 1}
+
+
+def test_after_a_lookup_the_retry_may_only_pick_a_matching_item(tmp_path) -> None:
+    """The reminders were listed, the model ticks off the wrong one: the retry's grammar
+    offers only the watering reminder's id, so the next call completes it."""
+    store = AssistantStore(tmp_path)
+    registry = ToolRegistry(assistant_tools(store))
+    first = registry.execute(ToolCall(name="add_reminder", arguments={"text": "Order binoculars"}))
+    water = registry.execute(ToolCall(name="add_reminder", arguments={"text": "Water the plants"}))
+    wanted, other = water.data.id, first.data.id
+    agent = Agent(scripted([call_text("list_reminders"),
+                            call_text("complete_reminder", reminder_id=other),
+                            call_text("complete_reminder", reminder_id=wanted)]),
+                  registry, safety=SafetyConfig(), confirmer=ApproveAll(),
+                  tool_selector=Bm25ToolSelector(), call_mode="single_call")
+    result = agent.run("I've watered the plants, tick that reminder off.")
+    assert [(s.call.name, s.decision.value) for s in result.steps] == [
+        ("list_reminders", "executed"), ("complete_reminder", "invalid"),
+        ("complete_reminder", "executed")]
+    assert "the items that match the request" in agent.model.backend.prompts[2]
+    follow, retry = agent.model.backend.grammars[1:3]
+    assert f'"{wanted}"' not in follow and f'"{wanted}"' in retry and f'"{other}"' not in retry

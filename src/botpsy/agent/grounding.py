@@ -12,9 +12,11 @@ its role in ``selection.tool_role``) that names an item by an ``*_id`` argument:
 - that item must share a word (stemmed; stopwords and numbers aside) with what
   the user wrote.
 
-A call that fails either check does not run; its error names the tools that list
-the family's ids, so the agent's one retry is forced onto a lookup, and the
-follow-through then asks for the action again with the real items in view.
+A call that fails either check does not run. When a lookup already showed items
+that match the request, its error lists them and the retry's grammar may only write
+one of their ids; otherwise its error names the tools that list the family's ids,
+so the agent's one retry is forced onto a lookup, and the follow-through then asks
+for the action again with the real items in view.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from botpsy.agent.checks import Refusal
 from botpsy.agent.selection import ACTION_WORDS, name_family, stem_words, tool_role
 from botpsy.safety.taint import AGENT_SOURCE
 from botpsy.tools import ToolRegistry
@@ -106,8 +109,14 @@ def finders(family: str, registry: ToolRegistry) -> list[str]:
     return found
 
 
-def ungrounded(call: ToolCall, messages: list[Message], registry: ToolRegistry) -> str | None:
-    """Why the call's item id is made up or off the request, or None when it is fine."""
+def ungrounded(
+    call: ToolCall, messages: list[Message], registry: ToolRegistry
+) -> Refusal | None:
+    """Why the call's item id is made up or off the request, or None when it is fine.
+
+    When a lookup already showed items that match the request, the refusal lists them
+    and narrows the id to theirs (``agent.checks.Refusal``): the forced retry can then
+    only pick one of them. Otherwise its error names the tools that list the ids."""
     ids = id_arguments(call)
     if not ids or not acts_on_items(call.name):
         return None
@@ -115,16 +124,26 @@ def ungrounded(call: ToolCall, messages: list[Message], registry: ToolRegistry) 
     said = user_text(messages)
     wanted = words(said)
     items = [i for i in shown_items(messages) if i.family == family]
-    hint = "; ".join(f"{name} gives the ids" for name in finders(family, registry)[:2])
+    fitting = {i.id: i for i in items if i.words & wanted}
     for arg, value in ids.items():
         if str(value) in _NAMED_ID.findall(said):
             continue  # the user named it
         matches = [i for i in items if i.id == value]
         if not matches:
-            return (f"{arg} {value} is not an id that a lookup in this conversation showed"
-                    + (f"; {hint}" if hint else ""))
-        if not any(i.words & wanted for i in matches):
+            why = f"{arg} {value} is not an id that a lookup in this conversation showed"
+        elif not any(i.words & wanted for i in matches):
             label = matches[0].label or f"id {value}"
-            return (f"{arg} {value} is {label!r}, which is not what the request is about"
-                    + (f"; {hint}" if hint else ""))
+            why = f"{arg} {value} is {label!r}, which is not what the request is about"
+        else:
+            continue
+        return _refusal(why, arg, list(fitting.values()), finders(family, registry))
     return None
+
+
+def _refusal(why: str, arg: str, fitting: list[Item], finder_names: list[str]) -> Refusal:
+    if fitting:
+        shown = ", ".join(f"{i.id} ({i.label!r})" if i.label else str(i.id) for i in fitting[:5])
+        return Refusal(f"{why}; the items that match the request: {shown}",
+                       {arg: {"enum": [i.id for i in fitting]}})
+    hint = "; ".join(f"{name} gives the ids" for name in finder_names[:2])
+    return Refusal(why + (f"; {hint}" if hint else ""))
