@@ -104,3 +104,16 @@ def test_a_refusal_narrows_the_refused_argument_to_the_named_days(
     pattern = re.compile(keywords["pattern"])
     assert [v for v in allowed if not pattern.search(v)] == []
     assert [v for v in refused if pattern.search(v)] == []
+
+
+def test_a_wrong_start_and_its_end_on_the_same_wrong_day_are_both_narrowed(
+    check: DayCheck,
+) -> None:
+    """The lunch "tomorrow" on the description's 2025 example date: fixing the start alone
+    left the retry's end on 2025 (an hour after a wrong start is no overnight)."""
+    arguments = {"start": "2025-03-04T12:30", "end": "2025-03-04T13:30"}
+    why = check(ToolCall(name="create_event", arguments=arguments),
+                _said("Add lunch with Sara to my calendar tomorrow from 12:30 to 13:30."))
+    assert why is not None and set(why.narrow) == {"start", "end"}
+    assert "start '2025-03-04T12:30' falls on Tuesday 2025-03-04 and end" in why.reason
+    assert re.search(why.narrow["end"]["pattern"], "2026-12-04T13:30")

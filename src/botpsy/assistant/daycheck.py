@@ -7,8 +7,8 @@ valid time, so the tool stores it. The agent can do better: it knows what the us
 wrote. ``DayCheck`` reads the days a conversation's user messages name ("Friday",
 "tomorrow", "next Monday", "March 17", "2025-03-18") with the store's own parser, and
 refuses a call whose ``start``, ``due`` or ``date`` falls on another day, or whose
-``end`` falls on another day and more than 12 hours after the start (an evening that
-runs past midnight is fine). A request that names no day ("in 2 hours", "at 15:00")
+``end`` falls on another day and is not within 12 hours after a right start (an evening
+that runs past midnight is fine). A request that names no day ("in 2 hours", "at 15:00")
 is not checked. The refusal goes back to the model as the call's error, and it narrows
 the refused argument to the named days (``day_pattern``): the grammar of the retry of
 ``single_call`` mode lets the model write only those.
@@ -58,6 +58,7 @@ class DayCheck:
         named = self.named_days(user_text(messages))
         if not named:
             return None
+        wrong: dict[str, datetime] = {}
         start = None
         for arg in DAY_ARGUMENTS:
             parsed = self._parse(call.arguments.get(arg))
@@ -65,12 +66,13 @@ class DayCheck:
                 continue
             start = start or parsed
             if parsed.date() not in named:
-                return self._refusal(arg, call.arguments[arg], parsed, named)
+                wrong[arg] = parsed
         end = self._parse_end(call.arguments.get("end"), start)
-        if end is not None and end.date() not in named and not (
-                start is not None and timedelta(0) < end - start <= MAX_OVERNIGHT):
-            return self._refusal("end", call.arguments["end"], end, named)
-        return None
+        overnight = (start is not None and start.date() in named
+                     and end is not None and timedelta(0) < end - start <= MAX_OVERNIGHT)
+        if end is not None and end.date() not in named and not overnight:
+            wrong["end"] = end
+        return self._refusal(call.arguments, wrong, named) if wrong else None
 
     def named_days(self, text: str) -> set[date]:
         """The days the user's words name, read as the tools read them."""
@@ -101,11 +103,16 @@ class DayCheck:
             return None
 
     @staticmethod
-    def _refusal(arg: str, value: object, parsed: datetime, named: set[date]) -> Refusal:
+    def _refusal(arguments: dict, wrong: dict[str, datetime], named: set[date]) -> Refusal:
+        """Every argument off the named days, in one refusal that narrows them all (a retry
+        that fixes the start alone would keep a wrong end)."""
         days = ", ".join(f"{d:%A} {d.isoformat()}" for d in sorted(named))
-        reason = (f"{arg} {value!r} falls on {parsed:%A} {parsed.date().isoformat()}, a day the "
-                  f"request does not name (it names {days}); write the day the user said")
-        return Refusal(reason, {arg: {"pattern": day_pattern(named, bare_time=arg == "end")}})
+        found = " and ".join(f"{arg} {arguments[arg]!r} falls on {when:%A} {when.date().isoformat()}"
+                             for arg, when in wrong.items())
+        reason = (f"{found}, a day the request does not name (it names {days}); write the day "
+                  "the user said")
+        return Refusal(reason, {arg: {"pattern": day_pattern(named, bare_time=arg == "end")}
+                                for arg in wrong})
 
 
 def day_pattern(named: set[date], *, bare_time: bool = False) -> str:
