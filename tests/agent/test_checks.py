@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from botpsy.agent.checks import Refusal, narrowed, remember
+from botpsy.agent.checks import Refusal, combine, narrowed, remember
 from botpsy.types import ToolCall, ToolSpec
 
 SPEC = ToolSpec(
@@ -39,3 +39,11 @@ def test_narrowed_merges_keywords_into_a_copy_of_the_schema():
     assert "pattern" not in SPEC.parameters["properties"]["start"]  # the original is untouched
     assert narrowed(SPEC, {}) is SPEC
     assert narrowed(SPEC, {"other_tool": {"start": {"pattern": "x"}}}) is SPEC
+
+
+def test_combine_joins_every_objection_and_narrowing():
+    assert combine([]) is None
+    both = combine([Refusal("day", {"start": {"pattern": "^2026"}}), "plain",
+                    Refusal("title", {"title": {"pattern": "bank"}})])
+    assert both.reason == "day; and plain; and title"
+    assert both.narrow == {"start": {"pattern": "^2026"}, "title": {"pattern": "bank"}}

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from botpsy.assistant.daycheck import DayCheck
+from botpsy.assistant.daycheck import DayCheck, named_times
 from botpsy.types import Message, ToolCall
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -41,6 +41,9 @@ def _said(text: str) -> list[Message]:
         ("Party tonight from 22:00 until 2am", {"start": "today 22:00", "end": "tomorrow 2:00"},
          None),
         ("Block next Monday, December 7, for the offsite", {"start": "2026-12-07"}, None),
+        # a bare time lands on today, as the calendar reads it: not the Monday asked for
+        ("Schedule a call with the bank on Monday from 9:00 to 9:30.",
+         {"start": "9:00", "end": "9:30"}, "start '9:00' falls on Thursday 2026-12-03"),
         ("Remind me on Friday to send the abstract", {"due": "Saturday 9:00"}, "Saturday"),
         # no day named: nothing to compare with
         ("In 2 hours remind me to take the laundry out", {"due": "2026-12-24 9:00"}, None),
@@ -86,12 +89,16 @@ def test_earlier_turns_name_days_too(check: DayCheck) -> None:
     [
         ("Put a dentist appointment in my calendar on Friday from 10:00 to 11:00.",
          {"start": "Fri 10:00", "end": "Sun 11:00"},
-         ["2026-12-04T11:00", "2026-12-04 11:00", "11:00", "23:59:30"],
-         ["2026-12-06T11:00", "Sun 11:00", "24:00", "2026-12-04"]),
+         ["2026-12-04T11:00", "2026-12-04 11:00", "11:00", "11:00:00"],
+         # two named times: the end is one of them
+         ["2026-12-06T11:00", "Sun 11:00", "24:00", "2026-12-04", "23:59:30", "12:00"]),
         ("Add lunch with Sara to my calendar tomorrow from 12:30 to 13:30.",
          {"start": "2026-12-03 12:30"},
-         ["2026-12-04", "2026-12-04T12:30", "2026-12-04 12:30:00"],
-         ["2026-12-03 12:30", "12:30", "tomorrow 12:30", "2026-12-04T12:30Z"]),
+         ["2026-12-04T12:30", "2026-12-04 12:30:00"],
+         # a start that had a time keeps one: a bare date would make "13:30" an error
+         ["2026-12-04", "2026-12-03 12:30", "12:30", "tomorrow 12:30", "2026-12-04T12:30Z"]),
+        ("Block next Monday, December 7, for the offsite", {"start": "2026-12-08"},
+         ["2026-12-07", "2026-12-07T09:00"], ["2026-12-08", "Monday"]),
     ],
 )
 def test_a_refusal_narrows_the_refused_argument_to_the_named_days(
@@ -117,3 +124,29 @@ def test_a_wrong_start_and_its_end_on_the_same_wrong_day_are_both_narrowed(
     assert why is not None and set(why.narrow) == {"start", "end"}
     assert "start '2025-03-04T12:30' falls on Tuesday 2025-03-04 and end" in why.reason
     assert re.search(why.narrow["end"]["pattern"], "2026-12-04T13:30")
+
+
+def test_the_bank_call_on_a_bare_time_is_narrowed_to_monday_at_the_named_times(
+    check: DayCheck,
+) -> None:
+    why = check(ToolCall(name="create_event", arguments={"start": "9:00", "end": "10:00"}),
+                _said("Schedule a call with the bank on Monday from 9:00 to 9:30."))
+    start, end = (re.compile(why.narrow[arg]["pattern"]) for arg in ("start", "end"))
+    assert start.search("2026-12-07T09:00") and start.search("2026-12-07 09:30")
+    assert not start.search("2026-12-07T00:00") and not start.search("2026-12-07")
+    # two named times: the end is one of them too
+    assert end.search("09:30") and end.search("2026-12-07T09:30")
+    assert not end.search("2026-12-03T09:30") and not end.search("10:00")
+    one_time = check(ToolCall(name="create_event", arguments={"start": "9:00", "end": "10:00"}),
+                     _said("Call with the bank on Monday at 9:00 for an hour."))
+    assert re.search(one_time.narrow["end"]["pattern"], "2026-12-07T10:00")  # a duration
+
+
+@pytest.mark.parametrize(
+    ("text", "times"),
+    [("from 9:00 to 9:30", {"09:00", "09:30"}), ("tomorrow at 9am", {"09:00"}),
+     ("dinner at 7.30 pm", {"19:30"}), ("in 2 hours, room 12", set()),
+     ("12pm or 12am", {"12:00", "00:00"})],
+)
+def test_named_times(text: str, times: set[str]) -> None:
+    assert named_times(text) == times

@@ -38,6 +38,19 @@ CallCheck = Callable[[ToolCall, list[Message]], "str | Refusal | None"]
 Narrowing = dict[str, dict[str, dict[str, Any]]]
 
 
+def combine(objections: list[str | Refusal]) -> Refusal | None:
+    """Every check's objection to one call as one refusal (None when there is none): the
+    single retry must hear them all, or it fixes the day and keeps the made-up title."""
+    if not objections:
+        return None
+    refusals = [o if isinstance(o, Refusal) else Refusal(o) for o in objections]
+    narrow: dict[str, dict[str, Any]] = {}
+    for refusal in refusals:
+        for arg, keywords in refusal.narrow.items():
+            narrow.setdefault(arg, {}).update(keywords)
+    return Refusal("; and ".join(r.reason for r in refusals), narrow)
+
+
 def remember(narrowing: Narrowing, call: ToolCall, why: str | Refusal) -> str:
     """Keep a refusal's narrowing for ``call``'s tool; the reason as text."""
     if isinstance(why, Refusal):

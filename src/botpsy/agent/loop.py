@@ -30,7 +30,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from botpsy.agent.calls import CallPipeline, Outcome, Review, agent_message
-from botpsy.agent.checks import CallCheck, Narrowing, narrowed, remember
+from botpsy.agent.checks import CallCheck, Narrowing, combine, narrowed, remember
 from botpsy.agent.compact import compactions
 from botpsy.agent.events import (
     AgentEvent,
@@ -465,14 +465,15 @@ class Agent:
     def _ground(self, turn: _Turn, review: Review) -> Review:
         """A call that would run is rejected as invalid when a ``call_checks`` entry
         objects, or, in single_call mode, when it acts on an item the model made up or
-        on one off the request (``agent.grounding``)."""
+        on one off the request (``agent.grounding``). Every objection goes into the one
+        error, and every narrowing into the retry's schemas."""
         runs = (AuditDecision.executed, AuditDecision.needs_confirmation)
         if review.decision not in runs:
             return review
         checks = list(self.call_checks)
         if self.call_mode == "single_call":
             checks.insert(0, lambda call, messages: ungrounded(call, messages, self.registry))
-        found = next((w for check in checks if (w := check(review.call, turn.messages))), None)
+        found = combine([w for check in checks if (w := check(review.call, turn.messages))])
         if found is None:
             return review
         why = remember(turn.narrowing, review.call, found)

@@ -6,7 +6,8 @@ writes today's date or the example date of the tool's description. Each value is
 valid time, so the tool stores it. The agent can do better: it knows what the user
 wrote. ``DayCheck`` reads the days a conversation's user messages name ("Friday",
 "tomorrow", "next Monday", "March 17", "2025-03-18") with the store's own parser, and
-refuses a call whose ``start``, ``due`` or ``date`` falls on another day, or whose
+refuses a call whose ``start``, ``due`` or ``date`` falls on another day (a bare "9:00"
+falls on today, as the tools read it), or whose
 ``end`` falls on another day and is not within 12 hours after a right start (an evening
 that runs past midnight is fine). A request that names no day ("in 2 hours", "at 15:00")
 is not checked. The refusal goes back to the model as the call's error, and it narrows
@@ -24,7 +25,7 @@ from zoneinfo import ZoneInfo
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
 from botpsy.assistant.errors import ToolInputError
-from botpsy.assistant.timeutil import is_clock_time, parse_end, parse_when
+from botpsy.assistant.timeutil import ParsedTime, is_clock_time, parse_end, parse_when
 from botpsy.types import Message, ToolCall
 
 _WEEKDAY = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
@@ -42,6 +43,11 @@ _AFTER_TOMORROW = re.compile(r"\bday\s+after\s+tomorrow\b", re.IGNORECASE)
 DAY_ARGUMENTS = ("start", "due", "date")
 MAX_OVERNIGHT = timedelta(hours=12)
 _CLOCK = "([01][0-9]|2[0-3]):[0-5][0-9]"
+# Times of day as a user writes them: "9:30", "14:00", "9am", "7.30 pm" (a bare number is
+# not one: "2 hours", "room 12").
+_TIME_PHRASE = re.compile(
+    r"\b([01]?\d|2[0-3])(?:[:.]([0-5]\d))?\s*(am|pm)\b|\b([01]?\d|2[0-3]):([0-5]\d)\b",
+    re.IGNORECASE)
 
 
 class DayCheck:
@@ -58,21 +64,25 @@ class DayCheck:
         named = self.named_days(user_text(messages))
         if not named:
             return None
-        wrong: dict[str, datetime] = {}
+        wrong: dict[str, ParsedTime] = {}
         start = None
         for arg in DAY_ARGUMENTS:
             parsed = self._parse(call.arguments.get(arg))
             if parsed is None:
                 continue
-            start = start or parsed
-            if parsed.date() not in named:
+            start = start or parsed.value
+            if parsed.value.date() not in named:
                 wrong[arg] = parsed
         end = self._parse_end(call.arguments.get("end"), start)
         overnight = (start is not None and start.date() in named
                      and end is not None and timedelta(0) < end - start <= MAX_OVERNIGHT)
         if end is not None and end.date() not in named and not overnight:
-            wrong["end"] = end
-        return self._refusal(call.arguments, wrong, named) if wrong else None
+            wrong["end"] = ParsedTime(end, False)
+        if not wrong:
+            return None
+        if "end" in call.arguments and "end" not in wrong and start is not None:
+            wrong["end"] = ParsedTime(start, False)  # it follows a wrong start: narrowed too
+        return self._refusal(call.arguments, wrong, named, named_times(user_text(messages)))
 
     def named_days(self, text: str) -> set[date]:
         """The days the user's words name, read as the tools read them."""
@@ -83,14 +93,14 @@ class DayCheck:
         for match in _DAY_PHRASE.finditer(text):
             parsed = self._parse(match.group())
             if parsed is not None:
-                days.add(parsed.date())
+                days.add(parsed.value.date())
         return days
 
-    def _parse(self, value: object) -> datetime | None:
-        if not isinstance(value, str) or not value.strip() or is_clock_time(value):
-            return None  # a bare time of day means the tool's default day: nothing to check
+    def _parse(self, value: object) -> ParsedTime | None:
+        if not isinstance(value, str) or not value.strip():
+            return None  # a bare time of day is read too: the tools put it on today
         try:
-            return parse_when(value, tz=self._tz(), now=self._now()).value
+            return parse_when(value, tz=self._tz(), now=self._now())
         except ToolInputError:
             return None  # unreadable: the tool itself refuses it, with its own message
 
@@ -103,24 +113,54 @@ class DayCheck:
             return None
 
     @staticmethod
-    def _refusal(arguments: dict, wrong: dict[str, datetime], named: set[date]) -> Refusal:
+    def _refusal(
+        arguments: dict, wrong: dict[str, ParsedTime], named: set[date], times: set[str]
+    ) -> Refusal:
         """Every argument off the named days, in one refusal that narrows them all (a retry
-        that fixes the start alone would keep a wrong end)."""
+        that fixes the start alone would keep a wrong end, or write a wrong one). A start
+        that had a time of day keeps one, one of the times the request names if it names
+        any (a bare date start with a clock end is an error of its own); an end too, when
+        the request names two or more."""
         days = ", ".join(f"{d:%A} {d.isoformat()}" for d in sorted(named))
-        found = " and ".join(f"{arg} {arguments[arg]!r} falls on {when:%A} {when.date().isoformat()}"
-                             for arg, when in wrong.items())
+        found = " and ".join(
+            f"{arg} {arguments[arg]!r} falls on {when.value:%A} {when.value.date().isoformat()}"
+            for arg, when in wrong.items() if when.value.date() not in named)
         reason = (f"{found}, a day the request does not name (it names {days}); write the day "
                   "the user said")
-        return Refusal(reason, {arg: {"pattern": day_pattern(named, bare_time=arg == "end")}
-                                for arg in wrong})
+        narrow = {}
+        for arg, when in wrong.items():
+            end = arg == "end"
+            # an end is one of the named times only when there are two ("from 9 to 9:30"):
+            # "at 9 for an hour" names no end time
+            allowed = times if not end or len(times) >= 2 else set()
+            pattern = day_pattern(named, bare_time=end, timed=not when.date_only, times=allowed)
+            narrow[arg] = {"pattern": pattern}
+        return Refusal(reason, narrow)
 
 
-def day_pattern(named: set[date], *, bare_time: bool = False) -> str:
+def named_times(text: str) -> set[str]:
+    """The times of day a text names, as "HH:MM" ("9am" -> "09:00", "7.30 pm" -> "19:30")."""
+    found = set()
+    for match in _TIME_PHRASE.finditer(text):
+        hour, minute, half, hour24, minute24 = match.groups()
+        if hour24 is not None:
+            found.add(f"{int(hour24):02d}:{minute24}")
+            continue
+        value = int(hour) % 12 + (12 if half.lower() == "pm" else 0)
+        found.add(f"{value:02d}:{minute or '00'}")
+    return found
+
+
+def day_pattern(
+    named: set[date], *, bare_time: bool = False, timed: bool = False, times: set[str] = frozenset()
+) -> str:
     """A JSON-schema ``pattern`` for a value on one of the ``named`` days, in ISO form with
-    an optional time of day (an ``end`` may also be a bare time, on the start's day): what
-    the retry's grammar lets the model write for a refused day."""
+    a time of day (optional unless ``timed``; one of ``times`` when given; an ``end`` may
+    also be a bare time, on the start's day): what the retry's grammar lets the model write
+    for a refused day."""
     days = "|".join(d.isoformat() for d in sorted(named))
-    clock = f"{_CLOCK}(:[0-5][0-9])?"
+    clock = f"({'|'.join(sorted(times))})" if times else _CLOCK
+    clock = f"{clock}(:00)?" if times else f"{clock}(:[0-5][0-9])?"
     if bare_time:
         return f"^(({days})[T ])?{clock}$"
-    return f"^({days})([T ]{clock})?$"
+    return f"^({days})[T ]{clock}$" if timed else f"^({days})([T ]{clock})?$"

@@ -15,7 +15,6 @@ from botpsy.agent.checks import CallCheck
 from botpsy.agent.session import SESSIONS_DB
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.store import AssistantStore, default_data_dir
-from botpsy.assistant.titlecheck import TitleCheck
 from botpsy.assistant.toolsets import assistant_tools
 from botpsy.backends.base import ChatModel
 from botpsy.safety.audit import AuditLog
@@ -57,7 +56,7 @@ class Assistant:
 def assistant_call_checks(store: AssistantStore) -> list[CallCheck]:
     """The assistant's own checks of a call against the conversation (``Agent.call_checks``),
     shared by every place that builds its agent so evals score what ships."""
-    return [DayCheck(lambda: store.tz, store.now), TitleCheck()]
+    return [DayCheck(lambda: store.tz, store.now)]
 
 
 def open_assistant(
