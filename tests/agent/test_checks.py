@@ -19,7 +19,8 @@ SPEC = ToolSpec(
 def test_remember_keeps_a_refusals_narrowing_and_returns_its_reason():
     narrowing: dict = {}
     call = ToolCall(name="create_event", arguments={"start": "Sun"})
-    assert remember(narrowing, call, "plain reason") == "plain reason" and narrowing == {}
+    assert remember(narrowing, call, Refusal("plain reason")) == "plain reason"
+    assert narrowing == {}
     why = Refusal("start is on Sunday", {"start": {"pattern": "^2026-12-04"}})
     assert remember(narrowing, call, why) == "start is on Sunday"
     remember(narrowing, call, Refusal("end too", {"end": {"pattern": "^11:00$"}}))

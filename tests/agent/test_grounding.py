@@ -88,19 +88,29 @@ def test_finders_are_the_family_lookups_without_ids(registry: ToolRegistry) -> N
     assert finders("event", registry) == ["list_events"]
 
 
-def test_single_call_repairs_a_made_up_id_through_a_lookup(tmp_path) -> None:
-    """complete_reminder(2) without a lookup is rejected; the retry must list the
-    reminders; the follow-through then completes the one the request is about."""
+def _two_reminders(tmp_path) -> tuple[AssistantStore, int, int]:
+    """A store with "Order binoculars" and "Water the plants": the store and the ids of the
+    watering reminder (the one the requests mean) and the other."""
     store = AssistantStore(tmp_path)
     registry = ToolRegistry(assistant_tools(store))
     first = registry.execute(ToolCall(name="add_reminder", arguments={"text": "Order binoculars"}))
     water = registry.execute(ToolCall(name="add_reminder", arguments={"text": "Water the plants"}))
-    wanted, other = water.data.id, first.data.id
-    agent = Agent(scripted([call_text("complete_reminder", reminder_id=other),
-                            call_text("list_reminders"),
-                            call_text("complete_reminder", reminder_id=wanted)]),
-                  registry, safety=SafetyConfig(), confirmer=ApproveAll(),
-                  tool_selector=Bm25ToolSelector(), call_mode="single_call")
+    return store, water.data.id, first.data.id
+
+
+def _agent(store: AssistantStore, outputs: list[str]) -> Agent:
+    return Agent(scripted(outputs), ToolRegistry(assistant_tools(store)), safety=SafetyConfig(),
+                 confirmer=ApproveAll(), tool_selector=Bm25ToolSelector(),
+                 call_mode="single_call")
+
+
+def test_single_call_repairs_a_made_up_id_through_a_lookup(tmp_path) -> None:
+    """complete_reminder(2) without a lookup is rejected; the retry must list the
+    reminders; the follow-through then completes the one the request is about."""
+    store, wanted, other = _two_reminders(tmp_path)
+    agent = _agent(store, [call_text("complete_reminder", reminder_id=other),
+                           call_text("list_reminders"),
+                           call_text("complete_reminder", reminder_id=wanted)])
     result = agent.run("I've watered the plants, tick that reminder off.")
     assert [(s.call.name, s.decision.value) for s in result.steps] == [
         ("complete_reminder", "invalid"), ("list_reminders", "executed"),
@@ -114,16 +124,10 @@ def test_single_call_repairs_a_made_up_id_through_a_lookup(tmp_path) -> None:
 def test_after_a_lookup_the_retry_may_only_pick_a_matching_item(tmp_path) -> None:
     """The reminders were listed, the model ticks off the wrong one: the retry's grammar
     offers only the watering reminder's id, so the next call completes it."""
-    store = AssistantStore(tmp_path)
-    registry = ToolRegistry(assistant_tools(store))
-    first = registry.execute(ToolCall(name="add_reminder", arguments={"text": "Order binoculars"}))
-    water = registry.execute(ToolCall(name="add_reminder", arguments={"text": "Water the plants"}))
-    wanted, other = water.data.id, first.data.id
-    agent = Agent(scripted([call_text("list_reminders"),
-                            call_text("complete_reminder", reminder_id=other),
-                            call_text("complete_reminder", reminder_id=wanted)]),
-                  registry, safety=SafetyConfig(), confirmer=ApproveAll(),
-                  tool_selector=Bm25ToolSelector(), call_mode="single_call")
+    store, wanted, other = _two_reminders(tmp_path)
+    agent = _agent(store, [call_text("list_reminders"),
+                           call_text("complete_reminder", reminder_id=other),
+                           call_text("complete_reminder", reminder_id=wanted)])
     result = agent.run("I've watered the plants, tick that reminder off.")
     assert [(s.call.name, s.decision.value) for s in result.steps] == [
         ("list_reminders", "executed"), ("complete_reminder", "invalid"),

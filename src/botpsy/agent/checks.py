@@ -40,7 +40,7 @@ Narrowing = dict[str, dict[str, dict[str, Any]]]
 
 def combine(objections: list[str | Refusal]) -> Refusal | None:
     """Every check's objection to one call as one refusal (None when there is none): the
-    single retry must hear them all, or it fixes the day and keeps the made-up title."""
+    single retry must hear them all, or it fixes one argument and keeps the other."""
     if not objections:
         return None
     refusals = [o if isinstance(o, Refusal) else Refusal(o) for o in objections]
@@ -51,13 +51,11 @@ def combine(objections: list[str | Refusal]) -> Refusal | None:
     return Refusal("; and ".join(r.reason for r in refusals), narrow)
 
 
-def remember(narrowing: Narrowing, call: ToolCall, why: str | Refusal) -> str:
+def remember(narrowing: Narrowing, call: ToolCall, why: Refusal) -> str:
     """Keep a refusal's narrowing for ``call``'s tool; the reason as text."""
-    if isinstance(why, Refusal):
-        for arg, keywords in why.narrow.items():
-            narrowing.setdefault(call.name, {}).setdefault(arg, {}).update(keywords)
-        return why.reason
-    return why
+    for arg, keywords in why.narrow.items():
+        narrowing.setdefault(call.name, {}).setdefault(arg, {}).update(keywords)
+    return why.reason
 
 
 def narrowed(spec: ToolSpec, narrowing: Narrowing) -> ToolSpec:
