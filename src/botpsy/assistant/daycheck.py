@@ -159,8 +159,7 @@ def day_pattern(
     also be a bare time, on the start's day): what the retry's grammar lets the model write
     for a refused day."""
     days = "|".join(d.isoformat() for d in sorted(named))
-    clock = f"({'|'.join(sorted(times))})" if times else _CLOCK
-    clock = f"{clock}(:00)?" if times else f"{clock}(:[0-5][0-9])?"
+    clock = f"({'|'.join(sorted(times))})(:00)?" if times else f"{_CLOCK}(:[0-5][0-9])?"
     if bare_time:
         return f"^(({days})[T ])?{clock}$"
     return f"^({days})[T ]{clock}$" if timed else f"^({days})([T ]{clock})?$"

@@ -22,6 +22,7 @@ import dataclasses
 import json
 from typing import Any
 
+from botpsy.rewards import ReferenceCall
 from botpsy.train.sample import TrainSample
 from botpsy.types import Message, ToolSpec
 
@@ -75,15 +76,24 @@ def source_text(value: Any, schema: dict[str, Any], language: str) -> Any:
     return value if isinstance(value, str) else _scalar(value)
 
 
+def _sentences(text: str | None, note: str) -> str:
+    """``note`` after ``text``, which gets a full stop if it lacks one."""
+    text = (text or "").rstrip()
+    if text and not text.endswith((".", "?", "!")):
+        text += "."
+    return f"{text} {note}".strip()
+
+
+def _properties(spec: ToolSpec | None) -> dict[str, Any]:
+    return (spec.parameters.get("properties") or {}) if spec else {}
+
+
 def _parameters(params: dict[str, Any], language: str) -> dict[str, Any]:
     properties = {}
     for key, schema in (params.get("properties") or {}).items():
         if _rewritten(schema, language):
             note = f"Given as {language} source text ({_type_word(schema, language)})."
-            text = schema.get("description", "").rstrip()
-            description = f"{text}{'' if text.endswith(('.', '?', '!')) or not text else '.'} {note}"
-            description = description.strip()
-            schema = {"type": "string", "description": description}
+            schema = {"type": "string", "description": _sentences(schema.get("description"), note)}
         properties[key] = schema
     return {**params, "properties": properties}
 
@@ -98,7 +108,7 @@ def _tool(spec: ToolSpec, language: str) -> ToolSpec:
 
 
 def _arguments(args: dict[str, Any], spec: ToolSpec | None, language: str) -> dict[str, Any]:
-    props = (spec.parameters.get("properties") or {}) if spec else {}
+    props = _properties(spec)
     return {key: source_text(value, props.get(key, {}), language) for key, value in args.items()}
 
 
@@ -114,9 +124,8 @@ def _message(message: Message, specs: dict[str, ToolSpec], language: str) -> Mes
     return message.model_copy(update={"tool_calls": calls})
 
 
-def _reference(ref: Any, specs: dict[str, ToolSpec], language: str) -> Any:
-    spec = specs.get(ref.name)
-    props = (spec.parameters.get("properties") or {}) if spec else {}
+def _reference(ref: ReferenceCall, specs: dict[str, ToolSpec], language: str) -> ReferenceCall:
+    props = _properties(specs.get(ref.name))
     arguments = {
         key: [source_text(v, props.get(key, {}), language) for v in values]
         for key, values in ref.arguments.items()
