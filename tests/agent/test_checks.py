@@ -48,3 +48,18 @@ def test_combine_joins_every_objection_and_narrowing():
                     Refusal("title", {"title": {"pattern": "bank"}})])
     assert both.reason == "day; and plain; and title"
     assert both.narrow == {"start": {"pattern": "^2026"}, "title": {"pattern": "bank"}}
+
+
+def test_a_narrowed_argument_is_required_and_not_null():
+    spec = ToolSpec(name="add_reminder", parameters={
+        "type": "object",
+        "properties": {"text": {"type": "string"},
+                       "due": {"type": ["string", "null"], "default": None}},
+        "required": ["text"],
+    })
+    out = narrowed(spec, {"add_reminder": {"due": {"pattern": "^2026-12-04"}}})
+    assert out.parameters["required"] == ["text", "due"]
+    assert out.parameters["properties"]["due"] == {
+        "type": "string", "default": None, "pattern": "^2026-12-04"
+    }
+    assert spec.parameters["required"] == ["text"]  # the original is untouched

@@ -174,3 +174,26 @@ def test_the_assistant_refuses_a_day_the_user_never_named(tmp_path):
     rows = store.query("select starts_at, ends_at from events")
     assert [(r["starts_at"][:10], r["ends_at"][:10]) for r in rows] == [("2026-12-04", "2026-12-04")]
     assistant.close()
+
+
+def test_a_refused_optional_day_is_narrowed_and_required_in_the_retry(tmp_path):
+    """``add_reminder``'s ``due`` is optional and nullable; the retry after "today" for
+    "tomorrow at 9am" must still write it, on Friday at 9:00 (CI once saw the 135M model
+    write "today" again, because the grammar dropped the pattern of a nullable argument)."""
+    from datetime import UTC, datetime
+
+    from botpsy.assistant import AssistantStore
+    from botpsy.assistant.runtime import open_assistant
+
+    store = AssistantStore(tmp_path, clock=lambda: datetime(2026, 12, 3, 8, 0, tzinfo=UTC))
+    model = scripted([call_text("add_reminder", text="call Anna", due="today"),
+                      call_text("add_reminder", text="call Anna", due="2026-12-04T09:00")])
+    assistant = open_assistant(model, store=store, confirmer=ApproveAll(), call_mode="single_call")
+    result = assistant.agent.run("Remind me to call Anna tomorrow at 9am")
+    assert [s.decision.value for s in result.steps] == ["invalid", "executed"]
+    retry = model.backend.grammars[1]
+    assert '("2026-12-04") [T ] ("09:00")' in retry
+    assert "null" not in retry.split("add_reminder", 1)[1].split("\n", 1)[0]
+    rows = store.query("select due_at from reminders")
+    assert [r["due_at"][:16] for r in rows] == ["2026-12-04T09:00"]
+    assistant.close()

@@ -142,6 +142,19 @@ def test_the_bank_call_on_a_bare_time_is_narrowed_to_monday_at_the_named_times(
     assert re.search(one_time.narrow["end"]["pattern"], "2026-12-07T10:00")  # a duration
 
 
+def test_a_day_without_a_time_gets_the_named_time_except_for_a_date(check: DayCheck) -> None:
+    """The README's reminder: "today" for "tomorrow at 9am" narrows ``due`` to Friday at
+    9:00 (Friday alone would lose the time); a ``date`` argument stays a day."""
+    asked = _said("Remind me to call Anna tomorrow at 9am")
+    why = check(ToolCall(name="add_reminder", arguments={"text": "Anna", "due": "today"}), asked)
+    due = re.compile(why.narrow["due"]["pattern"])
+    assert due.search("2026-12-04T09:00") and due.search("2026-12-04 09:00")
+    assert not due.search("2026-12-04") and not due.search("2026-12-04T10:00")
+    booked = check(ToolCall(name="create_booking", arguments={"date": "today"}),
+                   _said("Book a table for tomorrow at 9am"))
+    assert re.search(booked.narrow["date"]["pattern"], "2026-12-04")
+
+
 @pytest.mark.parametrize(
     ("text", "times"),
     [("from 9:00 to 9:30", {"09:00", "09:30"}), ("tomorrow at 9am", {"09:00"}),

@@ -221,3 +221,50 @@ def test_parallel_false_admits_exactly_one_call(probe, fmt_name):
     assert probe.accepts(single, fmt.render_calls(GOOD_CALLS[0]))
     assert not probe.accepts(single, fmt.render_calls(GOOD_CALLS[4]))  # two calls
     assert probe.accepts(fmt.call_grammar(FORCED, "required"), fmt.render_calls(GOOD_CALLS[4]))
+
+
+NULLABLE = ToolSpec(
+    name="add_reminder",
+    parameters={
+        "type": "object",
+        "properties": {
+            "text": {"type": "string"},
+            "due": {"type": ["string", "null"], "pattern": "^2026-12-04$"},
+            "tags": {"type": ["array", "null"], "items": {"type": "integer"}},
+        },
+        "required": ["text"],
+    },
+)
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("fmt_name", ["hermes", "pythonic"])
+def test_a_nullable_arguments_keywords_are_enforced(probe, fmt_name):
+    """llama-cpp-python's converter drops every keyword beside a type list; the grammar
+    spreads the list into branches, so a narrowed ``due`` cannot take another day."""
+    fmt = get_format(fmt_name)
+    grammar = fmt.call_grammar([NULLABLE], "required")
+
+    def accepts(**arguments) -> bool:
+        call = ToolCall(name="add_reminder", arguments={"text": "call Anna", **arguments})
+        return probe.accepts(grammar, fmt.render_calls([call]))
+
+    assert accepts(due="2026-12-04") and accepts(due=None) and accepts(tags=[1, 2])
+    assert accepts(tags=None)
+    assert not accepts(due="today")
+    assert not accepts(tags=["one"])
+
+
+def test_spread_type_lists_keeps_keywords_per_branch_and_leaves_unions_alone():
+    from botpsy.formats.grammar import spread_type_lists
+
+    schema = {"type": "object", "properties": {
+        "a": {"type": ["string", "null"], "enum": ["x"]},
+        "b": {"type": ["integer", "null"], "anyOf": [{"minimum": 1}]},
+        "c": {"type": "array", "items": {"type": ["number", "string"], "minimum": 0}},
+    }}
+    out = spread_type_lists(schema)
+    assert out["properties"]["a"] == {"anyOf": [{"enum": ["x"], "type": "string"},
+                                                {"type": "null"}]}
+    assert out["properties"]["b"] == {"type": ["integer", "null"], "anyOf": [{"minimum": 1}]}
+    assert out["properties"]["c"]["items"]["anyOf"][1] == {"minimum": 0, "type": "string"}

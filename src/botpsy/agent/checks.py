@@ -60,13 +60,27 @@ def remember(narrowing: Narrowing, call: ToolCall, why: Refusal) -> str:
 
 def narrowed(spec: ToolSpec, narrowing: Narrowing) -> ToolSpec:
     """``spec`` with the turn's narrowing merged into its argument schemas (unchanged when
-    there is none for it, or for an argument it does not declare)."""
+    there is none for it, or for an argument it does not declare). A narrowed argument
+    becomes required and loses ``null`` from its types: the refused call wrote a value
+    there, and leaving it out (a reminder with no day) is no fix."""
     patches = narrowing.get(spec.name)
     properties = (spec.parameters or {}).get("properties") or {}
     patches = {arg: kw for arg, kw in (patches or {}).items() if arg in properties}
     if not patches:
         return spec
     parameters = copy.deepcopy(spec.parameters)
+    required = list(parameters.get("required") or [])
     for arg, keywords in patches.items():
-        parameters["properties"][arg] = {**parameters["properties"][arg], **keywords}
+        parameters["properties"][arg] = _non_null({**parameters["properties"][arg], **keywords})
+        required += [] if arg in required else [arg]
+    parameters["required"] = required
     return spec.model_copy(update={"parameters": parameters})
+
+
+def _non_null(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` without ``null`` in a type list (``["string", "null"]`` -> ``"string"``)."""
+    types = schema.get("type")
+    if not isinstance(types, list) or "null" not in types or len(types) < 2:
+        return schema
+    kept = [t for t in types if t != "null"]
+    return {**schema, "type": kept[0] if len(kept) == 1 else kept}

@@ -119,8 +119,9 @@ class DayCheck:
         """Every argument off the named days, in one refusal that narrows them all (a retry
         that fixes the start alone would keep a wrong end, or write a wrong one). A start
         that had a time of day keeps one, one of the times the request names if it names
-        any (a bare date start with a clock end is an error of its own); an end too, when
-        the request names two or more."""
+        any (a bare date start with a clock end is an error of its own); a start or due
+        that had none gets one of the named times; an end too, when the request names two
+        or more."""
         days = ", ".join(f"{d:%A} {d.isoformat()}" for d in sorted(named))
         found = " and ".join(
             f"{arg} {arguments[arg]!r} falls on {when.value:%A} {when.value.date().isoformat()}"
@@ -133,7 +134,10 @@ class DayCheck:
             # an end is one of the named times only when there are two ("from 9 to 9:30"):
             # "at 9 for an hour" names no end time
             allowed = times if not end or len(times) >= 2 else set()
-            pattern = day_pattern(named, bare_time=end, timed=not when.date_only, times=allowed)
+            # a start or due written without a time ("today") gets one when the request
+            # names one ("tomorrow at 9am"); a ``date`` argument stays a day
+            timed = not when.date_only or (bool(allowed) and arg in ("start", "due"))
+            pattern = day_pattern(named, bare_time=end, timed=timed, times=allowed)
             narrow[arg] = {"pattern": pattern}
         return Refusal(reason, narrow)
 

@@ -7,6 +7,12 @@ parts come from llama-cpp-python's schema converter (imported lazily: it is only
 needed on a llama.cpp backend). Every grammar starts at the call opener, so the
 backend can force a call from the first generated token.
 
+A type list (``{"type": ["string", "null"], "pattern": ...}``, how optional
+arguments are often declared) is spread into one ``anyOf`` branch per type before
+conversion: llama-cpp-python's converter reads a type list as bare types and drops
+every other keyword, so a nullable argument's ``pattern``, ``enum`` or ``items``
+went unenforced (a narrowed retry could write the refused ``due`` again).
+
 Known limits: string values in the qwen35 grammar may not contain ``</``
 (it would end the parameter), and string ``pattern``/``format`` constraints
 are only enforced in JSON positions.
@@ -21,6 +27,7 @@ from typing import Any
 from botpsy.formats.pycall import is_keyword_name
 from botpsy.formats.scan import CALL_CLOSE, CALL_OPEN
 from botpsy.formats.xmlcall import FUNCTION_CLOSE, PARAMETER_CLOSE, deref, schema_types
+from botpsy.tools.jsonvalues import branch_for
 from botpsy.types import ToolSpec
 
 NL = "\n"
@@ -79,10 +86,40 @@ def _grammar(
 
 
 def _parameters(converter: Any, spec: ToolSpec, index: int) -> dict[str, Any]:
-    """A copy of the tool's parameter schema with its ``$ref``s registered in the
-    converter (which rewrites refs in place, so the ToolSpec is never touched)."""
-    params = copy.deepcopy(spec.parameters or {})
+    """A copy of the tool's parameter schema with its type lists spread and its ``$ref``s
+    registered in the converter (which rewrites refs in place, so the ToolSpec is never
+    touched)."""
+    params = spread_type_lists(copy.deepcopy(spec.parameters or {}))
     return converter.resolve_refs(params, rule_name("tool", index))
+
+
+# Keywords whose value is one schema, a list of schemas, or a name -> schema mapping.
+_SUBSCHEMA = ("items", "additionalProperties", "not")
+_SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SUBSCHEMA_MAPS = ("properties", "$defs", "definitions")
+
+
+def spread_type_lists(schema: Any) -> Any:
+    """``schema`` with every ``{"type": [A, B, ...], ...}`` (one with no union of its own)
+    rewritten in place as ``{"anyOf": [{"type": A, ...}, {"type": B, ...}]}``, each branch
+    keeping the other keywords (a ``null`` branch keeps none: nothing applies to null)."""
+    if not isinstance(schema, dict):
+        return schema
+    for key in _SUBSCHEMA:
+        spread_type_lists(schema.get(key))
+    for key in _SUBSCHEMA_LISTS:
+        for branch in schema.get(key) or []:
+            spread_type_lists(branch)
+    for key in _SUBSCHEMA_MAPS:
+        for sub in (schema.get(key) or {}).values():
+            spread_type_lists(sub)
+    types = schema.get("type")
+    if not isinstance(types, list) or any(k in schema for k in ("anyOf", "oneOf", "$ref")):
+        return schema
+    rest = {k: v for k, v in schema.items() if k != "type"}
+    schema.clear()
+    schema["anyOf"] = [{"type": t} if t == "null" else {**rest, "type": t} for t in types]
+    return schema
 
 
 def _properties(params: dict[str, Any]) -> list[tuple[str, Any, bool]]:
@@ -122,7 +159,7 @@ _XML_TEXT = 'xml-text ::= ([^<] | "<" [^/])*'
 def _xml_value(converter: Any, schema: Any, target: Any, name: str, rules: list[str]) -> str:
     """The rule for one parameter value: raw text for strings, JSON otherwise;
     ``target`` is the schema with its ``$ref`` followed."""
-    enum = target.get("enum") if isinstance(target, dict) else None
+    enum = branch_for(target, "string").get("enum") if isinstance(target, dict) else None
     if enum and all(isinstance(v, str) for v in enum):
         rules.append(f"{name} ::= " + " | ".join(literal(v) for v in enum))
         return name
