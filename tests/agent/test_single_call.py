@@ -197,3 +197,27 @@ def test_a_refused_optional_day_is_narrowed_and_required_in_the_retry(tmp_path):
     rows = store.query("select due_at from reminders")
     assert [r["due_at"][:16] for r in rows] == ["2026-12-04T09:00"]
     assistant.close()
+
+
+def test_a_narrowed_refusal_forces_the_retry_onto_that_tool():
+    """A check that names the values a retry may write knows the call to make: the retry
+    is that tool again, not any tool of the turn (the Lena contact's retry once went to
+    ``search_files``)."""
+    from botpsy.agent.checks import Refusal
+
+    def only_oslo(call, messages):
+        if call.name == "get_weather" and call.arguments.get("city") != "Oslo":
+            return Refusal("the request names Oslo", {"city": {"enum": ["Oslo"]}})
+        return None
+
+    world = World()
+    agent = Agent(scripted([call_text("get_weather", city="Osl"),
+                            call_text("get_weather", city="Oslo")]),
+                  small_registry(world), safety=SafetyConfig(), confirmer=ApproveAll(),
+                  tool_selector=Bm25ToolSelector(), call_mode="single_call",
+                  call_checks=[only_oslo])
+    result = agent.run("What's the weather in Oslo? Email me if it rains")
+    grammars = agent.model.backend.grammars
+    assert _grammar_tools(grammars[0]) > {"get_weather"}  # the first call had a choice
+    assert _grammar_tools(grammars[1]) == {"get_weather"} and '"\\"Oslo\\""' in grammars[1]
+    assert [s.decision.value for s in result.steps][:2] == ["invalid", "executed"]

@@ -268,3 +268,24 @@ def test_spread_type_lists_keeps_keywords_per_branch_and_leaves_unions_alone():
                                                 {"type": "null"}]}
     assert out["properties"]["b"] == {"type": ["integer", "null"], "anyOf": [{"minimum": 1}]}
     assert out["properties"]["c"]["items"]["anyOf"][1] == {"minimum": 0, "type": "string"}
+
+
+@pytest.mark.model
+def test_an_escaped_address_list_pattern_is_enforced(probe):
+    """The AddressCheck's narrowing (``re.escape``d addresses, a comma-separated list)
+    goes through llama-cpp-python's pattern converter intact."""
+    from botpsy.assistant.addresscheck import address_keywords
+
+    keywords = address_keywords(["jonas@web.example", "ana-b@x.example"], several=True)
+    spec = ToolSpec(name="send_email", parameters={
+        "type": "object", "properties": {"to": {"type": "string", **keywords}},
+        "required": ["to"]})
+    fmt = get_format("hermes")
+    grammar = fmt.call_grammar([spec], "required")
+
+    def accepts(to: str) -> bool:
+        return probe.accepts(grammar, fmt.render_calls([ToolCall(name="send_email",
+                                                                 arguments={"to": to})]))
+
+    assert accepts("jonas@web.example") and accepts("ana-b@x.example, jonas@web.example")
+    assert not accepts("jonas@web") and not accepts("ana-b@xxexample")

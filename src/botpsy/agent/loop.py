@@ -401,7 +401,9 @@ class Agent:
 
         - every call of the round failed (a made-up id, an unreadable date): one
           retry per turn, with the error in view. When the error names a tool
-          ("...; search_contacts gives the ids") the retry must call that tool.
+          ("...; search_contacts gives the ids") the retry must call that tool; when a
+          check's refusal named the values to write instead, it must call the refused
+          tool again (a weak model offered every tool wanders off to another).
         - every call of the round worked, and an action the request asked for (or
           one that failed earlier in the turn) has not run yet: the model must now
           call that action, with what the round found in view. A weak model that
@@ -417,7 +419,8 @@ class Agent:
             if turn.retried:
                 return False
             turn.retried = True
-            turn.forced = self._named_in_errors(this_round) or turn.tools
+            turn.forced = (self._named_in_errors(this_round)
+                           or self._narrowed_in(turn, this_round) or turn.tools)
         else:
             turn.forced = self._actions_left(turn, this_round) or None
         if turn.forced:
@@ -431,6 +434,11 @@ class Agent:
         tried = {s.call.name for s in steps}
         return self.registry.specs([n for n in self.registry.names()
                                     if n in words and n not in tried])
+
+    def _narrowed_in(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
+        """The tools of the failed calls whose refusal narrowed what a retry may write."""
+        refused = {s.call.name for s in steps if s.call.name in turn.narrowing}
+        return self.registry.specs([n for n in self.registry.names() if n in refused])
 
     def _actions_left(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """After a round whose calls all worked: the tools still to call. Those are

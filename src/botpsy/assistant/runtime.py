@@ -13,6 +13,7 @@ from pathlib import Path
 from botpsy.agent import Agent, Bm25ToolSelector, SessionStore, SystemPrompt
 from botpsy.agent.checks import CallCheck
 from botpsy.agent.session import SESSIONS_DB
+from botpsy.assistant.addresscheck import AddressCheck
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.store import AssistantStore, default_data_dir
 from botpsy.assistant.toolsets import assistant_tools
@@ -56,7 +57,8 @@ class Assistant:
 def assistant_call_checks(store: AssistantStore) -> list[CallCheck]:
     """The assistant's own checks of a call against the conversation (``Agent.call_checks``),
     shared by every place that builds its agent so evals score what ships."""
-    return [DayCheck(lambda: store.tz, store.now)]
+    return [DayCheck(lambda: store.tz, store.now),
+            AddressCheck(lambda: [store.profile.email])]
 
 
 def open_assistant(

@@ -1,0 +1,91 @@
+"""Email addresses a call makes up or cuts short.
+
+Asked to "save Lena Hoffmann as a contact, her email is lena@hoffmann.example", the
+135M default model writes ``email="lena@hoffmann"``; asked to email Jonas without a
+lookup, a model may guess ``jonas@example.com``. The first is refused by the tool
+(and retried the same way), the second is a valid address of a stranger. The agent
+can do better: every address a call may rightly write is in the conversation, in
+what the user wrote, the user's own profile, or a tool result (a contact lookup).
+
+``AddressCheck`` refuses a call of an act tool whose address argument (``to``,
+``email``, ...) holds an address the conversation never showed. Its refusal narrows
+the argument to the addresses the conversation did show (``agent.checks.Refusal``):
+the grammar of the retry can then only write one of them (several, comma-separated,
+for a recipient list). It only refuses: an address it lets through still goes
+through the safety gate, which judges addresses taken from untrusted tool output.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from botpsy.agent.checks import Refusal
+from botpsy.agent.grounding import acts_on_items, user_text
+from botpsy.types import Message, ToolCall
+
+# A whole address in text ("lena@hoffmann.example." ends before the full stop).
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# What a call wrote as an address, cut or not ("lena@hoffmann", "bo@").
+_WRITTEN = re.compile(r"[\w.+-]+@[\w.-]*")
+# Arguments that hold addresses; those in _LISTS may hold several.
+_ARGUMENTS = re.compile(r"^(?:to|cc|bcc|recipients?|e_?mail|email_address)$", re.IGNORECASE)
+_LISTS = frozenset({"to", "cc", "bcc", "recipients", "recipient"})
+
+
+def addresses(text: str) -> list[str]:
+    """The whole email addresses in a text, lower-cased, in order, each once."""
+    return list(dict.fromkeys(m.lower() for m in _ADDRESS.findall(text)))
+
+
+def shown_addresses(messages: list[Message], own: Iterable[str] = ()) -> list[str]:
+    """Every address the conversation shows: the user's words first, then the user's own
+    (``own``), then tool results."""
+    results = " ".join(m.content for m in messages if m.role == "tool")
+    return list(dict.fromkeys([*addresses(user_text(messages)),
+                               *(a.lower() for a in own if a), *addresses(results)]))
+
+
+class AddressCheck:
+    """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
+    ``own`` gives the user's own addresses (the profile's), which the conversation's
+    messages do not carry (they are in the system prompt)."""
+
+    def __init__(self, own: Callable[[], Iterable[str]] = tuple):
+        self._own = own
+
+    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+        if not acts_on_items(call.name):
+            return None
+        written = {arg: _WRITTEN.findall(value) for arg, value in call.arguments.items()
+                   if _ARGUMENTS.match(arg) and isinstance(value, str)}
+        shown = shown_addresses(messages, self._own())
+        wrong = {arg: [a for a in found if a.rstrip(".").lower() not in shown]
+                 for arg, found in written.items()}
+        wrong = {arg: found for arg, found in wrong.items() if found}
+        if not wrong:
+            return None
+        found = " and ".join(f"{arg} {found[0]!r}" for arg, found in wrong.items())
+        if not shown:
+            return Refusal(f"{found} is not an address the user wrote or a lookup showed; "
+                           "look the address up first")
+        listed = ", ".join(shown[:5])
+        return Refusal(f"{found} is not an address the user wrote or a lookup showed; the "
+                       f"conversation's addresses: {listed}",
+                       {arg: address_keywords(shown, arg.lower() in _LISTS) for arg in wrong})
+
+
+def address_keywords(shown: list[str], several: bool) -> dict[str, object]:
+    """The schema keywords that let a retry write only ``shown`` addresses: one of them,
+    or (``several``) a comma-separated list of them."""
+    if not several:
+        return {"enum": shown}
+    one = "(" + "|".join(_literal(a) for a in shown) + ")"
+    return {"pattern": f"^{one}(, ?{one})*$"}
+
+
+def _literal(address: str) -> str:
+    """``address`` as a pattern that matches it alone. Punctuation goes in a one-character
+    class (``[.]``), not behind a backslash: llama-cpp-python's pattern converter copies
+    ``\.`` into the GBNF string, where it is no valid escape."""
+    return "".join(c if c.isalnum() or c in "@_" else f"[{c}]" for c in address)

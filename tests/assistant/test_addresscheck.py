@@ -1,0 +1,79 @@
+"""AddressCheck: an address a call writes must be one the conversation showed."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from botpsy.assistant.addresscheck import AddressCheck, address_keywords, shown_addresses
+from botpsy.types import Message, ToolCall
+
+LENA = "Save Lena Hoffmann as a contact, her email is lena@hoffmann.example."
+
+
+def _said(text: str, *results: object) -> list[Message]:
+    tools = [Message(role="tool", name="search_contacts", source="tool:search_contacts",
+                     content=json.dumps(r)) for r in results]
+    return [Message(role="user", content=text), *tools]
+
+
+@pytest.fixture
+def check() -> AddressCheck:
+    return AddressCheck(lambda: ["me@home.example"])
+
+
+def test_a_cut_address_is_refused_and_narrowed_to_the_one_the_user_wrote(check):
+    why = check(ToolCall(name="add_contact",
+                         arguments={"name": "Lena Hoffmann", "email": "lena@hoffmann"}),
+                _said(LENA))
+    assert "email 'lena@hoffmann' is not an address the user wrote" in why.reason
+    assert "lena@hoffmann.example" in why.reason
+    assert why.narrow == {"email": {"enum": ["lena@hoffmann.example", "me@home.example"]}}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "messages"),
+    [
+        ({"name": "Lena", "email": "Lena@Hoffmann.example"}, _said(LENA)),  # case aside
+        ({"to": "Jonas <jonas@web.example>", "subject": "Hi", "body": "x"},
+         _said("Email Jonas", [{"id": 3, "name": "Jonas", "email": "jonas@web.example"}])),
+        ({"to": "me@home.example", "subject": "Notes", "body": "x"}, _said("Email me my notes")),
+        ({"to": "Jonas", "subject": "Hi", "body": "x"}, _said("Email Jonas")),  # no address
+    ],
+)
+def test_addresses_the_conversation_showed_pass(check, arguments, messages):
+    assert check(ToolCall(name="send_email", arguments=arguments), messages) is None
+
+
+def test_a_guessed_recipient_is_refused_and_a_list_may_name_several(check):
+    messages = _said("Email Jonas and Ana the plan",
+                     [{"id": 3, "email": "jonas@web.example"}, {"id": 4, "email": "ana@x.example"}])
+    call = ToolCall(name="send_email", arguments={"to": "jonas@web.example, ana@example.com",
+                                                  "subject": "Plan", "body": "x"})
+    why = check(call, messages)
+    assert "to 'ana@example.com'" in why.reason
+    pattern = re.compile(why.narrow["to"]["pattern"])
+    assert pattern.search("jonas@web.example, ana@x.example") and pattern.search("me@home.example")
+    assert not pattern.search("ana@example.com") and not pattern.search("jonas@web.example,")
+
+
+def test_with_no_address_in_view_the_refusal_asks_for_a_lookup():
+    why = AddressCheck()(ToolCall(name="send_email", arguments={"to": "jonas@example.com"}),
+                         _said("Email Jonas"))
+    assert "look the address up first" in why.reason and why.narrow == {}
+
+
+def test_look_tools_and_other_arguments_are_not_checked(check):
+    assert check(ToolCall(name="search_contacts", arguments={"query": "x@y.example"}),
+                 _said("find x")) is None
+    body = {"to": "me@home.example", "subject": "s", "body": "write to bo@cut"}
+    assert check(ToolCall(name="send_email", arguments=body), _said("mail me")) is None
+
+
+def test_shown_addresses_orders_the_users_words_first():
+    messages = _said("cc boss@corp.example.", [{"email": "a@b.example"}])
+    assert shown_addresses(messages, ["me@home.example", ""]) == [
+        "boss@corp.example", "me@home.example", "a@b.example"]
+    assert address_keywords(["a@b.example"], several=False) == {"enum": ["a@b.example"]}
