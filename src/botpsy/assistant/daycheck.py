@@ -28,15 +28,15 @@ from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.timeutil import ParsedTime, is_clock_time, parse_end, parse_when
 from botpsy.types import Message, ToolCall
 
-_WEEKDAY = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-_MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+WEEKDAY = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
           r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
 # Day phrases as a user writes them (full weekday names only: "sat", "sun" and "wed"
 # are words too).
-_DAY_PHRASE = re.compile(
-    rf"\b(?:(?:next|this)\s+)?(?:today|tonight|tomorrow|{_WEEKDAY})\b"
+DAY_PHRASE = re.compile(
+    rf"\b(?:(?:next|this)\s+)?(?:today|tonight|tomorrow|{WEEKDAY})\b"
     r"|\b\d{4}-\d{2}-\d{2}\b"
-    rf"|\b(?:{_MONTH})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})\b",
+    rf"|\b(?:{MONTH})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH})\b",
     re.IGNORECASE,
 )
 _AFTER_TOMORROW = re.compile(r"\bday\s+after\s+tomorrow\b", re.IGNORECASE)
@@ -45,7 +45,7 @@ MAX_OVERNIGHT = timedelta(hours=12)
 _CLOCK = "([01][0-9]|2[0-3]):[0-5][0-9]"
 # Times of day as a user writes them: "9:30", "14:00", "9am", "7.30 pm" (a bare number is
 # not one: "2 hours", "room 12").
-_TIME_PHRASE = re.compile(
+TIME_PHRASE = re.compile(
     r"\b([01]?\d|2[0-3])(?:[:.]([0-5]\d))?\s*(am|pm)\b|\b([01]?\d|2[0-3]):([0-5]\d)\b",
     re.IGNORECASE)
 
@@ -90,7 +90,7 @@ class DayCheck:
         if _AFTER_TOMORROW.search(text):  # "tomorrow" in it is not the day meant
             days.add((self._now().astimezone(self._tz()) + timedelta(days=2)).date())
             text = _AFTER_TOMORROW.sub(" ", text)
-        for match in _DAY_PHRASE.finditer(text):
+        for match in DAY_PHRASE.finditer(text):
             parsed = self._parse(match.group())
             if parsed is not None:
                 days.add(parsed.value.date())
@@ -145,7 +145,7 @@ class DayCheck:
 def named_times(text: str) -> set[str]:
     """The times of day a text names, as "HH:MM" ("9am" -> "09:00", "7.30 pm" -> "19:30")."""
     found = set()
-    for match in _TIME_PHRASE.finditer(text):
+    for match in TIME_PHRASE.finditer(text):
         hour, minute, half, hour24, minute24 = match.groups()
         if hour24 is not None:
             found.add(f"{int(hour24):02d}:{minute24}")

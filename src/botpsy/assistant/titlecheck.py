@@ -1,0 +1,78 @@
+"""Titles that say only when, not what.
+
+Asked to "schedule a call with the bank on Monday from 9:00 to 9:30", the 135M
+default model stores an event titled "Monday", on the right day and hours. Told so
+in words, or held to a loose pattern, it writes worse (an earlier check let the
+grammar admit any title sharing a request word: the model wrote ``<tool_call>``,
+which contains "call", or copied the error text). ``TitleCheck`` refuses only a
+``title`` or ``text`` made of day, time and filler words, and narrows it to what
+each clause of the request asks for once its verb, its days and times and its
+"in my calendar" are taken off ("call with the bank"): an enum the retry's grammar
+lets the model pick from, never free text. A request whose clauses leave nothing
+gets the refusal without a narrowing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from botpsy.agent.checks import Refusal
+from botpsy.agent.grounding import acts_on_items, user_text
+from botpsy.agent.selection import STOPWORDS, clause_verbs, commands
+from botpsy.assistant.daycheck import DAY_PHRASE, MONTH, TIME_PHRASE, WEEKDAY
+from botpsy.types import Message, ToolCall
+
+TITLE_ARGUMENTS = ("title", "text")
+_WHEN_WORDS = frozenset({"today", "tonight", "tomorrow", "next", "this", "am", "pm", "morning",
+                         "afternoon", "evening", "noon", "midnight", "day", "week"})
+_WORD = re.compile(r"[^\W\d_]+")
+# "on Friday", "from 10:00 to 11:00", "at 9am": a day or time with the words that lead to it
+_WHEN = re.compile(rf"(?:\b(?:on|at|from|to|until|till|by|for)\s+)?(?:{DAY_PHRASE.pattern}"
+                   rf"|{TIME_PHRASE.pattern}|\b\d{{1,2}}:\d{{2}}\b)", re.IGNORECASE)
+_PLACE = re.compile(r"\b(?:in|on|to|into|onto)\s+(?:my|the)\s+(?:calendar|reminders|list)\b",
+                    re.IGNORECASE)
+_LEAD = re.compile(r"^(?:me|to|about|for|down|up|a|an|the|my)\s+", re.IGNORECASE)
+_DAY_NAME = re.compile(rf"^(?:{WEEKDAY}|{MONTH})$", re.IGNORECASE)
+
+
+def says_only_when(value: str) -> bool:
+    """Whether a title holds no word beyond days, times and fillers ("Monday", "9:00")."""
+    words = [w.lower() for w in _WORD.findall(value)]
+    return all(w in STOPWORDS or w in _WHEN_WORDS or _DAY_NAME.match(w) for w in words)
+
+
+def asked_titles(request: str) -> list[str]:
+    """What each clause of the request asks for, with its verb, days, times and place
+    taken off: "Schedule a call with the bank on Monday from 9:00 to 9:30" -> "call
+    with the bank"."""
+    titles = []
+    for clause in commands(request):
+        verbs = clause_verbs(clause)
+        rest = clause.split(verbs[0], 1)[1] if verbs else clause
+        rest = _PLACE.sub(" ", _WHEN.sub(" ", rest))
+        rest = " ".join(rest.split()).strip(" ,.")
+        while (lead := _LEAD.sub("", rest)) != rest:
+            rest = lead
+        if rest and not says_only_when(rest):
+            titles.append(rest)
+    return list(dict.fromkeys(titles))
+
+
+class TitleCheck:
+    """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring."""
+
+    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+        if not acts_on_items(call.name):
+            return None
+        wrong = [arg for arg in TITLE_ARGUMENTS
+                 if isinstance(call.arguments.get(arg), str) and call.arguments[arg].strip()
+                 and says_only_when(call.arguments[arg])]
+        if not wrong:
+            return None
+        found = " and ".join(f"{arg} {call.arguments[arg]!r}" for arg in wrong)
+        reason = f"{found} says when, not what; write what the user asked for"
+        titles = asked_titles(user_text(messages))
+        if not titles:
+            return Refusal(reason)
+        return Refusal(f"{reason} ({', '.join(repr(t) for t in titles)})",
+                       {arg: {"enum": titles} for arg in wrong})
