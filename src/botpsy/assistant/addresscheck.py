@@ -9,10 +9,12 @@ what the user wrote, the user's own profile, or a tool result (a contact lookup)
 
 ``AddressCheck`` refuses a call of an act tool whose address argument (``to``,
 ``email``, ...) holds an address the conversation never showed. Its refusal narrows
-the argument to the addresses the conversation did show (``agent.checks.Refusal``):
-the grammar of the retry can then only write one of them (several, comma-separated,
-for a recipient list). It only refuses: an address it lets through still goes
-through the safety gate, which judges addresses taken from untrusted tool output.
+the argument to the addresses the user gave or a contact lookup showed
+(``agent.checks.Refusal``; never one out of an email's text, where an injection puts
+its own): the grammar of the retry can then only write one of them (several,
+comma-separated, for a recipient list). It only refuses: an address it lets through
+still goes through the safety gate, which judges addresses taken from untrusted tool
+output.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Callable, Iterable
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
+from botpsy.agent.selection import name_family
 from botpsy.types import Message, ToolCall
 
 # A whole address in text ("lena@hoffmann.example." ends before the full stop).
@@ -31,6 +34,8 @@ _WRITTEN = re.compile(r"[\w.+-]+@[\w.-]*")
 # Arguments that hold addresses; those in _LISTS may hold several.
 _ARGUMENTS = re.compile(r"^(?:to|cc|bcc|recipients?|e_?mail|email_address)$", re.IGNORECASE)
 _LISTS = frozenset({"to", "cc", "bcc", "recipients", "recipient"})
+# Tool families whose results may be offered to a retry: the user's own address book.
+TRUSTED_FAMILIES = frozenset({"contact"})
 
 
 def addresses(text: str) -> list[str]:
@@ -38,10 +43,14 @@ def addresses(text: str) -> list[str]:
     return list(dict.fromkeys(m.lower() for m in _ADDRESS.findall(text)))
 
 
-def shown_addresses(messages: list[Message], own: Iterable[str] = ()) -> list[str]:
+def shown_addresses(
+    messages: list[Message], own: Iterable[str] = (), families: Iterable[str] | None = None
+) -> list[str]:
     """Every address the conversation shows: the user's words first, then the user's own
-    (``own``), then tool results."""
-    results = " ".join(m.content for m in messages if m.role == "tool")
+    (``own``), then tool results (only those of tools of ``families`` when given)."""
+    kept = None if families is None else set(families)
+    results = " ".join(m.content for m in messages if m.role == "tool"
+                       and (kept is None or name_family(m.name or "") in kept))
     return list(dict.fromkeys([*addresses(user_text(messages)),
                                *(a.lower() for a in own if a), *addresses(results)]))
 
@@ -59,20 +68,23 @@ class AddressCheck:
             return None
         written = {arg: _WRITTEN.findall(value) for arg, value in call.arguments.items()
                    if _ARGUMENTS.match(arg) and isinstance(value, str)}
-        shown = shown_addresses(messages, self._own())
+        own = list(self._own())
+        shown = shown_addresses(messages, own)
         wrong = {arg: [a for a in found if a.rstrip(".").lower() not in shown]
                  for arg, found in written.items()}
         wrong = {arg: found for arg, found in wrong.items() if found}
         if not wrong:
             return None
         found = " and ".join(f"{arg} {found[0]!r}" for arg, found in wrong.items())
-        if not shown:
+        # offered for the retry: only addresses the user gave or a contact lookup showed,
+        # never one out of an email's text (where an injection would put its own)
+        offered = shown_addresses(messages, own, families=TRUSTED_FAMILIES)
+        if not offered:
             return Refusal(f"{found} is not an address the user wrote or a lookup showed; "
                            "look the address up first")
-        listed = ", ".join(shown[:5])
         return Refusal(f"{found} is not an address the user wrote or a lookup showed; the "
-                       f"conversation's addresses: {listed}",
-                       {arg: address_keywords(shown, arg.lower() in _LISTS) for arg in wrong})
+                       f"addresses the user gave or the contacts show: {', '.join(offered[:5])}",
+                       {arg: address_keywords(offered, arg.lower() in _LISTS) for arg in wrong})
 
 
 def address_keywords(shown: list[str], several: bool) -> dict[str, object]:
