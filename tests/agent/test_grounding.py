@@ -7,7 +7,13 @@ import json
 import pytest
 
 from botpsy.agent import Agent, Bm25ToolSelector
-from botpsy.agent.grounding import finders, shown_items, ungrounded
+from botpsy.agent.grounding import (
+    finders,
+    forced_narrowing,
+    lookup_terms,
+    shown_items,
+    ungrounded,
+)
 from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.safety import ApproveAll, SafetyConfig
 from botpsy.tools import ToolRegistry
@@ -121,9 +127,10 @@ def test_single_call_repairs_a_made_up_id_through_a_lookup(tmp_path) -> None:
     assert done == {"Order binoculars": 0, "Water the plants": 1}
 
 
-def test_after_a_lookup_the_retry_may_only_pick_a_matching_item(tmp_path) -> None:
-    """The reminders were listed, the model ticks off the wrong one: the retry's grammar
-    offers only the watering reminder's id, so the next call completes it."""
+def test_after_a_lookup_the_forced_action_may_only_pick_a_matching_item(tmp_path) -> None:
+    """The reminders were listed: the follow-through's grammar already offers only the
+    watering reminder's id (``forced_narrowing``). A model that writes another one anyway
+    (the scripted one ignores grammars) is refused, and the retry is held to it too."""
     store, wanted, other = _two_reminders(tmp_path)
     agent = _agent(store, [call_text("list_reminders"),
                            call_text("complete_reminder", reminder_id=other),
@@ -134,4 +141,41 @@ def test_after_a_lookup_the_retry_may_only_pick_a_matching_item(tmp_path) -> Non
         ("complete_reminder", "executed")]
     assert "the items that match the request" in agent.model.backend.prompts[2]
     follow, retry = agent.model.backend.grammars[1:3]
-    assert f'"{wanted}"' not in follow and f'"{wanted}"' in retry and f'"{other}"' not in retry
+    for grammar in (follow, retry):
+        assert f'"{wanted}"' in grammar and f'"{other}"' not in grammar
+
+
+@pytest.mark.parametrize(
+    ("request_text", "terms"),
+    [("Move the PyWeekly newsletter to the trash.", ["PyWeekly", "newsletter", "trash"]),
+     ("Reply to Jonas's lunch email", ["Jonas", "lunch", "email"]),
+     ("What is Nora's phone number?", ["Nora", "phone", "number"]),
+     ("Do it", [])],
+)
+def test_lookup_terms_are_the_requests_searchable_words(request_text, terms) -> None:
+    assert lookup_terms(request_text) == terms
+
+
+def test_forced_calls_are_narrowed_to_grounded_ids_and_request_words(registry) -> None:
+    """What ``ungrounded`` would refuse afterwards, the forced call's grammar rules out
+    beforehand: ids of matching shown items (or the user's), a query of request words."""
+    spec = {t.name: t.spec for t in registry}
+    said = _conversation("I've watered the plants, tick that reminder off.")
+    assert forced_narrowing(spec["complete_reminder"], said) == {"reminder_id": {"enum": [5]}}
+    assert forced_narrowing(spec["complete_reminder"], _conversation("Tick off reminder 14")) == {
+        "reminder_id": {"enum": [14]}}
+    assert forced_narrowing(spec["complete_reminder"], _conversation("Tick off the rent")) == {}
+    assert forced_narrowing(spec["search_mail"], said) == {
+        "query": {"enum": ["watered", "plants", "reminder"]}}
+    assert forced_narrowing(spec["list_reminders"], said) == {}  # no query argument
+
+
+def test_a_forced_lookup_searches_a_word_of_the_request(tmp_path) -> None:
+    """trash_pyweekly: the id is refused, the forced lookup wrote the error's "email_id 1"
+    as its query and found nothing. Now its query is one word of the request."""
+    store = AssistantStore(tmp_path)
+    agent = _agent(store, [call_text("trash_email", email_id=1),
+                           call_text("search_mail", query="PyWeekly")])
+    agent.run("Move the PyWeekly newsletter to the trash.")
+    lookup = agent.model.backend.grammars[1]
+    assert '"\\"PyWeekly\\""' in lookup and "trash_email" not in lookup

@@ -27,11 +27,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.selection import ACTION_WORDS, name_family, stem_words, tool_role
+from botpsy.agent.selection import (
+    ACTION_WORDS,
+    STOPWORDS,
+    clause_verbs,
+    commands,
+    name_family,
+    stem_words,
+    tool_role,
+)
 from botpsy.safety.taint import AGENT_SOURCE
 from botpsy.tools import ToolRegistry
-from botpsy.types import Message, ToolCall
+from botpsy.types import Message, ToolCall, ToolSpec
 
+_TERM = re.compile(r"[^\W\d_][\w-]*(?:'s)?")
+MAX_TERMS = 8
+_PARTICLES = frozenset({"off", "out", "up", "down", "back", "away", "over", "not", "yes", "please"})
 # "delete event 14", "reminder #3": an id the user wrote (a bare "14:00" is not one)
 _NAMED_ID = re.compile(
     r"(?:#|\b(?:id|event|email|mail|note|reminder|contact|no\.?)\s*#?\s*)(\d+)\b", re.IGNORECASE)
@@ -147,3 +158,37 @@ def _refusal(why: str, arg: str, fitting: list[Item], finder_names: list[str]) -
                        {arg: {"enum": [i.id for i in fitting]}})
     hint = "; ".join(f"{name} gives the ids" for name in finder_names[:2])
     return Refusal(why + (f"; {hint}" if hint else ""))
+
+
+def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]:
+    """What a forced call of ``spec`` may write before any refusal, in single_call mode:
+    an act tool's ``*_id`` one of the shown items that match the request (or one the user
+    wrote), the same rule ``ungrounded`` enforces after the fact; a look tool's ``query``
+    one word of the request. Why the query: a forced lookup after a refused id wrote the
+    error's own text as its query ("email_id 1"), found nothing, and the action that
+    followed was refused again."""
+    properties = (spec.parameters or {}).get("properties") or {}
+    said = user_text(messages)
+    if not acts_on_items(spec.name):
+        terms = lookup_terms(said)
+        query = properties.get("query")
+        return {"query": {"enum": terms}} if terms and isinstance(query, dict) else {}
+    family = name_family(spec.name)
+    ids = {i.id for i in shown_items(messages) if i.family == family and i.words & words(said)}
+    ids |= {int(n) for n in _NAMED_ID.findall(said)}
+    id_args = [a for a, schema in properties.items()
+               if a.endswith("_id") and isinstance(schema, dict) and schema.get("type") == "integer"]
+    return {a: {"enum": sorted(ids)} for a in id_args} if ids else {}
+
+
+def lookup_terms(text: str) -> list[str]:
+    """The words of a request a search can take: not its verbs, stopwords, particles or
+    short words; possessives cut ("Jonas's" -> "Jonas"); each once, at most ``MAX_TERMS``."""
+    verbs = {v.lower() for clause in commands(text) for v in clause_verbs(clause)}
+    found: dict[str, str] = {}
+    for raw in _TERM.findall(text):
+        term = raw.removesuffix("'s")
+        key = term.lower()
+        if len(term) >= 3 and key not in STOPWORDS | _PARTICLES and key not in verbs:
+            found.setdefault(key, term)
+    return list(found.values())[:MAX_TERMS]

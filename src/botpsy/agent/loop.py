@@ -40,7 +40,7 @@ from botpsy.agent.events import (
     StopReason,
     describe_call,
 )
-from botpsy.agent.grounding import ungrounded
+from botpsy.agent.grounding import forced_narrowing, ungrounded
 from botpsy.agent.guard import LoopGuard, Repeat
 from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder
 from botpsy.agent.selection import ToolSelector
@@ -424,8 +424,14 @@ class Agent:
         else:
             turn.forced = self._actions_left(turn, this_round) or None
         if turn.forced:
-            turn.forced = [narrowed(spec, turn.narrowing) for spec in turn.forced]
+            turn.forced = [self._narrow_forced(turn, spec) for spec in turn.forced]
         return turn.forced is not None
+
+    def _narrow_forced(self, turn: _Turn, spec: ToolSpec) -> ToolSpec:
+        """A forced call's schema: what grounding allows (``grounding.forced_narrowing``),
+        then what the turn's refusals allow on top."""
+        ahead = {spec.name: forced_narrowing(spec, turn.messages)}
+        return narrowed(narrowed(spec, ahead), turn.narrowing)
 
     def _named_in_errors(self, steps: list[AgentStep]) -> list[ToolSpec]:
         """The registered tools that the failed calls' errors point to."""

@@ -99,5 +99,5 @@ def address_keywords(shown: list[str], several: bool) -> dict[str, object]:
 def _literal(address: str) -> str:
     """``address`` as a pattern that matches it alone. Punctuation goes in a one-character
     class (``[.]``), not behind a backslash: llama-cpp-python's pattern converter copies
-    ``\.`` into the GBNF string, where it is no valid escape."""
+    ``\\.`` into the GBNF string, where it is no valid escape."""
     return "".join(c if c.isalnum() or c in "@_" else f"[{c}]" for c in address)
