@@ -179,3 +179,12 @@ def test_a_forced_lookup_searches_a_word_of_the_request(tmp_path) -> None:
     agent.run("Move the PyWeekly newsletter to the trash.")
     lookup = agent.model.backend.grammars[1]
     assert '"\\"PyWeekly\\""' in lookup and "trash_email" not in lookup
+
+
+def test_a_forced_first_lookup_searches_a_word_of_the_request(tmp_path) -> None:
+    """nora_phone: the first forced call searched "Nora's phone number", which no contact
+    holds in full; its query is now one word of the request."""
+    agent = _agent(AssistantStore(tmp_path), [call_text("search_contacts", query="Nora")])
+    agent.run("What is Nora's phone number?")
+    first = agent.model.backend.grammars[0]
+    assert '"\\"Nora\\""' in first and '"\\"phone\\""' in first

@@ -164,9 +164,10 @@ def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]
     """What a forced call of ``spec`` may write before any refusal, in single_call mode:
     an act tool's ``*_id`` one of the shown items that match the request (or one the user
     wrote), the same rule ``ungrounded`` enforces after the fact; a look tool's ``query``
-    one word of the request. Why the query: a forced lookup after a refused id wrote the
-    error's own text as its query ("email_id 1"), found nothing, and the action that
-    followed was refused again."""
+    one word of the request. Why the query: the searches match every word of it, and a
+    forced lookup wrote the whole question ("Nora's phone number") or, after a refused id,
+    the error's own text ("email_id 1"), found nothing, and the action that followed was
+    refused again."""
     properties = (spec.parameters or {}).get("properties") or {}
     said = user_text(messages)
     if not acts_on_items(spec.name):

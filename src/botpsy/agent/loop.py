@@ -363,6 +363,8 @@ class Agent:
         params, tools, choice = self.params, turn.tools, None
         if turn.rounds == 1 and turn.first_choice != "auto":
             choice = turn.first_choice
+            if choice == "required":  # a forced first call is held to the same grounding
+                tools = [self._narrow_forced(turn, spec) for spec in tools]
         elif turn.forced:
             tools, choice = turn.forced, "required"
         if choice is not None:
