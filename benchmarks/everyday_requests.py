@@ -1,6 +1,7 @@
 """Everyday requests on a fresh store, at several pinned times of day: what lands there.
 
-    .venv/bin/python benchmarks/everyday_requests.py [--model botpsy-smol] [--call-mode M] [REQUEST ...]
+    .venv/bin/python benchmarks/everyday_requests.py [--model botpsy-smol] [--call-mode M]
+        [--set dev|held-out] [REQUEST ...]
 
 The scenarios (``botpsy eval scenarios``) score the assistant on a seeded store at one
 fixed moment. This asks what a new user would: plain one-step requests (the README's first
@@ -77,6 +78,40 @@ EXPECTED = {
         "contacts", {"name": ("lena", "hoffmann")}, values={"email": "lena@hoffmann.example"}
     ),
 }
+# Written after the checks that the set above led to (DayCheck, AddressCheck, TitleCheck),
+# and never used to tune them: run with ``--set held-out`` to see whether they generalize.
+HELD_OUT = {
+    "Remind me to pay the rent on Friday at 10am": Expected(
+        "reminders", {"text": ("rent",)}, moments={"due_at": "Friday 10:00"}
+    ),
+    "Add a haircut on Saturday from 15:00 to 15:45 to my calendar.": Expected(
+        "events",
+        {"title": ("haircut",)},
+        moments={"starts_at": "Saturday 15:00", "ends_at": "Saturday 15:45"},
+    ),
+    "Put the team dinner in my calendar tomorrow from 19:30 to 21:00.": Expected(
+        "events",
+        {"title": ("dinner",)},
+        moments={"starts_at": "tomorrow 19:30", "ends_at": "tomorrow 21:00"},
+    ),
+    "Schedule a meeting with Tom on Wednesday from 14:00 to 15:00.": Expected(
+        "events",
+        {"title": ("tom",)},
+        moments={"starts_at": "Wednesday 14:00", "ends_at": "Wednesday 15:00"},
+    ),
+    "Save Tom Becker as a contact, his email is tom.becker@mailbox.example.": Expected(
+        "contacts", {"name": ("tom", "becker")}, values={"email": "tom.becker@mailbox.example"}
+    ),
+    "Remind me to buy milk tomorrow at 8am": Expected(
+        "reminders", {"text": ("milk",)}, moments={"due_at": "tomorrow 08:00"}
+    ),
+    "Block Sunday from 10:00 to 12:00 for the garden.": Expected(
+        "events",
+        {"title": ("garden",)},
+        moments={"starts_at": "Sunday 10:00", "ends_at": "Sunday 12:00"},
+    ),
+}
+SETS = {"dev": EXPECTED, "held-out": HELD_OUT}
 REQUESTS = list(EXPECTED)
 TABLES = {
     "reminders": "select text, due_at from reminders",
@@ -113,7 +148,7 @@ def run_once(model: Any, request: str, call_mode: str | None = None) -> dict[str
         finally:
             assistant.close()
     calls = [f"{s.call.name}({json.dumps(s.call.arguments)})" for s in result.steps]
-    expected = EXPECTED.get(request)
+    expected = EXPECTED.get(request) or HELD_OUT.get(request)
     if expected is None:  # a request given on the command line: shown, not judged
         return {"calls": calls, **rows, "right": None, "wrong": []}
     wrong = judge(expected, rows, tz, now)
@@ -158,13 +193,15 @@ def _moment(stored: str | None) -> datetime | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("requests", nargs="*", default=REQUESTS)
+    parser.add_argument("requests", nargs="*")
+    parser.add_argument("--set", choices=sorted(SETS), default="dev", dest="request_set",
+                        help="the requests to run when none are given (default: dev)")
     parser.add_argument("--model", default=ASSISTANT_MODEL)
     parser.add_argument("--call-mode", choices=["auto", "single_call"], default=None)
     args = parser.parse_args()
     model = load_chat_model(args.model, n_ctx=4096)
     right: dict[str, int] = {}
-    for request in args.requests:
+    for request in args.requests or list(SETS[args.request_set]):
         for hour, minute in TIMES:
             pin_clock(hour, minute)
             row = {"model": args.model, "request": request, "time": f"{hour:02d}:{minute:02d}"}

@@ -43,7 +43,8 @@ def test_ask_denies_side_effects_when_nobody_can_confirm(tmp_path):
         tmp_path, _call("send_email", to="bob@example.com", subject="Hi", body="late"), "ok"
     )
     result = runner.invoke(
-        app, ["ask", "Email Bob", "--model", spec, "--data-dir", str(tmp_path / "d"), "--json"]
+        app, ["ask", "Email bob@example.com", "--model", spec, "--data-dir", str(tmp_path / "d"),
+              "--json"]
     )
     payload = json.loads(result.output)
     assert [s["decision"] for s in payload["steps"]] == ["denied"]
@@ -181,3 +182,17 @@ def test_the_readme_main_job_runs_the_shipped_adapter(default_gguf, tmp_path, mo
     with AssistantStore(tmp_path / "d") as store:
         rows = store.query("select due_at from reminders")
     assert [r["due_at"][:16] for r in rows] == ["2026-12-04T09:00"], steps
+
+
+def test_ask_refuses_an_address_nobody_gave(tmp_path):
+    """"Email Bob" answered with bob@example.com: the AddressCheck refuses the made-up
+    address before it reaches a confirmation."""
+    spec = _script(
+        tmp_path, _call("send_email", to="bob@example.com", subject="Hi", body="late"), "ok"
+    )
+    result = runner.invoke(
+        app, ["ask", "Email Bob", "--model", spec, "--data-dir", str(tmp_path / "d"), "--json"]
+    )
+    steps = json.loads(result.output)["steps"]
+    assert [s["decision"] for s in steps] == ["invalid"]
+    assert "not an address the user wrote" in steps[0]["reason"]
