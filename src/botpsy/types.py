@@ -184,6 +184,9 @@ class GenerationParams(BaseModel):
     stop: list[str] = Field(default_factory=list)
     tool_choice: ToolChoice = "auto"
     parallel_tool_calls: bool = True  # False: at most one call per turn (enforced by grammar when forced)
+    # The schemas a forced call's grammar enforces, in place of the prompt's tools of the same
+    # names: the agent narrows what a call may write without changing what the model reads.
+    grammar_tools: list[ToolSpec] | None = None
 
 
 class StreamEvent(BaseModel):

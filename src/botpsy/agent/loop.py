@@ -361,15 +361,17 @@ class Agent:
         ended without one). Backend errors propagate to ``_generate``."""
         prompt = [Message(role="system", content=self.system_prompt()), *messages]
         params, tools, choice = self.params, turn.tools, None
+        held = None
         if turn.rounds == 1 and turn.first_choice != "auto":
             choice = turn.first_choice
-            if choice == "required":  # a forced first call is held to the same grounding
-                tools = [self._narrow_forced(turn, spec) for spec in tools]
+            if choice == "required":  # held to the same grounding, in its grammar only: a
+                # narrowed schema in the prompt changed which tool the model chose
+                held = [self._narrow_forced(turn, spec) for spec in tools]
         elif turn.forced:
             tools, choice = turn.forced, "required"
         if choice is not None:
             # one call: a weak model forced to call tends to pad with unrelated extra calls
-            params = params.model_copy(update={"tool_choice": choice,
+            params = params.model_copy(update={"tool_choice": choice, "grammar_tools": held,
                                                "parallel_tool_calls": False})
         if not stream:
             return self.model.complete(prompt, tools, params)

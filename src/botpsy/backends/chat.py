@@ -81,7 +81,8 @@ class FormattedChatModel:
     ) -> tuple[str, str | None, str]:
         """Prompt, grammar and forced prefix for a request (``tools``: those the model may see)."""
         prompt = self.format.render(messages, tools or None)
-        forced = _forced_tools(tools, params.tool_choice)
+        held = {spec.name: spec for spec in params.grammar_tools or []}
+        forced = _forced_tools([held.get(spec.name, spec) for spec in tools], params.tool_choice)
         if forced is None:
             return prompt, None, ""
         if self._supports_grammar():
