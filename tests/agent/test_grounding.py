@@ -147,9 +147,13 @@ def test_after_a_lookup_the_forced_action_may_only_pick_a_matching_item(tmp_path
 
 @pytest.mark.parametrize(
     ("request_text", "terms"),
-    [("Move the PyWeekly newsletter to the trash.", ["PyWeekly", "newsletter", "trash"]),
-     ("Reply to Jonas's lunch email", ["Jonas", "lunch", "email"]),
-     ("What is Nora's phone number?", ["Nora", "phone", "number"]),
+    [("Move the PyWeekly newsletter to the trash.",
+      ["PyWeekly newsletter", "PyWeekly", "newsletter", "trash"]),
+     ("Reply to Jonas's lunch email", ["lunch email", "Jonas", "lunch", "email"]),
+     ("What is Nora's phone number?", ["phone number", "Nora", "phone", "number"]),
+     ("What's Tom Becker's email address?",
+      ["Tom Becker", "email address", "Tom", "Becker", "email", "address"]),
+     ("I've watered the plants, tick that reminder off.", ["watered", "plants", "reminder"]),
      ("Do it", [])],
 )
 def test_lookup_terms_are_the_requests_searchable_words(request_text, terms) -> None:

@@ -183,13 +183,26 @@ def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]
 
 
 def lookup_terms(text: str) -> list[str]:
-    """The words of a request a search can take: not its verbs, stopwords, particles or
-    short words; possessives cut ("Jonas's" -> "Jonas"); each once, at most ``MAX_TERMS``."""
+    """What a search may look for in a request: each run of adjacent searchable words
+    ("Tom Becker"; a possessive or punctuation ends a run) and each such word alone. A
+    searchable word is not a verb of the request, a stopword, a particle or under three
+    letters; a possessive is cut ("Nora's" -> "Nora"). Each once, at most ``MAX_TERMS``.
+    Why both: the searches match every word, so "Nora phone number" finds nothing, while
+    "Tom" alone let the model put "tombecker" in another filter."""
     verbs = {v.lower() for clause in commands(text) for v in clause_verbs(clause)}
+    runs: list[list[str]] = [[]]
+    for token in text.split():
+        raw = token.strip("\"'()[]")
+        word = raw.rstrip(",.;:!?").removesuffix("'s")
+        if (_TERM.fullmatch(word) and len(word) >= 3
+                and word.lower() not in STOPWORDS | _PARTICLES | verbs):
+            runs[-1].append(word)
+            if word == raw:
+                continue
+        runs.append([])
+    phrases = [" ".join(run) for run in runs if len(run) > 1]
+    singles = [word for run in runs for word in run]
     found: dict[str, str] = {}
-    for raw in _TERM.findall(text):
-        term = raw.removesuffix("'s")
-        key = term.lower()
-        if len(term) >= 3 and key not in STOPWORDS | _PARTICLES and key not in verbs:
-            found.setdefault(key, term)
+    for term in [*phrases, *singles]:
+        found.setdefault(term.lower(), term)
     return list(found.values())[:MAX_TERMS]
