@@ -40,7 +40,7 @@ from botpsy.safety.taint import AGENT_SOURCE
 from botpsy.tools import ToolRegistry
 from botpsy.types import Message, ToolCall, ToolSpec
 
-_TERM = re.compile(r"[^\W\d_][\w-]*(?:'s)?")
+_TERM = re.compile(r"[^\W\d_][\w-]*")
 MAX_TERMS = 8
 _PARTICLES = frozenset({"off", "out", "up", "down", "back", "away", "over", "not", "yes", "please"})
 # "delete event 14", "reminder #3": an id the user wrote (a bare "14:00" is not one)
@@ -164,10 +164,10 @@ def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]
     """What a forced call of ``spec`` may write before any refusal, in single_call mode:
     an act tool's ``*_id`` one of the shown items that match the request (or one the user
     wrote), the same rule ``ungrounded`` enforces after the fact; a look tool's ``query``
-    one word of the request. Why the query: the searches match every word of it, and a
-    forced lookup wrote the whole question ("Nora's phone number") or, after a refused id,
-    the error's own text ("email_id 1"), found nothing, and the action that followed was
-    refused again."""
+    a phrase of the request (``lookup_terms``). Why the query: the searches match every
+    word of it, and a forced lookup wrote the whole question ("Nora's phone number") or,
+    after a refused id, the error's own text ("email_id 1"), found nothing, and the action
+    that followed was refused again."""
     properties = (spec.parameters or {}).get("properties") or {}
     said = user_text(messages)
     if not acts_on_items(spec.name):
@@ -190,12 +190,12 @@ def lookup_terms(text: str) -> list[str]:
     Why both: the searches match every word, so "Nora phone number" finds nothing, while
     "Tom" alone let the model put "tombecker" in another filter."""
     verbs = {v.lower() for clause in commands(text) for v in clause_verbs(clause)}
+    skipped = STOPWORDS | _PARTICLES | verbs
     runs: list[list[str]] = [[]]
     for token in text.split():
         raw = token.strip("\"'()[]")
         word = raw.rstrip(",.;:!?").removesuffix("'s")
-        if (_TERM.fullmatch(word) and len(word) >= 3
-                and word.lower() not in STOPWORDS | _PARTICLES | verbs):
+        if _TERM.fullmatch(word) and len(word) >= 3 and word.lower() not in skipped:
             runs[-1].append(word)
             if word == raw:
                 continue
