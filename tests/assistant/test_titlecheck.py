@@ -55,3 +55,10 @@ def test_titles_with_content_and_look_tools_pass_and_an_empty_request_does_not_n
     bare = TitleCheck()(ToolCall(name="add_reminder", arguments={"text": "9:00"}),
                         [Message(role="user", content="Add Monday at 9:00")])
     assert bare.reason.startswith("text '9:00' says when") and bare.narrow == {}
+
+
+@pytest.mark.parametrize("quoted", ["'Monday'", '"Monday"', "\u2018Monday\u2019"])
+def test_a_title_the_user_gave_in_quotes_passes(quoted):
+    call = ToolCall(name="create_note", arguments={"title": "Monday", "body": "laundry"})
+    said = [Message(role="user", content=f"Make a note titled {quoted} that says laundry")]
+    assert TitleCheck()(call, said) is None

@@ -64,15 +64,23 @@ class TitleCheck:
     def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
         if not acts_on_items(call.name):
             return None
+        said = user_text(messages)
         wrong = [arg for arg in TITLE_ARGUMENTS
-                 if isinstance(call.arguments.get(arg), str) and call.arguments[arg].strip()
-                 and says_only_when(call.arguments[arg])]
+                 if isinstance(value := call.arguments.get(arg), str) and value.strip()
+                 and says_only_when(value) and not _quoted(value, said)]
         if not wrong:
             return None
         found = " and ".join(f"{arg} {call.arguments[arg]!r}" for arg in wrong)
         reason = f"{found} says when, not what; write what the user asked for"
-        titles = asked_titles(user_text(messages))
+        titles = asked_titles(said)
         if not titles:
             return Refusal(reason)
         return Refusal(f"{reason} ({', '.join(repr(t) for t in titles)})",
                        {arg: {"enum": titles} for arg in wrong})
+
+
+def _quoted(value: str, said: str) -> bool:
+    """Whether the user gave ``value`` in quotes ("a note titled 'Monday'"): their title."""
+    value = value.strip().lower()
+    pairs = (("'", "'"), ('"', '"'), ("\u2018", "\u2019"), ("\u201c", "\u201d"))
+    return any(f"{a}{value}{b}" in said.lower() for a, b in pairs)
