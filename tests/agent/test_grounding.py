@@ -147,12 +147,13 @@ def test_after_a_lookup_the_forced_action_may_only_pick_a_matching_item(tmp_path
 
 @pytest.mark.parametrize(
     ("request_text", "terms"),
-    [("Move the PyWeekly newsletter to the trash.",
-      ["PyWeekly newsletter", "PyWeekly", "newsletter", "trash"]),
-     ("Reply to Jonas's lunch email", ["lunch email", "Jonas", "lunch", "email"]),
+    [("Move the PyWeekly newsletter to the trash.", ["PyWeekly newsletter", "PyWeekly", "newsletter"]),
+     ("Reply to Jonas's lunch email", ["Jonas", "lunch"]),  # action words are not searched
      ("What is Nora's phone number?", ["phone number", "Nora", "phone", "number"]),
-     ("What's Tom Becker's email address?",
-      ["Tom Becker", "email address", "Tom", "Becker", "email", "address"]),
+     ("What's Tom Becker's email address?", ["Tom Becker", "Tom", "Becker", "address"]),
+     # a name that opens the sentence is kept, a day is not
+     ("Ravi asked about the design review slot. Reply that Friday 16:00 works for me.",
+      ["Ravi asked", "design review slot", "Ravi", "asked", "design", "review", "slot", "works"]),
      ("I've watered the plants, tick that reminder off.", ["watered", "plants", "reminder"]),
      ("Do it", [])],
 )

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from botpsy.agent.checks import Refusal
 from botpsy.agent.selection import (
     ACTION_WORDS,
+    LOOK_VERBS,
+    NOT_NAMES,
     STOPWORDS,
-    clause_verbs,
-    commands,
     name_family,
     stem_words,
     tool_role,
@@ -43,6 +43,11 @@ from botpsy.types import Message, ToolCall, ToolSpec
 _TERM = re.compile(r"[^\W\d_][\w-]*")
 MAX_TERMS = 8
 _PARTICLES = frozenset({"off", "out", "up", "down", "back", "away", "over", "not", "yes", "please"})
+# Words a search should not look for: what the request asks done (the tools' action words)
+# and when (days: a search matches text, and "Friday" is in many emails).
+_NOT_SEARCHED = (STOPWORDS | _PARTICLES | NOT_NAMES | LOOK_VERBS
+                 | {"today", "tonight", "tomorrow", "yesterday", "week", "weekend"}
+                 | {w for verb, cues in ACTION_WORDS.items() for w in (verb, *cues) if " " not in w})
 # "delete event 14", "reminder #3": an id the user wrote (a bare "14:00" is not one)
 _NAMED_ID = re.compile(
     r"(?:#|\b(?:id|event|email|mail|note|reminder|contact|no\.?)\s*#?\s*)(\d+)\b", re.IGNORECASE)
@@ -185,17 +190,17 @@ def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]
 def lookup_terms(text: str) -> list[str]:
     """What a search may look for in a request: each run of adjacent searchable words
     ("Tom Becker"; a possessive or punctuation ends a run) and each such word alone. A
-    searchable word is not a verb of the request, a stopword, a particle or under three
-    letters; a possessive is cut ("Nora's" -> "Nora"). Each once, at most ``MAX_TERMS``.
+    searchable word is none of the tools' action words, no day, stopword or particle, and
+    three letters or more; a possessive is cut ("Nora's" -> "Nora"). Each once, at most
+    ``MAX_TERMS``. (Taking each clause's first word for its verb dropped "Ravi" from "Ravi
+    asked about the design review slot"; the search then looked for "Friday".)
     Why both: the searches match every word, so "Nora phone number" finds nothing, while
     "Tom" alone let the model put "tombecker" in another filter."""
-    verbs = {v.lower() for clause in commands(text) for v in clause_verbs(clause)}
-    skipped = STOPWORDS | _PARTICLES | verbs
     runs: list[list[str]] = [[]]
     for token in text.split():
         raw = token.strip("\"'()[]")
         word = raw.rstrip(",.;:!?").removesuffix("'s")
-        if _TERM.fullmatch(word) and len(word) >= 3 and word.lower() not in skipped:
+        if _TERM.fullmatch(word) and len(word) >= 3 and word.lower() not in _NOT_SEARCHED:
             runs[-1].append(word)
             if word == raw:
                 continue
