@@ -43,6 +43,7 @@ from typing import Protocol
 import snowballstemmer
 from rank_bm25 import BM25Okapi
 
+from botpsy.safety.taint import EMAIL_ADDRESS
 from botpsy.types import ToolSpec
 
 # Snowball stemmers keep the word being stemmed in the object: one per thread, since
@@ -50,7 +51,7 @@ from botpsy.types import ToolSpec
 _STEMMERS = threading.local()
 _NAME_PART = re.compile(r"[A-Za-z][a-z]*|[A-Z]+(?![a-z])|\d+")
 _QUERY_TOKEN = re.compile(
-    r"(?P<address>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+    rf"(?P<address>{EMAIL_ADDRESS.pattern})"
     r"|(?P<filename>[\w/-]+\.(?:md|txt|csv|pdf|docx?|xlsx?|json|ics|vcf|png|jpe?g|html?|log)\b)"
     r"|(?P<time>\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b)"
     r"|(?P<word>[A-Za-z][A-Za-z'-]*|\d+(?::\d+)?)"

@@ -25,10 +25,9 @@ from collections.abc import Callable, Iterable
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
 from botpsy.agent.selection import name_family
+from botpsy.safety.taint import EMAIL_ADDRESS
 from botpsy.types import Message, ToolCall
 
-# A whole address in text ("lena@hoffmann.example." ends before the full stop).
-_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 # What a call wrote as an address, cut or not ("lena@hoffmann", "bo@").
 _WRITTEN = re.compile(r"[\w.+-]+@[\w.-]*")
 # Arguments that hold addresses; those in _LISTS may hold several.
@@ -40,7 +39,7 @@ TRUSTED_FAMILIES = frozenset({"contact"})
 
 def addresses(text: str) -> list[str]:
     """The whole email addresses in a text, lower-cased, in order, each once."""
-    return list(dict.fromkeys(m.lower() for m in _ADDRESS.findall(text)))
+    return list(dict.fromkeys(m.lower() for m in EMAIL_ADDRESS.findall(text)))
 
 
 def shown_addresses(

@@ -28,7 +28,8 @@ from botpsy.safety.policy import argument_text
 from botpsy.types import Message, ToolCall
 
 AGENT_SOURCE = "agent:"  # ``source`` prefix of messages the agent writes itself
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# A whole email address in text (shared by the agent's checks and tool selection).
+EMAIL_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\bhttps?://[^\s<>\"'()\[\]]+|\bwww\.[^\s<>\"'()\[\]]+", re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 
@@ -87,7 +88,7 @@ def _ngrams(words: list[str], n: int) -> set[tuple[str, ...]]:
 
 def addresses(text: str) -> set[str]:
     """Email addresses and URLs in ``text``, lower-cased, trailing punctuation dropped."""
-    found = {m.group().rstrip(".,;:!?") for m in _EMAIL.finditer(text)}
+    found = {m.group().rstrip(".,;:!?") for m in EMAIL_ADDRESS.finditer(text)}
     found |= {m.group().rstrip(".,;:!?") for m in _URL.finditer(text)}
     return {a.lower() for a in found}
 
