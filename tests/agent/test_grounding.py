@@ -10,6 +10,8 @@ from botpsy.agent import Agent, Bm25ToolSelector
 from botpsy.agent.grounding import (
     finders,
     forced_narrowing,
+    forced_spec,
+    free_filters,
     lookup_terms,
     shown_items,
     ungrounded,
@@ -175,6 +177,24 @@ def test_forced_calls_are_narrowed_to_grounded_ids_and_request_words(registry) -
     assert forced_narrowing(spec["list_reminders"], said) == {}  # no query argument
 
 
+def test_a_forced_search_has_no_free_text_filter_besides_its_query(registry) -> None:
+    """mail_from_sam, tom_email_address, trash_pyweekly: the forced search wrote
+    ``sender="my brother Sam"``, ``"tombecker"``, ``"not found"`` and found nothing. The
+    query is matched against the sender too, so the forced search keeps the query alone."""
+    spec = {t.name: t.spec for t in registry}
+    assert free_filters(spec["search_mail"]) == ["sender"]
+    assert free_filters(spec["search_contacts"]) == []  # limit is a number
+    searched = forced_spec(spec["search_mail"], _conversation("Any emails from my brother Sam?"))
+    properties = searched.parameters["properties"]
+    assert "sender" not in properties and properties["query"]["enum"] == ["brother Sam", "brother", "Sam"]
+    assert searched.parameters["required"] == ["query"]
+    # no request words to hold the query to: the search stays as declared
+    assert forced_spec(spec["search_mail"], _conversation("Do it")) == spec["search_mail"]
+    # an act tool keeps its arguments: only its ids are held to what was shown
+    acted = forced_spec(spec["complete_reminder"], _conversation("Tick off the plants reminder"))
+    assert acted.parameters["properties"]["reminder_id"]["enum"] == [5]
+
+
 def test_a_forced_lookup_searches_a_word_of_the_request(tmp_path) -> None:
     """trash_pyweekly: the id is refused, the forced lookup wrote the error's "email_id 1"
     as its query and found nothing. Now its query is one word of the request."""
@@ -184,6 +204,7 @@ def test_a_forced_lookup_searches_a_word_of_the_request(tmp_path) -> None:
     agent.run("Move the PyWeekly newsletter to the trash.")
     lookup = agent.model.backend.grammars[1]
     assert '"\\"PyWeekly\\""' in lookup and "trash_email" not in lookup
+    assert "sender" not in lookup  # the filter it filled with "not found"
 
 
 def test_a_forced_first_lookup_searches_a_word_of_the_request(tmp_path) -> None:

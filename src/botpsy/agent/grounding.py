@@ -26,9 +26,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from botpsy.agent.checks import Refusal
+from botpsy.agent.checks import Refusal, narrowed
 from botpsy.agent.selection import (
     ACTION_WORDS,
+    FAMILY_ALIASES,
     LOOK_VERBS,
     NOT_NAMES,
     STOPWORDS,
@@ -176,7 +177,9 @@ def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]
     properties = (spec.parameters or {}).get("properties") or {}
     said = user_text(messages)
     if not acts_on_items(spec.name):
-        terms = lookup_terms(said)
+        family = name_family(spec.name)  # "emails" is no word to search the mail for
+        terms = [t for t in lookup_terms(said)
+                 if {FAMILY_ALIASES.get(w, w) for w in stem_words(t)} != {family}]
         query = properties.get("query")
         return {"query": {"enum": terms}} if terms and isinstance(query, dict) else {}
     family = name_family(spec.name)
@@ -185,6 +188,46 @@ def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]
     id_args = [a for a, schema in properties.items()
                if a.endswith("_id") and isinstance(schema, dict) and schema.get("type") == "integer"]
     return {a: {"enum": sorted(ids)} for a in id_args} if ids else {}
+
+
+def forced_spec(spec: ToolSpec, messages: list[Message]) -> ToolSpec:
+    """``spec`` as a forced call of it may be written before any refusal: narrowed by
+    ``forced_narrowing``, and, for a search whose ``query`` is held to the request's
+    phrases, without its other free-text filters (``free_filters``). Why: the query is
+    matched against every field, the sender's too, and the model filled the optional
+    ``sender`` with words nobody wrote (``"tombecker"``, ``"him"``, ``"not found"``,
+    ``"my brother Sam"``), so the search found nothing where the query alone finds the
+    email."""
+    narrowing = forced_narrowing(spec, messages)
+    if "query" in narrowing:
+        spec = without(spec, free_filters(spec))
+    return narrowed(spec, {spec.name: narrowing})
+
+
+def free_filters(spec: ToolSpec) -> list[str]:
+    """The optional free-text arguments of a search besides ``query``: a string (or
+    nullable string) with no ``enum``, ``pattern`` or ``format`` that the call may leave out."""
+    parameters = spec.parameters or {}
+    required = set(parameters.get("required") or [])
+    found = []
+    for arg, schema in (parameters.get("properties") or {}).items():
+        if arg == "query" or arg in required or not isinstance(schema, dict):
+            continue
+        types = schema.get("type")
+        types = set(types) if isinstance(types, list) else {types}
+        if types - {"null"} == {"string"} and not {"enum", "pattern", "format"} & schema.keys():
+            found.append(arg)
+    return found
+
+
+def without(spec: ToolSpec, arguments: list[str]) -> ToolSpec:
+    """``spec`` with the optional ``arguments`` removed from its schema."""
+    if not arguments:
+        return spec
+    parameters = dict(spec.parameters or {})
+    parameters["properties"] = {arg: schema for arg, schema in parameters["properties"].items()
+                                if arg not in arguments}
+    return spec.model_copy(update={"parameters": parameters})
 
 
 def lookup_terms(text: str) -> list[str]:

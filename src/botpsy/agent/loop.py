@@ -40,7 +40,7 @@ from botpsy.agent.events import (
     StopReason,
     describe_call,
 )
-from botpsy.agent.grounding import forced_narrowing, ungrounded
+from botpsy.agent.grounding import forced_spec, ungrounded
 from botpsy.agent.guard import LoopGuard, Repeat
 from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder
 from botpsy.agent.selection import ToolSelector
@@ -432,10 +432,9 @@ class Agent:
         return turn.forced is not None
 
     def _narrow_forced(self, turn: _Turn, spec: ToolSpec) -> ToolSpec:
-        """A forced call's schema: what grounding allows (``grounding.forced_narrowing``),
+        """A forced call's schema: what grounding allows (``grounding.forced_spec``),
         then what the turn's refusals allow on top."""
-        ahead = {spec.name: forced_narrowing(spec, turn.messages)}
-        return narrowed(narrowed(spec, ahead), turn.narrowing)
+        return narrowed(forced_spec(spec, turn.messages), turn.narrowing)
 
     def _named_in_errors(self, steps: list[AgentStep]) -> list[ToolSpec]:
         """The registered tools that the failed calls' errors point to."""
