@@ -62,11 +62,47 @@ def test_a_day_must_be_one_the_request_names(
         assert "write the day the user said" in str(why)
 
 
-def test_lookups_and_unreadable_days_are_left_to_the_tools(check: DayCheck) -> None:
-    said = _said("What's on Friday?")
-    assert check(ToolCall(name="list_events", arguments={"start": "Sunday"}), said) is None
-    unreadable = ToolCall(name="create_event", arguments={"start": "Fri, 05/06/2025"})
-    assert check(unreadable, _said("Book the gym on Friday")) is None
+@pytest.mark.parametrize(
+    ("request_text", "arguments", "refused"),
+    [
+        # friday_agenda looked at Sunday; a week from today holds Friday and passes
+        ("What's on Friday?", {"start": "Sunday"}, {"start"}),
+        ("What's on Friday?", {"start": "today"}, set()),
+        ("What's on Friday?", {"start": "today", "end": "Friday"}, set()),
+        ("What's on Friday?", {"start": "2026-12-05", "end": "2026-12-06"}, {"start", "end"}),
+        ("What do I have tomorrow?", {"start": "2026-12-08"}, {"start"}),
+        # a day: find_free_slots' date is the day itself
+        ("When do I have a free hour tomorrow?", {"date": "today"}, {"date"}),
+        ("When do I have a free hour tomorrow?", {"date": "tomorrow"}, set()),
+        ("When do I have a free hour?", {"date": "Sunday"}, set()),  # no day named
+    ],
+)
+def test_a_lookup_must_look_at_a_day_the_request_names(
+    check: DayCheck, request_text: str, arguments: dict, refused: set
+) -> None:
+    name = "find_free_slots" if "date" in arguments else "list_events"
+    why = check(ToolCall(name=name, arguments=arguments), _said(request_text))
+    assert set(why.narrow if why else {}) == refused
+
+
+def test_an_unreadable_day_is_refused_and_narrowed_to_the_named_days(check: DayCheck) -> None:
+    """friday_agenda wrote "Fri, 05/06/2025", tomorrow_agenda ``end="this weekend"``: the
+    tool refused both, and the retry, told only the tool's error, wrote them again. Now the
+    refusal's grammar holds the retry to the days the user named."""
+    why = check(ToolCall(name="list_events", arguments={"start": "Fri, 05/06/2025"}),
+                _said("What's on my calendar on Friday?"))
+    assert "'Fri, 05/06/2025' is no day or time the tools can read" in why.reason
+    assert re.fullmatch(why.narrow["start"]["pattern"], "2026-12-04")
+    why = check(ToolCall(name="list_events", arguments={"start": "tomorrow", "end": "this weekend"}),
+                _said("What do I have tomorrow?"))
+    assert set(why.narrow) == {"end"} and re.fullmatch(why.narrow["end"]["pattern"], "2026-12-04")
+    # an act too: an unreadable start of an event on a named day
+    why = check(ToolCall(name="create_event", arguments={"start": "Fri, 05/06/2025"}),
+                _said("Book the gym on Friday at 7am"))
+    assert re.fullmatch(why.narrow["start"]["pattern"], "2026-12-04T07:00")
+    # no day named: an unreadable value is left to the tool and its own error
+    assert check(ToolCall(name="create_event", arguments={"start": "soonish"}),
+                 _said("Book the gym")) is None
 
 
 def test_named_days_are_read_as_the_tools_read_them(check: DayCheck) -> None:

@@ -9,8 +9,11 @@ wrote. ``DayCheck`` reads the days a conversation's user messages name ("Friday"
 refuses a call whose ``start``, ``due`` or ``date`` falls on another day (a bare "9:00"
 falls on today, as the tools read it), or whose
 ``end`` falls on another day and is not within 12 hours after a right start (an evening
-that runs past midnight is fine). A request that names no day ("in 2 hours", "at 15:00")
-is not checked. The refusal goes back to the model as the call's error, and it narrows
+that runs past midnight is fine). A lookup (``list_events``, ``find_free_slots``) is
+refused only when its range holds none of the named days, and a value the tools cannot
+read at all ("Fri, 05/06/2025", "this weekend") is refused too, so that its retry is
+narrowed instead of told the tool's error and writing it again. A request that names no
+day ("in 2 hours", "at 15:00") is not checked. The refusal goes back to the model as the call's error, and it narrows
 the refused argument to the named days (``day_pattern``): the grammar of the retry of
 ``single_call`` mode lets the model write only those.
 """
@@ -41,6 +44,7 @@ DAY_PHRASE = re.compile(
 )
 _AFTER_TOMORROW = re.compile(r"\bday\s+after\s+tomorrow\b", re.IGNORECASE)
 DAY_ARGUMENTS = ("start", "due", "date")
+LOOKUP_DAYS = timedelta(days=7)
 MAX_OVERNIGHT = timedelta(hours=12)
 _CLOCK = "([01][0-9]|2[0-3]):[0-5][0-9]"
 # Times of day as a user writes them: "9:30", "14:00", "9am", "7.30 pm" (a bare number is
@@ -59,30 +63,69 @@ class DayCheck:
         self._now = now
 
     def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
-        if not acts_on_items(call.name):
+        if not any(isinstance(call.arguments.get(a), str) for a in (*DAY_ARGUMENTS, "end")):
             return None
-        named = self.named_days(user_text(messages))
+        said = user_text(messages)
+        named = self.named_days(said)
         if not named:
             return None
-        wrong: dict[str, ParsedTime] = {}
+        unreadable = {arg: None for arg in (*DAY_ARGUMENTS, "end")
+                      if not self._readable(call.arguments.get(arg))}
+        acts = acts_on_items(call.name)
+        wrong = {**(self._off_days if acts else self._missed_days)(call.arguments, named),
+                 **unreadable}
+        if not wrong:
+            return None
+        # a lookup looks at whole days: its retry writes them, with a time or not
+        return self._refusal(call.arguments, wrong, named, named_times(said) if acts else None)
+
+    def _off_days(self, arguments: dict, named: set[date]) -> dict[str, ParsedTime | None]:
+        """An act's start, due, date or end that falls on a day the user did not name."""
+        wrong: dict[str, ParsedTime | None] = {}
         start = None
         for arg in DAY_ARGUMENTS:
-            parsed = self._parse(call.arguments.get(arg))
+            parsed = self._parse(arguments.get(arg))
             if parsed is None:
                 continue
             start = start or parsed.value
             if parsed.value.date() not in named:
                 wrong[arg] = parsed
-        end = self._parse_end(call.arguments.get("end"), start)
+        end = self._parse_end(arguments.get("end"), start)
         overnight = (start is not None and start.date() in named
                      and end is not None and timedelta(0) < end - start <= MAX_OVERNIGHT)
         if end is not None and end.date() not in named and not overnight:
             wrong["end"] = ParsedTime(end, False)
-        if not wrong:
-            return None
-        if "end" in call.arguments and "end" not in wrong and start is not None:
+        if wrong and "end" in arguments and "end" not in wrong and start is not None:
             wrong["end"] = ParsedTime(start, False)  # it follows a wrong start: narrowed too
-        return self._refusal(call.arguments, wrong, named, named_times(user_text(messages)))
+        return wrong
+
+    def _missed_days(self, arguments: dict, named: set[date]) -> dict[str, ParsedTime | None]:
+        """A lookup's days when its range holds none the user named: "What's on my
+        calendar on Friday?" looked at Sunday. A wider range that holds the day passes (the
+        week from today holds Friday); ``date`` is one day, and a range without an end runs
+        ``LOOKUP_DAYS`` (``list_events``'s default)."""
+        parsed = {arg: self._parse(arguments.get(arg)) for arg in DAY_ARGUMENTS}
+        first = parsed["date"] or parsed["start"] or parsed["due"]
+        if first is None:
+            return {}
+        end = self._parse_end(arguments.get("end"), first.value)
+        if parsed["date"] is not None:
+            last = first.value.date()
+        else:
+            last = end.date() if end is not None else first.value.date() + LOOKUP_DAYS
+        if any(first.value.date() <= day <= last for day in named):
+            return {}
+        wrong: dict[str, ParsedTime | None] = {a: p for a, p in parsed.items() if p is not None}
+        if end is not None:
+            wrong["end"] = ParsedTime(end, True)
+        return wrong
+
+    def _readable(self, value: object) -> bool:
+        """Whether the tools read ``value`` as a day or a time (absent counts as readable:
+        the tool's default applies)."""
+        if not isinstance(value, str) or not value.strip() or is_clock_time(value):
+            return True
+        return self._parse(value) is not None
 
     def named_days(self, text: str) -> set[date]:
         """The days the user's words name, read as the tools read them."""
@@ -114,20 +157,26 @@ class DayCheck:
 
     @staticmethod
     def _refusal(
-        arguments: dict, wrong: dict[str, ParsedTime], named: set[date], times: set[str]
+        arguments: dict, wrong: dict[str, ParsedTime | None], named: set[date],
+        times: set[str] | None,
     ) -> Refusal:
         """Every argument off the named days, in one refusal that narrows them all (a retry
         that fixes the start alone would keep a wrong end, or write a wrong one). A start
         that had a time of day keeps one, one of the times the request names if it names
         any (a bare date start with a clock end is an error of its own); a start or due
         that had none gets one of the named times; an end too, when the request names two
-        or more."""
+        or more. A lookup's (``times`` None) are days, with or without a time."""
         days = ", ".join(f"{d:%A} {d.isoformat()}" for d in sorted(named))
-        found = " and ".join(
+        off = " and ".join(
             f"{arg} {arguments[arg]!r} falls on {when.value:%A} {when.value.date().isoformat()}"
-            for arg, when in wrong.items() if when.value.date() not in named)
-        reason = (f"{found}, a day the request does not name (it names {days}); write the day "
-                  "the user said")
+            for arg, when in wrong.items() if when is not None and when.value.date() not in named)
+        unread = " and ".join(f"{arg} {arguments[arg]!r}" for arg, when in wrong.items()
+                              if when is None)
+        found = "; ".join([*([f"{off}, a day the request does not name"] if off else []),
+                           *([f"{unread} is no day or time the tools can read"] if unread else [])])
+        reason = f"{found} (it names {days}); write the day the user said"
+        if times is None:
+            return Refusal(reason, {arg: {"pattern": day_pattern(named)} for arg in wrong})
         narrow = {}
         for arg, when in wrong.items():
             end = arg == "end"
@@ -135,8 +184,10 @@ class DayCheck:
             # "at 9 for an hour" names no end time
             allowed = times if not end or len(times) >= 2 else set()
             # a start or due written without a time ("today") gets one when the request
-            # names one ("tomorrow at 9am"); a ``date`` argument stays a day
-            timed = not when.date_only or (bool(allowed) and arg in ("start", "due"))
+            # names one ("tomorrow at 9am"); a ``date`` argument stays a day; an unreadable
+            # value keeps a time only when the request names one
+            had_time = when is not None and not when.date_only
+            timed = had_time or (bool(allowed) and arg in ("start", "due"))
             pattern = day_pattern(named, bare_time=end, timed=timed, times=allowed)
             narrow[arg] = {"pattern": pattern}
         return Refusal(reason, narrow)
