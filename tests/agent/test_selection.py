@@ -178,6 +178,27 @@ def test_a_name_brings_its_family_to_look_not_to_act(
     assert "add_contact" not in chosen
 
 
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Block next Monday, March 17, as an all-day 'Team offsite'.",
+        "Add 'Team dinner' on Thursday from 19:00 to 21:00.",
+        "Is Friday morning free before 11? If it is, book 'Slides prep' from 10:00 to 11:00.",
+    ],
+)
+def test_quoted_titles_and_sentence_openers_are_no_names(
+    tools: list[ToolSpec], request_text: str
+) -> None:
+    """offsite_all_day: 'Team offsite' in quotes brought in the contacts, and the model
+    called get_contact. A title in quotes, or a sentence's first word ("If"), is capitalised
+    for its own reasons."""
+    chosen = _names(Bm25ToolSelector(), request_text, tools)
+    assert "create_event" in chosen and not chosen & {"search_contacts", "get_contact"}
+    # a name mid-sentence still is one, also after a colon or in a later sentence
+    assert "contact" in Bm25ToolSelector().query_terms("Lunch at noon: Sam joins")
+    assert Bm25ToolSelector().query_terms("Where is it? Ask Jonas.").count("contact") == 1
+
+
 def test_a_named_contacts_family_still_acts(tools: list[ToolSpec]) -> None:
     assert "add_contact" in _names(Bm25ToolSelector(), "Add Sam to my contacts", tools)
     saved = _names(Bm25ToolSelector(), "Save Lena Hoffmann as a contact", tools)

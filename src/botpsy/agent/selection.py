@@ -56,6 +56,11 @@ _QUERY_TOKEN = re.compile(
     r"|(?P<time>\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b)"
     r"|(?P<word>[A-Za-z][A-Za-z'-]*|\d+(?::\d+)?)"
 )
+# Text the user put in quotes: a title or content ("a note titled 'Parking'"), not a
+# name to look up. An apostrophe inside a word ("Jonas's", "I'll") opens or closes none.
+QUOTED = re.compile(r"(?<!\w)(['\"\u2018\u201c])(?=\S)(.+?)(?<=\S)(?:\1|[\u2019\u201d])(?!\w)")
+# Text up to a sentence's first word, which is capitalised for that reason alone.
+_BEFORE_SENTENCE = re.compile(r"[.?!]\s*$")
 STOPWORDS = frozenset([
     "a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "for", "from", "by",
     "with", "about", "into", "is", "are", "be", "been", "was", "were", "it", "its", "this",
@@ -358,9 +363,13 @@ class Bm25ToolSelector:
         ("tell Sam that" -> email), and the family a word names ("calendar")."""
         terms = self._synonyms.phrase_stems(query)
         terms += [t for pattern, stems in self._patterns if pattern.search(query) for t in stems]
-        for position, m in enumerate(_QUERY_TOKEN.finditer(query)):
+        quoted = [q.span() for q in QUOTED.finditer(query)]
+        for m in _QUERY_TOKEN.finditer(query):
             if self.hints if hints is None else hints:
-                terms += self._hint(m, position, person_hint)
+                # a sentence's first word, or one in quotes, is capitalised but no name
+                named = (person_hint and not _BEFORE_SENTENCE.search(query[:m.start()] or ".")
+                         and not any(a <= m.start() < b for a, b in quoted))
+                terms += self._hint(m, named)
             if not m.group("word"):
                 continue
             word = m.group("word").lower().removesuffix("'s")
@@ -372,14 +381,15 @@ class Bm25ToolSelector:
                 terms.append(stem)
         return terms
 
-    def _hint(self, m: re.Match[str], position: int, person: bool = True) -> list[str]:
+    def _hint(self, m: re.Match[str], person: bool = True) -> list[str]:
         """What a token's shape says: an address is email, a file name a file, a
-        clock time an event, a capitalised word mid-sentence a contact (``person``)."""
+        clock time an event, a capitalised word a contact (``person``: where it may
+        be a name)."""
         kind = next(name for name, value in m.groupdict().items() if value)
         if kind != "word":
             return [{"address": "email", "filename": "file", "time": "event"}[kind]]
         word = m.group()
-        if person and position and word[:1].isupper() and word[1:].islower() \
+        if person and word[:1].isupper() and word[1:].islower() \
                 and word.lower() not in NOT_NAMES:
             return ["contact"]
         return []
