@@ -289,3 +289,28 @@ def test_an_escaped_address_list_pattern_is_enforced(probe):
 
     assert accepts("jonas@web.example") and accepts("ana-b@x.example, jonas@web.example")
     assert not accepts("jonas@web") and not accepts("ana-b@xxexample")
+
+
+@pytest.mark.model
+def test_a_phone_narrowed_to_null_can_only_be_left_out(probe):
+    """The PhoneCheck's narrowing when no number was given (``{"type": "null"}``, made
+    required by ``agent.checks.narrowed``): the retry writes null and nothing else."""
+    from botpsy.agent.checks import narrowed
+    from botpsy.assistant.phonecheck import PhoneCheck
+
+    spec = ToolSpec(name="add_contact", parameters={
+        "type": "object", "required": ["name"],
+        "properties": {"name": {"type": "string"},
+                       "phone": {"type": ["string", "null"], "default": None}}})
+    why = PhoneCheck()(ToolCall(name="add_contact", arguments={"name": "Lena", "phone": "10"}),
+                       [])
+    spec = narrowed(spec, {"add_contact": dict(why.narrow)})
+    fmt = get_format("hermes")
+    grammar = fmt.call_grammar([spec], "required")
+
+    def accepts(**arguments) -> bool:
+        call = ToolCall(name="add_contact", arguments={"name": "Lena", **arguments})
+        return probe.accepts(grammar, fmt.render_calls([call]))
+
+    assert accepts(phone=None)
+    assert not accepts(phone="10") and not accepts()

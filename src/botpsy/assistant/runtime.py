@@ -16,6 +16,8 @@ from botpsy.agent.session import SESSIONS_DB
 from botpsy.assistant.addresscheck import AddressCheck
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.store import AssistantStore, default_data_dir
+from botpsy.assistant.durationcheck import DurationCheck
+from botpsy.assistant.phonecheck import PhoneCheck
 from botpsy.assistant.titlecheck import TitleCheck
 from botpsy.assistant.toolsets import assistant_tools
 from botpsy.backends.base import ChatModel
@@ -58,8 +60,8 @@ class Assistant:
 def assistant_call_checks(store: AssistantStore) -> list[CallCheck]:
     """The assistant's own checks of a call against the conversation (``Agent.call_checks``),
     shared by every place that builds its agent so evals score what ships."""
-    return [DayCheck(lambda: store.tz, store.now),
-            AddressCheck(lambda: [store.profile.email]), TitleCheck()]
+    return [DayCheck(lambda: store.tz, store.now), DurationCheck(lambda: store.tz, store.now),
+            AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck()]
 
 
 def open_assistant(

@@ -1,0 +1,82 @@
+"""Phone numbers a call makes up.
+
+Asked to "add Lena Hoffmann, lena.hoffmann@mailbox.example, to my contacts and email her
+that climbing on Saturday starts at 10", the 135M default model writes ``phone="10"``;
+asked to add Clara or a photographer, it writes ``phone="123456789"`` or ``"12345"``.
+Each is a valid string, so the address book stores a number nobody gave. Every number a
+call may rightly write is in the conversation: in what the user wrote or in a tool result
+(the photographer's email signature, a contact lookup).
+
+``PhoneCheck`` refuses a call of an act tool whose phone argument holds a number the
+conversation never showed (compared by its digits, so "+49 151 5550 330" and
+"+491515550330" are one number). Its refusal narrows the argument
+(``agent.checks.Refusal``): to the numbers the conversation shows, or, when it shows none,
+to ``null``, so that the retry's grammar can only leave the number out. A number taken
+from an email still meets the safety gate, which judges values out of untrusted output.
+"""
+
+from __future__ import annotations
+
+import re
+
+from botpsy.agent.checks import Refusal
+from botpsy.agent.grounding import acts_on_items, user_text
+from botpsy.types import Message, ToolCall
+
+# Arguments that hold a phone number.
+_ARGUMENTS = re.compile(r"^(?:phone|phone_?number|mobile|tel|telephone)$", re.IGNORECASE)
+# A phone number as people write one: digits with spaces, dots, dashes, slashes or
+# brackets between them, perhaps a leading "+".
+_NUMBER = re.compile(r"\+?\(?\d[\d ./()-]{4,}\d")
+MIN_DIGITS = 6  # fewer is no phone number ("10", "2025"): never offered
+# A dated or timed value is no phone number: "2025-03-04", "14:00".
+_NOT_A_NUMBER = re.compile(r"\d{4}-\d{2}-\d{2}|\d:\d{2}")
+
+
+def digits(text: str) -> str:
+    """The digits of a number, which is what makes two spellings the same number."""
+    return re.sub(r"\D", "", text)
+
+
+def phone_numbers(text: str) -> list[str]:
+    """The phone numbers in a text, as written, in order, each number once."""
+    found: dict[str, str] = {}
+    for match in _NUMBER.finditer(text):
+        written = match.group().strip(" ./-")
+        if len(digits(written)) >= MIN_DIGITS and not _NOT_A_NUMBER.search(written):
+            found.setdefault(digits(written), written)
+    return list(found.values())
+
+
+def shown_numbers(messages: list[Message]) -> list[str]:
+    """Every number the conversation shows: the user's words first, then tool results."""
+    results = " ".join(m.content for m in messages if m.role == "tool")
+    found: dict[str, str] = {}
+    for number in [*phone_numbers(user_text(messages)), *phone_numbers(results)]:
+        found.setdefault(digits(number), number)
+    return list(found.values())
+
+
+class PhoneCheck:
+    """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring."""
+
+    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+        if not acts_on_items(call.name):
+            return None
+        written = {arg: value for arg, value in call.arguments.items()
+                   if _ARGUMENTS.match(arg) and isinstance(value, str) and value.strip()}
+        if not written:
+            return None
+        shown = shown_numbers(messages)
+        known = {digits(n) for n in shown}
+        wrong = {arg: value for arg, value in written.items() if digits(value) not in known}
+        if not wrong:
+            return None
+        found = " and ".join(f"{arg} {value!r}" for arg, value in wrong.items())
+        if not shown:
+            return Refusal(f"{found} is not a number the user gave or a lookup showed; leave "
+                           "it out (null) or ask the user for it",
+                           {arg: {"type": "null"} for arg in wrong})
+        return Refusal(f"{found} is not a number the user gave or a lookup showed; the "
+                       f"numbers the conversation shows: {', '.join(shown[:5])}",
+                       {arg: {"enum": shown} for arg in wrong})

@@ -1,0 +1,81 @@
+"""DurationCheck: an event as long as the user said, free slots of the asked length."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from botpsy.assistant.durationcheck import DurationCheck, named_durations
+from botpsy.types import Message, ToolCall
+
+BERLIN = ZoneInfo("Europe/Berlin")
+THURSDAY = datetime(2026, 12, 3, 8, 20, tzinfo=UTC)  # Thursday 3 December, 09:20 in Berlin
+HAIRCUT = "Add a haircut on Saturday at 15:00 for 45 minutes at Salon Mitte."
+
+
+@pytest.fixture
+def check() -> DurationCheck:
+    return DurationCheck(lambda: BERLIN, lambda: THURSDAY)
+
+
+def _said(text: str) -> list[Message]:
+    return [Message(role="user", content=text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "minutes"),
+    [
+        (HAIRCUT, [45]),
+        ("Set up a 30-minute call with Jonas tomorrow at 15:00", [30]),
+        ("Put it in my calendar for two hours.", [120]),
+        ("When do I have a free hour tomorrow?", [60]),
+        ("Book 1.5 hours for the review, or half an hour if it's short", [90, 30]),
+        ("Block an hour and a half for lunch", [90]),
+        # lengths that say when, not how long
+        ("In 2 hours remind me to take the laundry out.", []),
+        ("Remind me 15 minutes before to leave.", []),
+        ("Ping me every hour", []),
+    ],
+)
+def test_the_lengths_a_request_names(text: str, minutes: list[int]) -> None:
+    assert named_durations(text) == [timedelta(minutes=m) for m in minutes]
+
+
+def test_an_event_longer_than_asked_is_refused_and_narrowed_to_the_right_end(check) -> None:
+    """haircut_with_location ended at 17:00 instead of 15:45."""
+    call = ToolCall(name="create_event", arguments={
+        "title": "Haircut", "start": "Saturday 15:00", "end": "17:00"})
+    why = check(call, _said(HAIRCUT))
+    assert "end '17:00' is not 45 minutes after start 'Saturday 15:00'" in why.reason
+    assert why.narrow == {"end": {"enum": ["2026-12-05T15:45", "15:45"]}}
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"title": "Haircut", "start": "Saturday 15:00", "end": "15:45"},
+        {"title": "Haircut", "start": "2026-12-05T15:00", "end": "2026-12-05T15:45"},
+        # a wrong day is the DayCheck's: an end from it would be wrong too
+        {"title": "Haircut", "start": "Sunday 15:00", "end": "17:00"},
+        {"title": "Haircut", "start": "Saturday 15:00"},  # no end: the tool says so
+    ],
+)
+def test_the_right_length_and_other_checks_cases_pass(check, arguments) -> None:
+    assert check(ToolCall(name="create_event", arguments=arguments), _said(HAIRCUT)) is None
+
+
+def test_a_free_slot_search_for_another_length_is_narrowed(check) -> None:
+    """free_hour_tomorrow asked for 8 minutes."""
+    call = ToolCall(name="find_free_slots", arguments={"date": "tomorrow", "duration_minutes": 8})
+    why = check(call, _said("When do I have a free hour tomorrow?"))
+    assert why.narrow == {"duration_minutes": {"enum": [60]}}
+    right = ToolCall(name="find_free_slots", arguments={"date": "tomorrow", "duration_minutes": 60})
+    assert check(right, _said("When do I have a free hour tomorrow?")) is None
+
+
+def test_requests_without_one_length_are_not_checked(check) -> None:
+    call = ToolCall(name="create_event", arguments={"title": "X", "start": "15:00", "end": "19:00"})
+    assert check(call, _said("Add dinner at 15:00")) is None
+    assert check(call, _said("Book 1.5 hours for the review, or half an hour")) is None

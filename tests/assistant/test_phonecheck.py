@@ -1,0 +1,67 @@
+"""PhoneCheck: a phone number a call writes must be one the conversation showed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from botpsy.assistant.phonecheck import PhoneCheck, phone_numbers, shown_numbers
+from botpsy.types import Message, ToolCall
+
+LENA = ("Add Lena Hoffmann, lena.hoffmann@mailbox.example, to my contacts and email her that "
+        "climbing on Saturday starts at 10.")
+LUKAS = "Save a new contact: Lukas Brandt, lukas.brandt@mailbox.example, +49 151 5550 330."
+
+
+def _said(text: str, *results: object) -> list[Message]:
+    tools = [Message(role="tool", name="read_email", source="tool:read_email",
+                     content=json.dumps(r)) for r in results]
+    return [Message(role="user", content=text), *tools]
+
+
+def _add(**arguments: object) -> ToolCall:
+    return ToolCall(name="add_contact", arguments={"name": "X", **arguments})
+
+
+def test_numbers_are_read_as_written_and_told_apart_by_their_digits():
+    assert phone_numbers(LUKAS) == ["+49 151 5550 330"]
+    assert phone_numbers("call (030) 123-4567 or 030 1234567") == ["(030) 123-4567"]
+    # dates, times, years and short counts are no phone numbers
+    assert phone_numbers("on 2025-03-04 at 14:00, room 12, 2025, 45 minutes") == []
+
+
+@pytest.mark.parametrize(
+    ("arguments", "messages"),
+    [
+        ({"phone": "+491515550330"}, _said(LUKAS)),  # the same digits, spelled otherwise
+        ({"phone": "+49 170 5550 199"},  # from the photographer's email signature
+         _said("A photographer emailed me. Add them to my contacts.",
+               {"id": 9, "body": "Best, Mia Kraus, Studio Licht, +49 170 5550 199"})),
+        ({"email": "lena.hoffmann@mailbox.example"}, _said(LENA)),  # no number written
+        ({"phone": None}, _said(LENA)),
+    ],
+)
+def test_numbers_the_conversation_showed_pass(arguments, messages):
+    assert PhoneCheck()(_add(**arguments), messages) is None
+
+
+def test_a_made_up_number_is_refused_and_left_out_when_none_was_given():
+    """add_lena_and_email: "starts at 10" became ``phone="10"``; no number was given, so the
+    retry may only write null."""
+    why = PhoneCheck()(_add(phone="10"), _said(LENA))
+    assert "phone '10' is not a number the user gave" in why.reason
+    assert why.narrow == {"phone": {"type": "null"}}
+
+
+def test_a_made_up_number_is_narrowed_to_the_numbers_shown():
+    messages = _said("Add the photographer to my contacts",
+                     {"id": 9, "body": "Mia Kraus, +49 170 5550 199"})
+    why = PhoneCheck()(_add(phone="123456789"), messages)
+    assert why.narrow == {"phone": {"enum": ["+49 170 5550 199"]}}
+    assert shown_numbers(messages) == ["+49 170 5550 199"]
+
+
+def test_lookups_are_not_checked():
+    assert PhoneCheck()(ToolCall(name="search_contacts", arguments={"query": "12345"}),
+                        _said("Who has the number 555?")) is None
