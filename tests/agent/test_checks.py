@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from botpsy.agent.checks import Refusal, combine, narrowed, remember
+from botpsy.agent.checks import Refusal, combine, kept_arguments, narrowed, remember
 from botpsy.types import ToolCall, ToolSpec
 
 SPEC = ToolSpec(
@@ -63,3 +63,11 @@ def test_a_narrowed_argument_is_required_and_not_null():
         "type": "string", "default": None, "pattern": "^2026-12-04"
     }
     assert spec.parameters["required"] == ["text"]  # the original is untouched
+
+
+def test_a_retry_keeps_the_plain_values_the_refusal_did_not_narrow():
+    call = ToolCall(name="find_free_slots", arguments={
+        "date": "tomorrow", "duration_minutes": 30, "busy": ["x"], "strict": True})
+    why = Refusal("an hour", {"duration_minutes": {"enum": [60]}})
+    assert kept_arguments(call, why) == {"date": {"enum": ["tomorrow"]},
+                                         "strict": {"enum": [True]}}

@@ -221,3 +221,24 @@ def test_a_narrowed_refusal_forces_the_retry_onto_that_tool():
     assert _grammar_tools(grammars[0]) > {"get_weather"}  # the first call had a choice
     assert _grammar_tools(grammars[1]) == {"get_weather"} and '"\\"Oslo\\""' in grammars[1]
     assert [s.decision.value for s in result.steps][:2] == ["invalid", "executed"]
+
+
+def test_the_retry_of_a_checked_call_keeps_what_the_check_did_not_refuse(tmp_path):
+    """focus_time_in_free_slot: refused for a 30-minute slot where the user asked for an
+    hour, the retry wrote the hour and moved the day to today, refused in turn. The retry's
+    grammar now holds the day to the one written, and narrows only the refused length."""
+    from datetime import UTC, datetime
+
+    from botpsy.assistant import AssistantStore
+    from botpsy.assistant.runtime import open_assistant
+
+    store = AssistantStore(tmp_path, clock=lambda: datetime(2026, 12, 3, 8, 0, tzinfo=UTC))
+    model = scripted([call_text("find_free_slots", date="tomorrow", duration_minutes=30),
+                      call_text("find_free_slots", date="tomorrow", duration_minutes=60)])
+    assistant = open_assistant(model, store=store, confirmer=ApproveAll(), call_mode="single_call")
+    result = assistant.agent.run("When do I have a free hour tomorrow?")
+    assert [s.decision.value for s in result.steps] == ["invalid", "executed"]
+    retry = model.backend.grammars[1]
+    assert '"\\"tomorrow\\""' in retry and '"60"' in retry
+    assert '"30"' not in retry and '"\\"today\\""' not in retry
+    assistant.close()

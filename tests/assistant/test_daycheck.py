@@ -199,3 +199,25 @@ def test_a_day_without_a_time_gets_the_named_time_except_for_a_date(check: DayCh
 )
 def test_named_times(text: str, times: set[str]) -> None:
     assert named_times(text) == times
+
+
+def test_a_new_item_the_request_dates_must_get_its_day() -> None:
+    """note_then_reminder: "remind me Saturday at 11" added a reminder with no due."""
+    takes = {"add_reminder": {"text", "due"}, "create_note": {"title", "body"},
+             "update_event": {"event_id", "start", "location"}}
+    check = DayCheck(lambda: BERLIN, lambda: THURSDAY, lambda name: takes.get(name, ()))
+    said = _said("Save a note 'Photo prints' and remind me Saturday at 11am to pick them up")
+    why = check(ToolCall(name="add_reminder", arguments={"text": "Photo prints"}), said)
+    assert "the call gives no due" in why.reason
+    assert re.fullmatch(why.narrow["due"]["pattern"], "2026-12-05T11:00")
+    assert check(ToolCall(name="add_reminder", arguments={"text": "x", "due": None}), said)
+    # a day given, a tool that takes none, or a change to an item: not this rule's
+    assert check(ToolCall(name="add_reminder", arguments={"text": "x", "due": "Saturday 11:00"}),
+                 said) is None
+    assert check(ToolCall(name="create_note", arguments={"title": "Photo prints"}), said) is None
+    assert check(ToolCall(name="update_event", arguments={"event_id": 3, "location": "Room 2"}),
+                 _said("Move Friday's review to Room 2")) is None
+    # no day named, or no parameter table: nothing to ask for
+    assert check(ToolCall(name="add_reminder", arguments={"text": "x"}), _said("Remind me")) is None
+    plain = DayCheck(lambda: BERLIN, lambda: THURSDAY)
+    assert plain(ToolCall(name="add_reminder", arguments={"text": "x"}), said) is None

@@ -58,6 +58,16 @@ def remember(narrowing: Narrowing, call: ToolCall, why: Refusal) -> str:
     return why.reason
 
 
+def kept_arguments(call: ToolCall, refusal: Refusal) -> dict[str, dict[str, Any]]:
+    """What the retry of a refused ``call`` keeps: every argument the refusal did not
+    narrow, held to the value written (a plain value; lists and objects stay free). Why:
+    refused for a 30-minute slot where the user asked for an hour, the retry of
+    ``find_free_slots(date="tomorrow 14:00")`` wrote the hour and moved the date to
+    today, which was refused in turn, and a turn has one retry."""
+    return {arg: {"enum": [value]} for arg, value in call.arguments.items()
+            if arg not in refusal.narrow and isinstance(value, str | int | float | bool)}
+
+
 def narrowed(spec: ToolSpec, narrowing: Narrowing) -> ToolSpec:
     """``spec`` with the turn's narrowing merged into its argument schemas (unchanged when
     there is none for it, or for an argument it does not declare). A narrowed argument

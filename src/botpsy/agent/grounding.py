@@ -253,4 +253,7 @@ def lookup_terms(text: str) -> list[str]:
     found: dict[str, str] = {}
     for term in [*phrases, *singles]:
         found.setdefault(term.lower(), term)
-    return list(found.values())[:MAX_TERMS]
+    # names first: a retry shows the terms in its schema, and "Nora" finds Nora's number
+    # where "phone number", first as written, found nothing
+    named = sorted(found.values(), key=lambda term: not any(w[:1].isupper() for w in term.split()))
+    return named[:MAX_TERMS]

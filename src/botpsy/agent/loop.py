@@ -30,7 +30,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from botpsy.agent.calls import CallPipeline, Outcome, Review, agent_message
-from botpsy.agent.checks import CallCheck, Narrowing, combine, narrowed, remember
+from botpsy.agent.checks import (
+    CallCheck,
+    Narrowing,
+    combine,
+    kept_arguments,
+    narrowed,
+    remember,
+)
 from botpsy.agent.compact import compactions
 from botpsy.agent.events import (
     AgentEvent,
@@ -70,6 +77,7 @@ class _Turn:
     forced: list[ToolSpec] | None = None  # single_call mode: the next round must call one of these
     retried: bool = False  # single_call mode: the one retry after a round whose calls all failed
     narrowing: Narrowing = field(default_factory=dict)  # what refusals allow a retry to write
+    kept: Narrowing = field(default_factory=dict)  # what the retry keeps of a refused call
     rounds: int = 0
     usage: Usage = field(default_factory=Usage)
     error: str | None = None
@@ -428,7 +436,9 @@ class Agent:
         else:
             turn.forced = self._actions_left(turn, this_round) or None
         if turn.forced:
-            turn.forced = [self._narrow_forced(turn, spec) for spec in turn.forced]
+            turn.forced = [narrowed(self._narrow_forced(turn, spec), turn.kept)
+                           for spec in turn.forced]
+        turn.kept = {}  # the retry's alone: a later call of the tool may be another action
         return turn.forced is not None
 
     def _narrow_forced(self, turn: _Turn, spec: ToolSpec) -> ToolSpec:
@@ -487,13 +497,17 @@ class Agent:
         runs = (AuditDecision.executed, AuditDecision.needs_confirmation)
         if review.decision not in runs:
             return review
-        checks = list(self.call_checks)
-        if self.call_mode == "single_call":
-            checks.insert(0, lambda call, messages: ungrounded(call, messages, self.registry))
-        found = combine([w for check in checks if (w := check(review.call, turn.messages))])
+        grounding = (ungrounded(review.call, turn.messages, self.registry)
+                     if self.call_mode == "single_call" else None)
+        checked = [check(review.call, turn.messages) for check in self.call_checks]
+        found = combine([w for w in [grounding, *checked] if w])
         if found is None:
             return review
         why = remember(turn.narrowing, review.call, found)
+        if found.narrow and grounding is None:
+            # the checks judged the call's values and named what to change: the retry
+            # keeps the rest (not after a made-up id, whose call is no call to keep)
+            turn.kept[review.call.name] = kept_arguments(review.call, found)
         return Review(review.call, AuditDecision.invalid, why, review.taint,
                       feedback=f"Error: {why}")
 

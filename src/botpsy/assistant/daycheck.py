@@ -12,8 +12,9 @@ falls on today, as the tools read it), or whose
 that runs past midnight is fine). A lookup (``list_events``, ``find_free_slots``) is
 refused only when its range holds none of the named days, and a value the tools cannot
 read at all ("Fri, 05/06/2025", "this weekend") is refused too, so that its retry is
-narrowed instead of told the tool's error and writing it again. A request that names no
-day ("in 2 hours", "at 15:00") is not checked. The refusal goes back to the model as the call's error, and it narrows
+narrowed instead of told the tool's error and writing it again. A call that adds an
+item (``add_reminder``, ``create_event``) and gives it no day at all is refused as well.
+A request that names no day ("in 2 hours", "at 15:00") is not checked. The refusal goes back to the model as the call's error, and it narrows
 the refused argument to the named days (``day_pattern``): the grammar of the retry of
 ``single_call`` mode lets the model write only those.
 """
@@ -21,7 +22,7 @@ the refused argument to the named days (``day_pattern``): the grammar of the ret
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -44,6 +45,7 @@ DAY_PHRASE = re.compile(
 )
 _AFTER_TOMORROW = re.compile(r"\bday\s+after\s+tomorrow\b", re.IGNORECASE)
 DAY_ARGUMENTS = ("start", "due", "date")
+CREATING_VERBS = frozenset({"add", "create"})
 LOOKUP_DAYS = timedelta(days=7)
 MAX_OVERNIGHT = timedelta(hours=12)
 _CLOCK = "([01][0-9]|2[0-3]):[0-5][0-9]"
@@ -58,12 +60,18 @@ class DayCheck:
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
     ``tz`` and ``now`` are the store's, so days mean what the tools take them to mean."""
 
-    def __init__(self, tz: Callable[[], ZoneInfo], now: Callable[[], datetime]):
+    def __init__(self, tz: Callable[[], ZoneInfo], now: Callable[[], datetime],
+                 takes: Callable[[str], Collection[str]] | None = None):
+        """``takes`` gives a tool's parameter names; with it, a new item the request dates
+        must be given its day (``undated``)."""
         self._tz = tz
         self._now = now
+        self._takes = takes
 
     def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
-        if not any(isinstance(call.arguments.get(a), str) for a in (*DAY_ARGUMENTS, "end")):
+        undated = self.undated(call)
+        if not undated and not any(isinstance(call.arguments.get(a), str)
+                                   for a in (*DAY_ARGUMENTS, "end")):
             return None
         said = user_text(messages)
         named = self.named_days(said)
@@ -73,11 +81,22 @@ class DayCheck:
                       if not self._readable(call.arguments.get(arg))}
         acts = acts_on_items(call.name)
         wrong = {**(self._off_days if acts else self._missed_days)(call.arguments, named),
-                 **unreadable}
+                 **unreadable, **({undated: None} if undated else {})}
         if not wrong:
             return None
         # a lookup looks at whole days: its retry writes them, with a time or not
         return self._refusal(call.arguments, wrong, named, named_times(said) if acts else None)
+
+    def undated(self, call: ToolCall) -> str | None:
+        """The day argument (``due``, ``start``) of a call that adds an item
+        (``add_*``, ``create_*``) and leaves it out: "remind me Saturday at 11" added a
+        reminder with no due at all. None when the call gives a day or takes none."""
+        if self._takes is None or call.name.split("_")[0] not in CREATING_VERBS:
+            return None
+        if any(call.arguments.get(arg) is not None for arg in (*DAY_ARGUMENTS, "end")):
+            return None
+        takes = self._takes(call.name)
+        return next((arg for arg in ("due", "start") if arg in takes), None)
 
     def _off_days(self, arguments: dict, named: set[date]) -> dict[str, ParsedTime | None]:
         """An act's start, due, date or end that falls on a day the user did not name."""
@@ -171,9 +190,11 @@ class DayCheck:
             f"{arg} {arguments[arg]!r} falls on {when.value:%A} {when.value.date().isoformat()}"
             for arg, when in wrong.items() if when is not None and when.value.date() not in named)
         unread = " and ".join(f"{arg} {arguments[arg]!r}" for arg, when in wrong.items()
-                              if when is None)
+                              if when is None and arg in arguments)
+        missing = " and ".join(arg for arg, when in wrong.items() if arg not in arguments)
         found = "; ".join([*([f"{off}, a day the request does not name"] if off else []),
-                           *([f"{unread} is no day or time the tools can read"] if unread else [])])
+                           *([f"{unread} is no day or time the tools can read"] if unread else []),
+                           *([f"the call gives no {missing}"] if missing else [])])
         reason = f"{found} (it names {days}); write the day the user said"
         if times is None:
             return Refusal(reason, {arg: {"pattern": day_pattern(named)} for arg in wrong})

@@ -15,9 +15,9 @@ from botpsy.agent.checks import CallCheck
 from botpsy.agent.session import SESSIONS_DB
 from botpsy.assistant.addresscheck import AddressCheck
 from botpsy.assistant.daycheck import DayCheck
-from botpsy.assistant.store import AssistantStore, default_data_dir
 from botpsy.assistant.durationcheck import DurationCheck
 from botpsy.assistant.phonecheck import PhoneCheck
+from botpsy.assistant.store import AssistantStore, default_data_dir
 from botpsy.assistant.titlecheck import TitleCheck
 from botpsy.assistant.toolsets import assistant_tools
 from botpsy.backends.base import ChatModel
@@ -60,7 +60,10 @@ class Assistant:
 def assistant_call_checks(store: AssistantStore) -> list[CallCheck]:
     """The assistant's own checks of a call against the conversation (``Agent.call_checks``),
     shared by every place that builds its agent so evals score what ships."""
-    return [DayCheck(lambda: store.tz, store.now), DurationCheck(lambda: store.tz, store.now),
+    parameters = {t.spec.name: frozenset((t.spec.parameters or {}).get("properties") or {})
+                  for t in assistant_tools(store)}
+    return [DayCheck(lambda: store.tz, store.now, lambda name: parameters.get(name, ())),
+            DurationCheck(lambda: store.tz, store.now),
             AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck()]
 
 
