@@ -242,3 +242,29 @@ def test_the_retry_of_a_checked_call_keeps_what_the_check_did_not_refuse(tmp_pat
     assert '"\\"tomorrow\\""' in retry and '"60"' in retry
     assert '"30"' not in retry and '"\\"today\\""' not in retry
     assistant.close()
+
+
+def test_each_tool_of_a_turn_gets_its_own_retry(tmp_path):
+    """cancel_plumber: the made-up id was refused and the retry sent to list_events, whose
+    unreadable end ("last day") was refused in turn, and the turn ended. Each tool now has
+    its one retry: the lookup's retry is narrowed to the named day and runs."""
+    from datetime import UTC, datetime
+
+    from botpsy.assistant import AssistantStore
+    from botpsy.assistant.runtime import open_assistant
+
+    store = AssistantStore(tmp_path, clock=lambda: datetime(2026, 12, 3, 8, 0, tzinfo=UTC))
+    model = scripted([call_text("delete_event", event_id=1),
+                      call_text("list_events", start="today", end="last day"),
+                      call_text("list_events", start="today", end="2026-12-03")])
+    assistant = open_assistant(model, store=store, confirmer=ApproveAll(), call_mode="single_call")
+    result = assistant.agent.run("The plumber isn't coming today after all. Take the visit off "
+                                 "my calendar.")
+    decisions = [s.decision.value for s in result.steps]
+    assert decisions[:3] == ["invalid", "invalid", "executed"]
+    assert result.steps[2].call.arguments == {"start": "today", "end": "2026-12-03"}
+    # the lookup's own retry: the refused end on the named day, the start kept as written
+    retry = model.backend.grammars[2]
+    assert '("2026-12-03")' in retry and 'start ::= "\\"today\\""' in retry
+    assert "delete_event" not in retry
+    assistant.close()

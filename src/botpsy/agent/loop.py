@@ -75,7 +75,8 @@ class _Turn:
     first_choice: str = "auto"  # tool_choice of the turn's first generation (single_call mode)
     requested: list[frozenset[str]] = field(default_factory=list)  # Selection.requested
     forced: list[ToolSpec] | None = None  # single_call mode: the next round must call one of these
-    retried: bool = False  # single_call mode: the one retry after a round whose calls all failed
+    # single_call mode: the tools whose failed calls had their one retry
+    retried: set[str] = field(default_factory=set)
     narrowing: Narrowing = field(default_factory=dict)  # what refusals allow a retry to write
     kept: Narrowing = field(default_factory=dict)  # what the retry keeps of a refused call
     rounds: int = 0
@@ -412,7 +413,8 @@ class Agent:
         over which tools (``turn.forced``). Two cases, both bounded by ``max_rounds``:
 
         - every call of the round failed (a made-up id, an unreadable date): one
-          retry per turn, with the error in view. When the error names a tool
+          retry per tool and turn, with the error in view (so the lookup that a refused
+          action was sent to, or the action that follows it, may be retried once too). When the error names a tool
           ("...; search_contacts gives the ids") the retry must call that tool; when a
           check's refusal named the values to write instead, it must call the refused
           tool again (a weak model offered every tool wanders off to another).
@@ -428,9 +430,10 @@ class Agent:
         if turn.rounds >= self.max_rounds:
             return False
         if all_failed(this_round):
-            if turn.retried:
+            failed = {s.call.name for s in this_round}
+            if failed <= turn.retried:
                 return False
-            turn.retried = True
+            turn.retried |= failed
             turn.forced = (self._named_in_errors(this_round)
                            or self._narrowed_in(turn, this_round) or turn.tools)
         else:
