@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from botpsy.assistant.titlecheck import TitleCheck, asked_titles, says_only_when
@@ -62,3 +64,35 @@ def test_a_title_the_user_gave_in_quotes_passes(quoted):
     call = ToolCall(name="create_note", arguments={"title": "Monday", "body": "laundry"})
     said = [Message(role="user", content=f"Make a note titled {quoted} that says laundry")]
     assert TitleCheck()(call, said) is None
+
+
+def _listed(request: str, tool: str, rows: list[dict]) -> list[Message]:
+    return [Message(role="user", content=request),
+            Message(role="tool", name=tool, source=f"tool:{tool}:c1", content=json.dumps(rows))]
+
+
+REMINDERS = [{"id": 2, "text": "Order Dad's binoculars with Sam", "due": None}]
+
+
+def test_a_new_item_that_copies_a_listed_one_is_refused_and_narrowed():
+    """reminder_on_friday: the model listed the reminders and added the first one again."""
+    request = "Remind me on Friday to send the conference talk abstract."
+    call = ToolCall(name="add_reminder", arguments={"text": "Order Dad's binoculars with Sam",
+                                                    "due": "2026-12-04T09:00"})
+    why = TitleCheck()(call, _listed(request, "list_reminders", REMINDERS))
+    assert "copies an item a lookup showed" in why.reason
+    assert why.narrow == {"text": {"enum": ["send the conference talk abstract"]}}
+
+
+def test_copies_that_the_request_names_or_another_family_showed_pass():
+    call = ToolCall(name="add_reminder", arguments={"text": "Order Dad's binoculars with Sam"})
+    # the request names it: a second reminder of the same thing is what was asked
+    asked = _listed("Remind me again about Dad's binoculars", "list_reminders", REMINDERS)
+    assert TitleCheck()(call, asked) is None
+    # a file's lines are the source of new reminders ("a reminder for each item in todo.md")
+    todo = _listed("Add a reminder for each item in notes/todo.md", "search_files",
+                   [{"id": 1, "text": "Order Dad's binoculars with Sam"}])
+    assert TitleCheck()(call, todo) is None
+    # a change to a listed item may keep its title
+    done = ToolCall(name="complete_reminder", arguments={"reminder_id": 2, "text": REMINDERS[0]["text"]})
+    assert TitleCheck()(done, _listed("Tick it off", "list_reminders", REMINDERS)) is None

@@ -9,7 +9,9 @@ which contains "call", or copied the error text). ``TitleCheck`` refuses only a
 each clause of the request asks for once its verb, its days and times and its
 "in my calendar" are taken off ("call with the bank"): an enum the retry's grammar
 lets the model pick from, never free text. A request whose clauses leave nothing
-gets the refusal without a narrowing.
+gets the refusal without a narrowing. A new item (``add_reminder``) whose title copies
+an item of its own family that a lookup showed, and shares no word with the request, is
+refused and narrowed the same way (``copies_a_shown_item``).
 """
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ from __future__ import annotations
 import re
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.grounding import acts_on_items, user_text
-from botpsy.agent.selection import STOPWORDS, clause_verbs, commands
-from botpsy.assistant.daycheck import DAY_PHRASE, MONTH, TIME_PHRASE, WEEKDAY
+from botpsy.agent.grounding import acts_on_items, shown_items, user_text, words
+from botpsy.agent.selection import STOPWORDS, clause_verbs, commands, name_family
+from botpsy.assistant.daycheck import CREATING_VERBS, DAY_PHRASE, MONTH, TIME_PHRASE, WEEKDAY
 from botpsy.types import Message, ToolCall
 
 TITLE_ARGUMENTS = ("title", "text")
@@ -65,18 +67,39 @@ class TitleCheck:
         if not acts_on_items(call.name):
             return None
         said = user_text(messages)
-        wrong = [arg for arg in TITLE_ARGUMENTS
+        given = {arg: value for arg in TITLE_ARGUMENTS
                  if isinstance(value := call.arguments.get(arg), str) and value.strip()
-                 and says_only_when(value) and not _quoted(value, said)]
-        if not wrong:
+                 and not _quoted(value, said)}
+        when = [arg for arg, value in given.items() if says_only_when(value)]
+        copied = [arg for arg, value in given.items()
+                  if arg not in when and copies_a_shown_item(call.name, value, messages, said)]
+        if not when and not copied:
             return None
-        found = " and ".join(f"{arg} {call.arguments[arg]!r}" for arg in wrong)
-        reason = f"{found} says when, not what; write what the user asked for"
+        problems = [(when, "says when, not what"),
+                    (copied, "copies an item a lookup showed, not one the request names")]
+        reason = "; ".join(f"{' and '.join(f'{a} {given[a]!r}' for a in args)} {problem}"
+                           for args, problem in problems if args)
+        reason += "; write what the user asked for"
+        wrong = [*when, *copied]
         titles = asked_titles(said)
         if not titles:
             return Refusal(reason)
         return Refusal(f"{reason} ({', '.join(repr(t) for t in titles)})",
                        {arg: {"enum": titles} for arg in wrong})
+
+
+def copies_a_shown_item(tool_name: str, value: str, messages: list[Message], said: str) -> bool:
+    """Whether a call that adds an item (``add_reminder``) gives it the title of an item of
+    its own family that a lookup showed, sharing no word with the request: asked to
+    "remind me on Friday to send the conference talk abstract", the model listed the
+    reminders and added "Order Dad's binoculars with Sam" again. A file's or an email's
+    lines are another family's, so "add a reminder for each item in todo.md" may copy them."""
+    if tool_name.split("_")[0] not in CREATING_VERBS:
+        return False
+    family, title = name_family(tool_name), value.strip().casefold()
+    return not words(value) & words(said) and any(
+        item.family == family and item.label.strip().casefold() == title
+        for item in shown_items(messages))
 
 
 def _quoted(value: str, said: str) -> bool:
