@@ -176,13 +176,12 @@ def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]
     that followed was refused again."""
     properties = (spec.parameters or {}).get("properties") or {}
     said = user_text(messages)
-    if not acts_on_items(spec.name):
-        family = name_family(spec.name)  # "emails" is no word to search the mail for
+    family = name_family(spec.name)
+    if not acts_on_items(spec.name):  # "emails" is no word to search the mail for
         terms = [t for t in lookup_terms(said)
                  if {FAMILY_ALIASES.get(w, w) for w in stem_words(t)} != {family}]
         query = properties.get("query")
         return {"query": {"enum": terms}} if terms and isinstance(query, dict) else {}
-    family = name_family(spec.name)
     ids = {i.id for i in shown_items(messages) if i.family == family and i.words & words(said)}
     ids |= {int(n) for n in _NAMED_ID.findall(said)}
     id_args = [a for a, schema in properties.items()

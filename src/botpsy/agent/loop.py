@@ -414,7 +414,8 @@ class Agent:
 
         - every call of the round failed (a made-up id, an unreadable date): one
           retry per tool and turn, with the error in view (so the lookup that a refused
-          action was sent to, or the action that follows it, may be retried once too). When the error names a tool
+          action was sent to, or the action after it, may be retried once too). When
+          the error names a tool
           ("...; search_contacts gives the ids") the retry must call that tool; when a
           check's refusal named the values to write instead, it must call the refused
           tool again (a weak model offered every tool wanders off to another).
