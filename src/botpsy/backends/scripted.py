@@ -32,7 +32,8 @@ def load_script(path: str | Path) -> list[str]:
         if isinstance(item, dict) and isinstance(item.get("text"), str):
             item = item["text"]
         if not isinstance(item, str):
-            raise ValueError(f'{path}:{number}: expected a JSON string or {{"text": ...}}')
+            # a bad line of the file, reported like the unparsable one above (one error type)
+            raise ValueError(f'{path}:{number}: expected a JSON string or {{"text": ...}}')  # noqa: TRY004
         outputs.append(item)
     return outputs
 
