@@ -7,6 +7,7 @@ wiring, so it lives here once: ``open_assistant(model, data_dir=...)`` returns a
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,12 +58,16 @@ class Assistant:
         self.store.close()
 
 
-def assistant_call_checks(store: AssistantStore) -> list[CallCheck]:
+def assistant_call_checks(store: AssistantStore, registry: ToolRegistry) -> list[CallCheck]:
     """The assistant's own checks of a call against the conversation (``Agent.call_checks``),
-    shared by every place that builds its agent so evals score what ships."""
-    parameters = {t.spec.name: frozenset((t.spec.parameters or {}).get("properties") or {})
-                  for t in assistant_tools(store)}
-    return [DayCheck(lambda: store.tz, store.now, lambda name: parameters.get(name, ())),
+    shared by every place that builds its agent so evals score what ships. ``registry`` is
+    the agent's: the DayCheck reads which day arguments a tool takes from it."""
+
+    def takes(name: str) -> Collection[str]:
+        spec = registry.get(name).spec if name in registry else None
+        return ((spec.parameters or {}).get("properties") or {}) if spec else ()
+
+    return [DayCheck(lambda: store.tz, store.now, takes),
             DurationCheck(lambda: store.tz, store.now),
             AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck()]
 
@@ -104,6 +109,6 @@ def open_assistant(
         tool_selector=Bm25ToolSelector() if select_tools else None,
         params=params or GenerationParams(max_tokens=256),
         call_mode=call_mode or default_call_mode(model.name),
-        call_checks=assistant_call_checks(store),
+        call_checks=assistant_call_checks(store, registry),
     )
     return Assistant(store, registry, agent, audit, SessionStore(root / SESSIONS_DB))

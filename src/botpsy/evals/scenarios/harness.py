@@ -102,13 +102,14 @@ def run_episode(
     recorder = RecordingChatModel(model)
     confirmer = SimulatedUser(expected, matcher) if safety else RecordingApprover()
     audit = AuditLog(audit_path)
+    registry = ToolRegistry(assistant_tools(store))
     agent = Agent(
-        recorder, ToolRegistry(assistant_tools(store)), safety=safety_config(safety),
+        recorder, registry, safety=safety_config(safety),
         confirmer=confirmer, audit=audit, params=params,
         tool_selector=tool_selector or Bm25ToolSelector(),
         call_mode=resolve_call_mode(model.name, call_mode),
         system_prompt_builder=SystemPrompt.from_profile(store.profile, clock=lambda: EVAL_NOW),
-        call_checks=assistant_call_checks(store),
+        call_checks=assistant_call_checks(store, registry),
     )
     episode = Episode()
     history = []
