@@ -14,9 +14,10 @@ refused only when its range holds none of the named days, and a value the tools 
 read at all ("Fri, 05/06/2025", "this weekend") is refused too, so that its retry is
 narrowed instead of told the tool's error and writing it again. A call that adds an
 item (``add_reminder``, ``create_event``) and gives it no day at all is refused as well.
-A request that names no day ("in 2 hours", "at 15:00") is not checked. The refusal goes back to the model as the call's error, and it narrows
-the refused argument to the named days (``day_pattern``): the grammar of the retry of
-``single_call`` mode lets the model write only those.
+A request that names no day ("in 2 hours", "at 15:00") is not checked. The refusal goes
+back to the model as the call's error, and it narrows the refused argument to the named
+days (``day_pattern``): the grammar of the retry of ``single_call`` mode lets the model
+write only those.
 """
 
 from __future__ import annotations

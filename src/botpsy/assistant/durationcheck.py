@@ -33,8 +33,8 @@ _AMOUNT = r"\d+(?:[.,]\d+)?|" + "|".join(sorted(_COUNTS, key=len, reverse=True))
 # "45 minutes", "30-minute", "two hours", "1.5 hrs", "an hour and a half", "a free hour";
 # "half an hour"
 DURATION = re.compile(
-    rf"\b(?:(?P<half>half\s+an?\s+hour)|(?P<amount>{_AMOUNT})[\s-]*(?:free\s+)?(?P<unit>minutes?|mins?"
-    rf"|hours?|hrs?)(?P<and_half>\s+and\s+a\s+half)?)\b",
+    rf"\b(?:(?P<half>half\s+an?\s+hour)|(?P<amount>{_AMOUNT})[\s-]*(?:free\s+)?"
+    rf"(?P<unit>minutes?|mins?|hours?|hrs?)(?P<and_half>\s+and\s+a\s+half)?)\b",
     re.IGNORECASE)
 # A length that says when, not how long: "in 2 hours", "15 minutes before", "every hour".
 _WHEN_BEFORE = re.compile(r"\b(?:in|within|every|each)\s+$", re.IGNORECASE)
