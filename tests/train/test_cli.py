@@ -101,6 +101,14 @@ def test_stage_commands_map_the_shared_flags_to_config_fields(tmp_path):
         assert "1validationerror" in flat and "output_dir" in flat, (stage, result.output)
 
 
+def test_sft_init_adapter_option_is_checked_before_any_training(tiny_model_dir, tmp_path):
+    base = ["sft", "--model", str(tiny_model_dir), "--train", "t.jsonl", "--out", str(tmp_path)]
+    result = runner.invoke(app, [*base, "--init-adapter", str(tmp_path)])
+    flat = "".join(result.output.replace("│", "").split())
+    assert result.exit_code == 2 and "notaPEFTadapterfolder" in flat, result.output
+    assert not (tmp_path / "model").exists()
+
+
 def test_dapo_share_option_is_validated_before_any_training():
     base = ["dapo", "--model", "m", "--train", "t", "--out", "o", "--pool-target", "12"]
     for share, message in (

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from botpsy.train.common import LoraSettings
 from botpsy.train.recipe import CachedEvaluator
 from botpsy.train.sft import SFTStageConfig, main
@@ -104,3 +106,49 @@ def test_length_grouped_batches_waste_less_compute_on_padding(tiny_model_dir, da
     grouped = _padding_ratio(tiny_model_dir, data_files, tmp_path, group_by_length=True)
     shuffled = _padding_ratio(tiny_model_dir, data_files, tmp_path, group_by_length=False)
     assert grouped < 1.1 < shuffled
+
+
+def _lora_run(model: str, out: Path, train_file: str, **extra) -> SFTStageConfig:
+    return SFTStageConfig(
+        model=model,
+        output_dir=str(out),
+        train_file=train_file,
+        max_steps=3,
+        learning_rate=5e-3,
+        batch_size=2,
+        val_samples=0,
+        **extra,
+    )
+
+
+def test_init_adapter_trains_the_given_adapter_further_at_its_own_ranks(
+    tiny_model_dir, data_files, tmp_path
+):
+    from peft import PeftConfig
+    from safetensors.torch import load_file
+
+    lora = LoraSettings(r=4, alpha=8, target_modules=["q_proj", "v_proj"])
+    first = main(_lora_run(str(tiny_model_dir), tmp_path / "a", str(data_files.train), lora=lora))
+    more = main(
+        _lora_run(
+            str(tiny_model_dir),
+            tmp_path / "b",
+            str(data_files.train),
+            init_adapter=first.adapter_dir,
+        )
+    )
+    config = PeftConfig.from_pretrained(more.adapter_dir)
+    assert config.r == 4 and set(config.target_modules) == {"q_proj", "v_proj"}
+    before = load_file(f"{first.adapter_dir}/adapter_model.safetensors")
+    after = load_file(f"{more.adapter_dir}/adapter_model.safetensors")
+    assert before.keys() == after.keys()
+    assert any(not before[k].equal(after[k]) for k in before)  # trained on, not re-initialised
+    assert more.param_change > first.param_change * 0.5  # measured from the base's weights
+
+
+def test_init_adapter_must_be_a_peft_folder_and_excludes_a_new_lora(tiny_model_dir, tmp_path):
+    with pytest.raises(ValueError, match="not both"):
+        _lora_run("m", tmp_path / "d", "t.jsonl", init_adapter="x", lora=LoraSettings())
+    cfg = _lora_run(str(tiny_model_dir), tmp_path / "c", "unused.jsonl", init_adapter=str(tmp_path))
+    with pytest.raises(ValueError, match="not a PEFT adapter folder"):
+        main(cfg)

@@ -136,12 +136,24 @@ def sft(
     train: Train = None,
     val: Val = None,
     max_steps: Steps = None,
+    init_adapter: Annotated[
+        str | None,
+        typer.Option(
+            "--init-adapter",
+            help="PEFT LoRA folder over --model to train further at its own ranks "
+            "(e.g. a recipe's final adapter, OUT/lora)",
+        ),
+    ] = None,
 ) -> None:
     """Stage 1: supervised fine-tuning (assistant tokens only)."""
     from botpsy.train.sft import SFTStageConfig, main
 
     flags = _stage_flags(model, out, train, val, max_steps)
-    _show(main(_stage_config(SFTStageConfig, config, **flags)))
+    cfg = _stage_config(SFTStageConfig, config, **flags, init_adapter=init_adapter)
+    try:
+        _show(main(cfg))
+    except ValueError as exc:  # a bad --init-adapter folder, found before any training
+        raise typer.BadParameter(str(exc)) from exc
 
 
 @app.command()

@@ -4,7 +4,9 @@ Each conversation is rendered by the botpsy format the model will run with
 and pre-tokenized with ``assistant_masks`` (see ``botpsy.train.render``), so
 the loss covers assistant turns only: tool outputs, user and system text in
 the sequence are context, never targets. Full fine-tuning by default; set
-``lora`` for a PEFT LoRA run (merged into the saved model).
+``lora`` for a PEFT LoRA run (merged into the saved model), or ``init_adapter`` to go on
+training an existing PEFT adapter over ``model`` at its own ranks (the shipped adapter stays
+the size it is, and nothing is lost to a second truncation).
 
 Run: ``botpsy train sft --config sft.json`` or ``main(SFTStageConfig(...))``;
 ``accelerate launch -m botpsy.train.cli sft --config sft.json`` for several
@@ -14,6 +16,7 @@ processes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from botpsy.formats import get_format
@@ -39,6 +42,13 @@ class SFTStageConfig(StageCommon):
     # Batches of similar lengths: random batches of these conversations are a third padding,
     # which costs as much compute as real tokens on a CPU.
     group_by_length: bool = True
+    # A PEFT LoRA folder over ``model`` whose weights this stage trains further (its ranks,
+    # alphas and targets kept); the saved adapter is the continued one. Excludes ``lora``.
+    init_adapter: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.init_adapter and self.lora:
+            raise ValueError("set lora (a new adapter) or init_adapter (continue one), not both")
 
 
 def training_samples(cfg: SFTStageConfig) -> list[TrainSample]:
@@ -54,6 +64,9 @@ def build_trainer(cfg: SFTStageConfig, model: Any, tokenizer: Any) -> Any:
     """An ``SFTTrainer`` over pre-tokenized, assistant-masked conversations."""
     from datasets import Dataset
     from trl import SFTConfig, SFTTrainer
+
+    if cfg.init_adapter:
+        model = continued_adapter(model, cfg.init_adapter)
 
     rows = sft_rows(get_format(cfg.format), tokenizer, training_samples(cfg))
     args = trainer_args(
@@ -71,6 +84,17 @@ def build_trainer(cfg: SFTStageConfig, model: Any, tokenizer: Any) -> Any:
         processing_class=tokenizer,
         peft_config=cfg.lora.to_peft() if cfg.lora else None,
     )
+
+
+def continued_adapter(model: Any, adapter: str) -> Any:
+    """``model`` wrapped in the PEFT adapter at ``adapter``, its LoRA weights trainable."""
+    from peft import PeftModel
+
+    if not (Path(adapter) / "adapter_config.json").is_file():
+        raise ValueError(
+            f"init_adapter {adapter}: not a PEFT adapter folder (no adapter_config.json)"
+        )
+    return PeftModel.from_pretrained(model, adapter, is_trainable=True)
 
 
 def main(cfg: SFTStageConfig, evaluator: ModelEvaluator | None = None) -> StageResult:
