@@ -10,6 +10,7 @@ write ``stage_result.json``.
 
 from __future__ import annotations
 
+import copy
 import ctypes
 import gc
 import json
@@ -173,6 +174,10 @@ def trainer_args(cfg: StageCommon, config_cls: type, **extra: Any) -> Any:
 
 
 def snapshot(model: Any) -> dict[str, Any]:
+    """Every weight, by name. A PEFT model is snapshotted as what it would save (its adapter
+    merged into a copy), so the change is measured from the model the stage started from."""
+    if hasattr(model, "merge_and_unload"):
+        model = copy.deepcopy(model).merge_and_unload()
     return {name: p.detach().float().cpu().clone() for name, p in model.named_parameters()}
 
 
@@ -271,6 +276,9 @@ class StageRun:
     name: str
     build: Callable[[Any, Any], Any]  # (model, tokenizer) -> trainer
     metrics: Callable[[Any], dict[str, float]] = lambda trainer: {}
+    # The loaded model -> the model the stage starts from (e.g. wrapped in an adapter to train
+    # further); applied before the "before" validation, so that it scores the real start.
+    prepare: Callable[[Any], Any] = lambda model: model
 
 
 def release_memory() -> None:
@@ -309,6 +317,7 @@ def run_stage(
 
         torch.set_num_threads(cfg.threads)
     model, tokenizer = load_model(cfg.model)
+    model = run.prepare(model)
     main = is_main_process()
     val = validation_samples(cfg) if main else []
     before = None

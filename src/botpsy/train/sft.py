@@ -65,9 +65,6 @@ def build_trainer(cfg: SFTStageConfig, model: Any, tokenizer: Any) -> Any:
     from datasets import Dataset
     from trl import SFTConfig, SFTTrainer
 
-    if cfg.init_adapter:
-        model = continued_adapter(model, cfg.init_adapter)
-
     rows = sft_rows(get_format(cfg.format), tokenizer, training_samples(cfg))
     args = trainer_args(
         cfg,
@@ -99,6 +96,11 @@ def continued_adapter(model: Any, adapter: str) -> Any:
 
 def main(cfg: SFTStageConfig, evaluator: ModelEvaluator | None = None) -> StageResult:
     """Run stage 1; returns its report (also written to ``output_dir/stage_result.json``)."""
-    return run_stage(
-        cfg, StageRun(cfg.stage_name, lambda model, tok: build_trainer(cfg, model, tok)), evaluator
+
+    def prepare(model: Any) -> Any:
+        return continued_adapter(model, cfg.init_adapter) if cfg.init_adapter else model
+
+    run = StageRun(
+        cfg.stage_name, lambda model, tok: build_trainer(cfg, model, tok), prepare=prepare
     )
+    return run_stage(cfg, run, evaluator)
