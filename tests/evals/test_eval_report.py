@@ -56,10 +56,45 @@ def test_compare_reports_deltas_and_flipped_cases(oracle_run, broken_run):
     assert rows["simple_python"].delta == 0 and rows["simple_python"].broken == []
     assert comparison.overall_b < comparison.overall_a
     assert rows["irrelevance"].b is None and rows["irrelevance"].delta is None  # not in run B
-    assert "| parallel | 100.0 | 92.0 | -8.0 | 0 | 2 |" in comparison_markdown(comparison)
+    assert "| parallel | 100.0 | 92.0 | -8.0 | 25 | 0 | 2 |" in comparison_markdown(comparison)
+    assert comparison.non_live_a is None  # run B has no Java, JavaScript or multiple cases
     assert report.categories["parallel"].error_types == {
         "parallel_function_checker_no_order:wrong_count": 2
     }
+
+
+@pytest.fixture(scope="module")
+def short_run(oracle_run, tmp_path_factory):
+    """A run on the first 10 parallel cases only, its first answer wrong."""
+    tmp_path = tmp_path_factory.mktemp("short")
+    model_dir = tmp_path / "results" / "oracle"
+    shutil.copytree(oracle_run.model_dir, model_dir)
+    path = find_result_files(model_dir)["parallel"]
+    records = dict(list(read_results(path).items())[:10])
+    records["parallel_0"].result = records["parallel_0"].result[:1]
+    write_results(path, records.values())
+    score(model_dir, tmp_path, categories=["parallel"], progress=False)
+    return tmp_path / "scores" / "oracle"
+
+
+def test_compare_scores_runs_of_different_sizes_on_their_shared_cases(oracle_run, short_run):
+    """A 10-case run against a 25-case one: both are scored on the 10 cases both have."""
+    comparison = compare(oracle_run.out / "scores" / "oracle", short_run)
+    row = next(r for r in comparison.categories if r.category == "parallel")
+    assert (row.cases, row.a, row.b) == (10, 1.0, pytest.approx(0.9))
+    assert row.broken == ["parallel_0"]
+    held_out = compare(oracle_run.out / "scores" / "oracle", short_run, skip_first=1)
+    row = next(r for r in held_out.categories if r.category == "parallel")
+    assert (row.cases, row.a, row.b, row.broken) == (9, 1.0, 1.0, [])
+    assert "first 1 cases left out" in comparison_markdown(held_out)
+    with pytest.raises(ValueError, match="skip_first"):
+        compare(oracle_run.out / "scores" / "oracle", short_run, skip_first=-1)
+
+
+def test_compare_gives_non_live_ast_with_bfcl_weighting(oracle_run, broken_run):
+    comparison = compare(oracle_run.out / "scores" / "oracle", oracle_run.out / "scores" / "oracle")
+    assert comparison.non_live_a == comparison.non_live_b == pytest.approx(1.0)
+    assert "| non-live AST | 100.0 | 100.0 | +0.0 |" in comparison_markdown(comparison)
 
 
 def test_runs_summary_gives_mean_and_std(oracle_run, broken_run):

@@ -306,12 +306,22 @@ def compare_cmd(
     ],
     run_b: Annotated[Path, typer.Argument(help="The same for run B.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
+    skip_first: Annotated[
+        int,
+        typer.Option(
+            "--skip-first",
+            min=0,
+            help="Leave out each category's first N cases (those a recipe was tuned on, "
+            "e.g. --bfcl-limit 10), to compare on held-out cases.",
+        ),
+    ] = 0,
 ) -> None:
-    """Accuracy deltas per category and the cases that flipped between two runs."""
+    """Accuracy deltas per category and the cases that flipped between two runs, on the
+    cases both runs answered."""
     from botpsy.evals.report import compare, comparison_markdown
 
     with _user_errors():
-        comparison = compare(run_a, run_b)
+        comparison = compare(run_a, run_b, skip_first)
     if as_json:
         typer.echo(comparison.model_dump_json(indent=2))
     else:

@@ -13,7 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from botpsy.evals.bfcl import upstream
-from botpsy.evals.bfcl.overall import MeanStd
+from botpsy.evals.bfcl.overall import MeanStd, OverallScore
 from botpsy.evals.bfcl.score import (
     BfclReport,
     CategoryScore,
@@ -200,20 +200,31 @@ def load_report(path: str | Path) -> BfclReport:
 
 
 class CategoryDelta(BaseModel):
+    """One category of two runs, scored on the cases both answered (``cases`` of them)."""
+
     category: str
     a: float | None
     b: float | None
     delta: float | None
+    cases: int = 0  # cases compared: answered in both runs, past the skipped first ones
     fixed: list[str] = Field(default_factory=list)  # ids wrong in A, right in B
     broken: list[str] = Field(default_factory=list)  # ids right in A, wrong in B
 
 
 class Comparison(BaseModel):
+    """Two runs on the same cases. Runs of different sizes (a ``--limit 40`` run against a
+    full one) are compared on the cases both have: each run's own accuracies would
+    compare different questions. The BFCL groups (non-live AST, overall) are formed from
+    the categories both runs have, with BFCL's weighting."""
+
     a: str
     b: str
     overall_a: float
     overall_b: float
     categories: list[CategoryDelta]
+    non_live_a: float | None = None  # BFCL non-live AST over the compared cases
+    non_live_b: float | None = None
+    skip_first: int = 0  # the first N cases of each category left out (e.g. tuned on)
 
 
 def _validity(scores_dir: Path, category: CategoryScore) -> dict[str, bool]:
@@ -223,29 +234,96 @@ def _validity(scores_dir: Path, category: CategoryScore) -> dict[str, bool]:
     return {s.id: s.valid for s in read_score_file(path)[1]}
 
 
-def compare(run_a: str | Path, run_b: str | Path) -> Comparison:
-    """Per-category accuracy deltas and per-case flips between two scored runs."""
+def _first_ids(name: str, n: int) -> set[str]:
+    """The ids of a category's first ``n`` cases, as BFCL orders them (what ``--limit`` runs)."""
+    from botpsy.evals.bfcl.categories import category
+    from botpsy.evals.bfcl.dataset import load_cases
+
+    return {case.id for case in load_cases(category(name), limit=n)} if n else set()
+
+
+def _delta(
+    name: str,
+    sa: CategoryScore,
+    sb: CategoryScore,
+    va: dict[str, bool],
+    vb: dict[str, bool],
+    skip: int,
+) -> CategoryDelta:
+    """The category on the cases both runs scored, or on the reports' figures when a run has
+    no per-case scores (then nothing can be skipped)."""
+    if not (va and vb):
+        if skip:
+            raise ValueError(f"{name}: --skip-first needs per-case score files in both runs")
+        return CategoryDelta(
+            category=name,
+            a=sa.accuracy,
+            b=sb.accuracy,
+            delta=sb.accuracy - sa.accuracy,
+            cases=min(sa.total, sb.total),
+        )
+    skipped = _first_ids(name, skip)
+    shared = [i for i in va if i in vb and i not in skipped]
+    if not shared:
+        return CategoryDelta(category=name, a=None, b=None, delta=None)
+    a = sum(va[i] for i in shared) / len(shared)
+    b = sum(vb[i] for i in shared) / len(shared)
+    return CategoryDelta(
+        category=name,
+        a=a,
+        b=b,
+        delta=b - a,
+        cases=len(shared),
+        fixed=[i for i in shared if vb[i] and not va[i]],
+        broken=[i for i in shared if va[i] and not vb[i]],
+    )
+
+
+def _groups(rows: list[CategoryDelta], side: str) -> OverallScore:
+    from botpsy.evals.bfcl.overall import Accuracy, overall_score
+
+    return overall_score(
+        {
+            r.category: Accuracy(accuracy=getattr(r, side), total_count=r.cases)
+            for r in rows
+            if r.delta is not None
+        }
+    )
+
+
+def compare(run_a: str | Path, run_b: str | Path, skip_first: int = 0) -> Comparison:
+    """Per-category accuracy deltas and per-case flips between two scored runs, on the cases
+    both answered, leaving out each category's first ``skip_first`` cases."""
+    if skip_first < 0:
+        raise ValueError(f"skip_first must be >= 0, got {skip_first}")
     dir_a, dir_b = (Path(r) if Path(r).is_dir() else Path(r).parent for r in (run_a, run_b))
     report_a, report_b = load_report(dir_a), load_report(dir_b)
     rows = []
     for name in dict.fromkeys([*report_a.categories, *report_b.categories]):
         sa, sb = report_a.categories.get(name), report_b.categories.get(name)
-        row = CategoryDelta(
-            category=name, a=sa.accuracy if sa else None, b=sb.accuracy if sb else None, delta=None
-        )
         if sa and sb:
-            row.delta = sb.accuracy - sa.accuracy
             va, vb = _validity(dir_a, sa), _validity(dir_b, sb)
-            shared = [i for i in va if i in vb]
-            row.fixed = [i for i in shared if vb[i] and not va[i]]
-            row.broken = [i for i in shared if va[i] and not vb[i]]
-        rows.append(row)
+            rows.append(_delta(name, sa, sb, va, vb, skip_first))
+        else:
+            rows.append(
+                CategoryDelta(
+                    category=name,
+                    a=sa.accuracy if sa else None,
+                    b=sb.accuracy if sb else None,
+                    delta=None,
+                )
+            )
+    groups_a, groups_b = _groups(rows, "a"), _groups(rows, "b")
+    non_live = groups_a.groups["non_live"]
     return Comparison(
         a=str(dir_a),
         b=str(dir_b),
-        overall_a=report_a.overall.overall,
-        overall_b=report_b.overall.overall,
+        overall_a=groups_a.overall,
+        overall_b=groups_b.overall,
         categories=rows,
+        non_live_a=non_live.accuracy if non_live.complete else None,
+        non_live_b=groups_b.groups["non_live"].accuracy if non_live.complete else None,
+        skip_first=skip_first,
     )
 
 
@@ -256,26 +334,21 @@ def comparison_markdown(c: Comparison) -> str:
             _pct(r.a),
             _pct(r.b),
             "n/a" if r.delta is None else f"{100 * r.delta:+.1f}",
+            r.cases,
             len(r.fixed),
             len(r.broken),
         ]
         for r in c.categories
     ]
-    rows.append(
-        [
-            "overall",
-            _pct(c.overall_a),
-            _pct(c.overall_b),
-            f"{100 * (c.overall_b - c.overall_a):+.1f}",
-            "",
-            "",
-        ]
-    )
-    return (
-        f"# {c.a} → {c.b}\n\n"
-        + markdown_table(["category", "A %", "B %", "Δ points", "fixed", "broken"], rows)
-        + "\n"
-    )
+    if c.non_live_a is not None and c.non_live_b is not None:
+        delta = f"{100 * (c.non_live_b - c.non_live_a):+.1f}"
+        rows.append(["non-live AST", _pct(c.non_live_a), _pct(c.non_live_b), delta, "", "", ""])
+    delta = f"{100 * (c.overall_b - c.overall_a):+.1f}"
+    rows.append(["overall", _pct(c.overall_a), _pct(c.overall_b), delta, "", "", ""])
+    skipped = f" (each category's first {c.skip_first} cases left out)" if c.skip_first else ""
+    headers = ["category", "A %", "B %", "Δ points", "cases", "fixed", "broken"]
+    note = f"Scored on the cases both runs answered{skipped}; groups from the shared categories."
+    return f"# {c.a} → {c.b}\n\n{note}\n\n" + markdown_table(headers, rows) + "\n"
 
 
 class RunsSummary(BaseModel):
