@@ -32,13 +32,18 @@ def test_load_report_explains_a_missing_run(tmp_path):
         load_report(tmp_path)
 
 
+def _copied_parallel(oracle_run, tmp_path):
+    """A copy of the oracle run's results, and its parallel result file."""
+    model_dir = tmp_path / "results" / "oracle"
+    shutil.copytree(oracle_run.model_dir, model_dir)
+    return model_dir, find_result_files(model_dir)["parallel"]
+
+
 @pytest.fixture(scope="module")
 def broken_run(oracle_run, tmp_path_factory):
     """A copy of the oracle run whose first two parallel answers lost a call."""
     tmp_path = tmp_path_factory.mktemp("broken")
-    model_dir = tmp_path / "results" / "oracle"
-    shutil.copytree(oracle_run.model_dir, model_dir)
-    path = find_result_files(model_dir)["parallel"]
+    model_dir, path = _copied_parallel(oracle_run, tmp_path)
     records = read_results(path)
     for rid in ("parallel_0", "parallel_1"):
         records[rid].result = records[rid].result[:1]
@@ -67,9 +72,7 @@ def test_compare_reports_deltas_and_flipped_cases(oracle_run, broken_run):
 def short_run(oracle_run, tmp_path_factory):
     """A run on the first 10 parallel cases only, its first answer wrong."""
     tmp_path = tmp_path_factory.mktemp("short")
-    model_dir = tmp_path / "results" / "oracle"
-    shutil.copytree(oracle_run.model_dir, model_dir)
-    path = find_result_files(model_dir)["parallel"]
+    model_dir, path = _copied_parallel(oracle_run, tmp_path)
     records = dict(list(read_results(path).items())[:10])
     records["parallel_0"].result = records["parallel_0"].result[:1]
     write_results(path, records.values())

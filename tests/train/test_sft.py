@@ -169,6 +169,5 @@ def test_a_peft_model_is_snapshotted_as_its_merged_weights(tiny_model_dir):
 def test_init_adapter_must_be_a_peft_folder_and_excludes_a_new_lora(tiny_model_dir, tmp_path):
     with pytest.raises(ValueError, match="not both"):
         _lora_run("m", tmp_path / "d", "t.jsonl", init_adapter="x", lora=LoraSettings())
-    cfg = _lora_run(str(tiny_model_dir), tmp_path / "c", "unused.jsonl", init_adapter=str(tmp_path))
     with pytest.raises(ValueError, match="not a PEFT adapter folder"):
-        main(cfg)
+        _lora_run(str(tiny_model_dir), tmp_path / "c", "t.jsonl", init_adapter=str(tmp_path))

@@ -291,6 +291,12 @@ def _groups(rows: list[CategoryDelta], side: str) -> OverallScore:
     )
 
 
+def _non_live(groups: OverallScore) -> float | None:
+    """Non-live AST, when every one of its categories was compared."""
+    group = groups.groups["non_live"]
+    return group.accuracy if group.complete else None
+
+
 def compare(run_a: str | Path, run_b: str | Path, skip_first: int = 0) -> Comparison:
     """Per-category accuracy deltas and per-case flips between two scored runs, on the cases
     both answered, leaving out each category's first ``skip_first`` cases."""
@@ -314,15 +320,14 @@ def compare(run_a: str | Path, run_b: str | Path, skip_first: int = 0) -> Compar
                 )
             )
     groups_a, groups_b = _groups(rows, "a"), _groups(rows, "b")
-    non_live = groups_a.groups["non_live"]
     return Comparison(
         a=str(dir_a),
         b=str(dir_b),
         overall_a=groups_a.overall,
         overall_b=groups_b.overall,
         categories=rows,
-        non_live_a=non_live.accuracy if non_live.complete else None,
-        non_live_b=groups_b.groups["non_live"].accuracy if non_live.complete else None,
+        non_live_a=_non_live(groups_a),
+        non_live_b=_non_live(groups_b),
         skip_first=skip_first,
     )
 

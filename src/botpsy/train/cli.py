@@ -104,8 +104,8 @@ def data(
             min=0.0,
             max=1.0,
             help="share of the samples outside the assistant's prompt whose tools are declared "
-            "as Java or JavaScript bindings taking values as source text (\"true\", "
-            "\"new int[]{1, 2}\"; default 0)",
+            'as Java or JavaScript bindings taking values as source text ("true", '
+            '"new int[]{1, 2}"; default 0)',
         ),
     ] = None,
 ) -> None:
@@ -149,11 +149,7 @@ def sft(
     from botpsy.train.sft import SFTStageConfig, main
 
     flags = _stage_flags(model, out, train, val, max_steps)
-    cfg = _stage_config(SFTStageConfig, config, **flags, init_adapter=init_adapter)
-    try:
-        _show(main(cfg))
-    except ValueError as exc:  # a bad --init-adapter folder, found before any training
-        raise typer.BadParameter(str(exc)) from exc
+    _show(main(_stage_config(SFTStageConfig, config, **flags, init_adapter=init_adapter)))
 
 
 @app.command()

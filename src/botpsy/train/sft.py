@@ -47,8 +47,14 @@ class SFTStageConfig(StageCommon):
     init_adapter: str | None = None
 
     def __post_init__(self) -> None:
+        """A wrong adapter setting fails here, before a model is loaded or data is read."""
         if self.init_adapter and self.lora:
             raise ValueError("set lora (a new adapter) or init_adapter (continue one), not both")
+        if self.init_adapter and not (Path(self.init_adapter) / "adapter_config.json").is_file():
+            raise ValueError(
+                f"init_adapter {self.init_adapter}: not a PEFT adapter folder "
+                "(no adapter_config.json)"
+            )
 
 
 def training_samples(cfg: SFTStageConfig) -> list[TrainSample]:
@@ -87,10 +93,6 @@ def continued_adapter(model: Any, adapter: str) -> Any:
     """``model`` wrapped in the PEFT adapter at ``adapter``, its LoRA weights trainable."""
     from peft import PeftModel
 
-    if not (Path(adapter) / "adapter_config.json").is_file():
-        raise ValueError(
-            f"init_adapter {adapter}: not a PEFT adapter folder (no adapter_config.json)"
-        )
     return PeftModel.from_pretrained(model, adapter, is_trainable=True)
 
 
