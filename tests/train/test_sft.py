@@ -129,14 +129,21 @@ def test_init_adapter_trains_the_given_adapter_further_at_its_own_ranks(
 
     lora = LoraSettings(r=4, alpha=8, target_modules=["q_proj", "v_proj"])
     first = main(_lora_run(str(tiny_model_dir), tmp_path / "a", str(data_files.train), lora=lora))
+    scored: list[str] = []
     more = main(
         _lora_run(
             str(tiny_model_dir),
             tmp_path / "b",
             str(data_files.train),
             init_adapter=first.adapter_dir,
-        )
+        ),
+        lambda d: scored.append(d) or _weight_norm(d),
     )
+    # The evaluator's "before" is base + adapter (a merged copy), not the bare base it names.
+    assert scored == [str(tmp_path / "b" / "start"), more.model_dir]
+    start_norm = more.external_before["weight_norm"]
+    assert start_norm == pytest.approx(_weight_norm(first.model_dir)["weight_norm"], rel=1e-6)
+    assert start_norm != pytest.approx(_weight_norm(str(tiny_model_dir))["weight_norm"], rel=1e-6)
     config = PeftConfig.from_pretrained(more.adapter_dir)
     assert config.r == 4 and set(config.target_modules) == {"q_proj", "v_proj"}
     before = load_file(f"{first.adapter_dir}/adapter_model.safetensors")

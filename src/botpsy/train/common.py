@@ -181,6 +181,19 @@ def snapshot(model: Any) -> dict[str, Any]:
     return {name: p.detach().float().cpu().clone() for name, p in model.named_parameters()}
 
 
+def start_dir(cfg: StageCommon, model: Any, tokenizer: Any) -> str:
+    """The folder an external evaluator scores as the stage's start. Evaluators read a model
+    folder, so a stage that starts from base + adapter (a PEFT model after ``prepare``) saves
+    that start merged once, under ``output_dir/start``; otherwise it is ``cfg.model``."""
+    if not hasattr(model, "merge_and_unload"):
+        return cfg.model
+    start = Path(cfg.output_dir) / "start"
+    if not (start / "config.json").exists():
+        copy.deepcopy(model).merge_and_unload().save_pretrained(start)
+        tokenizer.save_pretrained(start)
+    return str(start)
+
+
 def param_change(before: dict[str, Any], model: Any) -> float:
     """Relative L2 distance of all weights from their snapshot (0 = untouched)."""
     moved = total = 0.0
@@ -323,7 +336,7 @@ def run_stage(
     before = None
     if val:
         before = reused_validation(cfg) or score_validation(model, tokenizer, cfg, val)
-    ext_before = evaluator(cfg.model) if evaluator and main else {}
+    ext_before = evaluator(start_dir(cfg, model, tokenizer)) if evaluator and main else {}
     weights = snapshot(model) if main else {}
     trainer = run.build(model, tokenizer)
     trainer.train(resume_from_checkpoint=last_checkpoint(out) if cfg.resume else None)
