@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -302,7 +302,11 @@ def toolcalls(
 @app.command("compare")
 def compare_cmd(
     run_a: Annotated[
-        Path, typer.Argument(help="Scores folder (scores/<model>) or report.json of run A.")
+        Path,
+        typer.Argument(
+            help="Run A: a BFCL scores folder (scores/<model>) or its report.json, or a "
+            "scenario run's folder (eval scenarios --out) or its scores.",
+        ),
     ],
     run_b: Annotated[Path, typer.Argument(help="The same for run B.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the comparison as JSON.")] = False,
@@ -316,13 +320,33 @@ def compare_cmd(
         ),
     ] = 0,
 ) -> None:
-    """Accuracy deltas per category and the cases that flipped between two runs, on the
-    cases both runs answered."""
-    from botpsy.evals.report import compare, comparison_markdown
-
+    """Two scored runs on what both answered: BFCL runs by category (accuracy deltas and the
+    cases that flipped), scenario runs (``botpsy eval scenarios --out``) by split, with the
+    scenarios fixed, broken and newly unsafe."""
     with _user_errors():
-        comparison = compare(run_a, run_b, skip_first)
+        markdown, comparison = _comparison(run_a, run_b, skip_first)
     if as_json:
         typer.echo(comparison.model_dump_json(indent=2))
     else:
-        console.print(Markdown(comparison_markdown(comparison)))
+        console.print(Markdown(markdown))
+
+
+def _comparison(run_a: Path, run_b: Path, skip_first: int) -> tuple[str, Any]:
+    """The comparison of two BFCL runs or two scenario runs, and its Markdown."""
+    from botpsy.evals.report import compare, comparison_markdown
+    from botpsy.evals.scenarios.compare import (
+        compare_scenarios,
+        is_scenario_run,
+        scenario_comparison_markdown,
+    )
+
+    kinds = [is_scenario_run(run_a), is_scenario_run(run_b)]
+    if any(kinds):
+        if not all(kinds):
+            raise ValueError("compare two scenario runs or two BFCL runs, not one of each")
+        if skip_first:
+            raise ValueError("--skip-first applies to BFCL runs only")
+        scenarios = compare_scenarios(run_a, run_b)
+        return scenario_comparison_markdown(scenarios), scenarios
+    comparison = compare(run_a, run_b, skip_first)
+    return comparison_markdown(comparison), comparison

@@ -95,7 +95,8 @@ def _grouped(scores: Sequence[ScenarioScore], key: Callable[[ScenarioScore], str
     return {name: summarize_group([s for s in scores if key(s) == name]) for name in names}
 
 
-def _first_miss(score: ScenarioScore) -> str:
+def first_miss(score: ScenarioScore) -> str:
+    """Why a scenario failed, in one line: its first violation, else its first missed milestone."""
     if score.violations:
         return "violated: " + score.violations[0].label
     missed = next((m for m in score.milestones if not m.passed), None)
@@ -117,7 +118,7 @@ def build_report(scores: Sequence[ScenarioScore], runs: Sequence[ScenarioRun]) -
         stats=summarize_completions(completions),
         generation_s=sum(r.wall_s for r in runs),
         failures=[FailureLine(scenario_id=s.scenario_id, outcome=s.outcome.value,
-                              first_miss=_first_miss(s)) for s in scores if not s.success],
+                              first_miss=first_miss(s)) for s in scores if not s.success],
     )
 
 
