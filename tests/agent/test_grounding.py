@@ -91,6 +91,30 @@ def test_shared_numbers_do_not_make_an_item_relevant(registry: ToolRegistry) -> 
     assert why is not None and "Plumber visit" in why.reason
 
 
+def test_single_letters_do_not_make_an_item_relevant(registry: ToolRegistry) -> None:
+    """cancel_plumber: "isn't", "Mom's" and the start's "T" all gave a "t" or "s", and the
+    delete of Sunday dinner passed as the plumber visit the user asked off."""
+    events = [{"id": 7, "title": "Plumber visit", "start": "2025-03-12T08:00+01:00"},
+              {"id": 14, "title": "Sunday dinner at Mom's", "start": "2025-03-16T18:00+01:00"}]
+    messages = _conversation("The plumber isn't coming today after all. Take the visit off "
+                             "my calendar.", "list_events", events)
+    wrong = ungrounded(ToolCall(name="delete_event", arguments={"event_id": 14}), messages,
+                       registry)
+    assert wrong is not None and "Sunday dinner" in wrong.reason
+    assert wrong.narrow == {"event_id": {"enum": [7]}}
+    assert ungrounded(ToolCall(name="delete_event", arguments={"event_id": 7}), messages,
+                      registry) is None
+
+
+def test_a_contraction_leaves_no_name_behind(registry: ToolRegistry) -> None:
+    """ "don't" is not "Don": the lunch with Don is not what this request is about."""
+    messages = _conversation("I don’t need the dentist reminder any more, tick it off.",
+                             rows=[{"id": 3, "text": "Lunch with Don"}])
+    why = ungrounded(ToolCall(name="complete_reminder", arguments={"reminder_id": 3}), messages,
+                     registry)
+    assert why is not None and "Lunch with Don" in why.reason
+
+
 def test_finders_are_the_family_lookups_without_ids(registry: ToolRegistry) -> None:
     assert finders("email", registry) == ["list_inbox", "search_mail"]
     assert finders("event", registry) == ["list_events"]
