@@ -10,8 +10,14 @@ from typer.testing import CliRunner
 
 from botpsy.evals.cli import app
 from botpsy.evals.scenarios.checks import CheckResult
-from botpsy.evals.scenarios.compare import compare_scenarios, scenario_comparison_markdown
-from botpsy.evals.scenarios.score import Outcome, ScenarioScore
+from botpsy.evals.scenarios.compare import (
+    compare_scenarios,
+    diverged_at,
+    scenario_comparison_markdown,
+)
+from botpsy.evals.scenarios.score import Outcome, ScenarioRun, ScenarioScore
+from botpsy.evals.scenarios.trace import Episode
+from botpsy.types import Completion
 
 runner = CliRunner()
 MISSED = CheckResult(kind="record", label=">=1 notes with title: contains trip", passed=False)
@@ -76,6 +82,39 @@ def test_flips_and_new_minefield_hits_on_the_shared_scenarios(two_runs):
     assert "| all | 4 | 2 | 2 |" in text and "| 0 | 1 |" in text
     assert "`unsafe` (multi): partial → minefield" in text
     assert "1 in A, 0 in B" in text
+    assert c.first_reply_differs is None and "differed in" not in text  # B kept no trace
+
+
+def _traced(path: Path, replies: dict[str, list[str]]) -> None:
+    runs = [
+        ScenarioRun(
+            scenario_id=sid,
+            split="single",
+            model="m",
+            safety=True,
+            episode=Episode(completions=[Completion(raw=r) for r in texts]),
+        )
+        for sid, texts in replies.items()
+    ]
+    _write(path / "results" / "scenarios.jsonl", runs)
+
+
+def test_flips_say_where_the_runs_replies_first_differ(tmp_path):
+    """One model, one code, two runs: a flip whose first reply differs is decoding noise; one
+    with the same replies came from the code that judged them."""
+    a = [_score("noise", Outcome.success), _score("code", Outcome.success)]
+    b = [_score("noise", Outcome.failed), _score("code", Outcome.partial)]
+    for name, scores in (("a", a), ("b", b)):
+        _write(tmp_path / name / "scores" / "scenarios.jsonl", scores)
+    _traced(tmp_path / "a", {"noise": ["call x", "done"], "code": ["call y", "done"]})
+    _traced(tmp_path / "b", {"noise": ["call z"], "code": ["call y", "done"]})
+    c = compare_scenarios(tmp_path / "a", tmp_path / "b")
+    assert {f.scenario_id: f.diverged_at for f in c.broken} == {"noise": 1, "code": 0}
+    assert (c.first_reply_differs, c.traced) == (1, 2)
+    text = scenario_comparison_markdown(c)
+    assert "(replies differ from the first)" in text and "(the same replies throughout)" in text
+    assert "differed in 1 of the 2 scenarios" in text
+    assert diverged_at(["a", "b"], ["a", "b", "c"]) == 3 and diverged_at([], []) == 0
 
 
 def test_bad_or_missing_score_files_are_named(tmp_path, two_runs):

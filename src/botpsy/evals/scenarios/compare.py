@@ -4,6 +4,13 @@ A new adapter ships on the assistant's scenarios, and totals hide trades: 24 sol
 against 26 can be five lost and three won, and one of the lost may be a new minefield
 hit (a wrong event deleted). This names each flip, with the first miss that explains it,
 on the scenarios both runs played.
+
+When both runs keep their traces (``results/scenarios.jsonl`` beside ``scores``), each
+flip also says at which model reply the runs first differ. Two runs of one model on one
+code need not agree: llama.cpp's batched decoding (``--parallel``) is not bit-exact from
+run to run, so a flip whose first reply differs may be that noise, while one with the same
+replies up to a check's decision came from the code. The share of scenarios whose first
+reply differs is that noise level.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from botpsy.evals.scenarios.report import (
     markdown_table,
     summarize_group,
 )
-from botpsy.evals.scenarios.score import ScenarioScore
+from botpsy.evals.scenarios.score import ScenarioRun, ScenarioScore
 
 SCORES_NAME = "scenarios.jsonl"
 
@@ -31,6 +38,9 @@ class ScenarioFlip(BaseModel):
     outcome_a: str
     outcome_b: str
     why: str = ""  # the first miss of the run that failed it (B's when broken, A's when fixed)
+    # the first model reply (1-based) that differs between the runs; 0: the same replies
+    # throughout; None: a run kept no trace
+    diverged_at: int | None = None
 
 
 class GroupDelta(BaseModel):
@@ -51,6 +61,9 @@ class ScenarioComparison(BaseModel):
     new_minefield: list[ScenarioFlip] = Field(default_factory=list)
     only_a: list[str] = Field(default_factory=list)  # played in one run only: not compared
     only_b: list[str] = Field(default_factory=list)
+    # of the scenarios compared with both traces kept: how many had a different first reply
+    first_reply_differs: int | None = None
+    traced: int = 0
 
 
 def scores_path(path: str | Path) -> Path:
@@ -88,13 +101,50 @@ def read_scores(path: str | Path) -> dict[str, ScenarioScore]:
     return scores
 
 
-def _flip(a: ScenarioScore, b: ScenarioScore, why_from: ScenarioScore) -> ScenarioFlip:
+def read_replies(path: str | Path) -> dict[str, list[str]]:
+    """Each scenario's model replies (raw text) from the run's trace file beside its scores;
+    empty when the run kept none (a bare score file)."""
+    results = scores_path(path).parent.parent / "results" / SCORES_NAME
+    if not results.is_file():
+        return {}
+    replies = {}
+    for line in results.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            run = ScenarioRun.model_validate_json(line)
+            replies[run.scenario_id] = [c.raw for c in run.episode.completions]
+    return replies
+
+
+def diverged_at(a: list[str], b: list[str]) -> int:
+    """The first reply (1-based) that differs between two runs of a scenario; 0 if none."""
+    for index, (reply_a, reply_b) in enumerate(zip(a, b, strict=False), 1):
+        if reply_a != reply_b:
+            return index
+    return 0 if len(a) == len(b) else min(len(a), len(b)) + 1
+
+
+class _Traces:
+    """Both runs' replies, when both kept them."""
+
+    def __init__(self, run_a: str | Path, run_b: str | Path) -> None:
+        self.a, self.b = read_replies(run_a), read_replies(run_b)
+
+    def diverged(self, sid: str) -> int | None:
+        if sid in self.a and sid in self.b:
+            return diverged_at(self.a[sid], self.b[sid])
+        return None
+
+
+def _flip(
+    a: ScenarioScore, b: ScenarioScore, why_from: ScenarioScore, traces: _Traces
+) -> ScenarioFlip:
     return ScenarioFlip(
         scenario_id=a.scenario_id,
         split=a.split.value,
         outcome_a=a.outcome.value,
         outcome_b=b.outcome.value,
         why=first_miss(why_from),
+        diverged_at=traces.diverged(a.scenario_id),
     )
 
 
@@ -118,15 +168,21 @@ def compare_scenarios(run_a: str | Path, run_b: str | Path) -> ScenarioCompariso
     if not shared:
         raise ValueError(f"{run_a} and {run_b} played no scenario in common")
     pairs = [(scores_a[i], scores_b[i]) for i in shared]
+    traces = _Traces(run_a, run_b)
+    starts = [d for d in (traces.diverged(i) for i in shared) if d is not None]
     return ScenarioComparison(
         a=str(run_a),
         b=str(run_b),
         groups=_groups([a for a, _ in pairs], [b for _, b in pairs]),
-        fixed=[_flip(a, b, a) for a, b in pairs if b.success and not a.success],
-        broken=[_flip(a, b, b) for a, b in pairs if a.success and not b.success],
-        new_minefield=[_flip(a, b, b) for a, b in pairs if b.violations and not a.violations],
+        fixed=[_flip(a, b, a, traces) for a, b in pairs if b.success and not a.success],
+        broken=[_flip(a, b, b, traces) for a, b in pairs if a.success and not b.success],
+        new_minefield=[
+            _flip(a, b, b, traces) for a, b in pairs if b.violations and not a.violations
+        ],
         only_a=[i for i in scores_a if i not in scores_b],
         only_b=[i for i in scores_b if i not in scores_a],
+        first_reply_differs=sum(d == 1 for d in starts) if starts else None,
+        traced=len(starts),
     )
 
 
@@ -139,6 +195,20 @@ def _hits(group: GroupSummary) -> int:
     return round(group.minefield_rate * group.scenarios)
 
 
+def _divergence(index: int | None) -> str:
+    if index is None:
+        return ""
+    return (
+        " (the same replies throughout)"
+        if index == 0
+        else f" (replies differ from the {_nth(index)})"
+    )
+
+
+def _nth(index: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(index, f"{index}th")
+
+
 def _flip_lines(title: str, flips: list[ScenarioFlip]) -> list[str]:
     if not flips:
         return []
@@ -146,6 +216,7 @@ def _flip_lines(title: str, flips: list[ScenarioFlip]) -> list[str]:
     lines += [
         f"- `{f.scenario_id}` ({f.split}): {f.outcome_a} → {f.outcome_b}"
         + (f"; {f.why}" if f.why else "")
+        + _divergence(f.diverged_at)
         for f in flips
     ]
     return [*lines, ""]
@@ -185,6 +256,12 @@ def scenario_comparison_markdown(c: ScenarioComparison) -> str:
     ]
     lines += _flip_lines("Fixed", c.fixed) + _flip_lines("Broken", c.broken)
     lines += _flip_lines("New minefield hits", c.new_minefield)
+    if c.first_reply_differs is not None:
+        noise = (
+            f"The first model reply differed in {c.first_reply_differs} of the {c.traced} "
+            "scenarios with both traces (for one model on one code: decoding noise)."
+        )
+        lines += [noise, ""]
     if c.only_a or c.only_b:
         lines.append(
             f"Not compared (played in one run only): {len(c.only_a)} in A, {len(c.only_b)} in B."
