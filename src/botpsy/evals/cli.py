@@ -14,13 +14,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from botpsy.evals.bfcl.score import BfclReport
 
 app = typer.Typer(
@@ -331,7 +333,7 @@ def compare_cmd(
         console.print(Markdown(markdown))
 
 
-def _comparison(run_a: Path, run_b: Path, skip_first: int) -> tuple[str, Any]:
+def _comparison(run_a: Path, run_b: Path, skip_first: int) -> tuple[str, BaseModel]:
     """The comparison of two BFCL runs or two scenario runs, and its Markdown."""
     from botpsy.evals.report import compare, comparison_markdown
     from botpsy.evals.scenarios.compare import (
