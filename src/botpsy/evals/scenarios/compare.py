@@ -25,7 +25,8 @@ from botpsy.evals.scenarios.report import (
     markdown_table,
     summarize_group,
 )
-from botpsy.evals.scenarios.score import ScenarioRun, ScenarioScore
+from botpsy.evals.scenarios.runner import RESULTS_FILE, read_runs
+from botpsy.evals.scenarios.score import ScenarioScore
 
 SCORES_NAME = "scenarios.jsonl"
 
@@ -104,15 +105,10 @@ def read_scores(path: str | Path) -> dict[str, ScenarioScore]:
 def read_replies(path: str | Path) -> dict[str, list[str]]:
     """Each scenario's model replies (raw text) from the run's trace file beside its scores;
     empty when the run kept none (a bare score file)."""
-    results = scores_path(path).parent.parent / "results" / SCORES_NAME
+    results = scores_path(path).parent.parent / RESULTS_FILE
     if not results.is_file():
         return {}
-    replies = {}
-    for line in results.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            run = ScenarioRun.model_validate_json(line)
-            replies[run.scenario_id] = [c.raw for c in run.episode.completions]
-    return replies
+    return {r.scenario_id: [c.raw for c in r.episode.completions] for r in read_runs(results)}
 
 
 def diverged_at(a: list[str], b: list[str]) -> int:
