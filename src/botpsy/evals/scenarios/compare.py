@@ -25,10 +25,8 @@ from botpsy.evals.scenarios.report import (
     markdown_table,
     summarize_group,
 )
-from botpsy.evals.scenarios.runner import RESULTS_FILE, read_runs
+from botpsy.evals.scenarios.runner import RESULTS_FILE, SCORES_FILE, read_runs
 from botpsy.evals.scenarios.score import ScenarioScore
-
-SCORES_NAME = "scenarios.jsonl"
 
 
 class ScenarioFlip(BaseModel):
@@ -71,10 +69,11 @@ def scores_path(path: str | Path) -> Path:
     """The per-scenario score file of a run: given itself, its ``scores`` folder, or the
     run's output folder (``botpsy eval scenarios --out``)."""
     path = Path(path)
-    for candidate in (path, path / SCORES_NAME, path / "scores" / SCORES_NAME):
-        if candidate.is_file() and candidate.name == SCORES_NAME:
+    name = SCORES_FILE.name
+    for candidate in (path, path / name, path / SCORES_FILE):
+        if candidate.is_file() and candidate.name == name:
             return candidate
-    raise FileNotFoundError(f"no scored scenario run at {path} (expected {SCORES_NAME})")
+    raise FileNotFoundError(f"no scored scenario run at {path} (expected {name})")
 
 
 def is_scenario_run(path: str | Path) -> bool:
