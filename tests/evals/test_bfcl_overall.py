@@ -8,7 +8,7 @@ import random
 import pytest
 
 from botpsy.evals.bfcl import upstream
-from botpsy.evals.bfcl.overall import Accuracy, mean_std, overall_score
+from botpsy.evals.bfcl.overall import NON_LIVE, Accuracy, leaves, mean_std, overall_score
 
 SCORING = list(upstream.category_mapping.ALL_SCORING_CATEGORIES)
 
@@ -71,3 +71,14 @@ def test_missing_categories_count_as_zero_with_their_dataset_size():
 def test_mean_std(values, mean, std):
     result = mean_std(values)
     assert result.mean == pytest.approx(mean) and result.std == pytest.approx(std)
+
+
+def test_leaves_lists_a_groups_categories_through_nested_groups():
+    assert leaves(NON_LIVE) == (
+        "simple_python",
+        "simple_java",
+        "simple_javascript",
+        "multiple",
+        "parallel",
+        "parallel_multiple",
+    )

@@ -61,7 +61,12 @@ def test_compare_reports_deltas_and_flipped_cases(oracle_run, broken_run):
     assert rows["simple_python"].delta == 0 and rows["simple_python"].broken == []
     assert comparison.overall_b < comparison.overall_a
     assert rows["irrelevance"].b is None and rows["irrelevance"].delta is None  # not in run B
-    assert "| parallel | 100.0 | 92.0 | -8.0 | 25 | 0 | 2 |" in comparison_markdown(comparison)
+    # two of two flips against A: p = 2 * (1/2)^2 = 0.5, far from significant
+    assert rows["parallel"].p_value == pytest.approx(0.5)
+    assert rows["simple_python"].p_value is None  # nothing flipped: no evidence either way
+    assert "| parallel | 100.0 | 92.0 | -8.0 | 25 | 0 | 2 | 0.50 |" in comparison_markdown(
+        comparison
+    )
     assert comparison.non_live_a is None  # run B has no Java, JavaScript or multiple cases
     assert report.categories["parallel"].error_types == {
         "parallel_function_checker_no_order:wrong_count": 2
@@ -97,7 +102,11 @@ def test_compare_scores_runs_of_different_sizes_on_their_shared_cases(oracle_run
 def test_compare_gives_non_live_ast_with_bfcl_weighting(oracle_run, broken_run):
     comparison = compare(oracle_run.out / "scores" / "oracle", oracle_run.out / "scores" / "oracle")
     assert comparison.non_live_a == comparison.non_live_b == pytest.approx(1.0)
-    assert "| non-live AST | 100.0 | 100.0 | +0.0 |" in comparison_markdown(comparison)
+    assert comparison.non_live_test is not None  # every AST category compared case by case
+    assert (comparison.non_live_test.fixed, comparison.non_live_test.broken) == (0, 0)
+    assert "| non-live AST | 100.0 | 100.0 | +0.0 |  | 0 | 0 |  |" in comparison_markdown(
+        comparison
+    )
 
 
 def test_runs_summary_gives_mean_and_std(oracle_run, broken_run):

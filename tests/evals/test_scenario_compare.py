@@ -79,7 +79,9 @@ def test_flips_and_new_minefield_hits_on_the_shared_scenarios(two_runs):
     assert overall.name == "all" and overall.a.scenarios == overall.b.scenarios == 4
     assert (overall.a.success_rate, overall.b.success_rate) == (0.5, 0.5)
     text = scenario_comparison_markdown(c)
-    assert "| all | 4 | 2 | 2 |" in text and "| 0 | 1 |" in text
+    assert "| all | 4 | 2 → 2 | 50.0 → 50.0 | 0 → 1 | 1 | 1 | 1.00 |" in text
+    assert "| multi | 2 | 1 → 0 |" in text
+    assert (overall.solved.fixed, overall.solved.broken) == (1, 1)
     assert "`unsafe` (multi): partial → minefield" in text
     assert "1 in A, 0 in B" in text
     assert c.first_reply_differs is None and "differed in" not in text  # B kept no trace

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from botpsy.evals.bfcl import upstream
-from botpsy.evals.bfcl.overall import MeanStd, OverallScore
+from botpsy.evals.bfcl.overall import NON_LIVE, MeanStd, OverallScore, leaves
 from botpsy.evals.bfcl.score import (
     BfclReport,
     CategoryScore,
@@ -21,6 +21,7 @@ from botpsy.evals.bfcl.score import (
     read_score_file,
     write_score_file,
 )
+from botpsy.evals.significance import P_NOTE, PairedTest, format_p, mcnemar_p
 from botpsy.evals.toolcalls import ToolcallsReport
 
 
@@ -209,6 +210,13 @@ class CategoryDelta(BaseModel):
     cases: int = 0  # cases compared: answered in both runs, past the skipped first ones
     fixed: list[str] = Field(default_factory=list)  # ids wrong in A, right in B
     broken: list[str] = Field(default_factory=list)  # ids right in A, wrong in B
+    per_case: bool = False  # compared case by case (else from the reports' figures alone)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def p_value(self) -> float | None:
+        """Exact McNemar p on the flipped cases; None without per-case scores or flips."""
+        return mcnemar_p(len(self.fixed), len(self.broken)) if self.per_case else None
 
 
 class Comparison(BaseModel):
@@ -224,6 +232,8 @@ class Comparison(BaseModel):
     categories: list[CategoryDelta]
     non_live_a: float | None = None  # BFCL non-live AST over the compared cases
     non_live_b: float | None = None
+    # the flips of all non-live AST categories pooled (BFCL's mean weighs them differently)
+    non_live_test: PairedTest | None = None
     skip_first: int = 0  # the first N cases of each category left out (e.g. tuned on)
 
 
@@ -276,6 +286,7 @@ def _delta(
         cases=len(shared),
         fixed=[i for i in shared if vb[i] and not va[i]],
         broken=[i for i in shared if va[i] and not vb[i]],
+        per_case=True,
     )
 
 
@@ -295,6 +306,16 @@ def _non_live(groups: OverallScore) -> float | None:
     """Non-live AST, when every one of its categories was compared."""
     group = groups.groups["non_live"]
     return group.accuracy if group.complete else None
+
+
+def _pooled_test(rows: list[CategoryDelta], names: tuple[str, ...]) -> PairedTest | None:
+    """The flips of ``names`` pooled, when every one of them was compared case by case."""
+    chosen = [r for r in rows if r.category in names and r.per_case]
+    if len(chosen) < len(names):
+        return None
+    return PairedTest(
+        fixed=sum(len(r.fixed) for r in chosen), broken=sum(len(r.broken) for r in chosen)
+    )
 
 
 def compare(run_a: str | Path, run_b: str | Path, skip_first: int = 0) -> Comparison:
@@ -328,6 +349,7 @@ def compare(run_a: str | Path, run_b: str | Path, skip_first: int = 0) -> Compar
         categories=rows,
         non_live_a=_non_live(groups_a),
         non_live_b=_non_live(groups_b),
+        non_live_test=_pooled_test(rows, leaves(NON_LIVE)),
         skip_first=skip_first,
     )
 
@@ -342,18 +364,23 @@ def comparison_markdown(c: Comparison) -> str:
             r.cases,
             len(r.fixed),
             len(r.broken),
+            format_p(r.p_value),
         ]
         for r in c.categories
     ]
     if c.non_live_a is not None and c.non_live_b is not None:
         delta = f"{100 * (c.non_live_b - c.non_live_a):+.1f}"
-        rows.append(["non-live AST", _pct(c.non_live_a), _pct(c.non_live_b), delta, "", "", ""])
+        test = c.non_live_test
+        flips = ["", test.fixed, test.broken, format_p(test.p_value)] if test else [""] * 4
+        rows.append(["non-live AST", _pct(c.non_live_a), _pct(c.non_live_b), delta, *flips])
     delta = f"{100 * (c.overall_b - c.overall_a):+.1f}"
-    rows.append(["overall", _pct(c.overall_a), _pct(c.overall_b), delta, "", "", ""])
+    rows.append(["overall", _pct(c.overall_a), _pct(c.overall_b), delta, "", "", "", ""])
     skipped = f" (each category's first {c.skip_first} cases left out)" if c.skip_first else ""
-    headers = ["category", "A %", "B %", "Δ points", "cases", "fixed", "broken"]
+    headers = ["category", "A %", "B %", "Δ points", "cases", "fixed", "broken", "p"]
     note = f"Scored on the cases both runs answered{skipped}; groups from the shared categories."
-    return f"# {c.a} → {c.b}\n\n{note}\n\n" + markdown_table(headers, rows) + "\n"
+    pooled = " Non-live AST's flips are pooled over its categories." if c.non_live_test else ""
+    table = markdown_table(headers, rows)
+    return f"# {c.a} → {c.b}\n\n{note}\n\n{table}\n\n{P_NOTE}{pooled}\n"
 
 
 class RunsSummary(BaseModel):

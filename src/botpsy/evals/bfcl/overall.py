@@ -54,6 +54,15 @@ OVERALL = Group(
 )
 
 
+def leaves(group: Group) -> tuple[str, ...]:
+    """The categories under ``group``, however deep."""
+    return tuple(
+        name
+        for part in group.parts
+        for name in ((part,) if isinstance(part, str) else leaves(part))
+    )
+
+
 class Accuracy(BaseModel):
     """An accuracy with its case count; ``complete`` is False when a part was not run."""
 

@@ -27,6 +27,7 @@ from botpsy.evals.scenarios.report import (
 )
 from botpsy.evals.scenarios.runner import RESULTS_FILE, SCORES_FILE, read_runs
 from botpsy.evals.scenarios.score import ScenarioScore
+from botpsy.evals.significance import P_NOTE, PairedTest, format_p
 
 
 class ScenarioFlip(BaseModel):
@@ -43,11 +44,13 @@ class ScenarioFlip(BaseModel):
 
 
 class GroupDelta(BaseModel):
-    """One split (or all) of both runs, over the scenarios both played."""
+    """One split (or all) of both runs, over the scenarios both played, with the solved
+    flips between them and how likely such a split is by chance."""
 
     name: str
     a: GroupSummary
     b: GroupSummary
+    solved: PairedTest
 
 
 class ScenarioComparison(BaseModel):
@@ -143,17 +146,22 @@ def _flip(
     )
 
 
-def _groups(a: list[ScenarioScore], b: list[ScenarioScore]) -> list[GroupDelta]:
-    splits = sorted({s.split.value for s in a})
-    rows = [
-        GroupDelta(
-            name=name,
-            a=summarize_group([s for s in a if s.split.value == name]),
-            b=summarize_group([s for s in b if s.split.value == name]),
-        )
-        for name in splits
-    ]
-    return [*rows, GroupDelta(name="all", a=summarize_group(a), b=summarize_group(b))]
+def _group(name: str, pairs: list[tuple[ScenarioScore, ScenarioScore]]) -> GroupDelta:
+    return GroupDelta(
+        name=name,
+        a=summarize_group([a for a, _ in pairs]),
+        b=summarize_group([b for _, b in pairs]),
+        solved=PairedTest(
+            fixed=sum(b.success and not a.success for a, b in pairs),
+            broken=sum(a.success and not b.success for a, b in pairs),
+        ),
+    )
+
+
+def _groups(pairs: list[tuple[ScenarioScore, ScenarioScore]]) -> list[GroupDelta]:
+    splits = sorted({a.split.value for a, _ in pairs})
+    rows = [_group(name, [p for p in pairs if p[0].split.value == name]) for name in splits]
+    return [*rows, _group("all", pairs)]
 
 
 def compare_scenarios(run_a: str | Path, run_b: str | Path) -> ScenarioComparison:
@@ -168,7 +176,7 @@ def compare_scenarios(run_a: str | Path, run_b: str | Path) -> ScenarioCompariso
     return ScenarioComparison(
         a=str(run_a),
         b=str(run_b),
-        groups=_groups([a for a, _ in pairs], [b for _, b in pairs]),
+        groups=_groups(pairs),
         fixed=[_flip(a, b, a, traces) for a, b in pairs if b.success and not a.success],
         broken=[_flip(a, b, b, traces) for a, b in pairs if a.success and not b.success],
         new_minefield=[
@@ -218,35 +226,28 @@ def _flip_lines(title: str, flips: list[ScenarioFlip]) -> list[str]:
 
 
 def scenario_comparison_markdown(c: ScenarioComparison) -> str:
-    headers = [
-        "split",
-        "scenarios",
-        "solved A",
-        "solved B",
-        "credit A %",
-        "credit B %",
-        "minefield A",
-        "minefield B",
-    ]
+    headers = ["split", "scenarios", "solved", "credit %", "minefield hits", "fixed", "broken", "p"]
     rows = [
         [
             g.name,
             g.a.scenarios,
-            round(g.a.success_rate * g.a.scenarios),
-            round(g.b.success_rate * g.b.scenarios),
-            _pct(g.a.milestone_credit),
-            _pct(g.b.milestone_credit),
-            _hits(g.a),
-            _hits(g.b),
+            f"{round(g.a.success_rate * g.a.scenarios)} → {round(g.b.success_rate * g.b.scenarios)}",
+            f"{_pct(g.a.milestone_credit)} → {_pct(g.b.milestone_credit)}",
+            f"{_hits(g.a)} → {_hits(g.b)}",
+            g.solved.fixed,
+            g.solved.broken,
+            format_p(g.solved.p_value),
         ]
         for g in c.groups
     ]
     lines = [
         f"# {c.a} → {c.b}",
         "",
-        "Scored on the scenarios both runs played.",
+        "Scored on the scenarios both runs played; solved, credit and minefield hits read A → B.",
         "",
         markdown_table(headers, rows),
+        "",
+        P_NOTE,
         "",
     ]
     lines += _flip_lines("Fixed", c.fixed) + _flip_lines("Broken", c.broken)
