@@ -47,7 +47,7 @@ class Expected:
 
 EXPECTED = {
     "Remind me to call Anna tomorrow at 9am": Expected(
-        "reminders", {"text": ("anna",)}, moments={"due_at": "tomorrow 09:00"}
+        "reminders", {"text": ("call", "anna")}, moments={"due_at": "tomorrow 09:00"}
     ),
     "Put a dentist appointment in my calendar on Friday from 10:00 to 11:00.": Expected(
         "events",

@@ -16,13 +16,17 @@ BANK = "Schedule a call with the bank on Monday from 9:00 to 9:30."
     ("request_text", "titles"),
     [
         (BANK, ["call with the bank"]),
-        ("Put a dentist appointment in my calendar on Friday from 10:00 to 11:00.",
-         ["dentist appointment"]),
+        (
+            "Put a dentist appointment in my calendar on Friday from 10:00 to 11:00.",
+            ["dentist appointment"],
+        ),
         ("Add lunch with Sara to my calendar tomorrow from 12:30 to 13:30.", ["lunch with Sara"]),
         ("Remind me to call Anna tomorrow at 9am", ["call Anna"]),
         ("Block next Monday, December 7, for the offsite", ["offsite"]),
-        ("Find the babysitter's number and remind me to call her tonight",
-         ["babysitter's number", "call her"]),
+        (
+            "Find the babysitter's number and remind me to call her tonight",
+            ["babysitter's number", "call her"],
+        ),
         ("Put it on Monday at 9:00", []),  # a pronoun is no title
         ("Add Monday at 9:00", []),
     ],
@@ -33,16 +37,26 @@ def test_asked_titles_take_off_the_verb_the_days_times_and_place(request_text, t
 
 @pytest.mark.parametrize(
     ("title", "only_when"),
-    [("Monday", True), ("9:00", True), ("tomorrow 9:00", True), ("next Friday at 9am", True),
-     ("Dec 7", True), ("Monday meeting", False), ("call", False), ("Anna tomorrow", False)],
+    [
+        ("Monday", True),
+        ("9:00", True),
+        ("tomorrow 9:00", True),
+        ("next Friday at 9am", True),
+        ("Dec 7", True),
+        ("Monday meeting", False),
+        ("call", False),
+        ("Anna tomorrow", False),
+    ],
 )
 def test_says_only_when(title, only_when):
     assert says_only_when(title) is only_when
 
 
 def test_the_bank_call_titled_monday_is_refused_and_narrowed_to_the_request():
-    call = ToolCall(name="create_event",
-                    arguments={"title": "Monday", "start": "2026-12-07T09:00", "end": "09:30"})
+    call = ToolCall(
+        name="create_event",
+        arguments={"title": "Monday", "start": "2026-12-07T09:00", "end": "09:30"},
+    )
     why = TitleCheck()(call, [Message(role="user", content=BANK)])
     assert why.reason.startswith("title 'Monday' says when, not what")
     assert why.narrow == {"title": {"enum": ["call with the bank"]}}
@@ -54,8 +68,10 @@ def test_titles_with_content_and_look_tools_pass_and_an_empty_request_does_not_n
     assert TitleCheck()(good, said) is None
     look = ToolCall(name="list_events", arguments={"title": "Monday"})
     assert TitleCheck()(look, said) is None
-    bare = TitleCheck()(ToolCall(name="add_reminder", arguments={"text": "9:00"}),
-                        [Message(role="user", content="Add Monday at 9:00")])
+    bare = TitleCheck()(
+        ToolCall(name="add_reminder", arguments={"text": "9:00"}),
+        [Message(role="user", content="Add Monday at 9:00")],
+    )
     assert bare.reason.startswith("text '9:00' says when") and bare.narrow == {}
 
 
@@ -67,8 +83,10 @@ def test_a_title_the_user_gave_in_quotes_passes(quoted):
 
 
 def _listed(request: str, tool: str, rows: list[dict]) -> list[Message]:
-    return [Message(role="user", content=request),
-            Message(role="tool", name=tool, source=f"tool:{tool}:c1", content=json.dumps(rows))]
+    return [
+        Message(role="user", content=request),
+        Message(role="tool", name=tool, source=f"tool:{tool}:c1", content=json.dumps(rows)),
+    ]
 
 
 REMINDERS = [{"id": 2, "text": "Order Dad's binoculars with Sam", "due": None}]
@@ -77,8 +95,10 @@ REMINDERS = [{"id": 2, "text": "Order Dad's binoculars with Sam", "due": None}]
 def test_a_new_item_that_copies_a_listed_one_is_refused_and_narrowed():
     """reminder_on_friday: the model listed the reminders and added the first one again."""
     request = "Remind me on Friday to send the conference talk abstract."
-    call = ToolCall(name="add_reminder", arguments={"text": "Order Dad's binoculars with Sam",
-                                                    "due": "2026-12-04T09:00"})
+    call = ToolCall(
+        name="add_reminder",
+        arguments={"text": "Order Dad's binoculars with Sam", "due": "2026-12-04T09:00"},
+    )
     why = TitleCheck()(call, _listed(request, "list_reminders", REMINDERS))
     assert "copies an item a lookup showed" in why.reason
     assert why.narrow == {"text": {"enum": ["send the conference talk abstract"]}}
@@ -90,9 +110,93 @@ def test_copies_that_the_request_names_or_another_family_showed_pass():
     asked = _listed("Remind me again about Dad's binoculars", "list_reminders", REMINDERS)
     assert TitleCheck()(call, asked) is None
     # a file's lines are the source of new reminders ("a reminder for each item in todo.md")
-    todo = _listed("Add a reminder for each item in notes/todo.md", "search_files",
-                   [{"id": 1, "text": "Order Dad's binoculars with Sam"}])
+    todo = _listed(
+        "Add a reminder for each item in notes/todo.md",
+        "search_files",
+        [{"id": 1, "text": "Order Dad's binoculars with Sam"}],
+    )
     assert TitleCheck()(call, todo) is None
     # a change to a listed item may keep its title
-    done = ToolCall(name="complete_reminder", arguments={"reminder_id": 2, "text": REMINDERS[0]["text"]})
+    done = ToolCall(
+        name="complete_reminder", arguments={"reminder_id": 2, "text": REMINDERS[0]["text"]}
+    )
     assert TitleCheck()(done, _listed("Tick it off", "list_reminders", REMINDERS)) is None
+
+
+ANNA = "Remind me to call Anna tomorrow at 9am"
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [("Anna tomorrow at 9am", "tomorrow 9:00"), ("call Anna tomorrow at 9am", "2026-12-07T09:00")],
+)
+def test_a_title_ending_in_the_requests_time_that_the_due_holds_is_narrowed(text, due):
+    """The README's first request: the model wrote "Anna tomorrow at 9am" with the due set,
+    so the reminder read the time twice and lost the call."""
+    call = ToolCall(name="add_reminder", arguments={"text": text, "due": due})
+    why = TitleCheck()(call, [Message(role="user", content=ANNA)])
+    assert "repeats the request's day or time" in why.reason
+    assert why.narrow == {"text": {"enum": ["call Anna"]}}
+
+
+@pytest.mark.parametrize(
+    ("request_text", "arguments"),
+    [
+        (ANNA, {"text": "call Anna", "due": "tomorrow 9:00"}),  # nothing said twice
+        # no time argument set, and no parameter table saying the tool takes one
+        (ANNA, {"text": "Anna tomorrow at 9am"}),
+        # a time that is part of what, or one the due does not hold
+        (
+            "Remind me tomorrow at 9am about the 10am meeting",
+            {"text": "10am meeting", "due": "tomorrow 9:00"},
+        ),
+        (
+            "Remind me tomorrow at 9am about the meeting at 10am",
+            {"text": "meeting at 10am", "due": "tomorrow 9:00"},
+        ),
+        # a time the request never said is the day check's business, not this one's
+        (ANNA, {"text": "call Anna at 10am", "due": "tomorrow 9:00"}),
+        # no asked title to narrow to: kept rather than refused without a way out
+        ("Add Monday at 9:00", {"text": "standup Monday at 9:00", "due": "Monday 9:00"}),
+    ],
+)
+def test_titles_whose_time_is_not_said_twice_pass(request_text, arguments):
+    call = ToolCall(name="add_reminder", arguments=arguments)
+    assert TitleCheck()(call, [Message(role="user", content=request_text)]) is None
+
+
+def test_an_event_title_repeating_its_day_is_narrowed_to_the_asked_title():
+    said = "Add lunch with Sara to my calendar tomorrow from 12:30 to 13:30."
+    call = ToolCall(
+        name="create_event",
+        arguments={"title": "Lunch with Sara tomorrow", "start": "tomorrow 12:30", "end": "13:30"},
+    )
+    why = TitleCheck()(call, [Message(role="user", content=said)])
+    assert why.narrow == {"title": {"enum": ["lunch with Sara"]}}
+
+
+def test_a_title_holding_the_time_the_call_left_out_is_refused_with_the_day_checks_refusal():
+    """reminders_two_turns: "stretch today at 15:00" with no due. The day check asked for
+    the due; the retry kept the text, which this check then refused with no retry left.
+    Knowing that add_reminder takes a due, both objections reach the one retry together."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from botpsy.agent.checks import combine
+    from botpsy.assistant.daycheck import DayCheck
+
+    takes = {"add_reminder": {"text", "due"}, "create_note": {"title", "body"}}
+    tz = ZoneInfo("Europe/Berlin")
+    now = datetime(2026, 12, 3, 8, 20, tzinfo=tz)
+    said = [Message(role="user", content="Remind me to stretch today at 15:00.")]
+    call = ToolCall(name="add_reminder", arguments={"text": "stretch today at 15:00"})
+    checks = [
+        DayCheck(lambda: tz, lambda: now, lambda n: takes.get(n, ())),
+        TitleCheck(lambda n: takes.get(n, ())),
+    ]
+    why = combine([w for w in (check(call, said) for check in checks) if w])
+    assert set(why.narrow) == {"due", "text"}
+    assert why.narrow["text"] == {"enum": ["stretch"]}
+    # a tool without a time argument keeps a title that says when
+    note = ToolCall(name="create_note", arguments={"title": "stretch today at 15:00"})
+    assert checks[1](note, said) is None

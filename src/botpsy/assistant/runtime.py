@@ -61,7 +61,7 @@ class Assistant:
 def assistant_call_checks(store: AssistantStore, registry: ToolRegistry) -> list[CallCheck]:
     """The assistant's own checks of a call against the conversation (``Agent.call_checks``),
     shared by every place that builds its agent so evals score what ships. ``registry`` is
-    the agent's: the DayCheck reads which day arguments a tool takes from it."""
+    the agent's: the DayCheck and TitleCheck read which time arguments a tool takes from it."""
 
     def takes(name: str) -> Collection[str]:
         spec = registry.get(name).spec if name in registry else None
@@ -69,7 +69,7 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry) -> list
 
     return [DayCheck(lambda: store.tz, store.now, takes),
             DurationCheck(lambda: store.tz, store.now),
-            AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck()]
+            AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck(takes)]
 
 
 def open_assistant(

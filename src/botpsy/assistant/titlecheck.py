@@ -11,28 +11,65 @@ each clause of the request asks for once its verb, its days and times and its
 lets the model pick from, never free text. A request whose clauses leave nothing
 gets the refusal without a narrowing. A new item (``add_reminder``) whose title copies
 an item of its own family that a lookup showed, and shares no word with the request, is
-refused and narrowed the same way (``copies_a_shown_item``).
+refused and narrowed the same way (``copies_a_shown_item``), and so is a title that repeats
+a day or time of the request while the call's own time argument holds it, or the tool
+takes one (``repeats_the_when``): asked to "remind me to call Anna tomorrow at 9am", the model wrote
+the text "Anna tomorrow at 9am" with due "tomorrow 9:00", so the list read the time twice
+and the reminder lost what to do. That refusal needs a narrowing: without an asked title
+a title that also says when is kept.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, shown_items, user_text, words
 from botpsy.agent.selection import STOPWORDS, clause_verbs, commands, name_family
-from botpsy.assistant.daycheck import CREATING_VERBS, DAY_PHRASE, MONTH, TIME_PHRASE, WEEKDAY
+from botpsy.assistant.daycheck import (
+    CREATING_VERBS,
+    DAY_PHRASE,
+    MONTH,
+    TIME_PHRASE,
+    WEEKDAY,
+    named_times,
+)
 from botpsy.types import Message, ToolCall
 
 TITLE_ARGUMENTS = ("title", "text")
-_WHEN_WORDS = frozenset({"today", "tonight", "tomorrow", "next", "this", "am", "pm", "morning",
-                         "afternoon", "evening", "noon", "midnight", "day", "week"})
+TIME_ARGUMENTS = ("due", "start", "end")  # where the item tools take its time
+_WHEN_WORDS = frozenset(
+    {
+        "today",
+        "tonight",
+        "tomorrow",
+        "next",
+        "this",
+        "am",
+        "pm",
+        "morning",
+        "afternoon",
+        "evening",
+        "noon",
+        "midnight",
+        "day",
+        "week",
+    }
+)
 _WORD = re.compile(r"[^\W\d_]+")
 # "on Friday", "from 10:00 to 11:00", "at 9am": a day or time with the words that lead to it
-_WHEN = re.compile(rf"(?:\b(?:on|at|from|to|until|till|by|for)\s+)?(?:{DAY_PHRASE.pattern}"
-                   rf"|{TIME_PHRASE.pattern}|\b\d{{1,2}}:\d{{2}}\b)", re.IGNORECASE)
-_PLACE = re.compile(r"\b(?:in|on|to|into|onto)\s+(?:my|the)\s+(?:calendar|reminders|list)\b",
-                    re.IGNORECASE)
+_WHEN = re.compile(
+    rf"(?:\b(?:on|at|from|to|until|till|by|for)\s+)?(?:{DAY_PHRASE.pattern}"
+    rf"|{TIME_PHRASE.pattern}|\b\d{{1,2}}:\d{{2}}\b)",
+    re.IGNORECASE,
+)
+# one or more of them ending a title: "Anna tomorrow at 9am"
+_WHEN_TAIL = re.compile(rf"(?:[\s,]*(?:{_WHEN.pattern}))+[\s.]*$", re.IGNORECASE)
+_ISO_T = re.compile(r"(?<=\d)T(?=\d)")  # "2026-12-07T09:00": the clock after the T
+_PLACE = re.compile(
+    r"\b(?:in|on|to|into|onto)\s+(?:my|the)\s+(?:calendar|reminders|list)\b", re.IGNORECASE
+)
 _LEAD = re.compile(r"^(?:me|to|about|for|down|up|a|an|the|my)\s+", re.IGNORECASE)
 _DAY_NAME = re.compile(rf"^(?:{WEEKDAY}|{MONTH})$", re.IGNORECASE)
 
@@ -63,29 +100,85 @@ def asked_titles(request: str) -> list[str]:
 class TitleCheck:
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring."""
 
+    def __init__(self, takes: Callable[[str], Collection[str]] | None = None):
+        """``takes`` gives a tool's parameter names; with it, a title that repeats the
+        request's time is refused even when the call left the time argument out, so the
+        day check's "the call gives no due" and this refusal narrow the one retry together
+        (the retry keeps what no check refused, and a kept "stretch today at 15:00" would
+        be refused again with no retry left)."""
+        self._takes = takes
+
     def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
         if not acts_on_items(call.name):
             return None
         said = user_text(messages)
-        given = {arg: value for arg in TITLE_ARGUMENTS
-                 if isinstance(value := call.arguments.get(arg), str) and value.strip()
-                 and not _quoted(value, said)}
+        given = {
+            arg: value
+            for arg in TITLE_ARGUMENTS
+            if isinstance(value := call.arguments.get(arg), str)
+            and value.strip()
+            and not _quoted(value, said)
+        }
         when = [arg for arg, value in given.items() if says_only_when(value)]
-        copied = [arg for arg, value in given.items()
-                  if arg not in when and copies_a_shown_item(call.name, value, messages, said)]
-        if not when and not copied:
-            return None
-        problems = [(when, "says when, not what"),
-                    (copied, "copies an item a lookup showed, not one the request names")]
-        reason = "; ".join(f"{' and '.join(f'{a} {given[a]!r}' for a in args)} {problem}"
-                           for args, problem in problems if args)
-        reason += "; write what the user asked for"
-        wrong = [*when, *copied]
+        copied = [
+            arg
+            for arg, value in given.items()
+            if arg not in when and copies_a_shown_item(call.name, value, messages, said)
+        ]
         titles = asked_titles(said)
+        twice = [
+            arg
+            for arg, value in given.items()
+            if titles
+            and arg not in when
+            and arg not in copied
+            and repeats_the_when(value, call, said, self._timed(call.name))
+        ]
+        if not when and not copied and not twice:
+            return None
+        problems = [
+            (when, "says when, not what"),
+            (copied, "copies an item a lookup showed, not one the request names"),
+            (twice, "repeats the request's day or time, which the call's time holds"),
+        ]
+        reason = "; ".join(
+            f"{' and '.join(f'{a} {given[a]!r}' for a in args)} {problem}"
+            for args, problem in problems
+            if args
+        )
+        reason += "; write what the user asked for"
         if not titles:
             return Refusal(reason)
-        return Refusal(f"{reason} ({', '.join(repr(t) for t in titles)})",
-                       {arg: {"enum": titles} for arg in wrong})
+        return Refusal(
+            f"{reason} ({', '.join(repr(t) for t in titles)})",
+            {arg: {"enum": titles} for arg in [*when, *copied, *twice]},
+        )
+
+    def _timed(self, tool: str) -> bool:
+        """Whether ``tool`` takes a time argument (unknown without ``takes``)."""
+        return self._takes is not None and any(a in self._takes(tool) for a in TIME_ARGUMENTS)
+
+
+def repeats_the_when(value: str, call: ToolCall, said: str, timed: bool = False) -> bool:
+    """Whether ``value`` (a title) ends in a day or time phrase of the request while one of
+    the call's time arguments is set and names the same clock time, if the phrase has one:
+    the time is then said twice, and the title is usually the request's tail ("Anna
+    tomorrow at 9am") rather than what it asks for. ``timed``: the tool takes a time
+    argument, so the phrase belongs there even when the call left it out. A time inside
+    the title ("10am meeting") or one the call's time does not hold ("the meeting at
+    10am" for a reminder due at 9:00) is part of what."""
+    times = [
+        v for arg in TIME_ARGUMENTS if isinstance(v := call.arguments.get(arg), str) and v.strip()
+    ]
+    tail = _WHEN_TAIL.search(value)
+    if not (times or timed) or not tail or not value[: tail.start()].strip(" ,.-"):
+        return False
+    phrase = " ".join(tail.group(0).strip(" ,.").casefold().split())
+    if phrase not in " ".join(said.casefold().split()):
+        return False
+    clock = named_times(phrase)
+    held = set().union(*(named_times(_ISO_T.sub(" ", t)) for t in times))
+    return not clock or not held or bool(clock & held)
 
 
 def copies_a_shown_item(tool_name: str, value: str, messages: list[Message], said: str) -> bool:
@@ -99,7 +192,8 @@ def copies_a_shown_item(tool_name: str, value: str, messages: list[Message], sai
     family, title = name_family(tool_name), value.strip().casefold()
     return not words(value) & words(said) and any(
         item.family == family and item.label.strip().casefold() == title
-        for item in shown_items(messages))
+        for item in shown_items(messages)
+    )
 
 
 def _quoted(value: str, said: str) -> bool:
