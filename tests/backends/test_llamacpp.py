@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from botpsy.backends.llamacpp import prompt_chunk
 from botpsy.types import GenerationParams
 
 pytestmark = pytest.mark.model
@@ -27,7 +28,8 @@ def test_greedy_is_deterministic_and_reuses_prefix(smol_backend):
     assert smol_backend.last_stats.cached_tokens == 0
     second = "".join(c.text for c in smol_backend.generate(PROMPT, params))
     assert first == second
-    assert smol_backend.last_stats.cached_tokens == smol_backend.last_stats.prompt_tokens - 1
+    # the last two prompt tokens are evaluated again (never one alone: see the module)
+    assert smol_backend.last_stats.cached_tokens == smol_backend.last_stats.prompt_tokens - 2
 
 
 def test_stop_sequence_is_honoured(smol_backend):
@@ -44,9 +46,38 @@ def test_prompt_over_context_is_a_clear_error(smol_backend):
 
 def test_grammar_constrains_output(smol_backend):
     grammar = 'root ::= "yes" | "no"'
-    text = "".join(c.text for c in smol_backend.generate(PROMPT, GenerationParams(max_tokens=4), grammar))
+    text = "".join(
+        c.text for c in smol_backend.generate(PROMPT, GenerationParams(max_tokens=4), grammar)
+    )
     assert text in {"yes", "no"}
 
 
 def test_format_hint_from_gguf_metadata(smol_backend):
     assert smol_backend.format_hint() == "hermes"  # ChatML template without tool support
+
+
+def _text(backend, prompt, params) -> str:
+    return "".join(c.text for c in backend.generate(prompt, params))
+
+
+def test_greedy_text_does_not_depend_on_what_the_cache_held(smol_backend):
+    """A follow-up turn reuses the first prompt, not its answer (each answer token was
+    evaluated alone, on another rounding path), and its text is what a fresh cache gives:
+    botpsy ask and an evaluation of the same request agree."""
+    params = GenerationParams(max_tokens=24)
+    smol_backend.llama.reset()
+    answer = _text(smol_backend, PROMPT, params)
+    follow = f"{PROMPT}{answer}<|im_end|>\n<|im_start|>user\nAnd three more?<|im_end|>\n"
+    follow += "<|im_start|>assistant\n"
+    warm = _text(smol_backend, follow, params)
+    assert smol_backend.last_stats.cached_tokens == smol_backend.count_tokens(PROMPT)
+    smol_backend.llama.reset()
+    assert _text(smol_backend, follow, params) == warm
+    assert smol_backend.last_stats.cached_tokens == 0
+
+
+@pytest.mark.parametrize(
+    ("pending", "n_batch", "size"), [(600, 512, 512), (513, 512, 511), (2, 512, 2), (1, 512, 1)]
+)
+def test_prompt_chunks_never_leave_one_token_alone(pending, n_batch, size):
+    assert prompt_chunk(pending, n_batch) == size

@@ -1,9 +1,18 @@
 """llama.cpp backend (GGUF, quantized, CPU-first) through llama-cpp-python.
 
-One ``Llama`` instance per backend. llama-cpp-python keeps the KV cache of the
-last prompt and re-evaluates only the suffix that differs, so requests that share
-a tool preamble (the common case for an assistant) skip most of the prefill; we
-measure the reused part and report it as ``cached_tokens``.
+One ``Llama`` instance per backend. The KV cache of the last prompt is kept and
+only the suffix that differs is evaluated, so requests that share a tool preamble
+(the common case for an assistant) skip most of the prefill; the reused part is
+reported as ``cached_tokens``.
+
+Greedy text must not depend on what ran before, or an answer of ``botpsy ask``
+differs from the same request in an evaluation. On the CPU llama.cpp evaluates a
+sequence that has one token in a micro-batch on another path (other rounding) than
+several; how a prompt is otherwise cut into chunks changes nothing, bit for bit.
+So prompts are evaluated in chunks of two tokens or more (``prompt_chunk``), and
+only what an earlier prompt evaluated is reused, never its answer's tokens (each
+was evaluated alone). ``BatchedLlamaCppBackend`` follows the same rules, and both
+give the same greedy text.
 """
 
 from __future__ import annotations
@@ -16,6 +25,13 @@ from typing import Any
 
 from botpsy.backends.base import ContextOverflowError, GenerationStats, TextChunk
 from botpsy.types import GenerationParams
+
+
+def prompt_chunk(pending: int, n_batch: int) -> int:
+    """How many of ``pending`` prompt tokens to evaluate in the next llama_decode call: up
+    to ``n_batch``, never leaving a single token for a call of its own (see above)."""
+    size = min(n_batch, pending)
+    return size - 1 if pending - size == 1 else size
 
 
 def default_threads() -> int:
@@ -55,6 +71,8 @@ class LlamaCppBackend:
         )
         self.metadata: dict[str, Any] = dict(self.llama.metadata or {})
         self._stats = GenerationStats()
+        self._n_batch = n_batch
+        self._prefilled = 0  # leading cached tokens that a prompt evaluated (reusable)
 
     @property
     def last_stats(self) -> GenerationStats:
@@ -77,16 +95,25 @@ class LlamaCppBackend:
             self.metadata.get("general.name"),
         )
 
-    def _cached_prefix(self, tokens: list[int]) -> int:
-        """How many leading prompt tokens are already in the KV cache."""
-        cached = self.llama._input_ids[: self.llama.n_tokens]
+    def _prefill(self, tokens: list[int]) -> int:
+        """Evaluate the prompt but its last two tokens (create_completion evaluates those
+        and samples): reuse what an earlier prompt evaluated, then chunks of two or more.
+        Returns how many tokens were reused."""
+        cached = self.llama._input_ids[: min(self.llama.n_tokens, self._prefilled)]
         shared = 0
         for old, new in zip(cached, tokens):
             if old != new:
                 break
             shared += 1
-        # llama-cpp-python replays the last token when the whole prompt matches.
-        return min(shared, max(len(tokens) - 1, 0))
+        keep = max(0, min(shared, len(tokens) - 2))
+        self.llama.n_tokens = keep
+        rest = tokens[keep : len(tokens) - 2]
+        while len(rest) >= 2:  # one token left over goes with the last two
+            size = prompt_chunk(len(rest), self._n_batch)
+            self.llama.eval(rest[:size])
+            rest = rest[size:]
+        self._prefilled = self.llama.n_tokens
+        return keep
 
     def _grammar(self, grammar: str | None):
         if grammar is None:
@@ -104,8 +131,8 @@ class LlamaCppBackend:
         if len(tokens) >= n_ctx:
             raise ContextOverflowError(len(tokens), n_ctx)
         self._stats = stats = GenerationStats(prompt_tokens=len(tokens))
-        stats.cached_tokens = self._cached_prefix(tokens)
         start = time.perf_counter()
+        stats.cached_tokens = self._prefill(tokens)
         stream = self.llama.create_completion(
             tokens,
             max_tokens=min(params.max_tokens, n_ctx - len(tokens)),
@@ -126,6 +153,7 @@ class LlamaCppBackend:
                 stats.finish_reason = choice["finish_reason"]
             if choice.get("text"):
                 yield TextChunk(choice["text"])
+        self._prefilled = len(tokens)
         # Every sampled token but the last is evaluated into the cache.
         evaluated = self.llama.n_tokens - len(tokens)
         stats.completion_tokens = evaluated + 1 if not first else 0

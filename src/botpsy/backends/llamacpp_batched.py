@@ -11,11 +11,26 @@ How: one llama.cpp context holds ``parallel`` sequences (one KV cache each).
 Callers in any number of threads call ``generate`` as usual; a scheduler thread
 owns the context, gives each request a free sequence (the one whose cache shares
 the longest prefix with its prompt, so a repeated prompt or a shared tool
-preamble is not evaluated again), and builds every batch from one token of each
-decoding sequence plus as many waiting prompt tokens as fit (prefill and decode
-share the batch). Sampling is llama.cpp's own sampler chain per request
-(grammar, greedy or temperature), as in ``LlamaCppBackend``; with temperature 0
-the text is the same as one request at a time, up to floating-point ties.
+preamble is not evaluated again), and alternates two kinds of ``llama_decode``
+call: one token of every decoding sequence, and a chunk of one sequence's
+prompt. Sampling is llama.cpp's own sampler chain per request (grammar, greedy
+or temperature), as in ``LlamaCppBackend``.
+
+Why the two kinds are kept apart: greedy answers must not depend on what else
+was running, or two runs of one evaluation disagree (7 of 74 scenarios' first
+replies did). On the CPU, llama.cpp computes attention for a sequence that has
+one token in a micro-batch on another path than for several, with other
+rounding; position by position the results are otherwise the same however a
+prompt is cut into chunks or which request filled a reused prefix (checked bit
+for bit). With non-unified caches llama.cpp splits a batch into micro-batches of
+equal tokens per sequence, so a prompt sharing a batch with decoding sequences
+had one of its tokens evaluated alone, and which token depended on the timing.
+So a prompt token is never evaluated alone in its sequence (chunks of two or
+more, one prompt per call), and a prefix is reused only as far as prompts filled
+it (a decoded token was evaluated alone and would read differently when a later
+request evaluates it as part of its prompt). A decoded token is always evaluated
+alone, whoever else decodes beside it. Greedy text is then the same at any
+``parallel``, in any order, from run to run.
 """
 
 from __future__ import annotations
@@ -32,7 +47,7 @@ import llama_cpp
 from llama_cpp import _internals
 
 from botpsy.backends.base import ContextOverflowError, GenerationStats, TextChunk
-from botpsy.backends.llamacpp import LlamaCppBackend
+from botpsy.backends.llamacpp import LlamaCppBackend, prompt_chunk
 from botpsy.types import GenerationParams
 
 _HELPER_CTX = 512  # the Llama object's own context: used for nothing but loading
@@ -55,6 +70,7 @@ class _Slot:
 
     seq: int
     cached: list[int] = field(default_factory=list)  # tokens whose KV is in this sequence
+    prefilled: int = 0  # the leading cached tokens evaluated as prompt (reusable exactly)
     request: _Request | None = None
     pending: list[int] = field(default_factory=list)  # prompt tokens still to evaluate
     next_token: int | None = None  # sampled, not yet evaluated
@@ -159,7 +175,9 @@ class _Sampler:
 
     def _candidates(self, data, size: int):
         array = llama_cpp.llama_token_data_array(
-            data=ctypes.cast(data, ctypes.POINTER(llama_cpp.llama_token_data)), size=size, selected=-1,
+            data=ctypes.cast(data, ctypes.POINTER(llama_cpp.llama_token_data)),
+            size=size,
+            selected=-1,
             sorted=False,
         )
         return array
@@ -174,7 +192,9 @@ class _Sampler:
         """The chain's pick among the tokens the grammar allows (every logit checked)."""
         import numpy as np
 
-        logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(ctx, index), shape=(self.n_vocab,))
+        logits = np.ctypeslib.as_array(
+            llama_cpp.llama_get_logits_ith(ctx, index), shape=(self.n_vocab,)
+        )
         candidates = np.empty(self.n_vocab, dtype=[("id", "<i4"), ("logit", "<f4"), ("p", "<f4")])
         candidates["id"] = np.arange(self.n_vocab, dtype=np.int32)
         candidates["logit"] = logits
@@ -339,16 +359,21 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
 
     def _assign(self, slot: _Slot, request: _Request) -> None:
         """Serve ``request`` from ``slot``, keeping the cached prefix it shares."""
-        keep = min(_shared_prefix(slot.cached, request.tokens), len(request.tokens) - 1)
+        # at least two prompt tokens are left to evaluate (never one alone), and only
+        # tokens a prompt filled are reused
+        shared = min(_shared_prefix(slot.cached, request.tokens), slot.prefilled)
+        keep = max(0, min(shared, len(request.tokens) - 2))
         memory = llama_cpp.llama_get_memory(self._ctx.ctx)
         if not llama_cpp.llama_memory_seq_rm(memory, slot.seq, keep, -1):
             llama_cpp.llama_memory_seq_rm(memory, slot.seq, -1, -1)
             keep = 0
         slot.cached = request.tokens[:keep]
+        slot.prefilled = keep
         slot.pending = request.tokens[keep:]
         slot.generated = []
-        self._begin(slot, request, GenerationStats(prompt_tokens=len(request.tokens),
-                                                   cached_tokens=keep))
+        self._begin(
+            slot, request, GenerationStats(prompt_tokens=len(request.tokens), cached_tokens=keep)
+        )
 
     def _begin(self, slot: _Slot, request: _Request, stats: GenerationStats) -> None:
         """What every request sets on its slot, whether it starts afresh or resumes."""
@@ -357,7 +382,9 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
         slot.next_token, slot.sent = None, 0
         slot.sampler = self._sampler(request)
         slot.stats = stats
-        slot.max_tokens = max(1, min(request.params.max_tokens, self.n_ctx_seq - len(request.tokens)))
+        slot.max_tokens = max(
+            1, min(request.params.max_tokens, self.n_ctx_seq - len(request.tokens))
+        )
         slot.start = time.perf_counter()
 
     def _resume(self, slot: _Slot, request: _Request) -> bool:
@@ -372,12 +399,16 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
         if not generated or slot.cached != request.tokens + generated[:-1]:
             return False
         slot.pending = []
-        self._begin(slot, request, GenerationStats(
-            prompt_tokens=len(request.tokens),
-            cached_tokens=len(request.tokens) - 1,
-            completion_tokens=len(generated),
-            prompt_eval_s=0.0,
-        ))
+        self._begin(
+            slot,
+            request,
+            GenerationStats(
+                prompt_tokens=len(request.tokens),
+                cached_tokens=len(request.tokens) - 1,
+                completion_tokens=len(generated),
+                prompt_eval_s=0.0,
+            ),
+        )
         for token in generated:
             slot.sampler.accept(token)
         self._after_token(slot, generated[-1], appended=True)
@@ -388,13 +419,20 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
         return _Sampler(self.llama._model, request.params, request.grammar, seed)
 
     def _step(self) -> None:
-        """One llama_decode over every active sequence, then sample where logits came out."""
-        outputs = self._fill_batch()
-        code = llama_cpp.llama_decode(self._ctx.ctx, self._batch)
-        if code != 0:
-            raise RuntimeError(f"llama_decode failed with code {code} (KV cache full or bad batch)")
-        for index, slot in outputs:
-            self._sample(slot, index)
+        """One llama_decode over the decoding sequences' next tokens, then one over a chunk
+        of a waiting prompt; each followed by sampling where logits came out."""
+        for fill in (self._fill_decoding, self._fill_prompt):
+            self._batch.n_tokens = 0
+            outputs = fill()
+            if not self._batch.n_tokens:
+                continue
+            code = llama_cpp.llama_decode(self._ctx.ctx, self._batch)
+            if code != 0:
+                raise RuntimeError(
+                    f"llama_decode failed with code {code} (KV cache full or bad batch)"
+                )
+            for index, slot in outputs:
+                self._sample(slot, index)
 
     def _add(self, slot: _Slot, token: int, logits: bool) -> int:
         batch = self._batch
@@ -408,26 +446,29 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
         slot.cached.append(token)
         return i
 
-    def _fill_batch(self) -> list[tuple[int, _Slot]]:
-        """Decode tokens first (one per sequence), then prompt tokens while there is room."""
-        self._batch.n_tokens = 0
+    def _fill_decoding(self) -> list[tuple[int, _Slot]]:
+        """One token of each decoding sequence (each evaluated alone in its sequence)."""
         outputs = []
-        active = [slot for slot in self._slots if slot.request is not None]
-        for slot in active:
-            if slot.next_token is not None:
+        for slot in self._slots:
+            if slot.request is not None and slot.next_token is not None:
                 outputs.append((self._add(slot, slot.next_token, True), slot))
                 slot.next_token = None
-        for slot in active:
-            room = self._n_batch - self._batch.n_tokens
-            if not slot.pending or room <= 0:
-                continue
-            chunk, slot.pending = slot.pending[:room], slot.pending[room:]
-            for k, token in enumerate(chunk):
-                last = not slot.pending and k == len(chunk) - 1
-                index = self._add(slot, token, last)
-            if last:
-                outputs.append((index, slot))
         return outputs
+
+    def _fill_prompt(self) -> list[tuple[int, _Slot]]:
+        """The next chunk of the prompt that has waited longest: up to ``n_batch`` tokens,
+        never leaving one token for a chunk of its own."""
+        waiting = [s for s in self._slots if s.request is not None and s.pending]
+        if not waiting:
+            return []
+        slot = min(waiting, key=lambda s: s.last_used)
+        size = prompt_chunk(len(slot.pending), self._n_batch)
+        chunk, slot.pending = slot.pending[:size], slot.pending[size:]
+        for token in chunk[:-1]:
+            self._add(slot, token, False)
+        index = self._add(slot, chunk[-1], not slot.pending)
+        slot.prefilled = len(slot.cached)
+        return [] if slot.pending else [(index, slot)]
 
     def _sample(self, slot: _Slot, index: int) -> None:
         request = slot.request
@@ -483,3 +524,4 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
                 slot.request = None
             llama_cpp.llama_memory_seq_rm(memory, slot.seq, -1, -1)
             slot.cached, slot.pending, slot.next_token = [], [], None
+            slot.prefilled = 0

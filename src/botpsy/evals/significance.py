@@ -1,8 +1,9 @@
 """Whether two runs on the same cases really differ: the exact McNemar test.
 
 Why: an adapter is shipped or dropped on comparisons such as "AST +1.0 points" or "24
-scenarios solved against 26", and at these sizes a few cases flip between two runs of the
-same model (batched decoding is not bit-exact). On paired cases only the flips carry
+scenarios solved against 26", and at these sizes a few cases flip between any two close
+models or versions of the agent: a greedy answer turns on near ties, so which cases a
+change fixes or breaks is partly luck of the draw. On paired cases only the flips carry
 information: a case right in both runs or wrong in both says nothing about which run is
 better. Under "both runs are equally good" each flip is a fair coin between fixed and
 broken, so the two-sided p-value is the chance of a split at least as uneven as the one
@@ -64,5 +65,5 @@ def format_p(p: float | None) -> str:
 
 P_NOTE = (
     f"p: exact McNemar test on the flipped cases (fixed against broken); below {ALPHA} the "
-    "difference is unlikely to be run-to-run noise."
+    "difference is unlikely to be chance."
 )

@@ -6,11 +6,12 @@ hit (a wrong event deleted). This names each flip, with the first miss that expl
 on the scenarios both runs played.
 
 When both runs keep their traces (``results/scenarios.jsonl`` beside ``scores``), each
-flip also says at which model reply the runs first differ. Two runs of one model on one
-code need not agree: llama.cpp's batched decoding (``--parallel``) is not bit-exact from
-run to run, so a flip whose first reply differs may be that noise, while one with the same
-replies up to a check's decision came from the code. The share of scenarios whose first
-reply differs is that noise level.
+flip also says at which model reply the runs first differ: a flip with the same replies up
+to a check's decision came from the agent's code, one whose first reply differs from the
+model. Greedy decoding is the same at any ``--parallel`` and from run to run (see
+``backends.llamacpp``); runs made before that could differ in a few first replies (7 of
+74 did), and the share of first replies that differ between two runs of one model on one
+code says whether that was so.
 """
 
 from __future__ import annotations
