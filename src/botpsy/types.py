@@ -21,6 +21,20 @@ def new_call_id() -> str:
     return "call_" + uuid.uuid4().hex[:12]
 
 
+def tool_source(name: str, call_id: str | None) -> str:
+    """``Message.source`` of a tool result: the tool and the call it answers (the taint
+    tracker tells one call's output from another's by it)."""
+    return f"tool:{name}:{call_id}"
+
+
+def source_label(source: str) -> str:
+    """What a prompt shows of a source: a tool result's call id left out. Call ids are
+    random, so with them two runs of one conversation render different prompts and
+    answer differently; the model learns nothing from the id."""
+    kind, _, rest = source.partition(":")
+    return f"tool:{rest.split(':', 1)[0]}" if kind == "tool" and rest else source
+
+
 class ToolCall(BaseModel):
     """One call the model asked for: a tool name and its (JSON object) arguments."""
 

@@ -42,7 +42,9 @@ def test_tool_output_comes_back_untrusted_and_delimited(make_agent) -> None:
     assert tool_msg.role == "tool" and tool_msg.untrusted
     assert tool_msg.source == f"tool:get_weather:{result.steps[0].call.id}"
     second_prompt = agent.model.backend.prompts[1]
-    assert f"untrusted data from {tool_msg.source}" in second_prompt
+    # the random call id stays out of the prompt: one conversation renders the same each run
+    assert "untrusted data from tool:get_weather:" in second_prompt
+    assert result.steps[0].call.id not in second_prompt
     assert "Berlin: 12 C, light rain" in second_prompt
     assert _decisions(result) == [AuditDecision.executed] and result.rounds == 2
 

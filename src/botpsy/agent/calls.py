@@ -27,7 +27,7 @@ from botpsy.safety.confirm import ConfirmationRequest, Confirmer, confirmation_g
 from botpsy.safety.policy import ScopeDecision, ScopePolicy
 from botpsy.safety.taint import AGENT_SOURCE, TaintVerdict
 from botpsy.tools import ToolRegistry, ToolResult
-from botpsy.types import Message, ToolCall
+from botpsy.types import Message, ToolCall, tool_source
 
 
 @dataclass
@@ -57,7 +57,7 @@ class Outcome:
 def tool_message(result: ToolResult) -> Message:
     """A tool result as untrusted, attributed data for the conversation."""
     return result.to_message().model_copy(
-        update={"untrusted": True, "source": f"tool:{result.name}:{result.call_id}"}
+        update={"untrusted": True, "source": tool_source(result.name, result.call_id)}
     )
 
 

@@ -25,7 +25,7 @@ from enum import Enum
 from pydantic import BaseModel, Field
 
 from botpsy.safety.policy import argument_text
-from botpsy.types import Message, ToolCall
+from botpsy.types import Message, ToolCall, tool_source
 
 AGENT_SOURCE = "agent:"  # ``source`` prefix of messages the agent writes itself
 # A whole email address in text (shared by the agent's checks and tool selection).
@@ -132,7 +132,7 @@ class TaintTracker:
         if (message.source or "").startswith(AGENT_SOURCE) and not message.untrusted:
             return
         if message.untrusted or message.role == "tool":
-            source = message.source or f"tool:{message.name or 'unknown'}:{message.tool_call_id}"
+            source = message.source or tool_source(message.name or "unknown", message.tool_call_id)
             self.add_untrusted(source, message.content)
         elif message.role in ("user", "system"):
             self._trusted_text.append(message.content)
