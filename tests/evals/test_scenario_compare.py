@@ -102,7 +102,7 @@ def _traced(path: Path, replies: dict[str, list[str]]) -> None:
 
 
 def test_flips_say_where_the_runs_replies_first_differ(tmp_path):
-    """One model, one code, two runs: a flip whose first reply differs is decoding noise; one
+    """One model, one code, two runs: a flip whose first reply differs came from the model; one
     with the same replies came from the code that judged them."""
     a = [_score("noise", Outcome.success), _score("code", Outcome.success)]
     b = [_score("noise", Outcome.failed), _score("code", Outcome.partial)]

@@ -256,7 +256,8 @@ def scenario_comparison_markdown(c: ScenarioComparison) -> str:
     if c.first_reply_differs is not None:
         noise = (
             f"The first model reply differed in {c.first_reply_differs} of the {c.traced} "
-            "scenarios with both traces (for one model on one code: decoding noise)."
+            "scenarios with both traces (two runs of one model on one code agree; runs made "
+            "before decoding became repeatable could differ in a few)."
         )
         lines += [noise, ""]
     if c.only_a or c.only_b:
