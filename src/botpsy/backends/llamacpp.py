@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,16 @@ def prompt_chunk(pending: int, n_batch: int) -> int:
     to ``n_batch``, never leaving a single token for a call of its own (see above)."""
     size = min(n_batch, pending)
     return size - 1 if pending - size == 1 else size
+
+
+def shared_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """How many leading tokens ``a`` and ``b`` have in common."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def default_threads() -> int:
@@ -100,12 +110,7 @@ class LlamaCppBackend:
         and samples): reuse what an earlier prompt evaluated, then chunks of two or more.
         Returns how many tokens were reused."""
         cached = self.llama._input_ids[: min(self.llama.n_tokens, self._prefilled)]
-        shared = 0
-        for old, new in zip(cached, tokens):
-            if old != new:
-                break
-            shared += 1
-        keep = max(0, min(shared, len(tokens) - 2))
+        keep = max(0, min(shared_prefix(cached, tokens), len(tokens) - 2))
         self.llama.n_tokens = keep
         rest = tokens[keep : len(tokens) - 2]
         while len(rest) >= 2:  # one token left over goes with the last two

@@ -47,7 +47,7 @@ import llama_cpp
 from llama_cpp import _internals
 
 from botpsy.backends.base import ContextOverflowError, GenerationStats, TextChunk
-from botpsy.backends.llamacpp import LlamaCppBackend, prompt_chunk
+from botpsy.backends.llamacpp import LlamaCppBackend, prompt_chunk, shared_prefix
 from botpsy.types import GenerationParams
 
 _HELPER_CTX = 512  # the Llama object's own context: used for nothing but loading
@@ -96,15 +96,6 @@ def _same_greedy_request(old: _Request | None, new: _Request) -> bool:
         and old.params.stop == new.params.stop
         and new.params.max_tokens > old.params.max_tokens
     )
-
-
-def _shared_prefix(a: list[int], b: list[int]) -> int:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def _held_back(text: str, stops: list[str]) -> int:
@@ -348,7 +339,7 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
         answer nobody may resume, then the least recently used."""
         free = [slot for slot in self._slots if slot.request is None]
         return max(
-            free, key=lambda s: (_shared_prefix(s.cached, tokens), s.cut is None, -s.last_used)
+            free, key=lambda s: (shared_prefix(s.cached, tokens), s.cut is None, -s.last_used)
         )
 
     def _start(self, request: _Request) -> None:
@@ -361,7 +352,7 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
         """Serve ``request`` from ``slot``, keeping the cached prefix it shares."""
         # at least two prompt tokens are left to evaluate (never one alone), and only
         # tokens a prompt filled are reused
-        shared = min(_shared_prefix(slot.cached, request.tokens), slot.prefilled)
+        shared = min(shared_prefix(slot.cached, request.tokens), slot.prefilled)
         keep = max(0, min(shared, len(request.tokens) - 2))
         memory = llama_cpp.llama_get_memory(self._ctx.ctx)
         if not llama_cpp.llama_memory_seq_rm(memory, slot.seq, keep, -1):
