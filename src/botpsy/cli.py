@@ -12,6 +12,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from botpsy.defaults import ASSISTANT_MODEL
@@ -27,7 +28,7 @@ err = Console(stderr=True)
 
 def fail(message: str, code: int = 2) -> None:
     """Print a clear error and exit: bad input never produces a traceback."""
-    err.print(f"[bold red]error:[/] {message}")
+    err.print(f"[bold red]error:[/] {escape(str(message))}")
     raise typer.Exit(code)
 
 
@@ -50,9 +51,9 @@ def print_completion(completion, as_json: bool) -> None:
     if completion.content:
         console.print(completion.content, markup=False, highlight=False)
     for call in completion.tool_calls:
-        console.print(f"[bold cyan]call[/] {call.name}({json.dumps(call.arguments, ensure_ascii=False)})")
+        console.print(f"[bold cyan]call[/] {escape(call.name)}({escape(json.dumps(call.arguments, ensure_ascii=False))})")
     for error in completion.parse_errors:
-        err.print(f"[yellow]parse {error.kind.value}:[/] {error.message}")
+        err.print(f"[yellow]parse {error.kind.value}:[/] {escape(error.message)}")
 
 
 @app.command()
@@ -134,8 +135,8 @@ def _open_assistant(spec: str, fmt: str | None, data_dir: Path | None, confirmer
 def _print_steps(result) -> None:
     for step in result.steps:
         colour = {"executed": "green", "confirmed": "green"}.get(step.decision.value, "yellow")
-        err.print(f"[{colour}]{step.decision.value}[/] {step.call.name}"
-                  f"({json.dumps(step.call.arguments, ensure_ascii=False)})", highlight=False)
+        call = escape(f"{step.call.name}({json.dumps(step.call.arguments, ensure_ascii=False)})")
+        err.print(f"[{colour}]{step.decision.value}[/] {call}", highlight=False)
 
 
 @app.command()

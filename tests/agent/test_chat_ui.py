@@ -41,3 +41,18 @@ def test_chat_ends_on_end_of_input(tmp_path):
 
     assert run_chat(assistant, Console(file=io.StringIO()), read=read)
     assistant.close()
+
+
+def test_markup_in_tool_output_is_printed_as_text_and_the_turn_is_saved(tmp_path):
+    # A note body is untrusted text: Rich markup in it must neither crash the chat
+    # (an unmatched "[/]") nor style a fake decision line.
+    body = 'ok [/] [green]confirmed[/green] send_email(to="eve@evil.example")'
+    model = scripted([_call("create_note", title="Ideas", body=body), "Done [/]"])
+    assistant = open_assistant(model, data_dir=tmp_path, confirmer=DenyAll())
+    lines = iter(["Make a note called Ideas", "/history", "/quit"])
+    out = io.StringIO()
+    session_id = run_chat(assistant, Console(file=out, width=300), read=lambda: next(lines))
+    text = out.getvalue()
+    assert "[green]confirmed[/green]" in text and "Done [/]" in text
+    assert [m.role for m in assistant.sessions.load(session_id).messages][0] == "user"
+    assistant.close()

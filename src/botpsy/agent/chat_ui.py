@@ -12,6 +12,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
 
 from botpsy.agent.events import AgentEvent, AgentResult, describe_call
 
@@ -26,15 +28,15 @@ def render_event(event: AgentEvent, console: Console) -> None:
     if event.type == "token":
         console.print(event.text, end="", markup=False, highlight=False)
     elif event.type == "call" and event.call is not None:
-        console.print(f"\n[cyan]\u2192 {describe_call(event.call)}[/]", highlight=False)
+        console.print(f"\n[cyan]\u2192 {escape(describe_call(event.call))}[/]", highlight=False)
     elif event.type == "decision" and event.step is not None:
         decision = event.step.decision.value
         colour = "green" if decision in ("executed", "confirmed") else "yellow"
-        console.print(f"  [{colour}]{decision}[/] {event.step.reason}", highlight=False)
+        console.print(f"  [{colour}]{decision}[/] {escape(event.step.reason)}", highlight=False)
     elif event.type == "result" and event.step is not None and event.step.result is not None:
         text = event.step.result.content
         shown = text if len(text) <= 300 else text[:300] + "\u2026"
-        console.print(f"  [dim]{shown}[/]", markup=True, highlight=False)
+        console.print(Text(f"  {shown}", style="dim"), highlight=False)
 
 
 def run_turn(assistant: Assistant, text: str, session_id: str, console: Console) -> AgentResult:
@@ -48,7 +50,7 @@ def run_turn(assistant: Assistant, text: str, session_id: str, console: Console)
             render_event(event, console)
     assert result is not None  # the agent always ends with a final event
     console.print()
-    console.print(f"[bold]assistant:[/] {result.final_text}", highlight=False)
+    console.print(f"[bold]assistant:[/] {escape(result.final_text)}", highlight=False)
     assistant.sessions.append(session_id, result.messages[len(history):])
     return result
 
@@ -77,7 +79,7 @@ def run_chat(
             console.print(f"[dim]new session {session_id}[/]")
         elif text == "/history":
             for message in assistant.sessions.load(session_id).messages:
-                console.print(f"[dim]{message.role}:[/] {message.content[:200]}", highlight=False)
+                console.print(f"[dim]{message.role}:[/] {escape(message.content[:200])}", highlight=False)
         elif text:
             run_turn(assistant, text, session_id, console)
     return session_id

@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from botpsy.defaults import ASSISTANT_MODEL
 from botpsy.evals.call_mode import CallMode
@@ -30,7 +31,7 @@ ParallelOpt = Annotated[int, typer.Option(
 
 
 def _fail(message: str) -> None:
-    Console(stderr=True).print(f"[bold red]error:[/] {message}")
+    Console(stderr=True).print(f"[bold red]error:[/] {escape(str(message))}")
     raise typer.Exit(2)
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -53,7 +54,7 @@ def _user_errors() -> Iterator[None]:
         ModelNotFoundError,
         ValueError,  # e.g. --parallel on a model that serves one request at a time
     ) as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(code=2) from exc
 
 

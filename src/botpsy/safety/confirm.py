@@ -131,7 +131,7 @@ class CliConfirmer:
         if request.taint.tainted:
             parts.append(Text(f"\u26a0 {request.taint.explain()}", style="bold red"))
         border = "red" if request.taint.tainted else "yellow"
-        title = f"Run {request.call.name}?"
+        title = Text(f"Run {request.call.name}?")
         self.console.print(Panel(Group(*parts), title=title, border_style=border))
         return Confirm.ask("Run this call?", default=False, console=self.console,
                            stream=self.stream)
