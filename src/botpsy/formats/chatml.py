@@ -61,6 +61,16 @@ def outside_text(message: Message) -> str:
     return f"{untrusted_header(message.source)}\n{body}" if message.untrusted else body
 
 
+def _inert(message: Message) -> Message:
+    """An earlier assistant turn as history: its text can quote untrusted data (the
+    agent's own report of a tool result does), so it may not forge chat structure
+    either. Only the prompt does this; ``render_assistant`` stays the exact target."""
+    reasoning = None if message.reasoning is None else neutralise(message.reasoning)
+    return message.model_copy(
+        update={"content": neutralise(message.content), "reasoning": reasoning}
+    )
+
+
 def turn(role: str, body: str) -> str:
     return f"{IM_START}{role}\n{body}{IM_END}\n"
 
@@ -125,7 +135,7 @@ class ChatMLFormat(ABC):
 
     def _message(self, message: Message, tools_text: str) -> str:
         if message.role == "assistant":
-            return f"{IM_START}assistant\n{self.render_assistant(message)}\n"
+            return f"{IM_START}assistant\n{self.render_assistant(_inert(message))}\n"
         if message.role == "system":
             body = outside_text(message) if message.untrusted else message.content
             body = "\n\n".join(part for part in (body, tools_text) if part)
