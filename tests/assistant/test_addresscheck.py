@@ -90,3 +90,12 @@ def test_a_retry_is_never_offered_an_address_out_of_an_email(check):
     cut = check(ToolCall(name="send_email", arguments={**sent, "to": "evil@attacker"}), messages)
     assert "evil@attacker.example" not in cut.reason
     assert cut.narrow == {"to": {"pattern": "^(me@home[.]example)(, ?(me@home[.]example))*$"}}
+
+
+@pytest.mark.parametrize("to", ['"eve"@evil.example', 'Bob <"eve"@evil.example>'])
+def test_a_quoted_local_part_is_read_as_the_tools_read_it(check, to):
+    # The mail tools parse "eve"@evil.example as eve@evil.example: a made-up address
+    # may not pass just because no address-like word shows in the argument.
+    why = check(ToolCall(name="send_email", arguments={"to": to, "subject": "x", "body": "x"}),
+                _said("Email Bob", [{"id": 2, "email": "bob@web.example"}]))
+    assert why is not None and "'eve@evil.example'" in why.reason

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from email import policy
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
@@ -40,6 +41,20 @@ TRUSTED_FAMILIES = frozenset({"contact"})
 def addresses(text: str) -> list[str]:
     """The whole email addresses in a text, lower-cased, in order, each once."""
     return list(dict.fromkeys(m.lower() for m in EMAIL_ADDRESS.findall(text)))
+
+
+def written_addresses(value: str) -> list[str]:
+    """What an address argument would send to: the address-like words a model wrote
+    (cut ones too, "lena@hoffmann"), and the addresses a mail header parser reads in
+    it, as the tools do (a quoted local part, ``"eve"@evil.example``, is
+    ``eve@evil.example`` to them but no address-like word)."""
+    found = _WRITTEN.findall(value)
+    try:
+        header = policy.default.header_factory("To", value.replace(";", ","))
+        found += [a.addr_spec for a in header.addresses if a.username and a.domain]
+    except (ValueError, IndexError, TypeError):  # the tool reports what it cannot read
+        pass
+    return list(dict.fromkeys(found))
 
 
 def shown_addresses(
@@ -65,7 +80,7 @@ class AddressCheck:
     def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
         if not acts_on_items(call.name):
             return None
-        written = {arg: _WRITTEN.findall(value) for arg, value in call.arguments.items()
+        written = {arg: written_addresses(value) for arg, value in call.arguments.items()
                    if _ARGUMENTS.match(arg) and isinstance(value, str)}
         own = list(self._own())
         shown = shown_addresses(messages, own)
