@@ -86,7 +86,9 @@ class ToolSpec(BaseModel):
     """A tool as a model sees it: name, description and a JSON schema of parameters.
 
     ``side_effect`` marks tools that change the world (send mail, write a file):
-    they need confirmation before they run.
+    they need confirmation before they run. ``source`` names who wrote the spec when
+    a third party did (``mcp:weather``): its text reaches the model like tool output
+    and is as untrusted (the agent taints a turn that shows it).
     """
 
     name: str
@@ -95,6 +97,7 @@ class ToolSpec(BaseModel):
         default_factory=lambda: {"type": "object", "properties": {}, "required": []}
     )
     side_effect: bool = False
+    source: str | None = None
 
     def to_openai(self) -> dict[str, Any]:
         """The OpenAI ``tools`` entry for this spec."""

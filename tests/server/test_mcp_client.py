@@ -91,6 +91,7 @@ def test_tools_of_a_live_mcp_server_join_the_registry(tmp_path):
         assert flags["me_write_file"] and flags["me_list_inbox"]  # declared / unlisted
         assert not flags["me_read_file"]
         assert box.untrusted_output_tools() == frozenset(registry.names())
+        assert {spec.source for spec in registry.specs()} == {"mcp:me"}  # third-party specs
 
         made = registry.execute(
             ToolCall(name="me_create_note", arguments={"title": "Plan", "body": "call Bo"})

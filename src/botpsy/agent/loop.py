@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from botpsy.agent.calls import CallPipeline, Outcome, Review, agent_message
@@ -52,6 +52,7 @@ from botpsy.agent.guard import LoopGuard, Repeat
 from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder
 from botpsy.agent.selection import ToolSelector
 from botpsy.backends.base import ChatModel, ContextOverflowError
+from botpsy.formats.spans import json_text
 from botpsy.safety.audit import REQUEST_TOOL, AuditDecision, AuditEntry, AuditLog
 from botpsy.safety.config import SafetyConfig, ScopeAction
 from botpsy.safety.confirm import Confirmer
@@ -77,6 +78,8 @@ class _Turn:
     forced: list[ToolSpec] | None = None  # single_call mode: the next round must call one of these
     # single_call mode: the tools whose failed calls had their one retry
     retried: set[str] = field(default_factory=set)
+    # the third-party tool specs the turn's prompts showed: untrusted text (ToolSpec.source)
+    shown: dict[str, ToolSpec] = field(default_factory=dict)
     narrowing: Narrowing = field(default_factory=dict)  # what refusals allow a retry to write
     kept: Narrowing = field(default_factory=dict)  # what the retry keeps of a refused call
     rounds: int = 0
@@ -378,6 +381,7 @@ class Agent:
                 held = [self._narrow_forced(turn, spec) for spec in tools]
         elif turn.forced:
             tools, choice = turn.forced, "required"
+        turn.shown.update((spec.name, spec) for spec in tools if spec.source)
         if choice is not None:
             # one call: a weak model forced to call tends to pad with unrelated extra calls
             params = params.model_copy(update={"tool_choice": choice, "grammar_tools": held,
@@ -480,7 +484,7 @@ class Agent:
     def _round(self, turn: _Turn, calls: list[ToolCall]) -> Iterator[AgentEvent]:
         """Review and settle the calls of one completion (parallel calls in order).
         Taint is judged as of the proposal, before any of these calls ran."""
-        tracker = TaintTracker.from_messages(turn.messages, self.safety.taint_ngram)
+        tracker = self._tracker(turn.messages, turn.shown.values())
         verdicts = [tracker.check(call) for call in calls]
         stop = False
         for call, taint in zip(calls, verdicts):
@@ -575,8 +579,19 @@ class Agent:
             raise ValueError(f"call {item.call.id} was already settled; it cannot run twice")
         index = _message_with_call(turn.messages, item.call.id)
         call = next(c for c in turn.messages[index].tool_calls if c.id == item.call.id)
-        taint = TaintTracker.from_messages(turn.messages[:index], self.safety.taint_ngram)
+        # the prompts of the stopped turn are gone: any third-party spec may have been shown
+        third_party = [spec for spec in self.registry.specs() if spec.source]
+        taint = self._tracker(turn.messages[:index], third_party)
         return turn.pipeline.review(call, taint.check(call), Repeat.fresh)
+
+    def _tracker(self, messages: list[Message], shown: Iterable[ToolSpec]) -> TaintTracker:
+        """The taint of ``messages``, plus the third-party tool specs shown beside them:
+        a description can carry instructions as well as an email can."""
+        tracker = TaintTracker.from_messages(messages, self.safety.taint_ngram)
+        for spec in shown:
+            tracker.add_untrusted(f"the description of {spec.name} ({spec.source})",
+                                  json_text(spec.to_openai()))
+        return tracker
 
 
 def _check_decisions(previous: AgentResult, decisions: Mapping[str, bool]) -> list[PendingCall]:

@@ -12,6 +12,8 @@ server cannot be trusted to state come from the config instead:
   The agent already treats tool output as untrusted data; the toolbox also names
   its tools in ``untrusted_output_tools()`` (like the assistant's toolboxes) and
   each result is prefixed with its origin, so the model sees where it came from.
+  The tools' descriptions and schemas are third-party text too (``ToolSpec.source``):
+  a turn whose prompt shows one is tainted, so no side effect runs unconfirmed.
 
 Example ``mcp.toml``::
 
@@ -214,7 +216,8 @@ class McpToolbox:
             "parameters": item.input_schema,
         }
         call = self._caller(client, server_name, item.name, server.timeout_s)
-        return Tool.from_openai(spec, fn=call, side_effect=server.is_side_effect(item.name))
+        return Tool.from_openai(spec, fn=call, side_effect=server.is_side_effect(item.name),
+                                source=f"mcp:{server_name}")
 
     def _caller(
         self, client: Any, server_name: str, remote: str, timeout: float

@@ -84,9 +84,14 @@ class Tool:
 
     @classmethod
     def from_openai(
-        cls, spec: dict[str, Any], fn: Callable[..., Any] | None = None, side_effect: bool = False
+        cls,
+        spec: dict[str, Any],
+        fn: Callable[..., Any] | None = None,
+        side_effect: bool = False,
+        source: str | None = None,
     ) -> Tool:
-        """A tool from an OpenAI ``tools`` entry or a bare ``{name, description, parameters}``."""
+        """A tool from an OpenAI ``tools`` entry or a bare ``{name, description, parameters}``;
+        ``source`` names the third party that wrote it (``ToolSpec.source``)."""
         if not isinstance(spec, dict):
             raise TypeError(f"an OpenAI tool spec must be an object, got {type(spec).__name__}")
         body = spec.get("function") if spec.get("type") == "function" else spec
@@ -100,6 +105,7 @@ class Tool:
             description=str(body.get("description") or ""),
             parameters=parameters,
             side_effect=side_effect,
+            source=source,
         )
         return cls(tool_spec, fn)
 
