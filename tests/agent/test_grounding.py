@@ -146,7 +146,7 @@ def test_single_call_repairs_a_made_up_id_through_a_lookup(tmp_path) -> None:
     result = agent.run("I've watered the plants, tick that reminder off.")
     assert [(s.call.name, s.decision.value) for s in result.steps] == [
         ("complete_reminder", "invalid"), ("list_reminders", "executed"),
-        ("complete_reminder", "executed")]
+        ("complete_reminder", "confirmed")]
     grammars = agent.model.backend.grammars
     assert "list_reminders" in grammars[1] and "complete_reminder" not in grammars[1]
     done = {r["text"]: r["done"] for r in store.query("select text, done from reminders")}
@@ -164,7 +164,7 @@ def test_after_a_lookup_the_forced_action_may_only_pick_a_matching_item(tmp_path
     result = agent.run("I've watered the plants, tick that reminder off.")
     assert [(s.call.name, s.decision.value) for s in result.steps] == [
         ("list_reminders", "executed"), ("complete_reminder", "invalid"),
-        ("complete_reminder", "executed")]
+        ("complete_reminder", "confirmed")]
     assert "the items that match the request" in agent.model.backend.prompts[2]
     follow, retry = agent.model.backend.grammars[1:3]
     for grammar in (follow, retry):

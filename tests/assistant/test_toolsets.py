@@ -37,6 +37,8 @@ EXPECTED = {
 }
 SIDE_EFFECTS = {
     "send_email",
+    "add_contact",
+    "complete_reminder",
     "reply_email",
     "trash_email",
     "update_event",

@@ -64,7 +64,7 @@ class ContactsToolbox(Toolbox):
         """
         return _contact(self._row(contact_id))
 
-    @exposed()
+    @exposed(side_effect=True)  # the mail tools and the address check trust contacts' addresses
     def add_contact(
         self,
         name: str,

@@ -86,7 +86,7 @@ class RemindersToolbox(Toolbox):
         )
         return [self._reminder(row) for row in rows]
 
-    @exposed()
+    @exposed(side_effect=True)  # changes a reminder the user has
     def complete_reminder(self, reminder_id: int) -> Reminder:
         """Mark a reminder as done.
 

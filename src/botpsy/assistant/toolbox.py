@@ -5,8 +5,10 @@ methods a model may call with ``@exposed`` and ``tools()`` turns the bound
 methods into registry ``Tool``s (schema from type hints, descriptions from the
 docstring). ``side_effect`` marks calls whose effect leaves the device or
 replaces/removes existing data (sending mail, trashing, changing or deleting
-events, writing files): the agent asks before running them. Purely additive
-local writes (a note, a reminder, a draft) are not marked.
+events, completing a reminder, writing files), and new contacts (the mail tools
+and the address check trust their addresses): the agent asks before running
+them. Other purely additive local writes (a note, a reminder, a draft) are not
+marked.
 ``untrusted_output`` marks tools that return third-party text (mail bodies,
 files, notes pasted from the web) so the safety layer can taint it.
 """
