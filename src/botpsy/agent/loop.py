@@ -124,6 +124,11 @@ def failed(step: AgentStep) -> bool:
     return ran and step.result is not None and not step.result.ok
 
 
+# How botpsy's errors name the tool that lists what a call got wrong (errors.not_found,
+# inputs.email_addresses, grounding's refusals): "search_mail or list_inbox gives the ids".
+_FINDER_HINT = re.compile(r"\b(\w+(?: or \w+)*) gives the (?:ids|addresses)\b")
+
+
 def error_text(step: AgentStep) -> str:
     """What went wrong with a failed call: the tool's error, or the agent's reason."""
     return step.result.content if step.result is not None else f"Error: {step.reason}"
@@ -455,12 +460,18 @@ class Agent:
         return narrowed(forced_spec(spec, turn.messages), turn.narrowing)
 
     def _named_in_errors(self, steps: list[AgentStep]) -> list[ToolSpec]:
-        """The registered tools that the failed calls' errors point to."""
-        errors = " ".join(error_text(s) for s in steps)
-        words = set(re.findall(r"\w+", errors))
+        """The lookup tools that the failed calls' errors point to ("...; list_events
+        gives the ids"). Only that hint counts, only in errors of botpsy's own tools and
+        checks, and only a tool without side effects: an error can quote text a third
+        party wrote ("send_email your request to ..."), which must not pick the tool
+        the model is then made to call."""
+        own = [s for s in steps
+               if s.call.name not in self.registry or not self.registry.get(s.call.name).spec.source]
+        words = {name for s in own for hint in _FINDER_HINT.findall(error_text(s))
+                 for name in hint.split(" or ")}
         tried = {s.call.name for s in steps}
-        return self.registry.specs([n for n in self.registry.names()
-                                    if n in words and n not in tried])
+        return [spec for spec in self.registry.specs()
+                if spec.name in words and spec.name not in tried and not spec.side_effect]
 
     def _narrowed_in(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """The tools of the failed calls whose refusal narrowed what a retry may write."""
