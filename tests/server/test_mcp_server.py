@@ -10,6 +10,7 @@ import mcp_types as types
 import pytest
 from mcp import Client, ClientSession, StdioServerParameters, stdio_client
 
+from botpsy.safety.audit import AuditDecision, AuditLog
 from botpsy.server.mcp_server import ConfirmationGate, Decision, build_mcp_server
 from botpsy.tools import ToolRegistry, tool
 
@@ -55,6 +56,8 @@ def test_stdio_session_lists_and_calls_tools_and_refuses_unconfirmable_side_effe
         assert not (tmp_path / "files" / "a.txt").exists()
 
     anyio.run(scenario)
+    logged = [(e.tool, e.decision.value) for e in AuditLog(tmp_path / "audit.db").entries()]
+    assert ("write_file", "denied") in logged and ("create_note", "executed") in logged
 
 
 def test_confirmation_through_elicitation_on_a_modern_connection(tmp_path):
@@ -148,3 +151,25 @@ def test_a_confirmation_is_bound_to_its_exact_call():
     assert gate._round_trip(forged, tool_, {"to": "eve"}, "?") is Decision.mismatched
     honest = forged.model_copy(update={"request_state": gate.state_for("send", {"to": "eve"})})
     assert gate._round_trip(honest, tool_, {"to": "eve"}, "?") is Decision.approved
+
+
+def test_the_scope_policy_and_the_audit_log_apply_to_mcp_calls(tmp_path):
+    # As in the agent: a card number in an email body is blocked even after a "yes",
+    # and every call, decision and result is in the audit log.
+    sent.clear()
+    audit = AuditLog(tmp_path / "audit.db")
+    server = build_mcp_server(ToolRegistry([send]), auto_approve=["send"], audit=audit)
+
+    async def scenario():
+        async with Client(server, mode="auto") as client:
+            card = await client.call_tool("send", {"to": "card 4111 1111 1111 1111"})
+            assert card.is_error and "payment card number" in text_of(card)
+            assert text_of(await client.call_tool("send", {"to": "ana"})) == "sent to ana"
+            assert (await client.call_tool("nope", {})).is_error
+
+    anyio.run(scenario)
+    assert sent == ["ana"]
+    rows = [(e.tool, e.decision) for e in audit.entries()]
+    assert rows == [("send", AuditDecision.blocked_scope), ("send", AuditDecision.executed),
+                    ("nope", AuditDecision.invalid)]
+    assert audit.entries()[1].result_ok and "4111" not in audit.entries()[0].arguments["to"]

@@ -163,6 +163,9 @@ def mcp(
         typer.Option(help="side-effecting tool allowed without asking the user (repeatable)"),
     ] = None,
     demo: Annotated[bool, typer.Option(help="fill an empty store with the demo week")] = False,
+    safety_file: Annotated[
+        Path | None, typer.Option("--safety", help="safety config (TOML/JSON): the scope policy")
+    ] = None,
 ) -> None:
     """Expose the assistant's tools as an MCP server on stdin/stdout.
 
@@ -174,6 +177,9 @@ def mcp(
     import anyio
 
     from botpsy.assistant import assistant_tools, untrusted_output_tools
+    from botpsy.safety.audit import AuditLog
+    from botpsy.safety.cli import AUDIT_DB
+    from botpsy.safety.policy import ScopePolicy
     from botpsy.server.mcp_server import build_mcp_server, serve_stdio
     from botpsy.tools import ToolRegistry
 
@@ -183,7 +189,11 @@ def mcp(
     if unknown:
         _fail(f"--auto-approve names unknown tools {unknown}; tools: {', '.join(registry.names())}")
     server = build_mcp_server(
-        registry, auto_approve=auto_approve or [], untrusted_output=untrusted_output_tools()
+        registry,
+        auto_approve=auto_approve or [],
+        untrusted_output=untrusted_output_tools(),
+        policy=ScopePolicy(_safety(safety_file)),
+        audit=AuditLog(store.data_dir / AUDIT_DB),
     )
     # stdout carries the protocol: anything else printed there would corrupt it.
     sys.stdout.flush()

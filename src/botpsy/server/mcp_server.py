@@ -21,6 +21,10 @@ something through the client:
 - ``auto_approve`` (``botpsy mcp --auto-approve NAME``) names tools the
   operator allows without asking.
 
+The scope policy and the audit log apply as in the agent: a call whose arguments
+fall out of the deployment's scope (a card number in an email body) is blocked,
+and every call, decision and result is written to the assistant's audit log.
+
 Declined, cancelled and refused calls return ``is_error`` results that the
 client's model can read; nothing is half-done. Tool annotations carry the same
 facts for clients that show them (``readOnlyHint``/``destructiveHint``), and
@@ -42,8 +46,13 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from botpsy.safety.audit import AuditDecision, AuditEntry, AuditLog
+from botpsy.safety.policy import ScopePolicy
 from botpsy.tools import Tool, ToolRegistry
+from botpsy.tools.registry import ToolResult
 from botpsy.types import ToolCall
+
+AUDIT_SESSION = "mcp"  # the audit log's session id for calls that came through MCP
 
 CONFIRM_KEY = "confirm"
 CONFIRM_SCHEMA: dict[str, Any] = {
@@ -173,15 +182,46 @@ def mcp_tool(tool: Tool, untrusted_output: bool = False) -> types.Tool:
     )
 
 
+class CallRecorder:
+    """Writes what became of each MCP call to the audit log (when there is one)."""
+
+    def __init__(self, audit: AuditLog | None) -> None:
+        self.audit = audit
+
+    def __call__(
+        self, call: ToolCall, decision: AuditDecision, reason: str, result: ToolResult | None = None
+    ) -> None:
+        if self.audit is None:
+            return
+        self.audit.record(AuditEntry(
+            session_id=AUDIT_SESSION, call_id=call.id, tool=call.name, arguments=call.arguments,
+            decision=decision, reason=reason, result_ok=None if result is None else result.ok,
+            result_summary="" if result is None else result.content,
+            error_kind=None if result is None or result.error_kind is None
+            else result.error_kind.value))
+
+
+_AUDITED = {
+    Decision.approved: AuditDecision.confirmed,
+    Decision.auto_approved: AuditDecision.executed,
+}
+
+
 def build_mcp_server(
     registry: ToolRegistry,
     *,
     auto_approve: Iterable[str] = (),
     untrusted_output: Iterable[str] = (),
     name: str = "botpsy",
+    policy: ScopePolicy | None = None,
+    audit: AuditLog | None = None,
 ) -> Server[Any]:
-    """A low-level MCP ``Server`` over ``registry`` (schemas as they are, no re-inference)."""
+    """A low-level MCP ``Server`` over ``registry`` (schemas as they are, no re-inference).
+    ``policy`` checks each call's arguments (the default deployment's when None);
+    ``audit`` records every call."""
     gate = ConfirmationGate(auto_approve)
+    policy = policy or ScopePolicy()
+    record = CallRecorder(audit)
     untrusted = frozenset(untrusted_output)
     listing = [mcp_tool(tool, tool.name in untrusted) for tool in registry]
 
@@ -193,23 +233,38 @@ def build_mcp_server(
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
-        if params.name not in registry:
-            return _text_result(registry.execute(ToolCall(name=params.name)).content, error=True)
-        tool = registry.get(params.name)
         arguments = dict(params.arguments or {})
+        if params.name not in registry:
+            unknown = registry.execute(ToolCall(name=params.name))
+            record(ToolCall(name=params.name, arguments=arguments), AuditDecision.invalid,
+                   unknown.error or "unknown tool")
+            return _text_result(unknown.content, error=True)
+        tool = registry.get(params.name)
         verdict = tool.validate(arguments)
         if not verdict.ok:
+            record(ToolCall(name=tool.name, arguments=arguments), AuditDecision.invalid,
+                   verdict.feedback(tool.name))
             return _text_result("Error: " + verdict.feedback(tool.name), error=True)
+        call = ToolCall(name=tool.name, arguments=verdict.arguments)
+        scope = policy.check_call(call, side_effect=tool.side_effect)
+        if scope.blocked:
+            record(call, AuditDecision.blocked_scope, scope.summary())
+            return _text_result(f"Not run: {scope.message}", error=True)
+        done, why = AuditDecision.executed, "no side effect"
         if tool.side_effect:
             decision = await gate.decide(ctx, params, tool, verdict.arguments)
             if isinstance(decision, types.InputRequiredResult):
+                record(call, AuditDecision.needs_confirmation, "asked the user through the client")
                 return decision
-            if decision not in (Decision.approved, Decision.auto_approved):
+            if decision not in _AUDITED:
                 reason = _REFUSALS[decision].format(name=tool.name)
+                record(call, AuditDecision.denied, reason)
                 return _text_result(
                     f"Not run: {tool.name} was not executed because {reason}.", error=True
                 )
-        result = await registry.aexecute(ToolCall(name=tool.name, arguments=verdict.arguments))
+            done, why = _AUDITED[decision], f"side effect, {decision.value}"
+        result = await registry.aexecute(call)
+        record(call, done, why, result)
         return _text_result(result.content, error=not result.ok)
 
     return Server(
