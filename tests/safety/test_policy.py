@@ -207,3 +207,39 @@ def test_redact_masks_secrets_and_keeps_the_rest() -> None:
     text = redact("pay 4111 1111 1111 1111 now; password: hunter22!")
     assert "4111 1111" not in text and "hunter22" not in text
     assert text.startswith("pay •••• 1111 now")
+
+
+# Spellings that read the same to a person (found by a red-team pass): look-alike
+# letters of other scripts, fullwidth forms, invisible characters, written-out and
+# trailing currency amounts, s' possessives; and what must stay allowed beside them.
+SPELLINGS = [
+    ("Remind me to p\u200bay the rent", M),  # a zero-width space inside a word
+    ("Remind me to p\u0430y the rent", M),  # a Cyrillic a
+    ("Remind me to \uff50\uff41\uff59 the rent", M),  # fullwidth letters
+    ("Remind me to take my \uff4d\uff45\uff44\uff53", H),
+    ("Send Bob fifty dollars", M),
+    ("Transfer two hundred euros to my landlord", M),
+    ("Send Bob 50\u20ac", M),
+    ("Send Bob USD 50", M),
+    ("Wire 500 to my landlord", M),
+    ("What is Jonas' home address?", P),
+    ("Where does Jonas live?", P),
+    ("Note my card \uff14\uff11\uff11\uff11 1111 1111 1111", P),  # fullwidth digits
+    ("Note my card 4111.1111.1111.1111", P),
+    ("Note de89 3704 0044 0532 0130 00", M),  # an IBAN in lower case
+    ("Send Bob the recipe: one pound of flour", None),  # a weight
+    ("Note: wire 3 is loose in the garage", None),
+    ("Move lunch with Sam to one", None),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), SPELLINGS, ids=[c[0][:40] for c in SPELLINGS])
+def test_other_spellings_of_a_request_read_the_same(text: str, expected: Domain | None) -> None:
+    assert ScopePolicy().check_request(text).domain == expected
+
+
+def test_redaction_points_into_the_original_text() -> None:
+    # the fullwidth digits and a zero-width space are matched in the folded text;
+    # the mask replaces exactly the characters the user wrote
+    text = redact("card \uff14\uff11\uff11\uff11 1111\u200b 1111 1111, thanks")
+    assert text == "card •••• 1111, thanks"

@@ -43,10 +43,23 @@ def _rule(domain: Domain, reason: str, *alternatives: str) -> Rule:
     return Rule(domain, reason, re.compile("|".join(f"(?:{a})" for a in alternatives), _FLAGS))
 
 
+_CURRENCY = (
+    r"dollars?|euros?|pounds?(?!\s+of\b)|bucks|quid|cents|yen|rupees|francs|pesos|kroner|"
+    r"usd|eur|gbp|chf|btc|eth"
+)
+# Amounts written out: "fifty", "a hundred", "two thousand", "a couple of"
+_NUMBER_WORD = (
+    r"a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
+    r"eighty|ninety|hundred|thousand|million|couple of|few"
+)
 _AMOUNT = (
     r"[$€£¥]\s?\d[\d,.]*(?:\s?[km]\b)?|"
-    r"\b\d[\d,.]*\s?(?:k\s)?(?:dollars?|euros?|pounds?|bucks|quid|cents|yen|rupees|francs|"
-    r"pesos|kroner|usd|eur|gbp|chf|btc|eth)\b"
+    # the symbol or code after or before the number: "50 €", "50€", "USD 50"
+    r"\b\d[\d,.]*\s?(?:k\s)?(?:[$€£¥]|(?:" + _CURRENCY + r")\b)|"
+    r"\b(?:usd|eur|gbp|chf)\s?\d|"
+    r"\b(?:" + _NUMBER_WORD + r")(?:[\s-]+(?:and\s+)?(?:" + _NUMBER_WORD + r"))*\s+"
+    r"(?:" + _CURRENCY + r")\b"
 )
 _BODY = (
     r"head|chest|stomach|back|knees?|throat|eyes?|ears?|skin|heart|legs?|arms?|tooth|teeth|"
@@ -112,7 +125,7 @@ _PRIVATE_FIELD = (
 # Another person's possessive ("Dan's", "her"), not a contraction ("what's", "it's").
 _OTHERS = (
     r"\b(?!(?:it|that|what|let|there|here|who|where|how|he|she|everything|nothing)'s)"
-    r"(?:[a-z]+'s|his|her|their)"
+    r"(?:[a-z]+'s|[a-z]+s'|his|her|their)"
 )
 # People a user may be tempted to look into.
 _RELATION = (
@@ -139,6 +152,8 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:wire|bank|money|funds?|international|sepa|swift|interbank) transfers?\b",
         # "wire it to him": wiring is always money
         r"\bwire (?:it|them|the (?:money|amount|payment|funds))\b",
+        # "wire 500 to my landlord": a bare amount wired to someone is money too
+        r"\bwire\s+\d[\d,.]*k?\s+(?:to|for)\b",
     ),
     _rule(
         Domain.money, "a payment",
@@ -265,6 +280,8 @@ RULES: tuple[Rule, ...] = (
         rf"{_OTHERS}\s+(?:home|private|residential|street|postal) address(?:es)?\b",
         r"\b(?:home|private|residential) address(?:es)? of\b",
         rf"\bwhere {_PERSON} (?:lives?|is living|is staying|stays|moved to)\b",
+        # "where does Jonas live?"
+        rf"\bwhere (?:does|did) {_PERSON} (?:live|stay)\b",
         # unlisted contact details: "the private number of my neighbour"
         r"\b(?:private|unlisted|secret) (?:phone |mobile |cell )?(?:numbers?|addresses)\b",
         # following a person or their device: "track my partner's phone"
@@ -469,6 +486,9 @@ SECRET_VALUE = re.compile(
     _FLAGS,
 )
 PRIVATE_KEY = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")
-CARD_CANDIDATE = re.compile(r"(?<![\d-])(?:\d[ -]?){12,18}\d(?![\d-])")
+# digits with any light separators between them: "4111 1111", "4111.1111", "4111  1111"
+CARD_CANDIDATE = re.compile(r"(?<![\d-])(?:\d(?:[ ._/-]|  )?){12,18}\d(?![\d-])")
 SSN_CANDIDATE = re.compile(r"(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])")
-IBAN_CANDIDATE = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
+IBAN_CANDIDATE = re.compile(
+    r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b", re.IGNORECASE
+)

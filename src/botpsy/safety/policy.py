@@ -20,6 +20,7 @@ Usage::
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -81,10 +82,56 @@ class ScopeDecision(BaseModel):
         return f"{self.domain.value}/{self.action.value}: {self.reason} (\u201c{self.matched}\u201d)"
 
 
-def _normalise(text: str) -> str:
-    """Straight apostrophes and single spaces, so patterns need one spelling only.
-    Lengths are kept so that spans still point into the original text."""
-    return text.replace("\u2019", "'").replace("\u2018", "'")
+# Letters of other scripts that look like Latin ones ("pаy" with a Cyrillic a): a
+# request spelled with them reads the same to a person and must read the same here.
+_LOOKALIKES = str.maketrans(
+    "\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456\u0458\u0455\u04bb\u0501"
+    "\u0410\u0412\u0415\u041a\u041c\u041d\u041e\u0420\u0421\u0422\u0425\u0406"
+    "\u03bf\u03b1\u03b9\u03bd\u03c1\u039f\u0391\u0392\u0395\u0397\u0399\u039a"
+    "\u039c\u039d\u03a1\u03a4\u03a7\u2019\u2018",
+    "aeopcyxijshdABEKMHOPCTXIoaivpOABEHIKMNPTX''",
+)
+
+
+class Normalised:
+    """``text`` as the patterns read it, and where each of its characters came from.
+
+    Each character is NFKC-folded on its own (fullwidth "ｐａｙ" and "４１１１" are
+    "pay" and "4111"), look-alike letters of other scripts become Latin, curly
+    apostrophes straight, and invisible format characters (a zero-width space in
+    "p\u200bay") are dropped. ``span`` maps a match back into the original text,
+    so redaction and messages point at what the user wrote."""
+
+    def __init__(self, text: str) -> None:
+        chars: list[str] = []
+        self._origin: list[int] = []
+        for index, char in enumerate(text):
+            if unicodedata.category(char) == "Cf":
+                continue
+            for folded in unicodedata.normalize("NFKC", char).translate(_LOOKALIKES):
+                chars.append(folded)
+                self._origin.append(index)
+        self._origin.append(len(text))
+        self.text = "".join(chars)
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """The original text's span of ``text[start:end]``."""
+        if end <= start:
+            return self._origin[start], self._origin[start]
+        return self._origin[start], self._origin[end - 1] + 1
+
+
+def _normalise(text: str) -> Normalised:
+    return Normalised(text)
+
+
+def _in_original(hits: Iterator[ScopeHit], norm: Normalised) -> list[ScopeHit]:
+    """``hits`` found in ``norm.text``, with their spans in the original text."""
+    placed = []
+    for hit in hits:
+        start, end = norm.span(hit.start, hit.end)
+        placed.append(hit.model_copy(update={"start": start, "end": end}))
+    return placed
 
 
 def _mask_digits(raw: str) -> str:
@@ -133,14 +180,15 @@ def classify(text: str) -> list[ScopeHit]:
 
     A hit is excused when it overlaps a benign span: "river bank" excuses "bank",
     "server health check" excuses "health", "wifi password" excuses "password"."""
-    text = _normalise(text)
+    norm = _normalise(text)
+    text = norm.text
     benign = [m.span() for pattern in lexicon.BENIGN for m in pattern.finditer(text)]
     hits = [
         hit
         for hit in [*_rule_hits(text), *_identifier_hits(text)]
         if not any(hit.start < end and start < hit.end for start, end in benign)
     ]
-    return sorted(hits, key=lambda h: (h.start, -h.end))
+    return sorted(_in_original(iter(hits), norm), key=lambda h: (h.start, -h.end))
 
 
 def argument_text(arguments: Any) -> str:
@@ -158,7 +206,9 @@ def argument_text(arguments: Any) -> str:
 def redact(text: str) -> str:
     """``text`` with card numbers, SSNs, IBANs and written-out secrets masked, for
     logs: the audit trail must not become a copy of what it protects."""
-    hits = sorted(_identifier_hits(_normalise(text)), key=lambda h: h.start, reverse=True)
+    norm = _normalise(text)
+    hits = sorted(_in_original(_identifier_hits(norm.text), norm), key=lambda h: h.start,
+                  reverse=True)
     for hit in hits:
         text = text[: hit.start] + hit.matched + text[hit.end :]
     return text
