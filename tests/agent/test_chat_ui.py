@@ -54,5 +54,5 @@ def test_markup_in_tool_output_is_printed_as_text_and_the_turn_is_saved(tmp_path
     session_id = run_chat(assistant, Console(file=out, width=300), read=lambda: next(lines))
     text = out.getvalue()
     assert "[green]confirmed[/green]" in text and "Done [/]" in text
-    assert [m.role for m in assistant.sessions.load(session_id).messages][0] == "user"
+    assert len(assistant.sessions.load(session_id).messages) >= 3  # the turn was saved
     assistant.close()

@@ -52,6 +52,13 @@ def test_grammar_constrains_output(smol_backend):
     assert text in {"yes", "no"}
 
 
+def test_a_grammar_llama_cpp_cannot_parse_is_a_clear_error(smol_backend):
+    # handed on unparsed, such a grammar crashed the process at the first token
+    with pytest.raises(ValueError, match="could not parse the grammar"):
+        list(smol_backend.generate(PROMPT, GenerationParams(max_tokens=4), 'root ::= "a"b"'))
+    assert "".join(c.text for c in smol_backend.generate(PROMPT, GenerationParams(max_tokens=2)))
+
+
 def test_format_hint_from_gguf_metadata(smol_backend):
     assert smol_backend.format_hint() == "hermes"  # ChatML template without tool support
 

@@ -13,6 +13,7 @@ import ctypes
 import pytest
 
 from botpsy.formats import FORMATS, get_format
+from botpsy.formats.grammar import accept_anything
 from botpsy.types import ToolCall, ToolSpec
 
 from .samples import TOOLS
@@ -314,3 +315,14 @@ def test_a_phone_narrowed_to_null_can_only_be_left_out(probe):
 
     assert accepts(phone=None)
     assert not accepts(phone="10") and not accepts()
+
+
+def test_a_true_subschema_accepts_any_value():
+    # JSON Schema's `true` ("any value") is valid in a tool schema; the converter
+    # reads only `{}`, and a forced call of such a tool failed with an AttributeError
+    spec = ToolSpec(name="g", parameters={"type": "object", "properties": {"a": True},
+                                          "required": ["a"], "additionalProperties": True})
+    assert get_format("hermes").call_grammar([spec], "required")
+    assert spec.parameters["properties"]["a"] is True  # the spec itself is left alone
+    assert accept_anything({"properties": {"a": True}, "items": True}) == {
+        "properties": {"a": {}}, "items": {}}

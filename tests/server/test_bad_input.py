@@ -56,6 +56,9 @@ def test_malformed_json_is_400(http):
         ),
         ({**HELLO, "temperature": 9}, "temperature"),
         ({**HELLO, "n": 2}, "n"),
+        # JSON modes and logprobs are refused, not silently answered with plain text
+        ({**HELLO, "response_format": {"type": "json_object"}}, "response_format.type"),
+        ({**HELLO, "logprobs": True}, "logprobs"),
     ],
 )
 def test_schema_errors_are_422_and_name_the_field(http, body, param):
@@ -71,6 +74,8 @@ def test_schema_errors_are_422_and_name_the_field(http, body, param):
     ("body", "param"),
     [
         ({**HELLO, "tools": [{"type": "function", "function": {"name": "bad name"}}]}, "tools[0]"),
+        ({**HELLO, "tools": [{"type": "function"}]}, "tools[0]"),  # no function object
+        ({**HELLO, "tools": [{"type": "function", "function": "f"}]}, "tools[0]"),
         (
             {
                 **HELLO,

@@ -81,6 +81,29 @@ def test_required_tool_choice_constrains_generation(client):
     )
     assert reply.choices[0].message.tool_calls[0].function.name == "get_weather"
     assert backend.grammars[-1] is not None and "get_weather" in backend.grammars[-1]
+    assert "call)*" in backend.grammars[-1].splitlines()[0]  # parallel calls by default
+
+
+def test_parallel_tool_calls_false_allows_one_call(client):
+    api, backend = client
+    backend.outputs.append(call_text("get_weather", city="Oslo"))
+    api.chat.completions.create(
+        model=MODEL_NAME, messages=[{"role": "user", "content": "Oslo"}], tools=[WEATHER_TOOL],
+        tool_choice="required", parallel_tool_calls=False,
+    )
+    assert "call)*" not in backend.grammars[-1].splitlines()[0]
+
+
+def test_a_cut_answer_is_length_even_with_calls(client):
+    # the budget ran out inside a second call: the client must learn the output was cut
+    api, backend = client
+    backend.outputs.append(call_text("get_weather", city="Oslo") + "\n<tool_call>\n{\"na")
+    reply = api.chat.completions.create(
+        model=MODEL_NAME, messages=[{"role": "user", "content": "Oslo and Rome"}],
+        tools=[WEATHER_TOOL], max_tokens=8,
+    )
+    assert reply.choices[0].finish_reason == "length"
+    assert reply.choices[0].message.tool_calls[0].function.name == "get_weather"
 
 
 def test_streamed_text_matches_and_ends_with_usage(client):

@@ -55,9 +55,11 @@ def make_timings(stats: GenerationStats, ttft: float | None, total: float) -> Ti
 
 
 def _finish_reason(result: ParseResult, stats: GenerationStats) -> str:
-    if result.tool_calls:
-        return "tool_calls"
-    return "length" if stats.finish_reason == "length" else "stop"
+    """"length" whenever the token budget cut the output, calls or not: a client must
+    know that a call may be missing or half-written (its text stays in ``content``)."""
+    if stats.finish_reason == "length":
+        return "length"
+    return "tool_calls" if result.tool_calls else "stop"
 
 
 class FormattedChatModel:
@@ -76,6 +78,20 @@ class FormattedChatModel:
     def _supports_grammar(self) -> bool:
         return getattr(self.backend, "supports_grammar", True) and hasattr(self.format, "call_grammar")
 
+    def _call_grammar(self, forced: list[ToolSpec], params: GenerationParams) -> str:
+        """The forced call's grammar; a schema the converter cannot read is the caller's
+        bad input (a ValueError naming the tools), not a model failure."""
+        try:
+            return self.format.call_grammar(forced, params.tool_choice, params.parallel_tool_calls)
+        except ValueError:
+            raise
+        except (AttributeError, KeyError, TypeError, RecursionError, NotImplementedError) as exc:
+            names = ", ".join(spec.name for spec in forced)
+            raise ValueError(
+                f"cannot force a call of {names}: its parameter schema is beyond the call "
+                f"grammar ({type(exc).__name__}: {exc})"
+            ) from None
+
     def _prepare(
         self, messages: list[Message], tools: list[ToolSpec], params: GenerationParams
     ) -> tuple[str, str | None, str]:
@@ -86,7 +102,7 @@ class FormattedChatModel:
         if forced is None:
             return prompt, None, ""
         if self._supports_grammar():
-            return prompt, self.format.call_grammar(forced, params.tool_choice, params.parallel_tool_calls), ""
+            return prompt, self._call_grammar(forced, params), ""
         prefix = self.format.call_prefix()
         return prompt + prefix, None, prefix
 

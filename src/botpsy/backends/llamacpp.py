@@ -44,6 +44,23 @@ def shared_prefix(a: Sequence[int], b: Sequence[int]) -> int:
     return n
 
 
+def check_grammar(vocab: Any, grammar: str) -> None:
+    """Parse ``grammar`` with llama.cpp's own GBNF parser, or raise ``ValueError``.
+
+    Why: llama-cpp-python hands a grammar llama.cpp cannot parse on as a null sampler,
+    and the process dies at the first token (a tool schema with a quote in a property
+    name or enum value makes the JSON-schema converter write such a grammar)."""
+    import llama_cpp
+
+    parsed = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode("utf-8"), b"root")
+    if not parsed:
+        raise ValueError(
+            "cannot force this call: llama.cpp could not parse the grammar built from the "
+            "tool schemas (a quote or backslash in a property name or enum value?)"
+        )
+    llama_cpp.llama_sampler_free(parsed)
+
+
 def default_threads() -> int:
     """Physical-ish core count: llama.cpp decode is memory-bound, more threads than cores hurts."""
     return max(1, min(os.cpu_count() or 1, 8))
@@ -125,6 +142,7 @@ class LlamaCppBackend:
             return None
         from llama_cpp import LlamaGrammar
 
+        check_grammar(self.llama._model.vocab, grammar)
         return LlamaGrammar.from_string(grammar, verbose=False)
 
     def generate(

@@ -80,10 +80,13 @@ class ScriptedBackend:
         self._next += 1
         self.prompts.append(prompt)
         self.grammars.append(grammar)
+        words = self.count_tokens(text)
         self._stats = GenerationStats(
             prompt_tokens=self.count_tokens(prompt),
-            completion_tokens=self.count_tokens(text),
+            completion_tokens=words,
             prompt_eval_s=0.0,
+            # a script as long as the budget reads as cut there, as a model's would
+            finish_reason="length" if words >= params.max_tokens else "stop",
         )
         # Small chunks exercise the streaming parsers the way a real model does.
         for start in range(0, len(text), self._chunk):

@@ -89,7 +89,7 @@ def _parameters(converter: Any, spec: ToolSpec, index: int) -> dict[str, Any]:
     """A copy of the tool's parameter schema with its type lists spread and its ``$ref``s
     registered in the converter (which rewrites refs in place, so the ToolSpec is never
     touched)."""
-    params = spread_type_lists(copy.deepcopy(spec.parameters or {}))
+    params = spread_type_lists(accept_anything(copy.deepcopy(spec.parameters or {})))
     return converter.resolve_refs(params, rule_name("tool", index))
 
 
@@ -97,6 +97,26 @@ def _parameters(converter: Any, spec: ToolSpec, index: int) -> dict[str, Any]:
 _SUBSCHEMA = ("items", "additionalProperties", "not")
 _SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
 _SUBSCHEMA_MAPS = ("properties", "$defs", "definitions")
+
+
+def accept_anything(schema: Any) -> Any:
+    """``schema`` with each ``true`` subschema (JSON Schema for "any value") written as
+    ``{}``, the form llama-cpp-python's converter reads; in place."""
+    if not isinstance(schema, dict):
+        return schema
+    for key in _SUBSCHEMA:
+        if schema.get(key) is True:
+            schema[key] = {}
+        accept_anything(schema.get(key))
+    for key in _SUBSCHEMA_LISTS:
+        branches = schema.get(key) or []
+        for index, branch in enumerate(branches):
+            branches[index] = {} if branch is True else accept_anything(branch)
+    for key in _SUBSCHEMA_MAPS:
+        subs = schema.get(key) or {}
+        for name, sub in subs.items():
+            subs[name] = {} if sub is True else accept_anything(sub)
+    return schema
 
 
 def spread_type_lists(schema: Any) -> Any:

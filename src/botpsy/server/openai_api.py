@@ -29,7 +29,7 @@ from openai.types.chat.chat_completion_message_function_tool_call import (
     Function,
 )
 from openai.types.completion_usage import PromptTokensDetails
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from botpsy.server.errors import APIError, ErrorKind
 from botpsy.types import Completion, GenerationParams, Message, ToolCall, ToolSpec
@@ -78,6 +78,15 @@ class StreamOptions(BaseModel):
     include_usage: bool = False
 
 
+class ResponseFormat(BaseModel):
+    """``response_format``: only plain text is supported; JSON modes are refused with a
+    400 rather than answered with unconstrained text a client would then fail to read."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: Literal["text"]
+
+
 class ChatCompletionRequest(BaseModel):
     """The body of ``POST /v1/chat/completions``; unknown OpenAI options are ignored."""
 
@@ -96,6 +105,16 @@ class ChatCompletionRequest(BaseModel):
     seed: int | None = None
     stop: str | list[str] | None = None
     n: int = Field(default=1, ge=1, le=1, description="only one choice per request")
+    parallel_tool_calls: bool = True
+    response_format: ResponseFormat | None = None
+    logprobs: bool = Field(default=False, description="not supported: true is refused")
+
+    @field_validator("logprobs")
+    @classmethod
+    def _no_logprobs(cls, value: bool) -> bool:
+        if value:
+            raise ValueError("logprobs are not supported by this server")
+        return value
 
 
 def _text(content: str | list[ContentPart] | None, where: str) -> str:
@@ -165,7 +184,7 @@ def to_tool_specs(tools: list[dict[str, Any]] | None) -> list[ToolSpec]:
     for index, entry in enumerate(tools or []):
         try:
             specs.append(Tool.from_openai(entry).spec)
-        except ValueError as exc:
+        except (ValueError, TypeError) as exc:
             raise APIError(
                 400, ErrorKind.invalid_request, str(exc), param=f"tools[{index}]"
             ) from None
@@ -201,6 +220,7 @@ def to_params(request: ChatCompletionRequest, tools: list[ToolSpec]) -> Generati
         seed=request.seed,
         stop=stop,
         tool_choice=choice_name,
+        parallel_tool_calls=request.parallel_tool_calls,
     )
 
 
@@ -222,10 +242,11 @@ def usage_of(completion: Completion) -> CompletionUsage:
 
 
 def finish_reason(completion: Completion) -> Literal["stop", "length", "tool_calls"]:
-    """OpenAI has no ``error`` finish reason: unparseable output still ends a turn."""
-    if completion.tool_calls:
-        return "tool_calls"
-    return "length" if completion.finish_reason == "length" else "stop"
+    """OpenAI has no ``error`` finish reason: unparseable output still ends a turn. A cut
+    output is "length" even when it holds calls (the last may be missing)."""
+    if completion.finish_reason == "length":
+        return "length"
+    return "tool_calls" if completion.tool_calls else "stop"
 
 
 def _wire_call(call: ToolCall) -> ChatCompletionMessageFunctionToolCall:
