@@ -30,6 +30,16 @@ def test_report_files_are_written_and_read_back(oracle_run):
 def test_load_report_explains_a_missing_run(tmp_path):
     with pytest.raises(FileNotFoundError, match="score the run first"):
         load_report(tmp_path)
+    (tmp_path / "report.json").write_text('{"model": 3}')
+    with pytest.raises(ValueError, match="report.json is not a BFCL report"):
+        load_report(tmp_path)
+
+
+def test_compare_refuses_a_run_that_does_not_exist(oracle_run, tmp_path, monkeypatch):
+    # a typo used to fall back to the current folder and compare it with itself
+    monkeypatch.chdir(oracle_run.out / "scores" / "oracle")  # holds a report.json
+    with pytest.raises(FileNotFoundError, match="no run at typo-a"):
+        compare("typo-a", "typo-b")
 
 
 def _copied_parallel(oracle_run, tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import typer
@@ -44,6 +45,28 @@ def test_filters_and_json(tmp_path: Path) -> None:
 def test_missing_log_fails_clearly(tmp_path: Path) -> None:
     result = runner.invoke(app, ["--db", str(tmp_path / "none.db")])
     assert result.exit_code == 1 and "no audit log" in result.output
+
+
+def test_markup_in_a_logged_call_is_shown_as_text(tmp_path: Path) -> None:
+    path = _log(tmp_path)
+    AuditLog(path).record(AuditEntry(tool="create_note", decision=AuditDecision.executed,
+                                     arguments={"title": "groceries [/x] [bold]list"}))
+    result = runner.invoke(app, ["--db", str(path)], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    assert "[/x] [bold]list" in result.output
+
+
+def test_a_file_that_is_no_audit_log_is_refused_and_left_alone(tmp_path: Path) -> None:
+    other = tmp_path / "assistant.db"
+    sqlite3.connect(other).execute("CREATE TABLE notes (id INTEGER)").connection.commit()
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"x")
+    for path in (other, junk):
+        before = path.read_bytes()
+        result = runner.invoke(app, ["--db", str(path)])
+        assert result.exit_code == 2 and "not a botpsy audit log" in result.output
+        assert path.read_bytes() == before  # a viewer never writes
+    assert runner.invoke(app, ["--db", str(tmp_path)]).exit_code == 1  # a folder
 
 
 def test_mounts_as_a_subcommand(tmp_path: Path) -> None:

@@ -343,6 +343,9 @@ def _comparison(run_a: Path, run_b: Path, skip_first: int) -> tuple[str, BaseMod
         scenario_comparison_markdown,
     )
 
+    for run in (run_a, run_b):
+        if not run.exists():  # a typo must not fall back to the current folder
+            raise FileNotFoundError(f"no run at {run}")
     kinds = [is_scenario_run(run_a), is_scenario_run(run_b)]
     if any(kinds):
         if not all(kinds):

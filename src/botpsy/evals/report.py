@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pydantic import BaseModel, Field, computed_field
+from pydantic import BaseModel, Field, ValidationError, computed_field
 
 from botpsy.evals.bfcl import upstream
 from botpsy.evals.bfcl.overall import NON_LIVE, MeanStd, OverallScore, leaves
@@ -197,7 +197,10 @@ def load_report(path: str | Path) -> BfclReport:
         path = path / "report.json"
     if not path.exists():
         raise FileNotFoundError(f"no report.json at {path} (score the run first)")
-    return BfclReport.model_validate_json(path.read_text(encoding="utf-8"))
+    try:
+        return BfclReport.model_validate_json(path.read_text(encoding="utf-8"))
+    except ValidationError as exc:
+        raise ValueError(f"{path} is not a BFCL report: {exc.errors()[0]['msg']}") from None
 
 
 class CategoryDelta(BaseModel):
@@ -323,6 +326,9 @@ def compare(run_a: str | Path, run_b: str | Path, skip_first: int = 0) -> Compar
     both answered, leaving out each category's first ``skip_first`` cases."""
     if skip_first < 0:
         raise ValueError(f"skip_first must be >= 0, got {skip_first}")
+    for run in (run_a, run_b):
+        if not Path(run).exists():  # a typo must not fall back to the current folder
+            raise FileNotFoundError(f"no run at {run}")
     dir_a, dir_b = (Path(r) if Path(r).is_dir() else Path(r).parent for r in (run_a, run_b))
     report_a, report_b = load_report(dir_a), load_report(dir_b)
     rows = []

@@ -94,19 +94,35 @@ def summarize(text: str, limit: int = SUMMARY_CHARS) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "\u2026"
 
 
+class AuditLogError(ValueError):
+    """The file is not an audit log botpsy can read (or create)."""
+
+
 class AuditLog:
     """Append-only audit table in a SQLite file.
 
     A connection is opened per operation so the log can be shared by threads
-    (the web server) and by the assistant store's own connection to the file."""
+    (the web server) and by the assistant store's own connection to the file.
+    ``read_only`` opens an existing log for viewing: nothing is created or
+    written, so pointing a viewer at the wrong file cannot change it."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, read_only: bool = False):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with closing(self._connect()) as db, db:
-            db.executescript(_SCHEMA)
+        self.read_only = read_only
+        try:
+            if read_only:
+                with closing(self._connect()) as db:
+                    db.execute("SELECT 1 FROM audit_log LIMIT 1")
+                return
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with closing(self._connect()) as db, db:
+                db.executescript(_SCHEMA)
+        except (sqlite3.DatabaseError, OSError) as exc:
+            raise AuditLogError(f"{self.path} is not a botpsy audit log ({exc})") from None
 
     def _connect(self) -> sqlite3.Connection:
+        if self.read_only:
+            return sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=10)
         return sqlite3.connect(self.path, timeout=10)
 
     def record(self, entry: AuditEntry) -> AuditEntry:

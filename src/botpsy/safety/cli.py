@@ -50,14 +50,20 @@ def audit(
     """Print the newest audit entries (oldest first) as a table."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    from botpsy.safety.audit import AuditLog
+    from botpsy.safety.audit import AuditLog, AuditLogError
 
     path = db or default_audit_path()
-    if not path.exists():
+    if not path.is_file():
         typer.echo(f"no audit log at {path} (nothing has been audited yet)", err=True)
         raise typer.Exit(1)
-    entries = AuditLog(path).entries(session_id=session, decision=decision, tool=tool, limit=limit)
+    try:
+        log = AuditLog(path, read_only=True)
+    except AuditLogError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    entries = log.entries(session_id=session, decision=decision, tool=tool, limit=limit)
     if as_json:
         for entry in entries:
             typer.echo(entry.model_dump_json())
@@ -69,12 +75,15 @@ def audit(
     for e in entries:
         style = _STYLES.get(e.decision.value, "")
         result = "" if e.result_ok is None else ("ok: " if e.result_ok else "failed: ")
-        table.add_row(
+        # every cell is plain text: arguments and results quote what a model or an
+        # email wrote, and Rich markup in them must neither style nor break the table
+        table.add_row(*(Text(cell) for cell in (
             str(e.id), e.ts.astimezone().strftime("%Y-%m-%d %H:%M:%S"), (e.session_id or "")[:12],
             "" if e.round is None else str(e.round), e.tool,
-            _short(json.dumps(e.arguments, ensure_ascii=False), 120),
-            f"[{style}]{e.decision.value}[/]" if style else e.decision.value,
-            _short(e.reason), ", ".join(e.taint_sources), _short(result + e.result_summary),
+            _short(json.dumps(e.arguments, ensure_ascii=False), 120))),
+            Text(e.decision.value, style=style),
+            *(Text(cell) for cell in (
+                _short(e.reason), ", ".join(e.taint_sources), _short(result + e.result_summary))),
         )
     Console().print(table)
     if not entries:
