@@ -196,3 +196,28 @@ def test_ask_refuses_an_address_nobody_gave(tmp_path):
     steps = json.loads(result.output)["steps"]
     assert [s["decision"] for s in steps] == ["invalid"]
     assert "not an address the user wrote" in steps[0]["reason"]
+
+
+def test_unusable_data_folders_and_sessions_are_clear_errors(tmp_path):
+    spec = _script(tmp_path, "hello")
+    (tmp_path / "afile").write_text("x")
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "assistant.db").write_text("not a database")
+    for folder, message in ((tmp_path / "afile", "cannot open the assistant's data"),
+                            (broken, "file is not a database")):
+        result = runner.invoke(app, ["ask", "hi", "--model", spec, "--data-dir", str(folder)])
+        assert result.exit_code == 2 and message in " ".join(result.output.split())
+    result = runner.invoke(app, ["chat", "--model", spec, "--data-dir", str(tmp_path / "d"),
+                                 "--session", "nosuch"], input="hi\n")
+    assert result.exit_code == 2 and "no session 'nosuch'" in " ".join(result.output.split())
+
+
+def test_a_failed_turn_exits_non_zero(tmp_path):
+    # the model's call stays unreadable: the answer says so and scripts see a failure
+    spec = _script(tmp_path, *['<tool_call>{"name": "add_reminder", "arguments": {"text": "x"'] * 12)
+    result = runner.invoke(app, ["ask", "remind me to call Anna", "--model", spec,
+                                 "--data-dir", str(tmp_path / "d")])
+    assert result.exit_code == 1 and "could not read the tool call" in result.output
+    down = runner.invoke(app, ["ask", "hi", "--no-tools", "--model", "openai:http://127.0.0.1:1/v1#x"])
+    assert down.exit_code == 1 and "the model failed" in " ".join(down.output.split())

@@ -90,7 +90,7 @@ def _load_model(spec: str, fmt: str | None, n_ctx: int = 4096):
 
     try:
         return load_chat_model(spec, fmt=fmt, n_ctx=n_ctx)
-    except (ModelNotFoundError, ValueError) as exc:
+    except (ModelNotFoundError, ValueError, OSError) as exc:  # OSError: a broken HF folder
         fail(str(exc))
 
 
@@ -101,10 +101,16 @@ def ask_model(request: str, spec: str, fmt: str | None, tools_file: Path | None,
 
     tools = [tool.spec for tool in _load_tools(tools_file)]
     model = _load_model(spec, fmt)
+    import httpx
+
+    from botpsy.backends.openai_http import EndpointError
+
     try:
         completion = model.complete([Message(role="user", content=request)], tools, _params(max_tokens, tool_choice, temperature))
     except ValueError as exc:
         fail(str(exc))
+    except (EndpointError, httpx.HTTPError, OSError) as exc:  # an endpoint down or talking nonsense
+        fail(f"the model failed: {exc}", 1)
     print_completion(completion, as_json)
 
 
@@ -128,8 +134,11 @@ def _open_assistant(spec: str, fmt: str | None, data_dir: Path | None, confirmer
     except SafetyConfigError as exc:
         fail(str(exc))
     model = _load_model(spec, fmt)
-    return open_assistant(model, data_dir=data_dir, safety=safety, confirmer=confirmer,
-                          params=GenerationParams(max_tokens=max_tokens))
+    try:
+        return open_assistant(model, data_dir=data_dir, safety=safety, confirmer=confirmer,
+                              params=GenerationParams(max_tokens=max_tokens))
+    except ValueError as exc:  # StoreError: a file in the folder's place, a foreign database
+        fail(str(exc))
 
 
 def _print_steps(result) -> None:
@@ -166,9 +175,13 @@ def ask(
         assistant.close()
     if as_json:
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")
-        return
-    _print_steps(result)
-    console.print(result.final_text, markup=False, highlight=False)
+    else:
+        _print_steps(result)
+        console.print(result.final_text, markup=False, highlight=False)
+    from botpsy.agent import StopReason
+
+    if result.stopped_reason in (StopReason.model_error, StopReason.unreadable_call):
+        raise typer.Exit(1)  # scripts must not read a failed turn as done
 
 
 @app.command()
@@ -182,10 +195,15 @@ def chat(
 ) -> None:
     """Chat with the assistant in the terminal: streamed tokens, tool calls shown, confirmations asked."""
     from botpsy.agent.chat_ui import run_chat
+    from botpsy.agent.session import SessionNotFoundError
 
     assistant = _open_assistant(model, fmt, data_dir, _confirmer(False, True), max_tokens, safety_file)
     try:
+        if session is not None:
+            assistant.sessions.load(session)
         run_chat(assistant, console, session_id=session)
+    except SessionNotFoundError:
+        fail(f"no session {session!r} in this data folder")
     finally:
         assistant.close()
 

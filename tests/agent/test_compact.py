@@ -93,7 +93,20 @@ def test_nothing_fits_ends_the_turn_with_the_overflow_as_the_error(audit):
                             n_ctx=300, audit=audit)  # the first prompt alone is ~320 tokens
     result = agent.run("Read page 1")
     assert result.stopped_reason == StopReason.model_error
-    assert "ContextOverflowError" in (result.error or "") and backend.remaining == 2
+    assert "does not fit the model's context window" in (result.error or "")
+    assert backend.remaining == 2
+
+
+def test_an_oversized_earlier_turn_does_not_break_the_next_one(audit):
+    # the first request alone overflows; it stays in the history, and the next turn
+    # is asked without the earlier turns rather than failing forever
+    agent, backend = _agent(World(), ["Nothing to add.", "Hello!"], n_ctx=400, audit=audit)
+    first = agent.run("remind me " + "x " * 500)
+    assert first.stopped_reason == StopReason.model_error and backend.remaining == 2
+    second = agent.run("hi", history=first.messages)
+    assert second.stopped_reason == StopReason.answered and second.final_text == "Nothing to add."
+    assert "x x x" not in backend.prompts[-1]
+    assert any("x x x" in m.content for m in second.messages)  # the record keeps it
 
 
 def test_an_injection_in_a_cut_result_still_taints_the_call_it_inspired(audit):

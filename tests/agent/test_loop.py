@@ -300,6 +300,16 @@ def test_unreadable_call_is_explained_to_the_model(make_agent) -> None:
     assert "could not be read" in agent.model.backend.prompts[1]
 
 
+def test_a_call_that_stays_unreadable_is_never_shown_as_the_answer(make_agent) -> None:
+    broken = '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"'
+    agent = make_agent([broken] * 8, max_rounds=3)
+    result = agent.run("Weather in Oslo?")
+    assert result.stopped_reason is StopReason.unreadable_call and result.steps == []
+    assert result.final_text.startswith("I could not read the tool call the model wrote")
+    assert "nothing was done" in result.final_text and "<tool_call>" not in result.final_text
+    assert any(broken in m.content for m in result.messages)  # the raw text is kept
+
+
 def test_model_failure_is_a_categorised_stop(make_agent) -> None:
     result = make_agent([]).run("hi")
     assert result.stopped_reason is StopReason.model_error

@@ -72,6 +72,8 @@ def run_chat(
             text = read().strip()
         except (EOFError, KeyboardInterrupt):
             break
+        except RuntimeError:  # input() with stdin closed: "lost sys.stdin"
+            break
         if text in ("/quit", "/exit"):
             break
         if text == "/new":

@@ -3,7 +3,9 @@
 Tool results (an inbox listing, a calendar week, a file) fill a 4096-token
 context in a few rounds. When the backend says the prompt does not fit, the
 agent asks again with older tool results cut down, then with every tool result
-cut down, rather than ending the turn with a model error.
+cut down, then without the conversation's earlier turns, rather than ending the
+turn with a model error (an earlier oversized message would otherwise break
+every later turn of its session).
 
 Only the prompt sent to the model is shortened: the turn's own messages keep
 every tool result in full, because the safety layer's taint tracking matches
@@ -47,8 +49,9 @@ def compact_tool_results(messages: list[Message], keep: int, latest_too: bool) -
     ]
 
 
-def compactions(messages: list[Message]) -> Iterator[list[Message]]:
-    """The shortened versions to try, mildest first, leaving out those that change nothing.
+def compactions(messages: list[Message], turn_start: int = 0) -> Iterator[list[Message]]:
+    """The shortened versions to try, mildest first, leaving out those that change nothing;
+    the last keeps only the current turn (from ``turn_start``), its tool results cut.
     Lazy: a prompt that fits never pays for copying its tool results."""
     previous = messages
     for keep, latest_too in LEVELS:
@@ -56,3 +59,6 @@ def compactions(messages: list[Message]) -> Iterator[list[Message]]:
         if shorter != previous:
             yield shorter
             previous = shorter
+    if turn_start > 0:
+        keep, latest_too = LEVELS[-1]
+        yield compact_tool_results(messages[turn_start:], keep, latest_too)

@@ -31,6 +31,7 @@ class StopReason(str, Enum):
     scope_handoff = "scope_handoff"  # the request is in a blocked domain: handed back to the user
     pending_confirmation = "pending_confirmation"  # calls wait for the user's decision (resume)
     model_error = "model_error"  # the model backend failed
+    unreadable_call = "unreadable_call"  # the model's tool call could not be read, even when asked again
 
 
 class AgentStep(BaseModel):

@@ -59,7 +59,15 @@ from botpsy.safety.confirm import Confirmer
 from botpsy.safety.policy import ScopeDecision, ScopePolicy
 from botpsy.safety.taint import AGENT_SOURCE, TaintTracker
 from botpsy.tools import ToolRegistry
-from botpsy.types import Completion, GenerationParams, Message, ToolCall, ToolSpec, Usage
+from botpsy.types import (
+    Completion,
+    GenerationParams,
+    Message,
+    ParseError,
+    ToolCall,
+    ToolSpec,
+    Usage,
+)
 
 
 @dataclass
@@ -127,6 +135,13 @@ def failed(step: AgentStep) -> bool:
 # How botpsy's errors name the tool that lists what a call got wrong (errors.not_found,
 # inputs.email_addresses, grounding's refusals): "search_mail or list_inbox gives the ids".
 _FINDER_HINT = re.compile(r"\b(\w+(?: or \w+)*) gives the (?:ids|addresses)\b")
+
+
+def unreadable(error: ParseError) -> str:
+    """The answer when the model's call could not be read: what went wrong, and that
+    nothing ran (its text stays in the conversation)."""
+    return (f"I could not read the tool call the model wrote ({error.kind.value}: "
+            f"{error.message}), so nothing was done. Please try again or rephrase.")
 
 
 def error_text(step: AgentStep) -> str:
@@ -325,6 +340,10 @@ class Agent:
             if not completion.tool_calls:
                 if self._ask_to_fix_parse(turn, completion):
                     continue
+                unread = [e for e in completion.parse_errors if not e.recovered]
+                if unread:  # never present a broken call as the answer
+                    yield self._finish(turn, StopReason.unreadable_call, unreadable(unread[0]))
+                    return
                 yield self._finish(turn, StopReason.answered, completion.content)
                 return
             stop = yield from self._round(turn, completion.tool_calls)
@@ -348,11 +367,14 @@ class Agent:
         or None with ``turn.error`` set when the backend failed. A prompt over the
         context window is asked again with its tool results cut down (prompt only)."""
         completion: Completion | None = None
-        for messages in itertools.chain([turn.messages], compactions(turn.messages)):
+        shorter = compactions(turn.messages, turn_start(turn.messages))
+        for messages in itertools.chain([turn.messages], shorter):
             try:
                 completion = yield from self._call_model(turn, messages, stream)
-            except ContextOverflowError as exc:
-                turn.error = f"{type(exc).__name__}: {exc}"  # kept if no shorter prompt fits
+            except ContextOverflowError as exc:  # kept if no shorter prompt fits
+                turn.error = (f"the request does not fit the model's context window (the turn "
+                              f"alone is {exc.prompt_tokens} tokens, the window "
+                              f"{exc.n_ctx}); shorten it")
                 continue
             except Exception as exc:  # noqa: BLE001 - any backend failure ends the turn, categorised
                 turn.error = f"{type(exc).__name__}: {exc}"

@@ -11,6 +11,7 @@ stays fast.
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from datetime import date
 from pathlib import Path
 from typing import Annotated
@@ -57,7 +58,12 @@ def init(
         for name in (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm"):
             (target / name).unlink(missing_ok=True)
         shutil.rmtree(target / FILES_DIR, ignore_errors=True)
-    with AssistantStore(target) as store:
+    try:
+        store = AssistantStore(target)
+    except (OSError, sqlite3.DatabaseError) as exc:
+        typer.echo(f"error: cannot make a store in {target}: {exc}", err=True)
+        raise typer.Exit(2) from None
+    with store:
         if demo:
             from botpsy.assistant.demo import seed_demo
 

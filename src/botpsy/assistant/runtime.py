@@ -7,6 +7,7 @@ wiring, so it lives here once: ``open_assistant(model, data_dir=...)`` returns a
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,7 @@ from botpsy.assistant.store import AssistantStore, default_data_dir
 from botpsy.assistant.titlecheck import TitleCheck
 from botpsy.assistant.toolsets import assistant_tools
 from botpsy.backends.base import ChatModel
-from botpsy.safety.audit import AuditLog
+from botpsy.safety.audit import AuditLog, AuditLogError
 from botpsy.safety.cli import AUDIT_DB
 from botpsy.safety.config import SafetyConfig
 from botpsy.safety.confirm import Confirmer
@@ -72,6 +73,11 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry) -> list
             AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck(takes)]
 
 
+class StoreError(ValueError):
+    """The data folder cannot hold the assistant's store (a file in its place, a
+    database that is not botpsy's): nothing was read or written."""
+
+
 def open_assistant(
     model: ChatModel,
     *,
@@ -90,11 +96,17 @@ def open_assistant(
     ``select_tools`` sends only the tools relevant to each request (prompt tokens
     are the scarce resource of a small on-device model); ``extra_tools`` (e.g. from
     MCP servers) join the assistant's own."""
-    if store is None:
-        store = AssistantStore(Path(data_dir) if data_dir is not None else default_data_dir())
-    root = store.data_dir
+    folder = Path(data_dir) if data_dir is not None else default_data_dir()
+    try:
+        if store is None:
+            store = AssistantStore(folder)
+        audit = AuditLog(store.data_dir / AUDIT_DB)
+        sessions = SessionStore(store.data_dir / SESSIONS_DB)
+    except (sqlite3.DatabaseError, OSError, AuditLogError) as exc:
+        raise StoreError(
+            f"cannot open the assistant's data in {store.data_dir if store else folder}: {exc}"
+        ) from None
     registry = ToolRegistry([*assistant_tools(store), *(extra_tools or [])])
-    audit = AuditLog(root / AUDIT_DB)
 
     def system_prompt() -> str:  # re-read per turn: the profile may change while serving
         return SystemPrompt.from_profile(store.profile, clock=store.now)()
@@ -111,4 +123,4 @@ def open_assistant(
         call_mode=call_mode or default_call_mode(model.name),
         call_checks=assistant_call_checks(store, registry),
     )
-    return Assistant(store, registry, agent, audit, SessionStore(root / SESSIONS_DB))
+    return Assistant(store, registry, agent, audit, sessions)
