@@ -7,6 +7,7 @@ import pytest
 from botpsy.bench.config import BenchConfig, context_size, physical_cores, plan_jobs, validate
 from botpsy.bench.errors import BenchError, BenchErrorKind
 from botpsy.bench.quantize import Variant
+from botpsy.bench.runner import resolve_adapter
 
 
 def test_quick_defaults_are_small():
@@ -71,3 +72,15 @@ def test_plan_runs_most_threads_first_and_measures_accuracy_once(tiny_gguf):
         ("hf-bf16", "bfloat16", 2),
     ]
     assert runs[0].size_bytes == tiny_gguf.stat().st_size
+    assert all(j.lora_path is None for j in llama)
+
+
+def test_a_model_with_an_adapter_is_measured_with_it(tiny_gguf):
+    # `bench run --model botpsy-smol` measured plain SmolLM2: the adapter was dropped
+    variants = [Variant(quant="f32", path=tiny_gguf, source_quant="f32", is_source=True)]
+    config = BenchConfig.create(hf_model="/models/hf")
+    runs = plan_jobs(config, variants, n_ctx=2048, adapter="/a/lora.gguf")
+    assert {(r.job.backend, r.job.lora_path) for r in runs} == {
+        ("llama.cpp", "/a/lora.gguf"), ("transformers", None)}  # --hf-model is its own model
+    assert resolve_adapter("smollm2") is None
+    assert resolve_adapter("botpsy-smol").endswith("botpsy-smol-lora.gguf")

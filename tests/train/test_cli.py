@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import yaml
 from typer.testing import CliRunner
 
@@ -89,6 +90,27 @@ def test_unknown_preset_and_bad_config_are_clear_errors(tmp_path):
     )
     result = runner.invoke(app, ["sft", "--config", str(tmp_path / "bad.json")])
     assert result.exit_code != 0 and "learning_rate" in result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"learnng_rate": 1e-3, "max_stepz": 1}', "'learnng_rate'(didyoumean'learning_rate'?)"),
+        ("[1]", "mustholdaJSONobject"),
+        ("{bad", "isnotJSON"),
+        ('{"learning_rate": -1}', "learning_ratemustbe>0"),
+        ('{"max_steps": -3}', "max_stepsmustbe>=1"),
+    ],
+)
+def test_a_config_no_run_can_use_is_refused_before_training(tmp_path, text, message):
+    # a misspelt key used to train with the default; a negative step count, every epoch
+    (tmp_path / "c.json").write_text(text)
+    args = ["sft", "--config", str(tmp_path / "c.json"), "--model", "m", "--train", "t",
+            "--out", str(tmp_path / "o")]
+    result = runner.invoke(app, args)
+    flat = "".join(result.output.replace("│", "").split())
+    assert result.exit_code == 2 and message in flat, result.output
+    assert not (tmp_path / "o").exists()
 
 
 def test_stage_commands_map_the_shared_flags_to_config_fields(tmp_path):

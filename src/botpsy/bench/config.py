@@ -107,10 +107,11 @@ class PlannedRun:
 
 
 def plan_jobs(
-    config: BenchConfig, variants: list[quantize.Variant], n_ctx: int
+    config: BenchConfig, variants: list[quantize.Variant], n_ctx: int, adapter: str | None = None
 ) -> list[PlannedRun]:
     """Worker jobs: every variant at every thread count (most threads first; accuracy measured
-    once per variant, in that first run), then the transformers runs at the most threads."""
+    once per variant, in that first run), then the transformers runs at the most threads.
+    ``adapter`` (a GGUF LoRA) is applied over every llama.cpp variant."""
     common = {
         "prompt_lens": sorted(config.prompt_lens),
         "decode_tokens": config.decode_tokens,
@@ -126,6 +127,7 @@ def plan_jobs(
                 model_path=str(variant.path),
                 label=variant.quant,
                 threads=threads,
+                lora_path=adapter,
                 accuracy_cases=config.accuracy_cases if i == 0 else 0,
                 **common,
             )

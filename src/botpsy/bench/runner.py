@@ -57,6 +57,14 @@ def resolve_gguf(spec: str) -> Path:
     return Path(ref.location)
 
 
+def resolve_adapter(spec: str) -> str | None:
+    """The LoRA adapter a model spec puts over its GGUF (``botpsy-smol``, ``PATH+lora=A``):
+    the bench applies it to every variant, so it measures the model the spec names."""
+    from botpsy.backends.store import resolve_model
+
+    return resolve_model(spec).lora
+
+
 def check_hf_model(path: str) -> None:
     """An HF model folder (with config.json) or a GGUF transformers can dequantize."""
     target = Path(path)
@@ -198,9 +206,11 @@ def run_bench(config: BenchConfig, on_step: StepCallback | None = None) -> Bench
     bandwidth = measure_bandwidths(config, steps)
     variants = make_variants(config, source, info, sha256, steps)
     n_ctx = context_size(config)
-    runs = plan_jobs(config, variants, n_ctx)
+    adapter = resolve_adapter(config.model)
+    runs = plan_jobs(config, variants, n_ctx, adapter)
     steps.total += sum(total_steps(run.job) for run in runs)
-    rows, notes = [], []
+    rows = []
+    notes = [f"every variant runs with the LoRA adapter {adapter} applied"] if adapter else []
     for run in runs:
         try:
             rows.append(run_planned(run, config, steps, bandwidth))

@@ -128,6 +128,7 @@ class WorkerJob(BaseModel):
     accuracy_cases: int = 0  # 0: do not measure accuracy in this job
     tool_choice: str = "required"
     format_name: str | None = None  # None: the model's own hint
+    lora_path: str | None = None  # a GGUF LoRA adapter applied over the variant (llama.cpp)
 
 
 class WorkerResult(BaseModel):

@@ -99,7 +99,8 @@ def load_model(job: WorkerJob) -> LoadedModel:
         from botpsy.bench.measure import LlamaStepper
 
         backend = LlamaCppBackend(
-            job.model_path, n_ctx=job.n_ctx, n_threads=job.threads, name=job.label
+            job.model_path, n_ctx=job.n_ctx, n_threads=job.threads, name=job.label,
+            lora_path=job.lora_path,
         )
         return LoadedModel(backend, LlamaStepper(backend.llama))
     from botpsy.backends.transformers_backend import TransformersBackend

@@ -39,7 +39,7 @@ def scenarios(
     model: ModelOpt = ASSISTANT_MODEL,
     out: OutOpt = Path("runs/scenarios"),
     split: Annotated[str | None, typer.Option(help="single | multi (default: both)")] = None,
-    limit: Annotated[int | None, typer.Option("--limit", "-n")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", "-n", min=1)] = None,
     every: Annotated[int, typer.Option("--every", min=1,
                                        help="every Nth scenario: a sample spanning all domains")] = 1,
     safety: Annotated[bool, typer.Option("--safety/--no-safety")] = True,

@@ -109,7 +109,7 @@ class ToolChoice(str, Enum):
     required = "required"  # grammar-constrained: one or more schema-valid calls of the tools
 
 
-LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", help="Only the first N cases.")]
+LimitOpt = Annotated[int | None, typer.Option("--limit", "-n", min=0, help="Only the first N cases.")]
 MaxTokensOpt = Annotated[int, typer.Option("--max-tokens")]
 ResumeOpt = Annotated[
     bool, typer.Option("--resume/--no-resume", help="Skip cases already in the result files.")

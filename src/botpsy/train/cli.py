@@ -8,8 +8,10 @@ Heavy imports live inside the commands to keep ``botpsy --help`` fast.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import asdict
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -32,15 +34,35 @@ OutDir = Annotated[Path, typer.Option("--out", help="output folder")]
 
 
 def _stage_config(cls: type, config: Path | None, **flags: Any) -> Any:
-    """The config from ``--config`` (if any) with the given flags laid over it."""
+    """The config from ``--config`` (if any) with the given flags laid over it. A key the
+    config class does not know is refused (a misspelt "learnng_rate" used to train with
+    the default), and so is a file that is not a JSON object."""
     from pydantic import TypeAdapter, ValidationError
 
-    raw: dict[str, Any] = json.loads(config.read_text(encoding="utf-8")) if config else {}
+    raw = _config_file(config) if config else {}
+    known = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        hints = [f"{k!r} (did you mean {close[0]!r}?)" if (close := get_close_matches(k, known, 1))
+                 else repr(k) for k in unknown]
+        raise typer.BadParameter(f"{config}: unknown {cls.__name__} keys {', '.join(hints)}")
     raw.update({k: v for k, v in flags.items() if v is not None})
     try:
         return TypeAdapter(cls).validate_python(raw)
     except ValidationError as exc:
         raise typer.BadParameter(f"invalid {cls.__name__}: {exc}") from exc
+
+
+def _config_file(path: Path) -> dict[str, Any]:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise typer.BadParameter(f"cannot read --config {path}: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise typer.BadParameter(f"--config {path} is not JSON: {exc}") from None
+    if not isinstance(raw, dict):
+        raise typer.BadParameter(f"--config {path} must hold a JSON object of settings")
+    return raw
 
 
 def _stage_flags(

@@ -88,6 +88,20 @@ class StageCommon:
     resume: bool = True  # skip a finished stage; continue from the newest checkpoint
     threads: int | None = None  # torch CPU threads (1 suits tiny models: no OpenMP spin-waiting)
 
+    def __post_init__(self) -> None:
+        """Settings no run can use fail here, before a model is loaded: a negative step
+        count used to mean "train every epoch", a negative learning rate trains away."""
+        positive = {"learning_rate": self.learning_rate, "epochs": self.epochs,
+                    "batch_size": self.batch_size, "grad_accum": self.grad_accum,
+                    "logging_steps": self.logging_steps, "save_steps": self.save_steps}
+        for name, value in positive.items():
+            if not value > 0:
+                raise ValueError(f"{name} must be > 0, got {value}")
+        if self.max_steps != -1 and self.max_steps < 1:
+            raise ValueError(f"max_steps must be >= 1 (or -1: train by epochs), got {self.max_steps}")
+        if self.val_samples < 0:
+            raise ValueError(f"val_samples must be >= 0, got {self.val_samples}")
+
 
 class LossPoint(BaseModel):
     step: int

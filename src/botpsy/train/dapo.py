@@ -75,6 +75,7 @@ class DAPOStageConfig(StageCommon):
     stage_name: str = "dapo"
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         check_kind_shares(self)
 
 

@@ -48,6 +48,9 @@ class SFTStageConfig(StageCommon):
 
     def __post_init__(self) -> None:
         """A wrong adapter setting fails here, before a model is loaded or data is read."""
+        super().__post_init__()
+        if self.max_length < 16:
+            raise ValueError(f"max_length must be >= 16 tokens, got {self.max_length}")
         if self.init_adapter and self.lora:
             raise ValueError("set lora (a new adapter) or init_adapter (continue one), not both")
         if self.init_adapter and not (Path(self.init_adapter) / "adapter_config.json").is_file():
