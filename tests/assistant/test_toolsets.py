@@ -89,3 +89,31 @@ def test_registry_runs_a_model_call_and_reports_bad_input(store: AssistantStore)
         ToolCall(name="add_reminder", arguments={"text": "x", "due": "blursday"})
     )
     assert not bad.ok and "could not read 'blursday'" in bad.content
+
+
+def test_confirmations_say_what_an_id_call_acts_on(store: AssistantStore) -> None:
+    # reply_email(2, ...) alone hides whom the mail goes to; the preview names it
+    from botpsy.agent.calls import CallPipeline
+    from botpsy.agent.guard import Repeat
+    from botpsy.assistant.mail import insert_email
+    from botpsy.safety import SafetyConfig
+    from botpsy.safety.taint import TaintVerdict
+
+    with store.write() as tx:
+        email = insert_email(tx, folder="inbox", sender="Bob <bob@evil.example>",
+                             recipients=["alex@example.com"], subject="Lunch Friday?", body="x",
+                             sent_at="2025-03-03T10:00:00Z", unread=True, message_id=None,
+                             created_at="2025-03-03T10:00:00Z")
+    (store.files_root / "todo.txt").write_text("milk")
+    pipeline = CallPipeline(ToolRegistry(assistant_tools(store)), SafetyConfig(), None, None, None)
+
+    def target(name: str, **arguments: object) -> str:
+        review = pipeline.review(ToolCall(name=name, arguments=arguments), TaintVerdict(),
+                                 Repeat.fresh)
+        return review.request.target
+
+    assert target("reply_email", email_id=email, body="Yes") == (
+        "a reply to Bob <bob@evil.example> about \u201cLunch Friday?\u201d, quoting that email")
+    assert "Lunch Friday?" in target("trash_email", email_id=email)
+    assert target("write_file", path="todo.txt", content="x") == "replaces todo.txt (4 bytes now)"
+    assert target("reply_email", email_id=99, body="Yes") == ""  # the call itself will say why

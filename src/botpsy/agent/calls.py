@@ -112,7 +112,8 @@ class CallPipeline:
         if not gate.needs_confirmation:
             return Review(call, AuditDecision.executed, " ".join(gate.reasons), taint, scope=scope)
         request = ConfirmationRequest(call=call, tool_description=tool.description,
-                                      reasons=gate.reasons, taint=taint)
+                                      target=tool.target(call.arguments), reasons=gate.reasons,
+                                      taint=taint)
         return Review(call, AuditDecision.needs_confirmation, " ".join(gate.reasons), taint,
                       scope=scope, request=request)
 

@@ -273,6 +273,13 @@ class CalendarToolbox(Toolbox):
             bool(row["all_day"]) and begin.date_only,
         )
 
+    def preview_update_event(self, event_id: int, **_changes: object) -> str:
+        event = self._event(self._row(event_id))
+        return f"the event \u201c{event.title}\u201d ({event.start})"
+
+    def preview_delete_event(self, event_id: int) -> str:
+        return self.preview_update_event(event_id)
+
     def _row(self, event_id: int) -> sqlite3.Row:
         event_id = inputs.item_id(event_id, "event_id")
         row = self.store.query_one("SELECT * FROM events WHERE id = ?", (event_id,))

@@ -116,6 +116,12 @@ class FilesToolbox(Toolbox):
             content=content,
         )
 
+    def preview_write_file(self, path: str, content: str = "") -> str:
+        resolved = self.sandbox.resolve(path)
+        if resolved.is_file():
+            return f"replaces {self.sandbox.relative(resolved)} ({resolved.stat().st_size} bytes now)"
+        return f"a new file {self.sandbox.relative(resolved)}"
+
     @exposed(side_effect=True)
     def write_file(self, path: str, content: str) -> WriteResult:
         """Write a text file, replacing it if it exists; folders are created as needed.

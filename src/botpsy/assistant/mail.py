@@ -165,6 +165,16 @@ class MailToolbox(Toolbox):
             tx.execute("UPDATE emails SET folder = 'trash' WHERE id = ?", (row["id"],))
         return self._summary(self._row(email_id))
 
+    # -- previews for confirmations ---------------------------------------------------
+    def preview_reply_email(self, email_id: int, body: str = "") -> str:
+        original = self._email(self._row(email_id), full_body=False)
+        to = ", ".join(original.to) if original.folder == "sent" else original.sender
+        return f"a reply to {to} about \u201c{original.subject}\u201d, quoting that email"
+
+    def preview_trash_email(self, email_id: int) -> str:
+        row = self._row(email_id)
+        return f"the email \u201c{row['subject']}\u201d from {row['sender']}"
+
     # -- helpers --------------------------------------------------------------------
     def _record(
         self, folder: str, to: str, subject: str, body: str, in_reply_to: int | None = None

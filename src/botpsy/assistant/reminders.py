@@ -102,6 +102,9 @@ class RemindersToolbox(Toolbox):
                 )
         return self._reminder(self._row(row["id"]))
 
+    def preview_complete_reminder(self, reminder_id: int) -> str:
+        return f"the reminder \u201c{self._row(reminder_id)['text']}\u201d"
+
     def _row(self, reminder_id: int) -> sqlite3.Row:
         reminder_id = inputs.item_id(reminder_id, "reminder_id")
         row = self.store.query_one("SELECT * FROM reminders WHERE id = ?", (reminder_id,))

@@ -11,6 +11,9 @@ them. Other purely additive local writes (a note, a reminder, a draft) are not
 marked.
 ``untrusted_output`` marks tools that return third-party text (mail bodies,
 files, notes pasted from the web) so the safety layer can taint it.
+A method ``preview_<tool>`` (same arguments) says in words what a call would act
+on ("a reply to bob@… about “Lunch”"): a confirmation of ``reply_email(2, …)``
+must show whom the mail goes to, not only an id.
 """
 
 from __future__ import annotations
@@ -65,8 +68,11 @@ class Toolbox:
         return found
 
     def tools(self) -> list[Tool]:
-        """The exposed methods, bound to this toolbox's store, as registry Tools."""
-        return [
-            Tool.from_function(getattr(self, name), side_effect=marks.side_effect)
-            for name, marks in self.traits().items()
-        ]
+        """The exposed methods, bound to this toolbox's store, as registry Tools (with
+        their ``preview_<name>`` method, if any, as ``Tool.preview``)."""
+        tools = []
+        for name, marks in self.traits().items():
+            tool = Tool.from_function(getattr(self, name), side_effect=marks.side_effect)
+            tool.preview = getattr(self, f"preview_{name}", None)
+            tools.append(tool)
+        return tools

@@ -37,6 +37,7 @@ class ConfirmationRequest(BaseModel):
 
     call: ToolCall
     tool_description: str = ""
+    target: str = ""  # what the call acts on, in words (the email a reply goes to)
     reasons: list[str] = Field(default_factory=list)
     taint: TaintVerdict = Field(default_factory=TaintVerdict)
 
@@ -46,6 +47,8 @@ class ConfirmationRequest(BaseModel):
     def summary(self) -> str:
         """A plain-text rendering, for logs, non-rich UIs and the pending list."""
         lines = [f"{self.call.name}({json.dumps(self.call.arguments, ensure_ascii=False)})"]
+        if self.target:
+            lines.append(f"- acts on: {self.target}")
         lines += [f"- {reason}" for reason in self.reasons]
         if self.taint.tainted:
             lines.append(f"- WARNING: {self.taint.explain()}")
@@ -127,6 +130,8 @@ class CliConfirmer:
 
         parts: list = [Text(request.tool_description or request.call.name, style="bold")]
         parts.append(Syntax(request.arguments_json(), "json", word_wrap=True))
+        if request.target:
+            parts.append(Text(f"Acts on: {request.target}", style="bold"))
         parts += [Text(f"\u2022 {reason}") for reason in request.reasons]
         if request.taint.tainted:
             parts.append(Text(f"\u26a0 {request.taint.explain()}", style="bold red"))

@@ -92,10 +92,12 @@ _REFUSALS = {
 def confirmation_message(tool: Tool, arguments: dict[str, Any]) -> str:
     """The question shown to the user: what will run, with which arguments."""
     shown = json.dumps(arguments, ensure_ascii=False, indent=1)
+    target = tool.target(arguments)
     return (
         f"botpsy wants to run {tool.name!r}, which acts outside the conversation "
         f"({tool.description.splitlines()[0] if tool.description else 'side effect'}). "
-        f"Arguments:\n{shown}\nAllow it?"
+        + (f"It acts on {target}. " if target else "")
+        + f"Arguments:\n{shown}\nAllow it?"
     )
 
 

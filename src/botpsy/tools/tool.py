@@ -55,6 +55,8 @@ class Tool:
         self.fn = fn
         self.arguments_model = arguments_model
         self.bfcl_doc = bfcl_doc
+        # what a call would act on, in words, for its confirmation (None: the arguments say it)
+        self.preview: Callable[..., str] | None = None
         if fn is not None:
             functools.update_wrapper(self, fn, updated=())  # __name__, __doc__, __wrapped__
 
@@ -138,6 +140,17 @@ class Tool:
     @property
     def side_effect(self) -> bool:
         return self.spec.side_effect
+
+    def target(self, arguments: dict[str, Any]) -> str:
+        """What a call with ``arguments`` would act on, in words, for its confirmation;
+        "" without a preview or when the arguments name nothing that exists (the call
+        itself then fails and says why)."""
+        if self.preview is None:
+            return ""
+        try:
+            return str(self.preview(**arguments))
+        except Exception:  # noqa: BLE001 - a preview never stops a confirmation
+            return ""
 
     @property
     def is_async(self) -> bool:

@@ -138,6 +138,7 @@ function pendingCard(item) {
   box.dataset.callId = item.call.id;
   box.appendChild(el("h3", "", "Confirm this action?"));
   box.appendChild(el("code", "", describe(item.call)));
+  if (item.request.target) box.appendChild(el("p", "target", "Acts on: " + item.request.target));
   const reasons = el("ul");
   for (const reason of item.request.reasons || []) reasons.appendChild(el("li", "", reason));
   box.appendChild(reasons);
