@@ -64,3 +64,32 @@ def test_init_bad_day_changes_nothing(tmp_path: Path) -> None:
     assert result.exit_code == 2
     with AssistantStore(tmp_path) as store:
         assert [h.title for h in NotesToolbox(store).search_notes("keep")] == ["Keep"]
+
+
+def test_import_brings_contacts_calendar_and_mail_in(tmp_path: Path) -> None:
+    store_dir = str(tmp_path / "s")
+    (tmp_path / "a.vcf").write_text(
+        "BEGIN:VCARD\nVERSION:3.0\nFN:Felix Braun\nEMAIL:felix@studio.example\nEND:VCARD\n")
+    (tmp_path / "c.ics").write_text(
+        "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//t//t//EN\nBEGIN:VEVENT\nUID:1@t\n"
+        "DTSTAMP:20250301T000000Z\nDTSTART:20250310T090000Z\nDTEND:20250310T100000Z\n"
+        "SUMMARY:Dentist\nEND:VEVENT\nEND:VCALENDAR\n")
+    (tmp_path / "m.eml").write_text(
+        "From: Sam <sam@x.example>\nTo: alex@example.com\nSubject: Hi\n"
+        "Date: Mon, 3 Mar 2025 10:00:00 +0000\n\nHello there\n")
+    for name, kind in (("a.vcf", "contacts"), ("c.ics", "calendar"), ("m.eml", "mail")):
+        result = runner.invoke(botpsy, ["import", str(tmp_path / name), "--data-dir", store_dir])
+        assert result.exit_code == 0 and f"{kind} from" in result.output, result.output
+        assert "1 imported" in result.output
+    with AssistantStore(tmp_path / "s") as store:
+        assert store.query("select title from events")[0]["title"] == "Dentist"
+        assert store.query("select subject from emails")[0]["subject"] == "Hi"
+
+
+def test_import_says_when_nothing_could_be_read(tmp_path: Path) -> None:
+    (tmp_path / "junk.vcf").write_text("junk")
+    result = runner.invoke(botpsy, ["import", str(tmp_path / "junk.vcf"), "--data-dir",
+                                    str(tmp_path / "s")])
+    assert result.exit_code == 1 and "nothing in" in result.output
+    missing = runner.invoke(botpsy, ["import", str(tmp_path / "none.ics")])
+    assert missing.exit_code == 2 and "no such file" in missing.output

@@ -83,3 +83,49 @@ def _parse_day(text: str) -> date:
         return date.fromisoformat(text)
     except ValueError:
         raise typer.BadParameter(f"--today must be YYYY-MM-DD, got {text!r}") from None
+
+
+@app.command("import")
+def import_data(
+    path: Annotated[Path, typer.Argument(help="An .ics calendar, a .vcf address book, or mail: "
+                                         "a Maildir, a folder of .eml, an .eml or an mbox file.")],
+    data_dir: Annotated[
+        Path | None,
+        typer.Option("--data-dir", help="The store (default: the per-user data folder)."),
+    ] = None,
+    folder: Annotated[str, typer.Option(help="Mail folder the messages go to.")] = "inbox",
+) -> None:
+    """Bring your own calendar, contacts or mail into the store (read-only on PATH).
+
+    Items that cannot be read are listed and skipped; the others still come in, and
+    running it again adds no duplicates."""
+    from botpsy.assistant.ics import import_ics
+    from botpsy.assistant.mail_import import import_mail
+    from botpsy.assistant.store import AssistantStore, default_data_dir
+    from botpsy.assistant.vcard import import_vcards
+
+    if not path.exists():
+        _fail(f"no such file or folder: {path}")
+    kind, importer = {".ics": ("calendar", import_ics), ".vcf": ("contacts", import_vcards)}.get(
+        path.suffix.lower(), ("mail", lambda store, p: import_mail(store, p, folder)))
+    target = data_dir if data_dir is not None else default_data_dir()
+    try:
+        store = AssistantStore(target)
+    except (OSError, sqlite3.DatabaseError) as exc:
+        _fail(f"cannot open the store in {target}: {exc}")
+    with store:
+        try:
+            report = importer(store, path)
+        except (OSError, ValueError) as exc:
+            _fail(f"cannot import {path} as {kind}: {exc}")
+    for issue in report.issues:
+        typer.echo(f"skipped {issue.source}: {issue.kind.value}: {issue.message}", err=True)
+    typer.echo(f"{kind} from {path}: {report.imported} imported, {report.updated} updated, "
+               f"{report.duplicates} already there, {len(report.issues)} issue(s)")
+    if report.imported + report.updated + report.duplicates == 0:
+        _fail(f"nothing in {path} could be read as {kind}", code=1)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
