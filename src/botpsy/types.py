@@ -204,6 +204,9 @@ class GenerationParams(BaseModel):
     # The schemas a forced call's grammar enforces, in place of the prompt's tools of the same
     # names: the agent narrows what a call may write without changing what the model reads.
     grammar_tools: list[ToolSpec] | None = None
+    # The answer must be JSON that this schema accepts (OpenAI's response_format; {"type":
+    # "object"} for json_object). Enforced by grammar on backends that have one.
+    json_schema: dict[str, Any] | None = None
 
 
 class StreamEvent(BaseModel):

@@ -88,3 +88,23 @@ def test_greedy_text_does_not_depend_on_what_the_cache_held(smol_backend):
 )
 def test_prompt_chunks_never_leave_one_token_alone(pending, n_batch, size):
     assert prompt_chunk(pending, n_batch) == size
+
+
+def test_a_json_schema_holds_the_answer(smol_backend):
+    # structured output: whatever the small model would say, the answer parses and fits
+    import json
+
+    from jsonschema import validate
+
+    from botpsy.backends.chat import FormattedChatModel
+    from botpsy.formats import get_format
+    from botpsy.types import Message
+
+    schema = {"type": "object", "properties": {"colour": {"enum": ["red", "green", "blue"]},
+                                               "count": {"type": "integer"}},
+              "required": ["colour", "count"], "additionalProperties": False}
+    model = FormattedChatModel(smol_backend, get_format("hermes"))
+    reply = model.complete([Message(role="user", content="Name a colour and a number.")],
+                           params=GenerationParams(max_tokens=40, json_schema=schema))
+    validate(json.loads(reply.content), schema)
+    assert not reply.tool_calls

@@ -56,8 +56,8 @@ def test_malformed_json_is_400(http):
         ),
         ({**HELLO, "temperature": 9}, "temperature"),
         ({**HELLO, "n": 2}, "n"),
-        # JSON modes and logprobs are refused, not silently answered with plain text
-        ({**HELLO, "response_format": {"type": "json_object"}}, "response_format.type"),
+        # unknown response formats and logprobs are refused, not silently ignored
+        ({**HELLO, "response_format": {"type": "bogus"}}, "response_format.type"),
         ({**HELLO, "logprobs": True}, "logprobs"),
     ],
 )
@@ -85,6 +85,9 @@ def test_schema_errors_are_422_and_name_the_field(http, body, param):
             "tool_choice",
         ),
         ({**HELLO, "tool_choice": "required"}, "tool_choice"),
+        ({**HELLO, "response_format": {"type": "json_schema"}}, "response_format"),
+        ({**HELLO, "response_format": {"type": "json_schema",
+                                       "json_schema": {"schema": {"type": 5}}}}, "response_format"),
         (
             {
                 "model": MODEL_NAME,

@@ -165,3 +165,17 @@ def test_unknown_model_is_404_for_the_sdk(client):
         api.chat.completions.create(model="gpt-9", messages=[{"role": "user", "content": "hi"}])
     assert info.value.code == "model_not_found"
     assert MODEL_NAME in info.value.message
+
+
+def test_json_response_format_is_enforced_and_read_as_content(client):
+    # the grammar holds the answer to the schema; an answer shaped like a call stays content
+    api, backend = client
+    answer = '{"name": "get_weather", "arguments": {"city": "Oslo"}}'
+    backend.outputs.append(answer)
+    schema = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+    reply = api.chat.completions.create(
+        model=MODEL_NAME, messages=[{"role": "user", "content": "Oslo"}], tools=[WEATHER_TOOL],
+        response_format={"type": "json_schema", "json_schema": {"name": "a", "schema": schema}},
+    )
+    assert reply.choices[0].message.content == answer and not reply.choices[0].message.tool_calls
+    assert 'root ::=' in backend.grammars[-1] and '"\\"name\\""' in backend.grammars[-1]

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 from botpsy.backends.base import GenerationStats, TextBackend
 from botpsy.formats.base import ChatFormat
+from botpsy.formats.grammar import json_grammar
 from botpsy.types import (
     Completion,
     GenerationParams,
@@ -62,6 +63,23 @@ def _finish_reason(result: ParseResult, stats: GenerationStats) -> str:
     return "tool_calls" if result.tool_calls else "stop"
 
 
+class JsonAnswer:
+    """The stream parser of a structured (JSON) answer: all of it is content."""
+
+    def __init__(self) -> None:
+        self._text: list[str] = []
+
+    def feed(self, text: str) -> list[StreamEvent]:
+        self._text.append(text)
+        return [StreamEvent(type="text", text=text)] if text else []
+
+    def flush(self) -> list[StreamEvent]:
+        return []
+
+    def finish(self) -> ParseResult:
+        return ParseResult(content="".join(self._text))
+
+
 class FormattedChatModel:
     """ChatModel over a local text backend with an explicit chat format."""
 
@@ -77,6 +95,19 @@ class FormattedChatModel:
 
     def _supports_grammar(self) -> bool:
         return getattr(self.backend, "supports_grammar", True) and hasattr(self.format, "call_grammar")
+
+    def _json_grammar(self, params: GenerationParams) -> str | None:
+        """The grammar of a JSON answer (``params.json_schema``), or None when free."""
+        if params.json_schema is None:
+            return None
+        if not getattr(self.backend, "supports_grammar", True):
+            raise ValueError(f"{self.name} cannot enforce a JSON response format (no grammar)")
+        try:
+            return json_grammar(params.json_schema)
+        except (AttributeError, KeyError, TypeError, RecursionError, NotImplementedError) as exc:
+            raise ValueError(
+                f"the response format's JSON schema is beyond the grammar ({exc})"
+            ) from None
 
     def _call_grammar(self, forced: list[ToolSpec], params: GenerationParams) -> str:
         """The forced call's grammar; a schema the converter cannot read is the caller's
@@ -100,7 +131,7 @@ class FormattedChatModel:
         held = {spec.name: spec for spec in params.grammar_tools or []}
         forced = _forced_tools([held.get(spec.name, spec) for spec in tools], params.tool_choice)
         if forced is None:
-            return prompt, None, ""
+            return prompt, self._json_grammar(params), ""
         if self._supports_grammar():
             return prompt, self._call_grammar(forced, params), ""
         prefix = self.format.call_prefix()
@@ -116,7 +147,9 @@ class FormattedChatModel:
         visible = [] if params.tool_choice == "none" else list(tools or [])
         prompt, grammar, prefix = self._prepare(messages, visible, params)
         run = params.model_copy(update={"stop": [*params.stop, *self.format.stop_sequences()]})
-        parser = self.format.stream_parser(visible or None)
+        # a JSON answer (no forced call) is content as written: no call is read out of it
+        json_answer = params.json_schema is not None and params.tool_choice in ("auto", "none")
+        parser = JsonAnswer() if json_answer else self.format.stream_parser(visible or None)
         start, ttft = time.perf_counter(), None
         raw = prefix
         if prefix:

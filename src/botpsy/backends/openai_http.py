@@ -98,6 +98,12 @@ class OpenAIChatModel:
         if tools:
             body["tools"] = [spec.to_openai() for spec in tools]
             body["tool_choice"] = _tool_choice(params.tool_choice)
+            body["parallel_tool_calls"] = params.parallel_tool_calls
+        if params.json_schema is not None:
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "answer", "schema": params.json_schema},
+            }
         if stream:
             body["stream_options"] = {"include_usage": True}
         return body

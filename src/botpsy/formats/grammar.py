@@ -85,6 +85,14 @@ def _grammar(
     return "\n".join([root, *rules, converter.format_grammar()]) + "\n"
 
 
+def json_grammar(schema: dict[str, Any]) -> str:
+    """A grammar for one JSON value that ``schema`` accepts (structured output)."""
+    converter = _converter()
+    prepared = spread_type_lists(accept_anything(copy.deepcopy(schema)))
+    converter.visit(converter.resolve_refs(prepared, "response"), "")
+    return converter.format_grammar()
+
+
 def _parameters(converter: Any, spec: ToolSpec, index: int) -> dict[str, Any]:
     """A copy of the tool's parameter schema with its type lists spread and its ``$ref``s
     registered in the converter (which rewrites refs in place, so the ToolSpec is never

@@ -15,6 +15,8 @@ import time
 import uuid
 from typing import Any, Literal
 
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
 from openai.types import CompletionUsage
 from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessage
 from openai.types.chat.chat_completion import Choice
@@ -78,13 +80,31 @@ class StreamOptions(BaseModel):
     include_usage: bool = False
 
 
+class JsonSchemaFormat(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    name: str = "answer"
+    schema_: dict[str, Any] = Field(default_factory=dict, alias="schema")
+    strict: bool | None = None
+
+
 class ResponseFormat(BaseModel):
-    """``response_format``: only plain text is supported; JSON modes are refused with a
-    400 rather than answered with unconstrained text a client would then fail to read."""
+    """``response_format``: text, ``json_object`` (any JSON object) or ``json_schema``;
+    the JSON modes are enforced by grammar, so the answer always parses."""
 
     model_config = ConfigDict(extra="allow")
 
-    type: Literal["text"]
+    type: Literal["text", "json_object", "json_schema"]
+    json_schema: JsonSchemaFormat | None = None
+
+    def schema_to_enforce(self) -> dict[str, Any] | None:
+        if self.type == "json_object":
+            return {"type": "object"}
+        if self.type == "json_schema":
+            if self.json_schema is None:
+                raise ValueError("response_format json_schema needs a json_schema object")
+            return self.json_schema.schema_ or {"type": "object"}
+        return None
 
 
 class ChatCompletionRequest(BaseModel):
@@ -221,7 +241,23 @@ def to_params(request: ChatCompletionRequest, tools: list[ToolSpec]) -> Generati
         stop=stop,
         tool_choice=choice_name,
         parallel_tool_calls=request.parallel_tool_calls,
+        json_schema=_json_schema(request.response_format),
     )
+
+
+def _json_schema(response_format: ResponseFormat | None) -> dict[str, Any] | None:
+    """The schema a JSON response format enforces (checked here: a 400, not a failure)."""
+    if response_format is None:
+        return None
+    try:
+        schema = response_format.schema_to_enforce()
+        if schema is not None:
+            Draft202012Validator.check_schema(schema)
+    except (ValueError, SchemaError) as exc:
+        message = exc.message if isinstance(exc, SchemaError) else str(exc)
+        raise APIError(400, ErrorKind.invalid_request, f"response_format: {message}",
+                       param="response_format") from None
+    return schema
 
 
 # --- responses ----------------------------------------------------------------------
