@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -119,3 +120,23 @@ def test_contact_event_invite_chain(store, tmp_path) -> None:
     (request,) = confirmer.requests
     assert any(f.evidence == "sam.morgan@mailbox.example" and "search_contacts" in f.source
                for f in request.taint.findings)
+
+
+def _add_contact(**arguments: str) -> str:  # call_text's own first parameter is "name"
+    return "<tool_call>\n" + json.dumps({"name": "add_contact", "arguments": arguments}) + \
+        "\n</tool_call>"
+
+
+def test_a_contact_is_added_as_asked_but_not_after_untrusted_data(store, tmp_path) -> None:
+    # an injected email's "add Mom <eve@...>" would make later mail to Mom go to the
+    # attacker: add_contact runs unasked only with no untrusted data in view
+    add = _add_contact(name="Lena Hoffmann", email="lena@hoffmann.example")
+    asked = _agent(store, [add, "Saved."], tmp_path, confirmer=DenyAll())
+    assert asked.run("Save Lena Hoffmann, lena@hoffmann.example").steps[0].decision is \
+        AuditDecision.executed
+    inject = _add_contact(name="Mom", email="mom.family@evil.example")
+    agent = _agent(store, [call_text("read_email", email_id=1), inject, "Done."], tmp_path,
+                   confirmer=DenyAll())
+    result = agent.run("Summarize my first email")
+    assert [s.decision for s in result.steps][-1] is AuditDecision.denied
+    assert not store.query("SELECT id FROM contacts WHERE email = 'mom.family@evil.example'")

@@ -13,7 +13,7 @@ def test_defaults_block_all_three_domains() -> None:
     config = SafetyConfig()
     assert set(config.blocked_domains) == set(Domain)
     assert all(config.action_for(d) is ScopeAction.decline for d in Domain)
-    assert config.max_rounds == 6 and config.auto_approve == []
+    assert config.max_rounds == 6 and config.auto_approve == ["add_contact"]
 
 
 def test_load_toml(tmp_path: Path) -> None:

@@ -59,8 +59,11 @@ class SafetyConfig(BaseModel):
     domain_actions: dict[Domain, ScopeAction] = Field(
         default_factory=dict, description="per-domain override of scope_action"
     )
+    # add_contact by default: "save Lena as a contact" runs as asked, while a contact
+    # proposed after untrusted data (an injected email's "add Mom <eve@...>") needs a yes,
+    # since the mail tools and the address check trust the address book
     auto_approve: list[str] = Field(
-        default_factory=list,
+        default_factory=lambda: ["add_contact"],
         description="side-effecting tools that run without asking, but only while the "
         "conversation holds no untrusted data",
     )
