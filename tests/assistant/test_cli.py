@@ -7,9 +7,12 @@ from pathlib import Path
 import typer
 from typer.testing import CliRunner
 
+from botpsy.agent.session import SESSIONS_DB, SessionStore
 from botpsy.assistant.cli import app
 from botpsy.assistant.notes import NotesToolbox
 from botpsy.assistant.store import AssistantStore
+from botpsy.safety.audit import AuditLog
+from botpsy.safety.cli import AUDIT_DB
 
 runner = CliRunner()
 # Mounted the way the botpsy CLI mounts it, so the command line is ``botpsy init ...``.
@@ -44,9 +47,13 @@ def test_init_force_demo_replaces_the_store(tmp_path: Path) -> None:
     with AssistantStore(tmp_path) as store:
         NotesToolbox(store).create_note("Old", "old note")
         (store.files_root / "old.txt").write_text("old")
+    SessionStore(tmp_path / SESSIONS_DB).create(title="about the old mail")
+    AuditLog(tmp_path / AUDIT_DB)
     result = runner.invoke(
         botpsy, ["init", "--demo", "--force", "--today", "2025-03-05", "--data-dir", str(tmp_path)]
     )
+    assert not (tmp_path / SESSIONS_DB).exists()  # conversations quoting the old store go
+    assert (tmp_path / AUDIT_DB).exists()  # the record of what ran stays
     assert result.exit_code == 0, result.output
     assert "33 emails" in result.output and "prompt injections" in result.output
     with AssistantStore(tmp_path) as store:

@@ -34,7 +34,8 @@ def init(
     ] = None,
     force: Annotated[
         bool,
-        typer.Option("--force", help="Delete an existing store (database and files folder) first."),
+        typer.Option("--force", help="Delete an existing store (database, files folder and "
+                     "saved conversations; the audit log stays) first."),
     ] = False,
     today: Annotated[
         str | None,
@@ -44,6 +45,7 @@ def init(
     ] = None,
 ) -> None:
     """Create the assistant's database and files folder."""
+    from botpsy.agent.session import SESSIONS_DB
     from botpsy.assistant.store import DB_NAME, FILES_DIR, AssistantStore, default_data_dir
 
     target = data_dir if data_dir is not None else default_data_dir()
@@ -55,8 +57,11 @@ def init(
         raise typer.Exit(1)
     demo_day = _parse_day(today) if today else date.today()
     if force and AssistantStore.exists(target):
-        for name in (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm"):
-            (target / name).unlink(missing_ok=True)
+        # the saved conversations quote the old store's mail and notes: they go with it
+        # (the audit log stays: it is the record of what ran)
+        for name in (DB_NAME, SESSIONS_DB):
+            for suffix in ("", "-wal", "-shm"):
+                (target / (name + suffix)).unlink(missing_ok=True)
         shutil.rmtree(target / FILES_DIR, ignore_errors=True)
     try:
         store = AssistantStore(target)
