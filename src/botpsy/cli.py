@@ -159,8 +159,8 @@ def ask(
     yes: bool = typer.Option(False, "--yes", "-y", help="pre-confirm side effects that no untrusted data preceded"),
     safety_file: Path | None = typer.Option(None, "--safety", help="safety config (TOML/JSON)"),
     fmt: str | None = typer.Option(None, "--format", help="chat format override: qwen35 | hermes | pythonic"),
-    max_tokens: int = typer.Option(256, help="generation budget per model call"),
-    temperature: float = typer.Option(0.0),
+    max_tokens: int = typer.Option(256, min=1, help="generation budget per model call"),
+    temperature: float = typer.Option(0.0, min=0.0, max=2.0),
     as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
 ) -> None:
     """Ask the assistant (tools over your local store), or the bare model with --tools/--no-tools."""
@@ -191,7 +191,7 @@ def chat(
     session: str | None = typer.Option(None, help="continue this session id"),
     safety_file: Path | None = typer.Option(None, "--safety", help="safety config (TOML/JSON)"),
     fmt: str | None = typer.Option(None, "--format", help="chat format override"),
-    max_tokens: int = typer.Option(256),
+    max_tokens: int = typer.Option(256, min=1),
 ) -> None:
     """Chat with the assistant in the terminal: streamed tokens, tool calls shown, confirmations asked."""
     from botpsy.agent.chat_ui import run_chat
