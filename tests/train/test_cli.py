@@ -160,3 +160,25 @@ def test_recipe_refuses_adapter_rl_where_it_cannot_run(tmp_path):
     result = runner.invoke(app, orphan)
     said = " ".join(result.output.replace("│", " ").split())
     assert result.exit_code == 2 and "need --adapter-rank" in said
+
+
+def test_missing_models_and_files_are_named_before_any_loading(tmp_path):
+    # a missing folder used to become a hub download that fails offline with a traceback
+    for args in (["sft", "--model", "nosuch", "--train", "t.jsonl", "--out", str(tmp_path / "o")],
+                 ["export", "--model", "nosuch", "--out", str(tmp_path / "e")]):
+        result = runner.invoke(app, args)
+        flat = "".join(result.output.replace("│", "").split())
+        assert result.exit_code == 2 and "notalocalHuggingFacemodelfolder" in flat, result.output
+    (tmp_path / "x.gguf").write_text("junk")
+    result = runner.invoke(app, ["import-gguf", "--gguf", str(tmp_path / "x.gguf"),
+                                 "--out", str(tmp_path / "i")])
+    flat = "".join(result.output.replace("│", "").split())
+    assert result.exit_code == 2 and "GGUFmagicinvalid" in flat, result.output
+
+
+@pytest.mark.parametrize("args", [["--n", "0"], ["--val-fraction", "2"],
+                                  ["--max-distractors", "-4"], ["--recipes", "nope.json"]])
+def test_data_settings_no_run_can_use_are_refused(tmp_path, args):
+    result = runner.invoke(app, ["data", "--out", str(tmp_path / "d"), *args])
+    assert result.exit_code == 2 and "DataConfig" in result.output
+    assert not (tmp_path / "d").exists()

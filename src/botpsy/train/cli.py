@@ -53,6 +53,24 @@ def _stage_config(cls: type, config: Path | None, **flags: Any) -> Any:
         raise typer.BadParameter(f"invalid {cls.__name__}: {exc}") from exc
 
 
+def _inputs(cfg: Any) -> Any:
+    """``cfg`` once its model folder and data files are there: botpsy loads models from
+    disk only (a missing folder used to become a hub download that fails offline)."""
+    _model_folder(cfg.model, "--model")
+    for option, path in (("--train", cfg.train_file), ("--val", cfg.val_file)):
+        if path and not Path(path).is_file():
+            raise typer.BadParameter(f"{option} {path}: no such file")
+    return cfg
+
+
+def _model_folder(path: str | Path, option: str) -> None:
+    if not (Path(path) / "config.json").is_file():
+        raise typer.BadParameter(
+            f"{option} {path}: not a local Hugging Face model folder (no config.json); "
+            "`botpsy train import-gguf` makes one from a GGUF"
+        )
+
+
 def _config_file(path: Path) -> dict[str, Any]:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
@@ -146,7 +164,12 @@ def data(
         assistant_tools_share=assistant_tools_share,
         source_text_share=source_text_share,
     )
-    files = save(generate(cfg), out)
+    if out.exists() and not out.is_dir():
+        raise typer.BadParameter(f"--out {out} is a file; give a folder")
+    try:
+        files = save(generate(cfg), out)
+    except ValueError as exc:  # e.g. a recipes file that holds no valid recipe
+        raise typer.BadParameter(str(exc)) from None
     typer.echo(files.stats.read_text(encoding="utf-8"))
 
 
@@ -171,7 +194,7 @@ def sft(
     from botpsy.train.sft import SFTStageConfig, main
 
     flags = _stage_flags(model, out, train, val, max_steps)
-    _show(main(_stage_config(SFTStageConfig, config, **flags, init_adapter=init_adapter)))
+    _show(main(_inputs(_stage_config(SFTStageConfig, config, **flags, init_adapter=init_adapter))))
 
 
 @app.command()
@@ -191,7 +214,7 @@ def distill(
 
     teachers = dict(item.split("=", 1) for item in teacher or []) or None
     flags = _stage_flags(model, out, train, val, max_steps)
-    _show(main(_stage_config(DistillStageConfig, config, teachers=teachers, **flags)))
+    _show(main(_inputs(_stage_config(DistillStageConfig, config, teachers=teachers, **flags))))
 
 
 @app.command()
@@ -229,7 +252,7 @@ def dapo(
         pool_target=pool_target,
         **flags,
     )
-    _show(main(cfg))
+    _show(main(_inputs(cfg)))
 
 
 def _kind_shares(items: list[str]) -> dict[str, float] | None:
@@ -405,6 +428,7 @@ def export(
     """HF model -> GGUF F16 -> quantized GGUFs, each loaded once in llama.cpp."""
     from botpsy.train.export import ExportConfig, main
 
+    _model_folder(model, "--model")
     cfg = ExportConfig(
         model_dir=str(model),
         out_dir=str(out),
@@ -427,7 +451,11 @@ def import_gguf(
     from botpsy.backends.store import default_model_path
     from botpsy.train.gguf_import import dequantize_gguf_to_hf
 
-    typer.echo(str(dequantize_gguf_to_hf(gguf or default_model_path(), out)))
+    source = gguf or default_model_path()
+    try:
+        typer.echo(str(dequantize_gguf_to_hf(source, out)))
+    except (OSError, ValueError) as exc:  # not a GGUF, a cut file, an architecture it lacks
+        raise typer.BadParameter(f"--gguf {source}: {exc}") from None
 
 
 def _rank_pattern(text: str, option: str = "--rank-pattern") -> dict[str, int]:

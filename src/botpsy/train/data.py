@@ -72,6 +72,14 @@ class DataConfig:
     source_text_share: float = 0.0
 
     def __post_init__(self) -> None:
+        if self.n_samples < 1:
+            raise ValueError(f"n_samples must be >= 1, got {self.n_samples}")
+        if not 0 <= self.val_fraction < 1:
+            raise ValueError(f"val_fraction must be in [0, 1), got {self.val_fraction}")
+        if self.max_distractors is not None and self.max_distractors < 0:
+            raise ValueError(f"max_distractors must be >= 0, got {self.max_distractors}")
+        if self.recipes_file and not Path(self.recipes_file).is_file():
+            raise ValueError(f"recipes_file {self.recipes_file}: no such file")
         check_share(self.name_style_share)  # a bad --config fails here, before any work
         check_share(self.assistant_tools_share, "assistant_tools_share")
         check_share(self.assistant_prompt_share, "assistant_prompt_share")
