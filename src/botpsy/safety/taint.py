@@ -20,6 +20,7 @@ so the user sees which source a call came after and what it copied.
 from __future__ import annotations
 
 import re
+import unicodedata
 from enum import Enum
 
 from pydantic import BaseModel, Field
@@ -79,6 +80,10 @@ class UntrustedSource(BaseModel):
 
 
 def _words(text: str) -> list[str]:
+    """Lower-cased words, read as a person reads them: fullwidth forms folded and
+    invisible characters dropped, so a zero-width space cannot hide copied text."""
+    text = "".join(c for c in unicodedata.normalize("NFKC", text)
+                   if unicodedata.category(c) != "Cf")
     return [w.lower() for w in _WORD.findall(text)]
 
 
@@ -159,13 +164,14 @@ class TaintTracker:
         return TaintVerdict(tainted=True, sources=self.sources, findings=findings)
 
     def _address_findings(self, text: str) -> list[TaintFinding]:
-        trusted = "\n".join(self._trusted_text).lower()
+        # whole addresses: "ice@example.com" is not the user's "alice@example.com"
+        trusted = set(addresses("\n".join(self._trusted_text)))
         findings = []
         for address in sorted(addresses(text)):
             if address in trusted:
                 continue
             for u in self.untrusted:
-                if address in u.text.lower():
+                if address in addresses(u.text):
                     findings.append(TaintFinding(kind=TaintKind.untrusted_address,
                                                  source=u.source, evidence=address))
         return findings
