@@ -83,3 +83,5 @@ def test_read_note_bad_ids(notes: NotesToolbox) -> None:
         notes.read_note(9)
     with pytest.raises(ToolInputError, match="positive whole number"):
         notes.read_note(-1)
+    with pytest.raises(ToolInputError, match="positive whole number"):
+        notes.read_note(10**30)  # beyond SQLite's integers: an input error, not an OverflowError

@@ -55,9 +55,12 @@ def limit(value: object, field: str = "limit", maximum: int = MAX_LIMIT) -> int:
     return value
 
 
+_MAX_ID = 2**63 - 1  # SQLite's largest integer: a bigger one cannot name a row
+
+
 def item_id(value: object, field: str) -> int:
     """A positive integer id."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= _MAX_ID:
         raise ToolInputError(f"{field} must be a positive whole number, got {value!r}")
     return value
 
