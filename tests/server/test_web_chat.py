@@ -70,6 +70,7 @@ def test_confirm_a_pending_reply_in_the_browser(tmp_path, live, browser):
         pending = page.locator(".pending")
         expect(pending).to_be_visible()
         expect(pending.locator("code")).to_contain_text("reply_email(email_id=1")
+        expect(pending.locator(".target")).to_contain_text("a reply to Priya")  # whom it goes to
         expect(pending.locator(".taint")).to_contain_text("output of read_email(email_id=1)")
         expect(page.locator(".card.executed")).to_contain_text("read_email")
         expect(page.locator(".msg.assistant").last).to_contain_text("Waiting for your confirmation")
