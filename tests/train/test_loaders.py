@@ -123,10 +123,44 @@ def test_hermes_rows_pair_tool_responses_with_calls(tmp_path):
     assert (tool.tool_call_id, tool.name, tool.content) == (call.id, "get_weather", '{"temp": 21}')
 
 
+def test_the_public_hermes_prompt_and_its_python_literal_calls(tmp_path):
+    # The public data names an empty "<tools> </tools>" in its instructions before the real
+    # block, writes calls as Python literals, and answers parallel calls in one tool turn.
+    spec = json.dumps(WEATHER_TOOL)
+    system = ("You are provided with function signatures within <tools> </tools> XML tags. "
+              f"Here are the available tools: <tools> [{spec}] </tools> Use them.")
+    lima, oslo = ({"arguments": {"city": c}, "name": "get_weather"} for c in ("Lima", "Oslo"))
+    row = {"conversations": [
+        {"from": "system", "value": system},
+        {"from": "human", "value": "Weather in Lima and Oslo?"},
+        {"from": "gpt", "value": f"<tool_call>\n{lima!r}\n</tool_call>\n"
+                                 f"<tool_call>\n{oslo!r}\n</tool_call>"},
+        {"from": "tool", "value": "<tool_response>\n{\"temp\": 21}\n</tool_response>\n"
+                                  "<tool_response>\n{\"temp\": 3}\n</tool_response>"},
+        {"from": "gpt", "value": "21 in Lima, 3 in Oslo."},
+    ]}
+    [sample] = read_samples(_write(tmp_path / "h.jsonl", [row]))
+    assert [t.name for t in sample.tools] == ["get_weather"]
+    calls = sample.messages[2].tool_calls
+    assert [c.arguments["city"] for c in calls] == ["Lima", "Oslo"]
+    results = [m for m in sample.messages if m.role == "tool"]
+    assert [(m.tool_call_id, m.content) for m in results] == [
+        (calls[0].id, '{"temp": 21}'), (calls[1].id, '{"temp": 3}')]
+
+
 @pytest.mark.parametrize(
     "row, kind",
     [
         ("{not json", RowErrorKind.invalid_json),
+        # an xLAM row with no call would teach an empty answer
+        ({"query": "q", "tools": json.dumps([WEATHER_TOOL]), "answers": "[]"},
+         RowErrorKind.bad_call),
+        # a call of a tool the row does not offer, or without a required argument
+        ({"query": "q", "tools": json.dumps([WEATHER_TOOL]),
+          "answers": json.dumps([{"name": "nope", "arguments": {}}])}, RowErrorKind.bad_call),
+        ({"query": "q", "tools": json.dumps([WEATHER_TOOL]),
+          "answers": json.dumps([{"name": "get_weather", "arguments": {}}])},
+         RowErrorKind.bad_call),
         ({"foo": 1}, RowErrorKind.unknown_format),
         ({"messages": []}, RowErrorKind.bad_message),
         ({"messages": [{"role": "wizard", "content": "hi"}]}, RowErrorKind.bad_message),

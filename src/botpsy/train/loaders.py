@@ -15,6 +15,7 @@ rows and returns the errors, so nothing is dropped silently.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import re
@@ -199,6 +200,21 @@ def infer_kind(messages: list[Message], tools: list[ToolSpec]) -> SampleKind:
     return SampleKind.single if len(tools) <= 1 else SampleKind.multiple
 
 
+def _check_call(call: ToolCall, tools: dict[str, ToolSpec]) -> None:
+    """A call the sample trains on must be one its tools allow: a tool it offers, with
+    every required argument (a sample without tools is taken as it is)."""
+    if not tools:
+        return
+    spec = tools.get(call.name)
+    if spec is None:
+        raise RowProblem(RowErrorKind.bad_call,
+                         f"call of {call.name!r}, which is not among the row's tools")
+    missing = [k for k in (spec.parameters or {}).get("required") or [] if k not in call.arguments]
+    if missing:
+        raise RowProblem(RowErrorKind.bad_call,
+                         f"call of {call.name!r} lacks required arguments {missing}")
+
+
 def make_sample(
     messages: list[Message],
     tools: list[ToolSpec],
@@ -213,8 +229,11 @@ def make_sample(
         raise RowProblem(
             RowErrorKind.bad_message, "conversation has no assistant turn to learn from"
         )
+    by_name = {t.name: t for t in tools}
+    for message in assistant:
+        for call in message.tool_calls:
+            _check_call(call, by_name)
     if refs is None:
-        by_name = {t.name: t for t in tools}
         refs = [reference_for_call(c, by_name.get(c.name)) for c in assistant[0].tool_calls]
     try:
         sample_kind = SampleKind(kind) if kind else infer_kind(messages, tools)
@@ -303,6 +322,9 @@ def parse_xlam_row(row: dict[str, Any]) -> TrainSample:
     if not isinstance(answers, list):
         raise RowProblem(RowErrorKind.bad_call, "'answers' must be a list of calls")
     calls = [call_from_json(a) for a in answers]
+    if not calls:  # an empty answer would teach the model to say nothing
+        raise RowProblem(RowErrorKind.bad_call,
+                         "'answers' is empty: an xLAM row needs a call to learn from")
     messages = [
         Message(role="user", content=row["query"]),
         Message(role="assistant", tool_calls=calls),
@@ -334,48 +356,68 @@ _TAG = {
 
 
 def _hermes_tools(system: str, row: dict[str, Any]) -> list[ToolSpec]:
+    """The tools of a row: its ``tools`` field, or every non-empty ``<tools>`` block of
+    the system turn (the public Hermes prompt names an empty ``<tools></tools>`` in its
+    instructions before the real block)."""
     raw = _json_field(row, "tools")
     if raw is None:
-        match = _TAG["tools"].search(system)
-        if not match:
-            return []
-        text = match.group(1).strip()
-        try:
-            raw = (
-                json.loads(text)
-                if text.startswith("[")
-                else [json.loads(line) for line in text.splitlines() if line.strip()]
-            )
-        except json.JSONDecodeError as exc:
-            raise RowProblem(RowErrorKind.bad_tool, f"<tools> block is not JSON: {exc}") from exc
+        raw = []
+        for block in _TAG["tools"].findall(system):
+            text = block.strip()
+            if not text:
+                continue
+            try:
+                raw += (
+                    _literal(text)
+                    if text.startswith("[")
+                    else [_literal(line) for line in text.splitlines() if line.strip()]
+                )
+            except ValueError as exc:
+                raise RowProblem(RowErrorKind.bad_tool, f"<tools> block is not JSON: {exc}") from exc
     return [tool_from_json(t) for t in raw]
 
 
-def _hermes_turn(role: str, value: str, pending: list[ToolCall]) -> Message:
+def _literal(text: str) -> Any:
+    """JSON, or the Python literal the public Hermes data writes in its place
+    (``{'name': 'f', 'arguments': {...}}``); never code."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        try:
+            return ast.literal_eval(text)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            raise ValueError(f"{exc}: {text!r:.80}") from None
+
+
+def _hermes_turn(role: str, value: str, pending: list[ToolCall]) -> list[Message]:
+    """The messages of one turn; a tool turn holds one message per ``<tool_response>``,
+    each answering the next call still waiting for its result."""
     if role == "assistant":
         calls = []
         for body in _TAG["tool_call"].findall(value):
             try:
-                calls.append(call_from_json(json.loads(body)))
-            except json.JSONDecodeError as exc:
+                calls.append(call_from_json(_literal(body)))
+            except ValueError as exc:
                 raise RowProblem(
                     RowErrorKind.bad_call, f"<tool_call> is not JSON: {body!r:.80}"
                 ) from exc
         text = _TAG["tool_call"].sub("", value).strip()
         pending[:] = list(calls)
-        return Message(role="assistant", content=text, tool_calls=calls)
+        return [Message(role="assistant", content=text, tool_calls=calls)]
     if role == "tool":
-        match = _TAG["tool_response"].search(value)
-        body = match.group(1) if match else value
-        call = pending.pop(0) if pending else None
-        return Message(
-            role="tool",
-            content=body.strip(),
-            name=call.name if call else None,
-            tool_call_id=call.id if call else None,
-            untrusted=True,
-        )
-    return Message(role=role, content=value)
+        bodies = _TAG["tool_response"].findall(value) or [value]
+        messages = []
+        for body in bodies:
+            call = pending.pop(0) if pending else None
+            messages.append(Message(
+                role="tool",
+                content=body.strip(),
+                name=call.name if call else None,
+                tool_call_id=call.id if call else None,
+                untrusted=True,
+            ))
+        return messages
+    return [Message(role=role, content=value)]
 
 
 def parse_hermes_row(row: dict[str, Any]) -> TrainSample:
@@ -402,7 +444,7 @@ def parse_hermes_row(row: dict[str, Any]) -> TrainSample:
             if cleaned:
                 messages.append(Message(role="system", content=cleaned))
             continue
-        messages.append(_hermes_turn(role, turn["value"], pending))
+        messages.extend(_hermes_turn(role, turn["value"], pending))
     tools = _hermes_tools(system, row)
     return make_sample(
         messages,
