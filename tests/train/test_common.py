@@ -8,6 +8,7 @@ from botpsy.train.common import (
     RESULT_FILE,
     StageCommon,
     StageResult,
+    last_checkpoint,
     reused_validation,
     validation_key,
 )
@@ -48,3 +49,15 @@ def test_a_model_without_a_stage_result_is_scored(tmp_path: Path) -> None:
     base = tmp_path / "base"
     base.mkdir()
     assert reused_validation(_cfg(base)) is None
+
+
+def test_a_checkpoint_cut_off_while_saving_is_skipped(tmp_path: Path) -> None:
+    # a run killed mid-save left checkpoint-4 without trainer_state.json: every re-run
+    # tried to resume from it and failed; now the one before it is used
+    for step in (2, 4, 10):
+        (tmp_path / f"checkpoint-{step}").mkdir()
+    (tmp_path / "checkpoint-2" / "trainer_state.json").write_text("{}")
+    (tmp_path / "checkpoint-4" / "trainer_state.json").write_text("{}")
+    assert last_checkpoint(tmp_path) == str(tmp_path / "checkpoint-4")
+    assert not (tmp_path / "checkpoint-10").exists()
+    assert last_checkpoint(tmp_path / "none") is None

@@ -14,8 +14,11 @@ import copy
 import ctypes
 import gc
 import json
+import logging
 import math
 import os
+import re
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -28,6 +31,8 @@ from botpsy.formats import get_format
 from botpsy.train.evaluate import ModelEvaluator, ValScore, validation_score
 from botpsy.train.loaders import read_samples
 from botpsy.train.sample import TrainSample
+
+log = logging.getLogger("botpsy.train")
 
 RESULT_FILE = "stage_result.json"
 
@@ -227,10 +232,23 @@ def loss_curve(log_history: list[dict[str, Any]]) -> list[LossPoint]:
     ]
 
 
-def last_checkpoint(output_dir: Path) -> str | None:
-    from transformers.trainer_utils import get_last_checkpoint
+_CHECKPOINT = re.compile(r"^checkpoint-(\d+)$")
 
-    return get_last_checkpoint(str(output_dir)) if output_dir.is_dir() else None
+
+def last_checkpoint(output_dir: Path) -> str | None:
+    """The newest complete checkpoint to resume from. A run killed while saving leaves a
+    checkpoint without ``trainer_state.json`` (the Trainer writes it last); resuming from
+    it failed on every re-run, so such a folder is removed and the one before it used."""
+    if not output_dir.is_dir():
+        return None
+    found = sorted(((int(m.group(1)), p) for p in output_dir.iterdir()
+                    if p.is_dir() and (m := _CHECKPOINT.match(p.name))), reverse=True)
+    for _, path in found:
+        if (path / "trainer_state.json").is_file():
+            return str(path)
+        log.warning("removing %s: its save was cut off (no trainer_state.json)", path)
+        shutil.rmtree(path)
+    return None
 
 
 def validation_samples(cfg: StageCommon) -> list[TrainSample]:
