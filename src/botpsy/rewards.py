@@ -453,6 +453,13 @@ def format_reward(result: ParseResult) -> float:
     return 0.5 if all(error.recovered for error in result.errors) else 0.0
 
 
+def is_text_answer(result: ParseResult) -> bool:
+    """Whether an output answers in readable text: some text, and no call markup that
+    could not be read. BFCL counts any call-free output as right where no call is due;
+    training must not (an empty or broken answer would earn a decline's reward)."""
+    return bool(result.content.strip()) and all(error.recovered for error in result.errors)
+
+
 def tool_call_reward(predicted: list[ToolCall], reference: list[ReferenceCall], **kw: Any) -> float:
     """The scalar reward of ``score_calls`` (same keyword arguments)."""
     return score_calls(predicted, reference, **kw).reward

@@ -113,3 +113,14 @@ def test_the_generated_answers_relay_tool_output(small_data):
         for point in decision_points(fmt, s, all_turns=True)[1:]
     ]
     assert sum(bool(json.loads(p.facts)) for p in points) >= 5
+
+
+def test_validation_counts_no_empty_or_broken_answer_as_a_decline(small_data):
+    from botpsy.train.evaluate import grade
+
+    fmt = get_format("hermes")
+    _, later = decision_points(fmt, _multi_turn(small_data), all_turns=True)[:2]
+    broken = '<tool_call>\n{"name": "get_weather", "arguments": {"city": '
+    assert grade(fmt, "", later)[:2] == (0.0, False)
+    assert grade(fmt, broken, later)[1:4:2] == (False, "parse_error")
+    assert grade(fmt, "It is 21 degrees.", later)[:2] == (1.0, True)

@@ -63,6 +63,16 @@ def test_tool_call_reward_gives_partial_credit():
     ]  # irrelevance: no call is right
 
 
+def test_an_empty_or_broken_answer_earns_nothing_where_no_call_is_due():
+    # BFCL counts any call-free output as right on irrelevance; RL must not pay an
+    # empty or unreadable completion what a decline earns
+    tool, fmt = ToolCallReward(get_format("hermes")), FormatReward(get_format("hermes"))
+    broken = '<tool_call>\n{"name": "get_weather", "arguments": {"city": '
+    assert tool(completions=["", broken, "No tool fits."], references=["[]"] * 3) == [
+        0.0, 0.0, 1.0]
+    assert fmt(completions=["", "No tool fits."]) == [0.0, 1.0]
+
+
 def test_format_reward_tracks_repairs():
     fmt = FormatReward(get_format("hermes"))
     clean, broken = fmt(

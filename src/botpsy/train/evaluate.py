@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from botpsy.formats import ChatFormat
-from botpsy.rewards import format_reward, score_calls
+from botpsy.rewards import CallErrorType, format_reward, is_text_answer, score_calls
 from botpsy.train.render import DecisionPoint, decision_points
 from botpsy.train.sample import TrainSample, reference_from_json
 
@@ -40,6 +40,8 @@ def grade(fmt: ChatFormat, text: str, point: DecisionPoint) -> tuple[float, bool
     parsed = fmt.parse(text)
     refs = [reference_from_json(r) for r in json.loads(point.references)]
     fmt_score = format_reward(parsed)
+    if not refs and not is_text_answer(parsed):  # BFCL would count it; training does not
+        return 0.0, False, fmt_score, CallErrorType.parse_error.value if parsed.errors else "empty"
     score = score_calls(parsed.tool_calls, refs, parse_ok=fmt_score > 0)
     return score.reward, score.exact, fmt_score, score.error_type.value
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from botpsy.answers import answer_score
 from botpsy.formats import ChatFormat
-from botpsy.rewards import RewardWeights, format_reward, score_calls
+from botpsy.rewards import RewardWeights, format_reward, is_text_answer, score_calls
 from botpsy.train.sample import reference_from_json
 
 
@@ -57,6 +57,9 @@ class ToolCallReward:
             parsed = self.fmt.parse(text)
             expected = [reference_from_json(r) for r in json.loads(refs)]
             parse_ok = format_reward(parsed) > 0
+            if not expected and not is_text_answer(parsed):
+                rewards.append(0.0)  # where no call is due, only a readable answer earns
+                continue
             rewards.append(
                 score_calls(
                     parsed.tool_calls, expected, parse_ok=parse_ok, weights=self.weights
@@ -109,7 +112,13 @@ class FormatReward:
         self.fmt = fmt
 
     def __call__(self, completions: list[str], **_: Any) -> list[float]:
-        return [format_reward(self.fmt.parse(text)) for text in completions]
+        """An empty completion has no syntax to be clean: 0, like a broken one."""
+        rewards = []
+        for text in completions:
+            parsed = self.fmt.parse(text)
+            empty = not parsed.tool_calls and not parsed.content.strip()
+            rewards.append(0.0 if empty else format_reward(parsed))
+        return rewards
 
 
 class OverlongPenalty:
