@@ -182,3 +182,16 @@ def test_data_settings_no_run_can_use_are_refused(tmp_path, args):
     result = runner.invoke(app, ["data", "--out", str(tmp_path / "d"), *args])
     assert result.exit_code == 2 and "DataConfig" in result.output
     assert not (tmp_path / "d").exists()
+
+
+def test_recipe_and_teacher_folders_are_checked_before_any_work(tmp_path):
+    out = tmp_path / "run"
+    result = runner.invoke(app, ["recipe", "--preset", "tiny", "--out", str(out),
+                                 "--base-model", str(tmp_path / "none")])
+    assert result.exit_code == 2 and not out.exists()  # no data written first
+    for teacher, message in (("personal", "writeGROUP=MODEL_DIR"),
+                             (f"personal={tmp_path / 'none'}", "notalocalHuggingFace")):
+        result = runner.invoke(app, ["distill", "--model", "m", "--train", "t", "--out", "o",
+                                     "--teacher", teacher])
+        flat = "".join(result.output.replace("│", "").split())
+        assert result.exit_code == 2 and message in flat, result.output

@@ -212,7 +212,7 @@ def distill(
     """Stage 2: on-policy distillation from per-group teachers (made by SFT if none given)."""
     from botpsy.train.distill import DistillStageConfig, main
 
-    teachers = dict(item.split("=", 1) for item in teacher or []) or None
+    teachers = _teachers(teacher or [])
     flags = _stage_flags(model, out, train, val, max_steps)
     _show(main(_inputs(_stage_config(DistillStageConfig, config, teachers=teachers, **flags))))
 
@@ -253,6 +253,18 @@ def dapo(
         **flags,
     )
     _show(main(_inputs(cfg)))
+
+
+def _teachers(items: list[str]) -> dict[str, str] | None:
+    """``GROUP=MODEL_DIR`` options, each a local model folder (checked before any loading)."""
+    teachers: dict[str, str] = {}
+    for item in items:
+        group, sep, folder = item.partition("=")
+        if not sep or not group or not folder:
+            raise typer.BadParameter(f"--teacher {item!r}: write GROUP=MODEL_DIR")
+        _model_folder(folder, f"--teacher {group}=")
+        teachers[group] = folder
+    return teachers or None
 
 
 def _kind_shares(items: list[str]) -> dict[str, float] | None:
@@ -321,6 +333,8 @@ def recipe(
     from botpsy.train.presets import get_preset, with_adapter_rl
     from botpsy.train.recipe import main
 
+    if base_model:
+        _model_folder(base_model, "--base-model")
     try:
         plan = get_preset(preset, str(out), base_model)
         if not adapter_rank and (adapter_rank_pattern or adapter_balance_rank):
