@@ -333,10 +333,10 @@ def recipe(
     from botpsy.train.presets import get_preset, with_adapter_rl
     from botpsy.train.recipe import main
 
-    if base_model:
-        _model_folder(base_model, "--base-model")
     try:
         plan = get_preset(preset, str(out), base_model)
+        if base_model and not plan.launch_only:  # a launch bundle names a folder elsewhere
+            _model_folder(base_model, "--base-model")
         if not adapter_rank and (adapter_rank_pattern or adapter_balance_rank):
             raise ValueError(
                 "--adapter-rank-pattern and --adapter-balance-rank need --adapter-rank"
