@@ -195,3 +195,17 @@ def test_recipe_and_teacher_folders_are_checked_before_any_work(tmp_path):
                                      "--teacher", teacher])
         flat = "".join(result.output.replace("│", "").split())
         assert result.exit_code == 2 and message in flat, result.output
+
+
+def test_recipe_takes_your_own_tools_and_checks_them_first(tmp_path):
+    from botpsy.train.presets import get_preset, with_user_recipes
+
+    mine = str(tmp_path / "mine.json")
+    (tmp_path / "mine.json").write_text("[]")
+    plan = with_user_recipes(get_preset("tiny", str(tmp_path)), mine, only=True)
+    assert (plan.data.recipes_file, plan.data.only_user_recipes) == (mine, True)
+    (tmp_path / "bad.json").write_text('{"not": "a list"}')
+    out = tmp_path / "run"
+    for extra in (["--recipes", str(tmp_path / "bad.json")], ["--only-user-recipes"]):
+        result = runner.invoke(app, ["recipe", "--preset", "tiny", "--out", str(out), *extra])
+        assert result.exit_code == 2 and not out.exists(), result.output

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -186,3 +187,15 @@ def test_builtin_catalog_is_consistent():
     kinds = {kind for node in nodes for kind in _listed(node.get("type"))}
     assert {"string", "integer", "number", "boolean", "array", "object"} <= kinds
     assert any("enum" in node for r in recipes for node in r.spec.parameters["properties"].values())
+
+
+def test_the_documented_example_recipe_is_valid_and_generates(tmp_path):
+    # docs/training/your-tools.md points users at this file: it must keep working
+    path = Path(__file__).parents[2] / "docs" / "training" / "your-tools.example.json"
+    [recipe] = load_recipes(path)
+    check_recipe(recipe)
+    synth = Synthesizer(builtin_recipes()[:5] + [recipe], seed=0)
+    made = [synth.make(SampleKind.single) for _ in range(60)]
+    calls = [s.reference_calls[0] for s in made if s.reference_calls
+             and s.reference_calls[0].name == "set_thermostat"]
+    assert calls

@@ -255,6 +255,17 @@ def dapo(
     _show(main(_inputs(cfg)))
 
 
+def _user_recipes(path: Path) -> None:
+    """Read the recipes once up front: a bad file fails here, not after the data stage."""
+    from botpsy.train.catalog import CatalogError, load_recipes
+
+    try:
+        if not load_recipes(path):
+            raise typer.BadParameter(f"--recipes {path} holds no tool recipe")
+    except CatalogError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
 def _teachers(items: list[str]) -> dict[str, str] | None:
     """``GROUP=MODEL_DIR`` options, each a local model folder (checked before any loading)."""
     teachers: dict[str, str] = {}
@@ -286,6 +297,14 @@ def recipe(
     base_model: Annotated[
         str | None, typer.Option("--base-model", help="HF folder of the base model")
     ] = None,
+    recipes: Annotated[
+        Path | None,
+        typer.Option("--recipes", help="your own tools: a JSON list of tool recipes "
+                     "(docs/training/your-tools.md), trained beside the built-in catalog"),
+    ] = None,
+    only_user_recipes: Annotated[
+        bool, typer.Option("--only-user-recipes", help="train on the --recipes tools alone")
+    ] = False,
     bfcl_limit: Annotated[
         int | None,
         typer.Option(
@@ -330,13 +349,18 @@ def recipe(
 ) -> None:
     """The whole recipe; re-run the same command to resume an interrupted run."""
     from botpsy.train.adapter_rl import AdapterRL
-    from botpsy.train.presets import get_preset, with_adapter_rl
+    from botpsy.train.presets import get_preset, with_adapter_rl, with_user_recipes
     from botpsy.train.recipe import main
 
     try:
         plan = get_preset(preset, str(out), base_model)
         if base_model and not plan.launch_only:  # a launch bundle names a folder elsewhere
             _model_folder(base_model, "--base-model")
+        if only_user_recipes and not recipes:
+            raise ValueError("--only-user-recipes needs --recipes")
+        if recipes:
+            _user_recipes(recipes)
+            plan = with_user_recipes(plan, str(recipes), only_user_recipes)
         if not adapter_rank and (adapter_rank_pattern or adapter_balance_rank):
             raise ValueError(
                 "--adapter-rank-pattern and --adapter-balance-rank need --adapter-rank"

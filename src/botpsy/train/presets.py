@@ -405,6 +405,18 @@ PRESETS: dict[str, Callable[[str, str | None], RecipePlan]] = {
 }
 
 
+def with_user_recipes(plan: RecipePlan, recipes_file: str, only: bool = False) -> RecipePlan:
+    """``plan`` trained on the user's own tools (a JSON list of ``ToolRecipe``, see
+    docs/training/your-tools.md) as well as the catalog's, or (``only``) on them alone:
+    in the main data and in the balance phase's."""
+    data = replace(plan.data, recipes_file=recipes_file, only_user_recipes=only)
+    balance_data = plan.balance_data and replace(
+        plan.balance_data, recipes_file=recipes_file, only_user_recipes=only
+    )
+    note = f"Tool recipes from {recipes_file}" + (" alone" if only else " beside the catalog's")
+    return replace(plan, data=data, balance_data=balance_data, notes=[*plan.notes, note])
+
+
 def with_adapter_rl(plan: RecipePlan, settings: AdapterRL) -> RecipePlan:
     """``plan`` with adapter-aware RL: both DAPO rounds train LoRA over the rank-truncated
     distillation model, and the export writes the exact final adapter over the base."""
