@@ -109,7 +109,8 @@ def markdown(report: RecipeReport) -> str:
         "",
         (
             f"Base model: `{report.base_model}`; output: `{report.out_dir}`; "
-            f"total {report.seconds:.0f} s."
+            f"stages {sum(stage.seconds for stage in report.stages):.0f} s of training "
+            f"(over every sitting), this run {report.seconds:.0f} s."
         ),
         "",
     ]
