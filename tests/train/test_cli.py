@@ -13,6 +13,11 @@ from botpsy.train.cli import app
 runner = CliRunner()
 
 
+def _flat(result) -> str:
+    """The output without the box typer draws round errors, nor any whitespace."""
+    return "".join(result.output.replace("│", "").split())
+
+
 def test_data_command_writes_splits_and_stats(tmp_path):
     result = runner.invoke(app, ["data", "--out", str(tmp_path), "--n", "40", "--seed", "3"])
     assert result.exit_code == 0, result.output
@@ -108,7 +113,7 @@ def test_a_config_no_run_can_use_is_refused_before_training(tmp_path, text, mess
     args = ["sft", "--config", str(tmp_path / "c.json"), "--model", "m", "--train", "t",
             "--out", str(tmp_path / "o")]
     result = runner.invoke(app, args)
-    flat = "".join(result.output.replace("│", "").split())
+    flat = _flat(result)
     assert result.exit_code == 2 and message in flat, result.output
     assert not (tmp_path / "o").exists()
 
@@ -118,7 +123,7 @@ def test_stage_commands_map_the_shared_flags_to_config_fields(tmp_path):
     (no --out) is then missing, so validation fails before any training starts."""
     for stage in ("sft", "distill", "dapo"):
         result = runner.invoke(app, [stage, "--model", "m", "--train", "t", "--max-steps", "2"])
-        flat = "".join(result.output.replace("│", "").split())  # typer wraps errors in a box
+        flat = _flat(result)
         assert result.exit_code == 2, (stage, result.output)
         assert "1validationerror" in flat and "output_dir" in flat, (stage, result.output)
 
@@ -126,7 +131,7 @@ def test_stage_commands_map_the_shared_flags_to_config_fields(tmp_path):
 def test_sft_init_adapter_option_is_checked_before_any_training(tiny_model_dir, tmp_path):
     base = ["sft", "--model", str(tiny_model_dir), "--train", "t.jsonl", "--out", str(tmp_path)]
     result = runner.invoke(app, [*base, "--init-adapter", str(tmp_path)])
-    flat = "".join(result.output.replace("│", "").split())
+    flat = _flat(result)
     assert result.exit_code == 2 and "notaPEFTadapterfolder" in flat, result.output
     assert not (tmp_path / "model").exists()
 
@@ -139,7 +144,7 @@ def test_dapo_share_option_is_validated_before_any_training():
         ("irrelevance=1.5", "between0and1"),
     ):
         result = runner.invoke(app, [*base, "--share", share])
-        flat = "".join(result.output.replace("│", "").split())
+        flat = _flat(result)
         assert result.exit_code == 2 and message in flat, (share, result.output)
     result = runner.invoke(app, [*base[:-2], "--share", "irrelevance=0.5"])
     assert result.exit_code == 2 and "pool_target" in result.output
@@ -167,12 +172,12 @@ def test_missing_models_and_files_are_named_before_any_loading(tmp_path):
     for args in (["sft", "--model", "nosuch", "--train", "t.jsonl", "--out", str(tmp_path / "o")],
                  ["export", "--model", "nosuch", "--out", str(tmp_path / "e")]):
         result = runner.invoke(app, args)
-        flat = "".join(result.output.replace("│", "").split())
+        flat = _flat(result)
         assert result.exit_code == 2 and "notalocalHuggingFacemodelfolder" in flat, result.output
     (tmp_path / "x.gguf").write_text("junk")
     result = runner.invoke(app, ["import-gguf", "--gguf", str(tmp_path / "x.gguf"),
                                  "--out", str(tmp_path / "i")])
-    flat = "".join(result.output.replace("│", "").split())
+    flat = _flat(result)
     assert result.exit_code == 2 and "GGUFmagicinvalid" in flat, result.output
 
 
@@ -193,7 +198,7 @@ def test_recipe_and_teacher_folders_are_checked_before_any_work(tmp_path):
                              (f"personal={tmp_path / 'none'}", "notalocalHuggingFace")):
         result = runner.invoke(app, ["distill", "--model", "m", "--train", "t", "--out", "o",
                                      "--teacher", teacher])
-        flat = "".join(result.output.replace("│", "").split())
+        flat = _flat(result)
         assert result.exit_code == 2 and message in flat, result.output
 
 

@@ -47,6 +47,7 @@ def init(
     """Create the assistant's database and files folder."""
     from botpsy.agent.session import SESSIONS_DB
     from botpsy.assistant.store import DB_NAME, FILES_DIR, AssistantStore, default_data_dir
+    from botpsy.cli import fail
 
     target = data_dir if data_dir is not None else default_data_dir()
     if AssistantStore.exists(target) and not force:
@@ -66,8 +67,7 @@ def init(
     try:
         store = AssistantStore(target)
     except (OSError, sqlite3.DatabaseError) as exc:
-        typer.echo(f"error: cannot make a store in {target}: {exc}", err=True)
-        raise typer.Exit(2) from None
+        fail(f"cannot make a store in {target}: {exc}")
     with store:
         if demo:
             from botpsy.assistant.demo import seed_demo
@@ -108,29 +108,25 @@ def import_data(
     from botpsy.assistant.mail_import import import_mail
     from botpsy.assistant.store import AssistantStore, default_data_dir
     from botpsy.assistant.vcard import import_vcards
+    from botpsy.cli import fail
 
     if not path.exists():
-        _fail(f"no such file or folder: {path}")
+        fail(f"no such file or folder: {path}")
     kind, importer = {".ics": ("calendar", import_ics), ".vcf": ("contacts", import_vcards)}.get(
         path.suffix.lower(), ("mail", lambda store, p: import_mail(store, p, folder)))
     target = data_dir if data_dir is not None else default_data_dir()
     try:
         store = AssistantStore(target)
     except (OSError, sqlite3.DatabaseError) as exc:
-        _fail(f"cannot open the store in {target}: {exc}")
+        fail(f"cannot open the store in {target}: {exc}")
     with store:
         try:
             report = importer(store, path)
         except (OSError, ValueError) as exc:
-            _fail(f"cannot import {path} as {kind}: {exc}")
+            fail(f"cannot import {path} as {kind}: {exc}")
     for issue in report.issues:
         typer.echo(f"skipped {issue.source}: {issue.kind.value}: {issue.message}", err=True)
     typer.echo(f"{kind} from {path}: {report.imported} imported, {report.updated} updated, "
                f"{report.duplicates} already there, {len(report.issues)} issue(s)")
     if report.imported + report.updated + report.duplicates == 0:
-        _fail(f"nothing in {path} could be read as {kind}", code=1)
-
-
-def _fail(message: str, code: int = 2) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
+        fail(f"nothing in {path} could be read as {kind}", code=1)
