@@ -44,8 +44,8 @@ def shared_prefix(a: Sequence[int], b: Sequence[int]) -> int:
     return n
 
 
-def check_grammar(vocab: Any, grammar: str) -> None:
-    """Parse ``grammar`` with llama.cpp's own GBNF parser, or raise ``ValueError``.
+def grammar_sampler(vocab: Any, grammar: str) -> Any:
+    """llama.cpp's grammar sampler for ``grammar`` (the caller frees it), or ``ValueError``.
 
     Why: llama-cpp-python hands a grammar llama.cpp cannot parse on as a null sampler,
     and the process dies at the first token (a tool schema with a quote in a property
@@ -58,7 +58,14 @@ def check_grammar(vocab: Any, grammar: str) -> None:
             "cannot force this call: llama.cpp could not parse the grammar built from the "
             "tool schemas (a quote or backslash in a property name or enum value?)"
         )
-    llama_cpp.llama_sampler_free(parsed)
+    return parsed
+
+
+def check_grammar(vocab: Any, grammar: str) -> None:
+    """Raise ``ValueError`` unless llama.cpp's own GBNF parser reads ``grammar``."""
+    import llama_cpp
+
+    llama_cpp.llama_sampler_free(grammar_sampler(vocab, grammar))
 
 
 def default_threads() -> int:

@@ -47,7 +47,12 @@ import llama_cpp
 from llama_cpp import _internals
 
 from botpsy.backends.base import ContextOverflowError, GenerationStats, TextChunk
-from botpsy.backends.llamacpp import LlamaCppBackend, prompt_chunk, shared_prefix
+from botpsy.backends.llamacpp import (
+    LlamaCppBackend,
+    grammar_sampler,
+    prompt_chunk,
+    shared_prefix,
+)
 from botpsy.types import GenerationParams
 
 _HELPER_CTX = 512  # the Llama object's own context: used for nothing but loading
@@ -135,11 +140,7 @@ class _Sampler:
         self.grammar = None
         self.n_vocab = llama_cpp.llama_vocab_n_tokens(model.vocab)
         if grammar is not None:
-            self.grammar = llama_cpp.llama_sampler_init_grammar(
-                model.vocab, grammar.encode("utf-8"), b"root"
-            )
-            if not self.grammar:
-                raise ValueError("llama.cpp could not parse the grammar")
+            self.grammar = grammar_sampler(model.vocab, grammar)
         self._one = (llama_cpp.llama_token_data * 1)()
 
     def __del__(self) -> None:
