@@ -372,9 +372,9 @@ class Agent:
             try:
                 completion = yield from self._call_model(turn, messages, stream)
             except ContextOverflowError as exc:  # kept if no shorter prompt fits
-                turn.error = (f"the request does not fit the model's context window (the turn "
-                              f"alone is {exc.prompt_tokens} tokens, the window "
-                              f"{exc.n_ctx}); shorten it")
+                turn.error = (f"the request does not fit the model's context window (cut "
+                              f"down as far as it goes, the prompt is {exc.prompt_tokens} "
+                              f"tokens, the window {exc.n_ctx}); shorten it")
                 continue
             except Exception as exc:  # noqa: BLE001 - any backend failure ends the turn, categorised
                 turn.error = f"{type(exc).__name__}: {exc}"
