@@ -103,6 +103,18 @@ def test_the_call_still_validates_and_matches_its_reference():
     assert not score_calls(_sample().messages[1].tool_calls, out.reference_calls).exact
 
 
+def test_an_object_reference_with_field_alternatives_matches_its_call():
+    # the data's object references list each field's accepted values ({"color": ["red"]});
+    # the source text must be written from one of them, not from the lists
+    sample = _sample()
+    ref = sample.reference_calls[0]
+    nested = {**ref.arguments, "style": [{"color": ["red"]}]}
+    sample = sample.model_copy(update={"reference_calls": [
+        ReferenceCall(ref.name, nested, schemas=ref.schemas)]})
+    out = to_source_text(sample, "JavaScript")
+    assert score_calls([out.messages[1].tool_calls[0]], out.reference_calls).exact
+
+
 def test_source_text_leaves_unrewritable_values_alone():
     assert source_text("", {"type": "integer"}, "Java") == ""
     assert source_text(4, {"type": ["integer", "null"]}, "Java") == 4

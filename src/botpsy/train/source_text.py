@@ -127,7 +127,7 @@ def _message(message: Message, specs: dict[str, ToolSpec], language: str) -> Mes
 def _reference(ref: ReferenceCall, specs: dict[str, ToolSpec], language: str) -> ReferenceCall:
     props = _properties(specs.get(ref.name))
     arguments = {
-        key: [source_text(v, props.get(key, {}), language) for v in values]
+        key: [source_text(_first_alternatives(v), props.get(key, {}), language) for v in values]
         for key, values in ref.arguments.items()
     }
     schemas = {
@@ -135,6 +135,18 @@ def _reference(ref: ReferenceCall, specs: dict[str, ToolSpec], language: str) ->
         for key, schema in ref.schemas.items()
     }
     return dataclasses.replace(ref, arguments=arguments, schemas=schemas)
+
+
+def _first_alternatives(value: Any) -> Any:
+    """An object reference value as the call writes it: a reference lists each field's
+    accepted values (``{"adults": [1]}``), the call's source text holds one
+    (``{"adults": 1}``), so the text is written from each field's first alternative."""
+    if isinstance(value, dict):
+        return {k: _first_alternatives(v[0] if isinstance(v, list) and v else v)
+                for k, v in value.items()}
+    if isinstance(value, list):  # objects inside an array list their fields' values too
+        return [_first_alternatives(v) for v in value]
+    return value
 
 
 def is_source_text(sample: TrainSample) -> bool:
