@@ -26,10 +26,10 @@ def test_distillation_trains_against_three_made_teachers(tiny_run):
         (teachers / g / "model" / "config.json").exists()
         for g in ("judgment", "personal", "services")
     )
-    assert {k for k in result.metrics if k.startswith("prompts/")} == {
-        "prompts/judgment",
-        "prompts/personal",
-        "prompts/services",
+    assert {k for k in result.metrics if k.startswith("conversations/")} == {
+        "conversations/judgment",
+        "conversations/personal",
+        "conversations/services",
     }
 
 

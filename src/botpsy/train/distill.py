@@ -188,7 +188,8 @@ def main(cfg: DistillStageConfig, evaluator: ModelEvaluator | None = None) -> St
     routed = Counter(s.group for s in samples)
 
     def metrics(trainer: Any) -> dict[str, float]:
-        return {f"prompts/{group}": float(n) for group, n in routed.items()}
+        # conversations per teacher group (each may give several prompts, one per turn)
+        return {f"conversations/{group}": float(n) for group, n in routed.items()}
 
     run = StageRun("distill", lambda model, tok: build_trainer(cfg, model, tok, teachers), metrics)
     return run_stage(cfg, run, evaluator)
