@@ -172,12 +172,7 @@ class CallPipeline:
                result: ToolResult | None = None) -> None:
         if self.audit is None:
             return
-        self.audit.record(AuditEntry(
-            session_id=self.session_id, round=round_, call_id=review.call.id,
-            tool=review.call.name, arguments=review.call.arguments, decision=decision,
-            reason=reason, taint_sources=review.taint.sources,
-            result_ok=None if result is None else result.ok,
-            result_summary="" if result is None else result.content,
-            error_kind=None if result is None or result.error_kind is None
-            else result.error_kind.value,
+        self.audit.record(AuditEntry.of_call(
+            review.call, decision, reason, session_id=self.session_id, round_=round_,
+            taint_sources=review.taint.sources, result=result,
         ))

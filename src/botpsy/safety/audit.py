@@ -19,11 +19,15 @@ from contextlib import closing
 from datetime import UTC, datetime
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
 from botpsy.safety.policy import redact
+
+if TYPE_CHECKING:
+    from botpsy.tools.registry import ToolResult
+    from botpsy.types import ToolCall
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS audit_log (
@@ -75,6 +79,30 @@ class AuditEntry(BaseModel):
     result_ok: bool | None = None
     result_summary: str = ""
     error_kind: str | None = None
+
+    @classmethod
+    def of_call(
+        cls,
+        call: ToolCall,
+        decision: AuditDecision,
+        reason: str,
+        *,
+        session_id: str | None = None,
+        round_: int | None = None,
+        taint_sources: list[str] | None = None,
+        result: ToolResult | None = None,
+    ) -> AuditEntry:
+        """The row of one decision on ``call`` (and its result, once it ran): one way
+        to write it for the agent and the MCP server alike."""
+        return cls(
+            session_id=session_id, round=round_, call_id=call.id, tool=call.name,
+            arguments=call.arguments, decision=decision, reason=reason,
+            taint_sources=taint_sources or [],
+            result_ok=None if result is None else result.ok,
+            result_summary="" if result is None else result.content,
+            error_kind=None if result is None or result.error_kind is None
+            else result.error_kind.value,
+        )
 
 
 def _redact_values(value: Any) -> Any:

@@ -195,12 +195,8 @@ class CallRecorder:
     ) -> None:
         if self.audit is None:
             return
-        self.audit.record(AuditEntry(
-            session_id=AUDIT_SESSION, call_id=call.id, tool=call.name, arguments=call.arguments,
-            decision=decision, reason=reason, result_ok=None if result is None else result.ok,
-            result_summary="" if result is None else result.content,
-            error_kind=None if result is None or result.error_kind is None
-            else result.error_kind.value))
+        self.audit.record(AuditEntry.of_call(call, decision, reason, session_id=AUDIT_SESSION,
+                                             result=result))
 
 
 _AUDITED = {
