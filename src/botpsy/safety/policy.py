@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -103,8 +103,12 @@ class Normalised:
     so redaction and messages point at what the user wrote."""
 
     def __init__(self, text: str) -> None:
+        self.text = text
+        self._origin: list[int] | None = None  # None: every character is its own origin
+        if text.isascii():  # nothing to fold: the common case costs no per-character pass
+            return
         chars: list[str] = []
-        self._origin: list[int] = []
+        self._origin = []
         for index, char in enumerate(text):
             if unicodedata.category(char) == "Cf":
                 continue
@@ -116,16 +120,14 @@ class Normalised:
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original text's span of ``text[start:end]``."""
+        if self._origin is None:
+            return start, end
         if end <= start:
             return self._origin[start], self._origin[start]
         return self._origin[start], self._origin[end - 1] + 1
 
 
-def _normalise(text: str) -> Normalised:
-    return Normalised(text)
-
-
-def _in_original(hits: Iterator[ScopeHit], norm: Normalised) -> list[ScopeHit]:
+def _in_original(hits: Iterable[ScopeHit], norm: Normalised) -> list[ScopeHit]:
     """``hits`` found in ``norm.text``, with their spans in the original text."""
     placed = []
     for hit in hits:
@@ -180,7 +182,7 @@ def classify(text: str) -> list[ScopeHit]:
 
     A hit is excused when it overlaps a benign span: "river bank" excuses "bank",
     "server health check" excuses "health", "wifi password" excuses "password"."""
-    norm = _normalise(text)
+    norm = Normalised(text)
     text = norm.text
     benign = [m.span() for pattern in lexicon.BENIGN for m in pattern.finditer(text)]
     hits = [
@@ -188,7 +190,7 @@ def classify(text: str) -> list[ScopeHit]:
         for hit in [*_rule_hits(text), *_identifier_hits(text)]
         if not any(hit.start < end and start < hit.end for start, end in benign)
     ]
-    return sorted(_in_original(iter(hits), norm), key=lambda h: (h.start, -h.end))
+    return sorted(_in_original(hits, norm), key=lambda h: (h.start, -h.end))
 
 
 def argument_text(arguments: Any) -> str:
@@ -206,7 +208,7 @@ def argument_text(arguments: Any) -> str:
 def redact(text: str) -> str:
     """``text`` with card numbers, SSNs, IBANs and written-out secrets masked, for
     logs: the audit trail must not become a copy of what it protects."""
-    norm = _normalise(text)
+    norm = Normalised(text)
     hits = sorted(_in_original(_identifier_hits(norm.text), norm), key=lambda h: h.start,
                   reverse=True)
     for hit in hits:

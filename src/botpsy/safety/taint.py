@@ -20,12 +20,11 @@ so the user sees which source a call came after and what it copied.
 from __future__ import annotations
 
 import re
-import unicodedata
 from enum import Enum
 
 from pydantic import BaseModel, Field
 
-from botpsy.safety.policy import argument_text
+from botpsy.safety.policy import Normalised, argument_text
 from botpsy.types import Message, ToolCall, tool_source
 
 AGENT_SOURCE = "agent:"  # ``source`` prefix of messages the agent writes itself
@@ -80,11 +79,9 @@ class UntrustedSource(BaseModel):
 
 
 def _words(text: str) -> list[str]:
-    """Lower-cased words, read as a person reads them: fullwidth forms folded and
-    invisible characters dropped, so a zero-width space cannot hide copied text."""
-    text = "".join(c for c in unicodedata.normalize("NFKC", text)
-                   if unicodedata.category(c) != "Cf")
-    return [w.lower() for w in _WORD.findall(text)]
+    """Lower-cased words, read as the scope policy reads text (``Normalised``): a
+    zero-width space or a fullwidth form cannot hide copied text."""
+    return [w.lower() for w in _WORD.findall(Normalised(text).text)]
 
 
 def _ngrams(words: list[str], n: int) -> set[tuple[str, ...]]:
