@@ -26,6 +26,10 @@ from botpsy.types import (
     Usage,
 )
 
+# What llama-cpp-python's schema converter raises on a schema it cannot hold: the
+# caller's input, so it becomes a ValueError (a 400), not a model failure.
+_CONVERTER_ERRORS = (AttributeError, KeyError, TypeError, RecursionError, NotImplementedError)
+
 
 def _forced_tools(tools: list[ToolSpec], choice: str) -> list[ToolSpec] | None:
     """The tools a call must be made to, or None when the call is optional."""
@@ -104,7 +108,7 @@ class FormattedChatModel:
             raise ValueError(f"{self.name} cannot enforce a JSON response format (no grammar)")
         try:
             return json_grammar(params.json_schema)
-        except (AttributeError, KeyError, TypeError, RecursionError, NotImplementedError) as exc:
+        except _CONVERTER_ERRORS as exc:
             raise ValueError(
                 f"the response format's JSON schema is beyond the grammar ({exc})"
             ) from None
@@ -114,9 +118,7 @@ class FormattedChatModel:
         bad input (a ValueError naming the tools), not a model failure."""
         try:
             return self.format.call_grammar(forced, params.tool_choice, params.parallel_tool_calls)
-        except ValueError:
-            raise
-        except (AttributeError, KeyError, TypeError, RecursionError, NotImplementedError) as exc:
+        except _CONVERTER_ERRORS as exc:
             names = ", ".join(spec.name for spec in forced)
             raise ValueError(
                 f"cannot force a call of {names}: its parameter schema is beyond the call "
