@@ -7,6 +7,7 @@ import pytest
 from botpsy.evals.bfcl import upstream
 from botpsy.evals.bfcl.convert import (
     DecodeError,
+    NotSourceText,
     bfcl_result,
     checker_tag,
     checker_values,
@@ -15,6 +16,7 @@ from botpsy.evals.bfcl.convert import (
     to_messages,
     tool_specs,
 )
+from botpsy.rewards import CallErrorType, ReferenceCall, score_calls
 from botpsy.types import Completion, ToolCall
 
 PY, JAVA, JS = upstream.Language.PYTHON, upstream.Language.JAVA, upstream.Language.JAVASCRIPT
@@ -95,7 +97,10 @@ DOCS = [
         (JAVA, {"n": "5", "l": "7L", "flag": "true"}, {"n": 5, "l": 7, "flag": True}),
         (JAVA, {"xs": 'new ArrayList<>(Arrays.asList("a", "b"))'}, {"xs": ["a", "b"]}),
         (JAVA, {"m": 'new HashMap<String, Object>() {{ put("k", 1); }}'}, {"m": {"k": 1}}),
-        (JAVA, {"any": "obj", "n": 5}, {"any": "obj", "n": 5}),  # non-strings stay as they are
+        # A JSON value where source text is due is marked, so the grader fails it as BFCL does.
+        (JAVA, {"any": "obj", "n": 5}, {"any": "obj", "n": NotSourceText(5)}),
+        (JS, {"arr": [1], "flag": True}, {"arr": NotSourceText([1]), "flag": True}),
+        (JAVA, {"extra": 5}, {"extra": 5}),  # undeclared: nothing to convert against
         (JAVA, {"n": "five"}, {"n": "five"}),  # unconvertible text stays text, as in BFCL
         (JS, {"arr": "[1, 2.5]", "flag": "true"}, {"arr": [1.0, 2.5], "flag": "true"}),
     ],
@@ -103,6 +108,16 @@ DOCS = [
 def test_checker_values_convert_java_and_javascript_source(language, arguments, expected):
     (call,) = checker_values([{"f": arguments}], DOCS, language)
     assert call.name == "f" and call.arguments == expected
+
+
+@pytest.mark.parametrize("value", [5, "5"])
+def test_grader_fails_a_json_value_where_java_wants_source_text(value):
+    """BFCL's checker fails ``5`` for a Java int (type_error:java); the grader must agree."""
+    (call,) = checker_values([{"f": {"n": value}}], DOCS, JAVA)
+    score = score_calls([call], [ReferenceCall("f", {"n": [5]})])
+    assert score.exact is (value == "5")
+    if value == 5:
+        assert score.error_type is CallErrorType.type_error
 
 
 def test_messages_and_tools_from_bfcl():

@@ -7,6 +7,7 @@ import shutil
 import pytest
 
 from botpsy.evals.bfcl import score
+from botpsy.evals.bfcl.categories import UnknownCategoryError
 from botpsy.evals.bfcl.results import find_result_files, read_results, write_results
 from botpsy.evals.report import (
     compare,
@@ -129,3 +130,12 @@ def test_runs_summary_gives_mean_and_std(oracle_run, broken_run):
     assert len(summary.categories["irrelevance"].values) == 1  # only run A has it
     with pytest.raises(ValueError):
         summarize_runs([])
+
+
+def test_score_takes_collections_and_refuses_unknown_names(oracle_run, tmp_path):
+    """``-c non_live`` scores the non-live files as generation reads it; a typo is an error."""
+    report = score(oracle_run.model_dir, tmp_path, categories=["non_live"], progress=False)
+    assert {"parallel", "simple_python", "irrelevance"} <= set(report.categories)
+    assert not any(name.startswith("multi_turn") for name in report.categories)
+    with pytest.raises(UnknownCategoryError, match="paralel"):
+        score(oracle_run.model_dir, tmp_path, categories=["paralel"], progress=False)

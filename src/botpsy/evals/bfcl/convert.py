@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from botpsy.evals.bfcl import upstream
@@ -101,6 +102,21 @@ def decode_execute(result: Any, mode: Mode) -> list[str]:
         raise DecodeError(f"{type(exc).__name__}: {exc}") from exc
 
 
+@dataclass(frozen=True)
+class NotSourceText:
+    """A Java/JavaScript argument given as a JSON value where BFCL wants source text.
+
+    BFCL's checker fails ``42`` for a Java ``int`` (the model must write ``"42"``);
+    wrapping the value makes the grader fail it too (a type error: it equals
+    nothing), so the grader's ``exact`` cannot be kinder than the checker.
+    """
+
+    value: Any
+
+    def __repr__(self) -> str:
+        return f"{self.value!r} (not source text)"
+
+
 def _convert(value: Any, declared: str, spec: dict[str, Any], language: upstream.Language) -> Any:
     """A Java/JavaScript argument string as the Python value BFCL's checker compares."""
     if language is upstream.Language.JAVA:
@@ -115,8 +131,10 @@ def _convert(value: Any, declared: str, spec: dict[str, Any], language: upstream
             upstream.js_type_converter,
             ("array",),
         )
-    if not isinstance(value, str) or declared not in table:
+    if declared not in table:
         return value
+    if not isinstance(value, str):
+        return NotSourceText(value)
     try:
         if declared in nested:
             return converter(value, declared, spec.get("items", {}).get("type"))

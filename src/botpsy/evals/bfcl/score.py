@@ -26,7 +26,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from botpsy.evals.bfcl import upstream
-from botpsy.evals.bfcl.categories import Category, CategoryKind, category
+from botpsy.evals.bfcl.categories import Category, CategoryKind, category, resolve
 from botpsy.evals.bfcl.convert import (
     DecodeError,
     checker_tag,
@@ -394,7 +394,9 @@ def score(
     result_dir = Path(result_dir)
     files = find_result_files(result_dir)
     if categories is not None:
-        files = {k: v for k, v in files.items() if k in set(categories)}
+        # Collections (non_live, multi_turn...) as in generation; unknown names are an error.
+        wanted = {cat.name for cat in resolve(categories)}
+        files = {k: v for k, v in files.items() if k in wanted}
     if not files:
         raise FileNotFoundError(
             f"no {upstream.VERSION_PREFIX}_*_result.json files under {result_dir}"
