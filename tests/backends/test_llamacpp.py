@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
-from botpsy.backends.llamacpp import prompt_chunk
+from botpsy.backends.cancel import GenerationCancelled, cancel_scope
+from botpsy.backends.llamacpp import LlamaCppBackend, prompt_chunk
 from botpsy.types import GenerationParams
 
 pytestmark = pytest.mark.model
@@ -108,3 +111,30 @@ def test_a_json_schema_holds_the_answer(smol_backend):
                            params=GenerationParams(max_tokens=40, json_schema=schema))
     validate(json.loads(reply.content), schema)
     assert not reply.tool_calls
+
+
+def test_a_cancelled_job_stops_between_prompt_chunks_and_keeps_what_it_read(
+    default_gguf, monkeypatch
+):
+    """The cancel flag is read between prompt chunks: a long prefill stops after the
+    chunk in flight, and the next request reuses the tokens evaluated so far."""
+    backend = LlamaCppBackend(default_gguf, n_ctx=2048, n_threads=2, n_batch=64)
+    try:
+        prompt = " ".join(f"item {i}" for i in range(200))  # several 64-token chunks
+        flag, chunks = threading.Event(), []
+        evaluate = backend.llama.eval
+
+        def eval_then_cancel(tokens):
+            evaluate(tokens)
+            chunks.append(len(tokens))
+            flag.set()  # the client left while the first chunk was evaluated
+
+        monkeypatch.setattr(backend.llama, "eval", eval_then_cancel)
+        with cancel_scope(flag), pytest.raises(GenerationCancelled):
+            list(backend.generate(prompt, GenerationParams(max_tokens=2)))
+        assert chunks == [64]
+        monkeypatch.setattr(backend.llama, "eval", evaluate)
+        text = "".join(c.text for c in backend.generate(prompt, GenerationParams(max_tokens=2)))
+        assert text and backend.last_stats.cached_tokens == 64
+    finally:
+        backend.close()

@@ -7,6 +7,7 @@ import time
 from collections.abc import Iterator
 
 from botpsy.backends.base import GenerationStats, TextChunk
+from botpsy.backends.cancel import GenerationCancelled, check_cancelled
 from botpsy.backends.chat import FormattedChatModel
 from botpsy.backends.scripted import ScriptedBackend
 from botpsy.formats import get_format
@@ -45,11 +46,14 @@ class SlowBackend:
 
     name = "slow"
 
-    def __init__(self, words: int = 400, delay: float = 0.02) -> None:
+    def __init__(self, words: int = 400, delay: float = 0.02, prefill_chunks: int = 0) -> None:
         self.words = words
         self.delay = delay
+        self.prefill_chunks = prefill_chunks  # slow prompt chunks before the first word
         self.produced = 0
+        self.prefilled = 0
         self.closed_early = threading.Event()
+        self.stopped_in_prefill = threading.Event()
         self.started = threading.Event()
         self._stats = GenerationStats()
 
@@ -66,8 +70,9 @@ class SlowBackend:
     def generate(
         self, prompt: str, params: GenerationParams, grammar: str | None = None
     ) -> Iterator[TextChunk]:
-        self.produced = 0
+        self.produced = self.prefilled = 0
         self.started.set()
+        self._prefill()
         try:
             for index in range(self.words):
                 time.sleep(self.delay)
@@ -77,6 +82,17 @@ class SlowBackend:
             self.closed_early.set()
             raise
         self._stats = GenerationStats(prompt_tokens=1, completion_tokens=self.words)
+
+    def _prefill(self) -> None:
+        """Evaluate the prompt as llama.cpp does: chunk by chunk, checking for a cancel."""
+        try:
+            for _ in range(self.prefill_chunks):
+                check_cancelled()
+                time.sleep(self.delay)
+                self.prefilled += 1
+        except GenerationCancelled:
+            self.stopped_in_prefill.set()
+            raise
 
 
 def sse_events(response) -> list[dict]:

@@ -207,6 +207,25 @@ def test_timeout_is_504_and_stops_generation(live):
         assert client.get("/health").json()["cancelled"] == 1
 
 
+def test_timeout_stops_a_long_prefill_and_frees_the_model(live):
+    """A prompt still being evaluated when the request times out stops at its next chunk;
+    before, the whole prefill ran on and the next request waited for it."""
+    backend = SlowBackend(words=3, delay=0.01, prefill_chunks=1000)  # 10 s of prompt
+    with (
+        live(slow_app(backend, request_timeout=0.3)) as server,
+        httpx.Client(base_url=server.url, timeout=10) as client,
+    ):
+        response = client.post(CHAT, json=HELLO)
+        assert response.status_code == 504 and error_of(response)["code"] == "timeout"
+        assert backend.stopped_in_prefill.wait(3) and backend.prefilled < 1000
+        assert backend.produced == 0
+        assert client.get("/health").json()["cancelled"] == 1
+        backend.prefill_chunks = 2
+        started = time.monotonic()
+        reply = client.post(CHAT, json=HELLO)
+        assert reply.status_code == 200 and time.monotonic() - started < 3
+
+
 def test_timeout_mid_stream_ends_the_stream_with_an_error_event(live):
     backend = SlowBackend(words=1000, delay=0.01)
     with (

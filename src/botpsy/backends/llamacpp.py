@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from botpsy.backends.base import ContextOverflowError, GenerationStats, TextChunk
+from botpsy.backends.cancel import check_cancelled
 from botpsy.types import GenerationParams
 
 
@@ -132,16 +133,20 @@ class LlamaCppBackend:
     def _prefill(self, tokens: list[int]) -> int:
         """Evaluate the prompt but its last two tokens (create_completion evaluates those
         and samples): reuse what an earlier prompt evaluated, then chunks of two or more.
-        Returns how many tokens were reused."""
+        Returns how many tokens were reused. Between chunks a cancelled job stops
+        (``GenerationCancelled``); what it evaluated stays reusable."""
         cached = self.llama._input_ids[: min(self.llama.n_tokens, self._prefilled)]
         keep = max(0, min(shared_prefix(cached, tokens), len(tokens) - 2))
         self.llama.n_tokens = keep
         rest = tokens[keep : len(tokens) - 2]
-        while len(rest) >= 2:  # one token left over goes with the last two
-            size = prompt_chunk(len(rest), self._n_batch)
-            self.llama.eval(rest[:size])
-            rest = rest[size:]
-        self._prefilled = self.llama.n_tokens
+        try:
+            while len(rest) >= 2:  # one token left over goes with the last two
+                check_cancelled()
+                size = prompt_chunk(len(rest), self._n_batch)
+                self.llama.eval(rest[:size])
+                rest = rest[size:]
+        finally:
+            self._prefilled = self.llama.n_tokens
         return keep
 
     def _grammar(self, grammar: str | None):

@@ -5,7 +5,8 @@ requests are queued rather than run in parallel (which would only thrash).
 Generation runs in a dedicated thread so the event loop stays free to accept
 connections, answer ``/health`` and notice disconnects. Every job carries a
 cancel flag: a request that times out or whose client went away stops its
-generation at the next chunk, and a job cancelled while still queued never starts.
+generation at the next token, or during a long prompt's prefill at the next prompt
+chunk (``backends.cancel``), and a job cancelled while still queued never starts.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from contextlib import aclosing
 from dataclasses import dataclass
 from typing import TypeVar
 
+from botpsy.backends.cancel import GenerationCancelled, cancel_scope
 from botpsy.types import Completion, StreamEvent
 
 T = TypeVar("T")
@@ -98,22 +100,29 @@ class ModelWorker:
             if cancel.is_set():
                 self.cancelled += 1
                 return
-            items = make()
-            try:
-                for item in items:
-                    push(item)
-                    if cancel.is_set():
-                        self.cancelled += 1
-                        return
-                self.completed += 1
-            finally:
-                close = getattr(items, "close", None)
-                if close is not None:
-                    close()  # GeneratorExit reaches the backend: generation stops here
+            with cancel_scope(cancel):  # a long prefill stops at its next chunk too
+                self._drain(make(), push, cancel)
+        except GenerationCancelled:
+            self.cancelled += 1
         except BaseException as exc:  # noqa: BLE001 - handed to the request, never lost
             push(_Failure(exc))
         finally:
             push(_END)
+
+    def _drain(
+        self, items: Iterator[T], push: Callable[[object], None], cancel: threading.Event
+    ) -> None:
+        try:
+            for item in items:
+                push(item)
+                if cancel.is_set():
+                    self.cancelled += 1
+                    return
+            self.completed += 1
+        finally:
+            close = getattr(items, "close", None)
+            if close is not None:
+                close()  # GeneratorExit reaches the backend: generation stops here
 
     async def complete(self, make: Callable[[], Iterator[StreamEvent]]) -> Completion:
         """The final Completion of a model stream."""
