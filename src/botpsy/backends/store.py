@@ -219,6 +219,14 @@ def _named(spec: str) -> ModelRef:
     return ModelRef("gguf", str(_base_path(quant)), spec, lora)
 
 
+def is_hf_model_folder(path: str | Path) -> bool:
+    """Whether ``path`` is a local Hugging Face model folder (it holds ``config.json``).
+
+    One test for every command that takes such a folder (the store, training, the
+    bench), so they agree on what counts; each says in its own words what is wrong."""
+    return (Path(path) / "config.json").is_file()
+
+
 def resolve_model(spec: str) -> ModelRef:
     """Parse a model spec into a ModelRef; raises ModelNotFoundError with the known specs."""
     spec = spec.strip()
@@ -244,7 +252,7 @@ def resolve_model(spec: str) -> ModelRef:
         # call mode, which forces calls only on the models it names, botpsy-smol among them).
         name = f"{path.stem}+{Path(lora).stem}" if lora else path.stem
         return ModelRef("gguf", str(path), name, lora or None)
-    if path.is_dir() and (path / "config.json").is_file():
+    if is_hf_model_folder(path):
         return ModelRef("hf", str(path), path.name)
     known = ", ".join(sorted(NAMED_MODELS))
     raise ModelNotFoundError(

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from botpsy.backends.store import is_hf_model_folder
 from botpsy.bench import quantize
 from botpsy.bench.config import BenchConfig, PlannedRun, context_size, plan_jobs, validate
 from botpsy.bench.errors import BenchError, BenchErrorKind
@@ -70,7 +71,7 @@ def check_hf_model(path: str) -> None:
     target = Path(path)
     if target.is_file() and target.suffix == ".gguf":
         return
-    if not (target / "config.json").is_file():
+    if not is_hf_model_folder(target):
         raise BenchError(
             BenchErrorKind.model_not_found,
             f"--hf-model {path}: not an HF model folder (no config.json)",

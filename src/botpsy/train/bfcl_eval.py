@@ -27,6 +27,7 @@ import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from botpsy.backends.store import is_hf_model_folder
 from botpsy.evals.bfcl.overall import NON_LIVE, Group
 from botpsy.evals.bfcl.score import BfclReport
 
@@ -88,7 +89,7 @@ def model_label(model_dir: str | Path) -> str:
 def _check_model_dir(model_dir: Path) -> None:
     if not model_dir.is_dir():
         raise FileNotFoundError(f"model folder not found: {model_dir}")
-    if not (model_dir / "config.json").is_file():
+    if not is_hf_model_folder(model_dir):
         raise FileNotFoundError(f"{model_dir} is not an HF model folder (no config.json)")
     if not list(model_dir.glob("*.safetensors")):
         raise FileNotFoundError(f"{model_dir} has no .safetensors weights")

@@ -17,6 +17,8 @@ from typing import Annotated, Any
 
 import typer
 
+from botpsy.backends.store import is_hf_model_folder
+
 app = typer.Typer(
     help="Train a small tool-calling model: data, SFT, distillation, DAPO, export.",
     no_args_is_help=True,
@@ -64,7 +66,7 @@ def _inputs(cfg: Any) -> Any:
 
 
 def _model_folder(path: str | Path, option: str) -> None:
-    if not (Path(path) / "config.json").is_file():
+    if not is_hf_model_folder(path):
         raise typer.BadParameter(
             f"{option} {path}: not a local Hugging Face model folder (no config.json); "
             "`botpsy train import-gguf` makes one from a GGUF"
