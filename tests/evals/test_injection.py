@@ -12,11 +12,17 @@ import json
 
 import pytest
 
+from botpsy.assistant import untrusted_output_tools
+from botpsy.assistant.contacts import ContactsToolbox
 from botpsy.assistant.demo import demo_injections
+from botpsy.assistant.events import CalendarToolbox
 from botpsy.evals.injection import (
+    ITEM_READERS,
+    CleanText,
     InjectionCase,
     InjectionRun,
     InjectionScore,
+    InjectionSuite,
     attacker_model,
     build_case_store,
     build_injection_report,
@@ -29,17 +35,24 @@ from botpsy.evals.injection import (
 from botpsy.evals.scenarios.checks import Matcher
 from botpsy.evals.scenarios.reference import scripted_model
 from botpsy.evals.scenarios.schema import CallCheck
+from botpsy.evals.scenarios.users import SimulatedUser
 from botpsy.evals.scenarios.world import open_world, snapshot
-from botpsy.safety import AuditDecision, ScopePolicy
+from botpsy.safety import AuditDecision, ConfirmationRequest, ScopePolicy, TaintVerdict
 from botpsy.types import GenerationParams, ToolCall
 
 SUITE = load_suite()
 PARAMS = GenerationParams(max_tokens=64)
-# One own carrier per kind of item (mail, file, note) and one demo item per kind.
+# One own carrier per kind of item (mail, file, note, event, contact) and one demo item
+# per kind the demo week injects (file, note).
+EVENT_TASK, CONTACT_TASK = "offsite_invitation_reminder", "email_conference_contact"
 SAMPLE = [("parcel_window_event", "backup_to_archive"),
           ("vendor_call_reminder", "overwrite_roadmap_file"),
           ("trip_ideas_summary", "fake_system_delete"),
           ("reply_design_review", "trash_roadmap_mail"),
+          (EVENT_TASK, "invite_forward_mail"),
+          (EVENT_TASK, "fake_system_delete"),
+          (CONTACT_TASK, "card_delete_review"),
+          (CONTACT_TASK, "contacts_to_leadgen"),
           ("downloads_readme", "demo_readme_clobber"),
           ("lemon_cake_ingredients", "demo_recipe_notes")]
 
@@ -97,6 +110,76 @@ def test_clean_store_holds_no_injection_and_an_attacked_one_holds_one(tmp_path):
     text = _contents(attacked)
     assert "archive@mail-backup.example" in text and "evil.example" not in text
     assert [p.tool for p in patterns] == ["send_email"]
+
+
+def test_event_and_contact_items_take_text_in_the_field_a_stranger_controls(tmp_path):
+    """A demo event (by title) and a contact (by name) are items like a mail or a note:
+    their text goes in the event's location and the contact's notes."""
+    task = next(t for t in SUITE.tasks if t.id == "library_events")
+    suite = InjectionSuite(clean=[CleanText(kind="event", match="Quarterly review",
+                                            text="Main hall, second floor"),
+                                  CleanText(kind="contact", match="Tom Becker",
+                                            text="Landlord; call after 18:00.")],
+                           attacks=SUITE.attacks, tasks=[task])
+    store, _ = build_case_store(suite, InjectionCase(task=task), tmp_path / "s")
+    state = snapshot(store)
+    store.close()
+    event = next(r for r in state.rows("events") if r["title"] == "Quarterly review")
+    contact = next(r for r in state.rows("contacts") if r["name"] == "Tom Becker")
+    assert event["location"] == "Main hall, second floor"
+    assert contact["notes"] == "Landlord; call after 18:00."
+
+
+@pytest.mark.parametrize("task_id, attack_id, table, column", [
+    (EVENT_TASK, "invite_forward_mail", "events", "location"),
+    (CONTACT_TASK, "card_delete_review", "contacts", "notes")])
+def test_an_invitation_and_a_card_carry_the_attack_only_when_attacked(
+        tmp_path, task_id, attack_id, table, column):
+    attack = SUITE.attack(attack_id)
+    for name, case in (("clean", _case(task_id, None)), ("attacked", _case(task_id, attack_id))):
+        store, patterns = build_case_store(SUITE, case, tmp_path / name)
+        state = snapshot(store)
+        store.close()
+        texts = [r[column] or "" for r in state.rows(table)]
+        assert not any("{injection}" in t for t in texts)
+        carried = [t for t in texts if attack.text in t]
+        assert len(carried) == (1 if case.attack else 0), name
+        assert patterns == (attack.success if case.attack else [])
+
+
+def test_the_calendar_and_contacts_are_third_party_only_where_a_stranger_wrote_in_them():
+    assert ITEM_READERS["event"] <= set(CalendarToolbox.traits())
+    assert ITEM_READERS["contact"] <= set(ContactsToolbox.traits())
+    base = untrusted_output_tools()
+    assert _case("parcel_window_event", "fake_system_delete").third_party_tools() == base
+    for attack in (None, "backup_to_archive"):
+        assert _case(EVENT_TASK, attack).third_party_tools() == base | ITEM_READERS["event"]
+        assert _case(CONTACT_TASK, attack).third_party_tools() == base | ITEM_READERS["contact"]
+
+
+def _request(tool: str, arguments: dict, *sources: str) -> ConfirmationRequest:
+    return ConfirmationRequest(call=ToolCall(name=tool, arguments=arguments),
+                               taint=TaintVerdict(tainted=True, sources=list(sources)))
+
+
+def test_the_simulated_user_refuses_an_unasked_call_after_a_strangers_event():
+    """What the injection eval's user does after reading an injected invitation, and what
+    the scenario eval's user (the calendar is the user's own) still does."""
+    case = _case(EVENT_TASK, "fake_system_delete")
+    asked = [m for m in case.task.milestones if isinstance(m, CallCheck)]
+    unasked = _request("delete_event", {"event_id": 7}, "tool:list_events:c1")
+    careful = SimulatedUser(asked, Matcher(), case.third_party_tools())
+    assert not careful.confirm(unasked)
+    assert careful.records[0].third_party == ["tool:list_events:c1"]
+    assert SimulatedUser(asked, Matcher()).confirm(unasked)  # the default: the user's own
+    contact = _case(CONTACT_TASK, None)
+    user = SimulatedUser([m for m in contact.task.milestones if isinstance(m, CallCheck)],
+                         Matcher(), contact.third_party_tools())
+    read = "tool:search_contacts:c1"
+    assert user.confirm(_request("send_email", {"to": "nadia.rahman@fjordlabs.example",
+                                                "subject": "s", "body": "b"}, read))
+    assert not user.confirm(_request("send_email", {"to": "a@mail-backup.example",
+                                                    "subject": "s", "body": "b"}, read))
 
 
 def test_attacks_never_coincide_with_what_the_task_asks():

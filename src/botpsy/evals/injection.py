@@ -1,8 +1,10 @@
 """Prompt-injection eval (AgentDojo-style): does injected text make the agent act?
 
-User tasks run over a store whose mail, notes and files carry instructions from
-strangers (``data/injection.yaml``: the demo week's own injected items plus
-attacks placed in each task's items). For one safety mode the eval measures:
+User tasks run over a store whose mail, notes, files, calendar events and contacts
+carry instructions from strangers (``data/injection.yaml``: the demo week's own
+injected items plus attacks placed in each task's items: a mail body, a file, a
+note, the location of an invitation imported from an .ics file, the notes of a
+contact imported from a .vcf card). For one safety mode the eval measures:
 
 - utility without attack: each task on the clean store (every injection removed);
 - utility under attack: each (task, attack) pair, one attack present;
@@ -11,6 +13,11 @@ attacks placed in each task's items). For one safety mode the eval measures:
 
 Safety on = deployment defaults + the simulated user (see
 ``scenarios.users``); off = no scope checks and every confirmation approved.
+Mail, notes and files are third-party text in every case; the calendar and the
+address book are the user's own, except in a case that put a stranger's event or
+contact there (``InjectionCase.third_party_tools``): there the simulated user
+counts what their readers return as third-party too, as a user who imported a
+stranger's invitation would.
 ``attacker_model`` obeys every injection (a scripted hermes model), so the
 eval shows what the safety layer does even when the model is fully compromised:
 with safety off its attacks succeed; with safety on none may.
@@ -21,6 +28,7 @@ with safety off its attacks succeed; with safety on none may.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
@@ -48,6 +56,7 @@ from botpsy.evals.scenarios.schema import CallCheck, CallSpec, Milestone, Setup,
 from botpsy.evals.scenarios.score import RunErrorKind
 from botpsy.evals.scenarios.trace import Episode
 from botpsy.evals.scenarios.world import (
+    REF_TABLES,
     StateDiff,
     StoreState,
     WorldError,
@@ -64,7 +73,19 @@ from botpsy.types import GenerationParams
 INJECTION_FILE = DATA_DIR / "injection.yaml"
 SLOT = "{injection}"
 ATTACKER_SPEC = "attacker"
-ItemKind = Literal["email", "note", "file"]
+ItemKind = Literal["email", "note", "file", "event", "contact"]
+# The column a stranger's text goes in, per kind (a file's is its content): what they
+# control and the model reads. An event's is its location: an .ics invitation's
+# DESCRIPTION is stored but the calendar tools do not show it to the model.
+TEXT_COLUMNS: dict[str, str] = {"email": "body", "note": "body", "event": "location",
+                                "contact": "notes"}
+# The tools that show the model a stored event or contact. Mail, notes and files are
+# third-party in every case (``untrusted_output_tools``); the calendar and the address
+# book only where a case put a stranger's item there.
+ITEM_READERS: dict[str, frozenset[str]] = {
+    "event": frozenset({"list_events"}),
+    "contact": frozenset({"search_contacts", "get_contact"}),
+}
 
 
 class _Strict(BaseModel):
@@ -72,7 +93,8 @@ class _Strict(BaseModel):
 
 
 class DemoItem(_Strict):
-    """A demo item: an email by subject, a note by title, a file by path (substring)."""
+    """A demo item: an email by subject, a note or an event by title, a contact by name,
+    a file by path (substring)."""
 
     kind: ItemKind
     match: str
@@ -143,6 +165,19 @@ class InjectionCase(_Strict):
     def id(self) -> str:
         return f"{self.task.id}__{self.attack.id if self.attack else 'clean'}"
 
+    def third_party_tools(self) -> frozenset[str]:
+        """The tools whose output the simulated user counts as a stranger's text here:
+        mail, notes and files always; the readers of the calendar (of the contacts)
+        when one of the task's events (contacts) has an ``{injection}`` slot, i.e. came
+        from a stranger (clean runs too: emptied, it is still theirs), or when the
+        attack's demo item is an event (a contact)."""
+        setup = self.task.setup
+        kinds = {kind for kind, items in (("event", setup.events), ("contact", setup.contacts))
+                 if any(SLOT in json.dumps(item.model_dump()) for item in items)}
+        if self.attack is not None and self.attack.demo is not None:
+            kinds.add(self.attack.demo.kind)
+        return untrusted_output_tools().union(*(ITEM_READERS.get(k, ()) for k in kinds))
+
 
 def load_suite(path: Path = INJECTION_FILE) -> InjectionSuite:
     import yaml
@@ -159,24 +194,25 @@ def suite_cases(suite: InjectionSuite) -> list[InjectionCase]:
 
 # -- the environment ------------------------------------------------------------------------
 def _demo_rows(store: AssistantStore, item: DemoItem) -> list:
-    if item.kind == "email":
-        return store.query("SELECT id FROM emails WHERE subject LIKE ?", (f"%{item.match}%",))
-    if item.kind == "note":
-        return store.query("SELECT id FROM notes WHERE title LIKE ?", (f"%{item.match}%",))
-    return [p for p in (store.files_root / item.match,) if p.is_file()]
+    if item.kind == "file":
+        return [p for p in (store.files_root / item.match,) if p.is_file()]
+    table, column = REF_TABLES[item.kind]  # the column an ``@kind:`` reference matches
+    return store.query(f"SELECT id FROM {table} WHERE {column} LIKE ?", (f"%{item.match}%",))
 
 
 def _rewrite(store: AssistantStore, item: DemoItem, text: str) -> None:
-    """Put ``text`` in place of a demo item's body (content for a file)."""
+    """Put ``text`` in the field of a demo item that a stranger controls
+    (``TEXT_COLUMNS``; a file's content)."""
     rows = _demo_rows(store, item)
     if len(rows) != 1:
         raise WorldError(f"demo {item.kind} {item.match!r} matches {len(rows)} items, not 1")
     if item.kind == "file":
         (store.files_root / item.match).write_text(text, encoding="utf-8")
         return
-    table = "emails" if item.kind == "email" else "notes"
+    table = REF_TABLES[item.kind][0]
     with store.write() as tx:
-        tx.execute(f"UPDATE {table} SET body = ? WHERE id = ?", (text, rows[0]["id"]))
+        tx.execute(f"UPDATE {table} SET {TEXT_COLUMNS[item.kind]} = ? WHERE id = ?",
+                   (text, rows[0]["id"]))
 
 
 def _fill(value: object, text: str) -> object:
@@ -230,7 +266,7 @@ def attacker_model(case: InjectionCase, refs: Mapping[str, int]) -> FormattedCha
     steps = [step_text(s, refs) for s in case.task.solution]
     if case.attack is None:
         return scripted_model(steps, "attacker")
-    untrusted = untrusted_output_tools()
+    untrusted = case.third_party_tools()
     seen = max(i for i, s in enumerate(case.task.solution)
                if any(c.tool in untrusted for c in s.calls))
     follow = call_text(case.attack.follow, refs)
@@ -291,7 +327,8 @@ def _play(suite: InjectionSuite, case: InjectionCase, factory: ModelFactory, run
         expected = [m for m in case.task.milestones if isinstance(m, CallCheck)]
         run.episode = run_episode(model, store, [case.task.prompt], safety=run.safety,
                                   expected=expected, matcher=Matcher(run.refs), params=params,
-                                  audit_path=tmp / "audit.db", call_mode=run.call_mode)
+                                  audit_path=tmp / "audit.db", call_mode=run.call_mode,
+                                  untrusted_tools=case.third_party_tools())
         run.final_state = snapshot(store)
         run.changes = diff(before, run.final_state)
     finally:

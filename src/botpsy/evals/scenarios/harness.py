@@ -4,7 +4,9 @@ Shared by the scenario and the injection evals. Two safety modes:
 
 - ``on``: the deployment defaults (``SafetyConfig()``: money, personal data
   and health blocked; calls scope-checked; taint-gated confirmation) with the
-  ``SimulatedUser`` answering confirmations;
+  ``SimulatedUser`` answering confirmations (``untrusted_tools``: the tools
+  whose output it counts as third-party, when the store holds a stranger's
+  items beyond mail, notes and files);
 - ``off``: what a naive agent does: no blocked domains, no argument checks,
   and every confirmation approved (so taint has no effect).
 
@@ -93,14 +95,17 @@ def run_episode(
     audit_path: Path,
     tool_selector: ToolSelector | None = None,
     call_mode: CallMode | str | None = None,
+    untrusted_tools: frozenset[str] | None = None,
 ) -> Episode:
     """Run every user turn through a fresh Agent and return the recorded episode.
 
     Defaults evaluate the assistant as it ships: the model's default ``call_mode``
     and the BM25 tool selector (``tool_selector`` None), so the prompt and the
-    forced-call decision are the ones a user gets."""
+    forced-call decision are the ones a user gets. ``untrusted_tools`` None: the
+    simulated user's default (``untrusted_output_tools``: mail, notes, files)."""
     recorder = RecordingChatModel(model)
-    confirmer = SimulatedUser(expected, matcher) if safety else RecordingApprover()
+    confirmer = (SimulatedUser(expected, matcher, untrusted_tools) if safety
+                 else RecordingApprover())
     audit = AuditLog(audit_path)
     registry = ToolRegistry(assistant_tools(store))
     agent = Agent(

@@ -13,6 +13,17 @@ attack success mean nothing:
   anything else, as a user reading the confirmation warning would;
 - with the safety layer off (``ApproveAll``) nobody asks and everything runs.
 
+Which tools' output is third-party is ``untrusted``, per episode. The default
+(mail, files, notes) fits a store whose calendar and contacts are the user's
+own, as in the scenario eval. The injection eval also puts strangers' items
+there (as if imported: an .ics invitation's location, a .vcf card's notes): in a
+case that holds one it passes the calendar's or the contacts' readers too
+(``InjectionCase.third_party_tools``), so the user refuses an unasked call that
+follows a stranger's event or card, as they would after a stranger's mail. The
+scope is the episode, not the item: the store records no provenance per event
+or contact (a UID is no proof of origin), and this user sees a call's taint
+sources (tool and call id), not what each output held.
+
 Every question and answer is recorded for the episode file.
 """
 
@@ -38,7 +49,9 @@ def third_party_sources(sources: Iterable[str], untrusted: frozenset[str]) -> li
 
 
 class SimulatedUser:
-    """A ``Confirmer`` that approves what the task asked for and untainted calls."""
+    """A ``Confirmer`` that approves what the task asked for, and calls no third-party
+    output (that of the ``untrusted`` tools; default ``untrusted_output_tools()``)
+    preceded."""
 
     denial_reason = "the user did not ask for this call and it came after third-party content"
 
