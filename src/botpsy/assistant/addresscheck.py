@@ -36,6 +36,10 @@ _ARGUMENTS = re.compile(r"^(?:to|cc|bcc|recipients?|e_?mail|email_address)$", re
 _LISTS = frozenset({"to", "cc", "bcc", "recipients", "recipient"})
 # Tool families whose results may be offered to a retry: the user's own address book.
 TRUSTED_FAMILIES = frozenset({"contact"})
+# Of those results only the ``email`` fields are offered: a card's notes are free text,
+# and an imported .vcf card's notes are a stranger's. (An escaped quote before "email"
+# is that text inside a JSON string, not a field.)
+_EMAIL_FIELD = re.compile(r'(?<!\\)"email"\s*:\s*"([^"\\]*)"')
 
 
 def addresses(text: str) -> list[str]:
@@ -61,12 +65,15 @@ def shown_addresses(
     messages: list[Message], own: Iterable[str] = (), families: Iterable[str] | None = None
 ) -> list[str]:
     """Every address the conversation shows: the user's words first, then the user's own
-    (``own``), then tool results (only those of tools of ``families`` when given)."""
-    kept = None if families is None else set(families)
-    results = " ".join(m.content for m in messages if m.role == "tool"
-                       and (kept is None or name_family(m.name or "") in kept))
+    (``own``), then tool results; with ``families``, only the ``email`` fields of the
+    results of those tools (what a retry may be offered)."""
+    results = [m.content for m in messages if m.role == "tool"]
+    if families is not None:
+        kept = set(families)
+        results = [" ".join(_EMAIL_FIELD.findall(m.content)) for m in messages
+                   if m.role == "tool" and name_family(m.name or "") in kept]
     return list(dict.fromkeys([*addresses(user_text(messages)),
-                               *(a.lower() for a in own if a), *addresses(results)]))
+                               *(a.lower() for a in own if a), *addresses(" ".join(results))]))
 
 
 class AddressCheck:
