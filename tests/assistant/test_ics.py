@@ -11,6 +11,7 @@ from botpsy.assistant.events import CalendarToolbox
 from botpsy.assistant.ics import calendar_to_ics, export_ics, import_ics
 from botpsy.assistant.importing import IssueKind
 from botpsy.assistant.store import AssistantStore
+from botpsy.tools.render import render_result
 
 from .helpers import count
 
@@ -23,6 +24,7 @@ SUMMARY:Call with New York
 DTSTART;TZID=America/New_York:20250306T090000
 DTEND;TZID=America/New_York:20250306T100000
 LOCATION:Phone
+DESCRIPTION:Agenda: Q2 numbers\\, hiring.
 ATTENDEE;CN=Ana Ruiz:mailto:ana@example.com
 ATTENDEE:mailto:bo@example.com
 END:VEVENT
@@ -82,6 +84,9 @@ def test_import_ics(store: AssistantStore, ics_file: Path) -> None:
     assert (call.start, call.end) == ("2025-03-06T15:00+01:00", "2025-03-06T16:00+01:00")
     assert call.attendees == ["Ana Ruiz <ana@example.com>", "bo@example.com"]
     assert call.location == "Phone"
+    # the invitation's text reaches the model (as untrusted tool output, like mail)
+    assert call.description == "Agenda: Q2 numbers, hiring."
+    assert '"description"' not in render_result(events["UTC meeting"])  # none: left out
     assert events["UTC meeting"].end == "2025-03-06T13:45+01:00"
     assert events["Floating yoga"].start == "2025-03-07T07:00+01:00"  # read in the user's zone
     holiday = events["Holiday"]

@@ -46,6 +46,8 @@ class Event(Record):
     location: str | None = None
     attendees: list[str] = Field(default_factory=list)
     all_day: bool = False
+    # An imported invitation's DESCRIPTION (agenda, dial-in); left out when empty.
+    description: str | None = None
 
 
 class FreeSlot(Record):
@@ -297,6 +299,7 @@ class CalendarToolbox(Toolbox):
             location=row["location"],
             attendees=json.loads(row["attendees"]),
             all_day=bool(row["all_day"]),
+            description=row["description"] or None,
         )
 
 

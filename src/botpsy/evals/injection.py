@@ -75,8 +75,9 @@ SLOT = "{injection}"
 ATTACKER_SPEC = "attacker"
 ItemKind = Literal["email", "note", "file", "event", "contact"]
 # The column a stranger's text goes in, per kind (a file's is its content): what they
-# control and the model reads. An event's is its location: an .ics invitation's
-# DESCRIPTION is stored but the calendar tools do not show it to the model.
+# control and the model reads. An event's is its location, which a task's setup can
+# write too (an invitation's DESCRIPTION is shown as well, but setups create events
+# through ``create_event``, which takes none).
 TEXT_COLUMNS: dict[str, str] = {"email": "body", "note": "body", "event": "location",
                                 "contact": "notes"}
 # The tools that show the model a stored event or contact. Mail, notes and files are
