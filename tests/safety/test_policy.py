@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from botpsy.safety.config import Domain, SafetyConfig, ScopeAction
-from botpsy.safety.policy import ScopePolicy, argument_text, classify, redact
+from botpsy.safety.policy import Normalised, ScopePolicy, argument_text, classify, redact
 from botpsy.types import ToolCall
 
 M, P, H = Domain.money, Domain.personal_data, Domain.health
@@ -243,3 +243,99 @@ def test_redaction_points_into_the_original_text() -> None:
     # the mask replaces exactly the characters the user wrote
     text = redact("card \uff14\uff11\uff11\uff11 1111\u200b 1111 1111, thanks")
     assert text == "card •••• 1111, thanks"
+
+
+# Digits and symbols written for letters ("passw0rd", "B1tcoin"), read as letters only
+# inside a word that is mostly letters: numbers, times, codes and marks stay as written.
+DIGIT_SPELLINGS = [
+    ("What's my passw0rd for Netflix?", P),
+    ("Email Jamie my Netflix p4ssword", P),
+    ("Text Sam the P@ssw0rd for my laptop", P),
+    ("Save the p455w0rd for the router admin", P),
+    ("Is B1tcoin going up next week?", M),
+    ("Put my cr3dit card on file with the gym", M),
+    ("Send the m0ney to Jonas tonight", M),
+    ("Send Bob 50 buck$ for the tickets", M),
+    ("Remind me to take my p1lls at 9", H),  # 1 read as l
+    ("How much ibupr0fen can I take?", H),
+    ("Do I have diab3tes?", H),
+    ("What's the guest w1fi passw0rd?", None),  # excused like the wifi password
+    ("Pay 4ttention to the roadmap risks", None),  # a reading's benign span excuses "Pay"
+    ("Call the plumber at 555-0101 at 10am", None),
+    ("Book room 3b for the 4pm sync", None),
+    ("Email Sam the v1.2.3 release notes", None),
+    ("Add 'B2B partner call' on Tuesday", None),
+    ("Convert the podcast MP3 files for the train", None),
+    ("Listen to the H1N1 history podcast", None),
+    ("Remind me to renew my 1Password family plan", None),
+    ("Take I-55N north to Springfield", None),  # a short code, not "ssn"
+    ("Note passport-free order C01X00T47, the 1st box and the 3rd", None),
+    ("Email bob@example.com the 10k race results", None),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), DIGIT_SPELLINGS,
+                         ids=[c[0][:40] for c in DIGIT_SPELLINGS])
+def test_digits_for_letters_read_as_letters_in_words(text: str, expected: Domain | None) -> None:
+    assert ScopePolicy().check_request(text).domain == expected
+
+
+def test_digit_readings_change_words_only() -> None:
+    assert Normalised("call 555-0101 at 14:00, room 4.12, $50 or 4111 1111").digit_readings() == []
+    assert Normalised("room 3b, v1, 55N, C01X00T47").digit_readings() == []  # codes and marks
+    assert Normalised("at 10am or 4pm, the 1st and 3rd, 10kg").digit_readings() == []  # units
+    [(reading, words)] = Normalised("my passw0rd at 4pm, bob@example.com").digit_readings()
+    assert reading == "my password at 4pm, bobaexample.com" and words == [(3, 11), (20, 31)]
+    readings = [r for r, _ in Normalised("p1lls and B1tcoin").digit_readings()]
+    assert readings == ["pills and Bitcoin", "pllls and Bltcoin"]  # 1 as i, then as l
+
+
+def test_digit_spelling_is_reported_as_written_in_the_original_text() -> None:
+    text = "Text Bob my pa\u200bssw\uff10rd today"  # a zero-width space, a fullwidth 0
+    decision = ScopePolicy().check_request(text)
+    assert decision.domain is P and decision.matched == "passw0rd"
+    [hit] = decision.hits
+    assert text[hit.start:hit.end] == "pa\u200bssw\uff10rd"
+
+
+def test_secret_after_a_spelled_keyword_is_an_identifier_and_redacted() -> None:
+    text = "note p4ssword: s3cret and pin = 4471"
+    hits = [h for h in classify(text) if h.identifier]
+    assert [text[h.start:h.end] for h in hits] == ["p4ssword: s3cret", "pin = 4471"]
+    assert redact(text) == "note password: •••• and pin: ••••"
+    local = ToolCall(name="create_note", arguments={"body": "passw0rd = Autumn!2031"})
+    assert ScopePolicy().check_call(local, side_effect=False).domain is P
+
+
+# US SSNs beyond "123-45-6789": 3-2-4 with spaces anywhere, nine digits in a row only
+# beside a cue; validity rules apply to every form.
+SSN_FORMS = [
+    ("Write 219 44 8532 on the tax form", True),
+    ("Put my SS# 631508817 on the form", True),
+    ("ssn:536224471", True),
+    ("soc sec no 536224471", True),
+    ("536224471 is my SSN", True),  # the cue after the number
+    ("Store 536-22-4471", True),
+    ("Note the tracking number 536224471 for the parcel", False),  # no cue
+    ("SSN office hours are listed on the leaflet, order 536224471", False),  # cue too far
+    ("Call me at 555 123 4567", False),  # a phone number, 3-3-4
+    ("Call +1 536 22 4471 or 0049 536 22 4471", False),  # groups of a longer number
+    ("Ref 536 22 4471 8 and 536 22 44711", False),
+    ("Note 666 22 4471, 900 22 4471, 000 22 4471, 536 00 4471, 536 22 0000", False),
+    ("My SSN is 078051120", False),  # printed on a sample card
+    ("SSN 536 224 471", False),  # 3-3-3 is not read as an SSN
+]
+
+
+@pytest.mark.parametrize(("text", "ssn"), SSN_FORMS, ids=[c[0][:40] for c in SSN_FORMS])
+def test_ssn_forms(text: str, ssn: bool) -> None:
+    found = [h for h in classify(text) if h.reason == "a social security number"]
+    assert bool(found) == ssn, found
+
+
+def test_spaced_and_cued_ssns_are_identifiers_and_redacted() -> None:
+    policy = ScopePolicy()
+    for body in ("219 44 8532", "SSN 536224471"):  # a local note: identifiers only
+        note = ToolCall(name="create_note", arguments={"body": body})
+        assert policy.check_call(note, side_effect=False).domain is P
+    assert redact("ssn 536224471 and 219 44 8532.") == "ssn •••-••-4471 and •••-••-8532."

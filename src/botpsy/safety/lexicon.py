@@ -479,16 +479,36 @@ BENIGN: tuple[re.Pattern[str], ...] = tuple(
     )
 )
 
+_SECRET_KEYWORDS = r"password|passwd|pwd|passcode|pin|api[_ ]?key|secret|token"
 # Secrets written out in text: "password: hunter2", "pin = 1234".
 SECRET_VALUE = re.compile(
-    r"\b(?:password|passwd|pwd|passcode|pin|api[_ ]?key|secret|token)\s*(?:is|:|=)\s*[\"']?"
+    rf"\b(?:{_SECRET_KEYWORDS})\s*(?:is|:|=)\s*[\"']?"
     r"(?=[^\s\"']*[\d\W_])[^\s\"']{4,}",
     _FLAGS,
 )
+# The keyword alone, to find "p4ssword: s3cret" in a reading with letters for digits
+# (the value is then read as written: its digits are what makes it a secret).
+SECRET_KEYWORD = re.compile(rf"\b(?:{_SECRET_KEYWORDS})", _FLAGS)
 PRIVATE_KEY = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----")
 # digits with any light separators between them: "4111 1111", "4111.1111", "4111  1111"
 CARD_CANDIDATE = re.compile(r"(?<![\d-])(?:\d(?:[ ._/-]|  )?){12,18}\d(?![\d-])")
-SSN_CANDIDATE = re.compile(r"(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])")
+# US SSNs, 3-2-4 digits: "123-45-6789" and, since no phone number is grouped so,
+# "123 45 6789", but not as a group of a longer spaced number ("+1 123 45 6789 0").
+# (The patterns start with a digit and look behind it: a scan for a digit is fast.)
+SSN_CANDIDATE = re.compile(
+    r"\d(?:(?<![\d-]\d)\d\d-\d{2}-\d{4}(?![\d-])|"
+    r"(?<![\d+]\d)(?<![\d+][ .-]\d)\d\d \d{2} \d{4}(?![ .-]?\d))"
+)
+# Nine digits in a row are an SSN only next to a cue ("SSN 123456789", "SS# ..."):
+# alone they are as likely an order or a tracking number. Cue within SSN_CUE_BEFORE
+# characters before the number or SSN_CUE_AFTER after it.
+SSN_BARE = re.compile(r"\d(?<![\d+]\d)(?<![\d+][ .-]\d)\d{8}(?![ .-]?\d)")
+SSN_CUE = re.compile(
+    r"\b(?:ssns?(?![a-z])|ss ?(?:#|nos?\b|numbers?\b)|social[- ]?sec(?:urity)?\b|"
+    r"soc\.? ?sec\b)",
+    _FLAGS,
+)
+SSN_CUE_BEFORE, SSN_CUE_AFTER = 40, 20
 IBAN_CANDIDATE = re.compile(
     r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b", re.IGNORECASE
 )

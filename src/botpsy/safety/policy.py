@@ -91,6 +91,27 @@ _LOOKALIKES = str.maketrans(
     "\u039c\u039d\u03a1\u03a4\u03a7\u2019\u2018",
     "aeopcyxijshdABEKMHOPCTXIoaivpOABEHIKMNPTX''",
 )
+# Digits and symbols written for letters inside a word: "passw0rd", "B1tcoin", "ca$h".
+# A 1 stands for an i or an l, so a word with a 1 is read both ways.
+_DIGIT_LETTERS = "013457@$"
+_AS_LETTERS = (str.maketrans(_DIGIT_LETTERS, "oieastas"),
+               str.maketrans(_DIGIT_LETTERS, "oleastas"))
+# A digit, @ or $ beside a letter: a text without one has no word to read with letters.
+# (Starting with the digit keeps the search for it fast.)
+_MIXED = re.compile(r"[\d@$](?:(?=[^\W\d_])|(?<=[^\W\d_][\d@$]))")
+_WORD_OR_CODE = re.compile(r"(?:[^\W_]|[@$])+")
+# A number with a unit or an ordinal ("10am", "4pm", "1st", "10kg") is not a spelling.
+_NUMBER_WITH_UNIT = re.compile(r"\d+[^\W\d_]{1,2}")
+
+
+def _spelled_with_digits(word: str) -> bool:
+    """Whether ``word`` is a word with digits, @ or $ for some of its letters: mostly
+    letters (at least two, no fewer than the other characters) and not a number with
+    a unit."""
+    letters = sum(char.isalpha() for char in word)
+    return (letters >= 2 and 2 * letters >= len(word)
+            and any(char in _DIGIT_LETTERS for char in word)
+            and not _NUMBER_WITH_UNIT.fullmatch(word))
 
 
 class Normalised:
@@ -100,7 +121,8 @@ class Normalised:
     "pay" and "4111"), look-alike letters of other scripts become Latin, curly
     apostrophes straight, and invisible format characters (a zero-width space in
     "p\u200bay") are dropped. ``span`` maps a match back into the original text,
-    so redaction and messages point at what the user wrote."""
+    so redaction and messages point at what the user wrote. ``digit_readings``
+    gives the other ways to read words spelled with digits ("passw0rd")."""
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -117,6 +139,35 @@ class Normalised:
                 self._origin.append(index)
         self._origin.append(len(text))
         self.text = "".join(chars)
+
+    def digit_readings(self) -> list[tuple[str, list[tuple[int, int]]]]:
+        """``text`` read with letters for the digits, @ and $ that stand for them in
+        words ("passw0rd", "p4y", "B1tcoin", "ca$h"), once with 1 as i and once as l
+        when a word has a 1; each with the spans of the words it changed. Empty when
+        no word mixes letters with them, the common case, found by one regex search.
+
+        Only a word that is mostly letters is read so: at least two letters and no
+        fewer letters than other characters. A number alone is never changed
+        ("555-0101", "14:00", "$50"), nor a code or a short mark ("C01X00T47", "55N",
+        "3b", "v1"), nor a number with a unit ("4pm", "10am", "1st"). A reading is as
+        long as ``text``, so its spans are ``text``'s and ``span`` maps them back to
+        the original."""
+        if not _MIXED.search(self.text):
+            return []
+        words = [m.span() for m in _WORD_OR_CODE.finditer(self.text)
+                 if _spelled_with_digits(m.group())]
+        if not words:
+            return []
+        ones = any("1" in self.text[start:end] for start, end in words)
+        readings = []
+        for table in _AS_LETTERS if ones else _AS_LETTERS[:1]:
+            pieces, last = [], 0
+            for start, end in words:
+                pieces += [self.text[last:start], self.text[start:end].translate(table)]
+                last = end
+            pieces.append(self.text[last:])
+            readings.append(("".join(pieces), words))
+        return readings
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original text's span of ``text[start:end]``."""
@@ -150,24 +201,42 @@ def _identifier_hits(text: str) -> Iterator[ScopeHit]:
             yield ScopeHit(domain=Domain.personal_data, reason="a payment card number",
                            matched=_mask_digits(m.group()), start=m.start(), end=m.end(),
                            identifier=True)
-    for m in lexicon.SSN_CANDIDATE.finditer(text):
-        if ssn.is_valid(m.group()):
-            yield ScopeHit(domain=Domain.personal_data, reason="a social security number",
-                           matched="•••-••-" + m.group()[-4:], start=m.start(), end=m.end(),
-                           identifier=True)
+    yield from _ssn_hits(text)
     for m in lexicon.IBAN_CANDIDATE.finditer(text):
         if iban.is_valid(m.group()):
             yield ScopeHit(domain=Domain.money, reason="a bank account number (IBAN)",
                            matched=m.group()[:4] + " ••••", start=m.start(), end=m.end(),
                            identifier=True)
     for m in lexicon.SECRET_VALUE.finditer(text):
-        keyword = re.split(r"\s*(?:is|:|=)", m.group(), maxsplit=1, flags=re.IGNORECASE)[0]
-        yield ScopeHit(domain=Domain.personal_data, reason="a password or secret written out",
-                       matched=f"{keyword}: ••••", start=m.start(), end=m.end(),
-                           identifier=True)
+        yield _secret_hit(m)
     for m in lexicon.PRIVATE_KEY.finditer(text):
         yield ScopeHit(domain=Domain.personal_data, reason="a private key",
                        matched=m.group(), start=m.start(), end=m.end(), identifier=True)
+
+
+def _ssn_hits(text: str) -> Iterator[ScopeHit]:
+    """US SSNs: 3-2-4 digits with dashes or spaces, or nine digits in a row beside a
+    cue ("SSN", "SS#", "social security"); valid ones only (no area 000, 666 or 9xx,
+    no group 00 or serial 0000, not a number printed on sample cards)."""
+    spans = [m.span() for m in lexicon.SSN_CANDIDATE.finditer(text)]
+    bare = [m.span() for m in lexicon.SSN_BARE.finditer(text)]
+    if bare:
+        cues = [m.span() for m in lexicon.SSN_CUE.finditer(text)]
+        spans += [(start, end) for start, end in bare if any(
+            0 <= start - cue_end <= lexicon.SSN_CUE_BEFORE
+            or 0 <= cue_start - end <= lexicon.SSN_CUE_AFTER for cue_start, cue_end in cues)]
+    for start, end in spans:
+        digits = re.sub(r"\D", "", text[start:end])
+        if ssn.is_valid(digits):
+            yield ScopeHit(domain=Domain.personal_data, reason="a social security number",
+                           matched="•••-••-" + digits[-4:], start=start, end=end,
+                           identifier=True)
+
+
+def _secret_hit(m: re.Match[str]) -> ScopeHit:
+    keyword = re.split(r"\s*(?:is|:|=)", m.group(), maxsplit=1, flags=re.IGNORECASE)[0]
+    return ScopeHit(domain=Domain.personal_data, reason="a password or secret written out",
+                    matched=f"{keyword}: ••••", start=m.start(), end=m.end(), identifier=True)
 
 
 def _rule_hits(text: str) -> Iterator[ScopeHit]:
@@ -177,18 +246,52 @@ def _rule_hits(text: str) -> Iterator[ScopeHit]:
                            start=m.start(), end=m.end())
 
 
+def _overlaps(start: int, end: int, spans: Iterable[tuple[int, int]]) -> bool:
+    return any(start < other_end and other_start < end for other_start, other_end in spans)
+
+
+def _spelled_hits(norm: Normalised, readings: list[tuple[str, list[tuple[int, int]]]], *,
+                  rules: bool = True) -> Iterator[ScopeHit]:
+    """Hits that only a reading with letters for digits finds (``norm.digit_readings``), in
+    the words it changed: lexicon terms ("passw0rd", "B1tcoin"; left out with
+    ``rules=False``) and secrets after such a keyword ("p4ssword: s3cret", the value
+    read as written). ``matched`` is what the user wrote; each hit is given once."""
+    seen = set()
+    for reading, words in readings:
+        found: list[ScopeHit] = []
+        if rules:
+            found += [h.model_copy(update={"matched": _WS.sub(" ", norm.text[h.start:h.end])})
+                      for h in _rule_hits(reading) if _overlaps(h.start, h.end, words)]
+        for m in lexicon.SECRET_KEYWORD.finditer(reading):
+            if not _overlaps(*m.span(), words):  # a keyword as written: found in the text
+                continue
+            spliced = reading[: m.end()] + norm.text[m.end() :]
+            if secret := lexicon.SECRET_VALUE.match(spliced, m.start()):
+                found.append(_secret_hit(secret))
+        for hit in found:
+            if (key := (hit.reason, hit.start, hit.end)) not in seen:
+                seen.add(key)
+                yield hit
+
+
 def classify(text: str) -> list[ScopeHit]:
     """Every domain hit in ``text`` that no benign look-alike excuses, in text order.
 
     A hit is excused when it overlaps a benign span: "river bank" excuses "bank",
-    "server health check" excuses "health", "wifi password" excuses "password"."""
+    "server health check" excuses "health", "wifi password" excuses "password".
+    Words spelled with digits are read with letters too ("passw0rd"), for terms and
+    for benign spans ("w1fi passw0rd"); numbers are matched as written."""
     norm = Normalised(text)
-    text = norm.text
-    benign = [m.span() for pattern in lexicon.BENIGN for m in pattern.finditer(text)]
+    readings = norm.digit_readings()
+    texts = [norm.text, *(reading for reading, _ in readings)]
+    benign = [m.span() for t in texts for pattern in lexicon.BENIGN for m in pattern.finditer(t)]
+    plain = [*_rule_hits(norm.text), *_identifier_hits(norm.text)]
+    known = {(h.reason, h.start, h.end) for h in plain}
+    spelled = [h for h in _spelled_hits(norm, readings) if (h.reason, h.start, h.end) not in known]
     hits = [
         hit
-        for hit in [*_rule_hits(text), *_identifier_hits(text)]
-        if not any(hit.start < end and start < hit.end for start, end in benign)
+        for hit in [*plain, *spelled]
+        if not _overlaps(hit.start, hit.end, benign)
     ]
     return sorted(_in_original(hits, norm), key=lambda h: (h.start, -h.end))
 
@@ -209,8 +312,8 @@ def redact(text: str) -> str:
     """``text`` with card numbers, SSNs, IBANs and written-out secrets masked, for
     logs: the audit trail must not become a copy of what it protects."""
     norm = Normalised(text)
-    hits = sorted(_in_original(_identifier_hits(norm.text), norm), key=lambda h: h.start,
-                  reverse=True)
+    found = [*_identifier_hits(norm.text), *_spelled_hits(norm, norm.digit_readings(), rules=False)]
+    hits = sorted(_in_original(found, norm), key=lambda h: h.start, reverse=True)
     for hit in hits:
         text = text[: hit.start] + hit.matched + text[hit.end :]
     return text
