@@ -339,3 +339,11 @@ def test_spaced_and_cued_ssns_are_identifiers_and_redacted() -> None:
         note = ToolCall(name="create_note", arguments={"body": body})
         assert policy.check_call(note, side_effect=False).domain is P
     assert redact("ssn 536224471 and 219 44 8532.") == "ssn •••-••-4471 and •••-••-8532."
+
+
+def test_redaction_of_overlapping_identifiers_keeps_the_text_around_them() -> None:
+    """A card number that is also a written-out secret is masked once; before, the two
+    replacements cut " x" off."""
+    assert redact("password: 4111111111111111 x") == "password: •••• x"
+    assert redact("pin = 4111 1111 1111 1111, then ssn 536-22-4471.") == (
+        "pin: •••• •••• 1111, then ssn •••-••-4471.")

@@ -313,9 +313,17 @@ def redact(text: str) -> str:
     logs: the audit trail must not become a copy of what it protects."""
     norm = Normalised(text)
     found = [*_identifier_hits(norm.text), *_spelled_hits(norm, norm.digit_readings(), rules=False)]
-    hits = sorted(_in_original(found, norm), key=lambda h: h.start, reverse=True)
-    for hit in hits:
-        text = text[: hit.start] + hit.matched + text[hit.end :]
+    # Overlapping hits are masked as one span: a hit inside another goes with it
+    # ("password: 4111..."), one reaching further adds its mask ("pin = 4111 1111...").
+    spans: list[list[Any]] = []  # [start, end, mask]
+    for hit in sorted(_in_original(found, norm), key=lambda h: (h.start, -h.end)):
+        if spans and hit.start < spans[-1][1]:
+            if hit.end > spans[-1][1]:
+                spans[-1][1:] = [hit.end, f"{spans[-1][2]} {hit.matched}"]
+            continue
+        spans.append([hit.start, hit.end, hit.matched])
+    for start, end, mask in reversed(spans):
+        text = text[:start] + mask + text[end:]
     return text
 
 
