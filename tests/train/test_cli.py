@@ -214,3 +214,16 @@ def test_recipe_takes_your_own_tools_and_checks_them_first(tmp_path):
     for extra in (["--recipes", str(tmp_path / "bad.json")], ["--only-user-recipes"]):
         result = runner.invoke(app, ["recipe", "--preset", "tiny", "--out", str(out), *extra])
         assert result.exit_code == 2 and not out.exists(), result.output
+
+
+def test_recipe_refuses_a_run_folder_made_with_another_scale(tmp_path):
+    """--scale on a folder holding a run at another scale would resume the old data and stages."""
+    from botpsy.train.presets import get_preset
+    from botpsy.train.recipe import check_plan
+
+    out = tmp_path / "run"
+    check_plan(get_preset("tiny", str(out)))  # as the first sitting of the run did
+    result = runner.invoke(app, ["recipe", "--preset", "tiny", "--out", str(out),
+                                 "--scale", "3"])
+    assert result.exit_code == 2 and "othersettings" in _flat(result), result.output
+    assert not (out / "data").exists()  # nothing prepared under the wrong plan

@@ -90,3 +90,33 @@ def test_smol_preset_runs_every_stage_at_real_scale(tmp_path):
     assert all(s.steps > 0 for s in report.stages)
     assert report.stages[0].param_change > 0
     assert len(report.export.checks) == 3
+
+
+def test_scale_multiplies_data_and_steps_of_every_stage(tmp_path):
+    from botpsy.train.presets import get_preset, with_scale
+
+    plan = get_preset("smol", str(tmp_path))
+    big = with_scale(plan, 30)
+    assert (big.data.n_samples, big.balance_data.n_samples) == (27000, 7800)
+    assert [s.max_steps for s in big.stages] == [30 * s.max_steps for s in plan.stages]
+    assert big.distill.teacher.max_steps == 30 * plan.distill.teacher.max_steps
+    assert (big.dapo1.pool_target, big.dapo2.pool_target) == (360, 360)
+    assert [s.learning_rate for s in big.stages] == [s.learning_rate for s in plan.stages]
+    assert plan.data.n_samples == 900  # the preset itself is left as it was
+    assert with_scale(plan, 1) is plan
+    with pytest.raises(ValueError, match="scale must be >= 1"):
+        with_scale(plan, 0)
+
+
+def test_a_run_folder_refuses_to_resume_under_other_settings(tmp_path):
+    """Resuming reuses saved data and skips finished stages: under other settings that would
+    pass the old run off as the new plan's."""
+    from botpsy.train.presets import get_preset, with_scale
+    from botpsy.train.recipe import PLAN_FILE, check_plan
+
+    plan = get_preset("tiny", str(tmp_path))
+    check_plan(plan)
+    assert (tmp_path / PLAN_FILE).is_file()
+    check_plan(get_preset("tiny", str(tmp_path)))  # the same command resumes
+    with pytest.raises(ValueError, match=r"balance_data.n_samples: 60 -> 120.*new --out"):
+        check_plan(with_scale(plan, 2))

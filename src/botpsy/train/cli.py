@@ -348,11 +348,19 @@ def recipe(
             "phase's own change, truncated apart from the change before it (0: one truncation)",
         ),
     ] = 0,
+    scale: Annotated[
+        int,
+        typer.Option(
+            "--scale",
+            min=1,
+            help="N times the preset's data and steps in every stage (e.g. 30 for smol on a GPU)",
+        ),
+    ] = 1,
 ) -> None:
     """The whole recipe; re-run the same command to resume an interrupted run."""
     from botpsy.train.adapter_rl import AdapterRL
-    from botpsy.train.presets import get_preset, with_adapter_rl, with_user_recipes
-    from botpsy.train.recipe import main
+    from botpsy.train.presets import get_preset, with_adapter_rl, with_scale, with_user_recipes
+    from botpsy.train.recipe import check_plan, main
 
     try:
         plan = get_preset(preset, str(out), base_model)
@@ -363,6 +371,7 @@ def recipe(
         if recipes:
             _user_recipes(recipes)
             plan = with_user_recipes(plan, str(recipes), only_user_recipes)
+        plan = with_scale(plan, scale)
         if not adapter_rank and (adapter_rank_pattern or adapter_balance_rank):
             raise ValueError(
                 "--adapter-rank-pattern and --adapter-balance-rank need --adapter-rank"
@@ -375,6 +384,7 @@ def recipe(
                 balance_rank=adapter_balance_rank,
             )
             plan = with_adapter_rl(plan, settings)
+        check_plan(plan)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from exc
     evaluator = None

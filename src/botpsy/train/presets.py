@@ -417,6 +417,45 @@ def with_user_recipes(plan: RecipePlan, recipes_file: str, only: bool = False) -
     return replace(plan, data=data, balance_data=balance_data, notes=[*plan.notes, note])
 
 
+def _scaled_stage(stage: StageCommon, factor: int) -> StageCommon:
+    steps = {} if stage.max_steps == -1 else {"max_steps": stage.max_steps * factor}
+    extra: dict[str, object] = {}
+    if isinstance(stage, DistillStageConfig):
+        extra["teacher"] = replace(stage.teacher, max_steps=stage.teacher.max_steps * factor)
+    if isinstance(stage, DAPOStageConfig) and stage.pool_target is not None:
+        extra["pool_target"] = stage.pool_target * factor
+    return replace(stage, save_steps=stage.save_steps * factor, **steps, **extra)
+
+
+def with_scale(plan: RecipePlan, factor: int) -> RecipePlan:
+    """``plan`` with ``factor`` times the data and the steps of every stage (teachers', and
+    the prompts each DAPO round keeps, too), the same learning rates and batches.
+
+    Why: the presets are sized to what their machine does in one sitting; the smol
+    preset's later stages are smoke-scale on 2 CPU cores (4-16 steps), and on the full
+    BFCL set its result needs more steps than that (the README's limits). ``--scale 30``
+    runs the same recipe where a GPU makes 30x the work an hour's job. Checkpoints keep
+    their spacing in stage progress (``save_steps`` scales too)."""
+    if factor < 1:
+        raise ValueError(f"scale must be >= 1, got {factor}")
+    if factor == 1:
+        return plan
+    balance_data = plan.balance_data and replace(
+        plan.balance_data, n_samples=plan.balance_data.n_samples * factor
+    )
+    return replace(
+        plan,
+        data=replace(plan.data, n_samples=plan.data.n_samples * factor),
+        balance_data=balance_data,
+        sft=_scaled_stage(plan.sft, factor),
+        distill=_scaled_stage(plan.distill, factor),
+        balance=plan.balance and _scaled_stage(plan.balance, factor),
+        dapo1=_scaled_stage(plan.dapo1, factor),
+        dapo2=_scaled_stage(plan.dapo2, factor),
+        notes=[*plan.notes, f"Scaled x{factor}: data, steps and checkpoint spacing of every stage"],
+    )
+
+
 def with_adapter_rl(plan: RecipePlan, settings: AdapterRL) -> RecipePlan:
     """``plan`` with adapter-aware RL: both DAPO rounds train LoRA over the rank-truncated
     distillation model, and the export writes the exact final adapter over the base."""

@@ -14,8 +14,10 @@ Run: ``botpsy train recipe --preset tiny --out runs/tiny [--bfcl-limit 20]``.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +55,48 @@ def _prepare(config: DataConfig, train_file: str) -> DataStats:
     data = generate(config)
     save(data, stats_file.parent)
     return data.stats
+
+
+PLAN_FILE = "recipe_plan.json"
+
+
+def _settings(plan: RecipePlan) -> dict[str, Any]:
+    """What a run's results depend on, flattened ("sft.max_steps": 96); notes aside."""
+    flat: dict[str, Any] = {}
+
+    def walk(prefix: str, value: Any) -> None:
+        if isinstance(value, dict) and value:
+            for key, item in value.items():
+                walk(f"{prefix}.{key}" if prefix else str(key), item)
+        else:
+            flat[prefix] = value
+
+    walk("", {k: v for k, v in asdict(plan).items() if k != "notes"})
+    return json.loads(json.dumps(flat))  # as read back: tuples are lists
+
+
+def check_plan(plan: RecipePlan) -> None:
+    """Record the plan in a new run folder; in one that holds a run, refuse other settings.
+
+    Why: a re-run resumes, reusing the saved data and skipping finished stages, so a
+    run folder resumed with other options (``--scale 30`` on a smol run, other
+    recipes) would silently keep the old data and stages under the new plan's name."""
+    path = Path(plan.out_dir) / PLAN_FILE
+    now = _settings(plan)
+    if path.is_file():
+        before = json.loads(path.read_text(encoding="utf-8"))
+        # Settings only one side has came or went with a botpsy version: not the user's.
+        changed = [f"{key}: {before[key]!r} -> {now[key]!r}"
+                   for key in sorted(set(before) & set(now)) if before[key] != now[key]]
+        if changed:
+            raise ValueError(
+                f"{plan.out_dir} holds a run made with other settings ({'; '.join(changed[:5])}"
+                f"{'; ...' if len(changed) > 5 else ''}): re-run it with its own options, or "
+                "give a new --out"
+            )
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(now, indent=1, sort_keys=True), encoding="utf-8")
 
 
 def prepare_data(plan: RecipePlan) -> DataStats:
@@ -189,6 +233,7 @@ def main(plan: RecipePlan, evaluator: ModelEvaluator | None = None) -> RecipeRep
         write(report, Path(plan.out_dir))
         return report
     started = time.time()
+    check_plan(plan)
     stats = prepare_data(plan)
     base = prepare_base(plan)
     cached = CachedEvaluator(evaluator) if evaluator else None
