@@ -43,8 +43,9 @@ GAIN = re.compile(r"\d\.\d{3} \([+-]\d\.\d{3}\)")
 
 
 def copy_run(src: str | Path, dst: Path) -> Path:
-    """A recipe run without checkpoints, exports or earlier BFCL files."""
-    ignore = shutil.ignore_patterns("checkpoint-*", "gguf", "bfcl", "*.bfcl")
+    """A recipe run without checkpoints, exports or earlier BFCL files, nor its recorded plan
+    (the fixture's steps are not the preset's: resumed as a run from before plans were kept)."""
+    ignore = shutil.ignore_patterns("checkpoint-*", "gguf", "bfcl", "*.bfcl", "recipe_plan.json")
     shutil.copytree(src, dst, ignore=ignore)
     return dst
 

@@ -118,5 +118,8 @@ def test_a_run_folder_refuses_to_resume_under_other_settings(tmp_path):
     check_plan(plan)
     assert (tmp_path / PLAN_FILE).is_file()
     check_plan(get_preset("tiny", str(tmp_path)))  # the same command resumes
+    moved = tmp_path.rename(tmp_path.with_name(tmp_path.name + "-moved"))
+    check_plan(get_preset("tiny", str(moved)))  # so does a run folder moved elsewhere
+    plan = get_preset("tiny", str(moved))
     with pytest.raises(ValueError, match=r"balance_data.n_samples: 60 -> 120.*new --out"):
         check_plan(with_scale(plan, 2))

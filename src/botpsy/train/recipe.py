@@ -61,13 +61,17 @@ PLAN_FILE = "recipe_plan.json"
 
 
 def _settings(plan: RecipePlan) -> dict[str, Any]:
-    """What a run's results depend on, flattened ("sft.max_steps": 96); notes aside."""
+    """What a run's results depend on, flattened ("sft.max_steps": 96); notes aside, and
+    paths inside the run folder written from it ("<out>/sft"), so a moved run still matches."""
     flat: dict[str, Any] = {}
+    out = str(Path(plan.out_dir))
 
     def walk(prefix: str, value: Any) -> None:
         if isinstance(value, dict) and value:
             for key, item in value.items():
                 walk(f"{prefix}.{key}" if prefix else str(key), item)
+        elif isinstance(value, str) and (value == out or value.startswith(out + "/")):
+            flat[prefix] = "<out>" + value[len(out):]
         else:
             flat[prefix] = value
 
