@@ -195,3 +195,18 @@ def test_parallel_requests_need_a_backend_that_serves_them(tmp_path):
     with pytest.raises(ValueError, match="parallel requests need a GGUF"):
         store.load_chat_model(f"scripted:{script}", parallel=2)
     assert store.load_chat_model(f"scripted:{script}").concurrency == 1
+
+
+def test_model_source_tells_apart_files_of_one_name(tmp_path):
+    """Two adapters of one name and size (a retrained model) give two sources."""
+    from botpsy.backends.store import ModelRef, model_source
+
+    base, lora = tmp_path / "base.gguf", tmp_path / "lora.gguf"
+    base.write_bytes(b"GGUF" + bytes(3 << 20))
+    lora.write_bytes(b"GGUF" + bytes(100))
+    ref = ModelRef("gguf", str(base), "botpsy-smol", str(lora))
+    before = model_source(ref, "hermes")
+    lora.write_bytes(b"GGUF" + bytes(99) + b"\x01")
+    assert model_source(ref, "hermes") != before
+    assert model_source(ref, "chatml") != model_source(ref, "hermes")
+    assert before.startswith("gguf hermes base.gguf:3145732:")

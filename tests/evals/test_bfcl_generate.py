@@ -11,7 +11,7 @@ from botpsy.evals.bfcl import category, generate, score, upstream
 from botpsy.evals.bfcl.generate import RunMismatchError
 from botpsy.evals.bfcl.results import find_result_files, read_manifest, read_results
 from botpsy.formats import get_format
-from botpsy.types import Completion, ToolCall
+from botpsy.types import Completion, GenerationParams, ToolCall
 
 from .chat_models import BudgetBackend, OracleChatModel, ScriptedChatModel
 
@@ -219,3 +219,25 @@ def test_a_resumed_run_with_nothing_left_keeps_its_totals(tmp_path):
     summary = generate(ScriptedChatModel([]), ["irrelevance"], tmp_path, limit=2, progress=False)
     assert summary.categories[0].resumed == 2
     assert read_manifest(summary.model_dir).generated == 2
+
+
+def test_a_resume_refuses_another_model_of_the_same_name_or_other_settings(tmp_path):
+    """Result folders are named after the model: a retrained ``botpsy-smol`` (another
+    source) or other generation settings must not resume this run's answers."""
+    first = ScriptedChatModel([Completion(content="no")])
+    first.source = "gguf hermes base.gguf:1:aaaa lora.gguf:2:bbbb"
+    generate(first, ["irrelevance"], tmp_path, limit=1, progress=False)
+    retrained = ScriptedChatModel([])
+    retrained.source = "gguf hermes base.gguf:1:aaaa lora.gguf:2:cccc"
+    with pytest.raises(RunMismatchError, match="made with model 'gguf hermes base.gguf"):
+        generate(retrained, ["irrelevance"], tmp_path, limit=1, progress=False)
+    same = ScriptedChatModel([Completion(content="no")])
+    same.source = first.source
+    with pytest.raises(RunMismatchError, match="made with max_tokens 512, not 64"):
+        generate(same, ["irrelevance"], tmp_path, limit=2, progress=False,
+                 params=GenerationParams(max_tokens=64))
+    summary = generate(same, ["irrelevance"], tmp_path, limit=2, progress=False)
+    manifest = read_manifest(summary.model_dir)
+    assert manifest.model_source == first.source and manifest.limit == 2
+    generate(same, ["irrelevance"], tmp_path, limit=1, progress=False)  # nothing to ask
+    assert read_manifest(summary.model_dir).limit == 2  # the files still hold 2 cases

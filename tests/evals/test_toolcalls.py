@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from botpsy.evals.bfcl.generate import RunMismatchError
 from botpsy.evals.toolcalls import ToolcallsDataError, load_toolcall_cases, run_toolcalls
 from botpsy.types import Completion, ToolCall
 
@@ -147,3 +148,25 @@ def test_non_json_lines_name_the_file_and_line(tmp_path):
     data.write_text('{"id": "a"}\nnot json\n')
     with pytest.raises(ToolcallsDataError, match="t.jsonl:2"):
         load_toolcall_cases(data, _write(tmp_path / "a.jsonl", []))
+
+
+def test_a_resume_asks_a_changed_case_again_and_refuses_another_model(files, tmp_path):
+    """Ids repeat across data files and model names repeat across models: before, a new
+    question under an old id got the old answer, and another model resumed this one's."""
+    tests, answers = files
+    out = tmp_path / "out"
+    first = ScriptedChatModel([_call("get_weather", city="Paris")])
+    first.source = "gguf hermes a.gguf:1:aaaa"
+    run_toolcalls(first, tests, answers, out, limit=1, progress=False)
+    rome = {**TESTS[0], "question": "Weather in Rome?"}
+    _write(tests, [rome, *TESTS[1:]])
+    _write(answers, [{"id": "w1", "ground_truth": [{"get_weather": {"city": ["Rome"]}}]},
+                     *ANSWERS[1:]])
+    again = ScriptedChatModel([_call("get_weather", city="Rome")])
+    again.source = first.source
+    report = run_toolcalls(again, tests, answers, out, limit=1, progress=False)
+    assert report.overall.correct == 1 and len(again.seen) == 1  # asked again, not reused
+    other = ScriptedChatModel([])
+    other.source = "gguf hermes b.gguf:1:bbbb"
+    with pytest.raises(RunMismatchError, match="made with model 'gguf hermes a.gguf"):
+        run_toolcalls(other, tests, answers, out, limit=1, progress=False)

@@ -78,6 +78,7 @@ class OpenAIChatModel:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.name = model
+        self.source: str | None = None  # what was loaded (store.model_source)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.client = client or httpx.Client(base_url=self.base_url, headers=headers, timeout=timeout)
         self._fallback_format = fmt or "hermes"

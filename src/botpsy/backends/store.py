@@ -261,6 +261,34 @@ def resolve_model(spec: str) -> ModelRef:
     )
 
 
+def _file_print(path: Path, edge: int = 1 << 20) -> str:
+    """A file's size and a hash of its first and last MiB: a retrained model of the same
+    shape differs there, and a 2 GB folder is told apart without reading it all."""
+    size = path.stat().st_size
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        digest.update(handle.read(edge))
+        if size > edge:
+            handle.seek(max(edge, size - edge))
+            digest.update(handle.read(edge))
+    return f"{path.name}:{size}:{digest.hexdigest()[:16]}"
+
+
+def model_source(ref: ModelRef, fmt: str) -> str:
+    """What a loaded model is, beyond its name: the backend, the chat format and a print
+    of each weight file (or the endpoint). Why: runs are kept in folders named after the
+    model, so a retrained ``botpsy-smol``, any HF folder called ``model`` or another
+    endpoint's ``default`` would otherwise resume another model's answers as its own."""
+    if ref.kind == "openai":
+        return f"openai {fmt} {ref.location}#{ref.name}"
+    paths = [Path(ref.location)] + ([Path(ref.lora)] if ref.lora else [])
+    if ref.kind == "hf":
+        folder = Path(ref.location)
+        paths = sorted(p for p in folder.iterdir() if p.suffix in (".safetensors", ".bin")
+                       or p.name == "config.json")
+    return " ".join([ref.kind, fmt, *(_file_print(p) for p in paths if p.is_file())])
+
+
 def load_text_backend(spec: str | ModelRef, **kwargs) -> TextBackend:
     """A TextBackend for a local model spec (GGUF, HF folder or scripted)."""
     ref = spec if isinstance(spec, ModelRef) else resolve_model(spec)
@@ -307,7 +335,9 @@ def load_chat_model(
     if ref.kind == "openai":
         from botpsy.backends.openai_http import OpenAIChatModel
 
-        return OpenAIChatModel(ref.location, ref.name, fmt=fmt)
+        remote = OpenAIChatModel(ref.location, ref.name, fmt=fmt)
+        remote.source = model_source(ref, fmt or "server's template")
+        return remote
     from botpsy.backends.chat import FormattedChatModel
     from botpsy.formats import get_format
 
@@ -318,7 +348,9 @@ def load_chat_model(
         kwargs["n_threads"] = n_threads
     backend = load_text_backend(ref, **kwargs)
     format_name = fmt or backend.format_hint() or "hermes"
-    return FormattedChatModel(backend, get_format(format_name), name=ref.name)
+    model = FormattedChatModel(backend, get_format(format_name), name=ref.name)
+    model.source = model_source(ref, format_name)
+    return model
 
 
 def _available(name: str) -> tuple[bool, str]:

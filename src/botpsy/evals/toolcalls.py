@@ -21,6 +21,7 @@ when none is expected) and by ``botpsy.rewards.score_calls``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,13 +33,16 @@ from botpsy.backends.base import ChatModel
 from botpsy.evals.bfcl import upstream
 from botpsy.evals.bfcl.categories import Category, CategoryKind
 from botpsy.evals.bfcl.dataset import TestCase
-from botpsy.evals.bfcl.generate import run_case
+from botpsy.evals.bfcl.generate import check_resumable, package_version, run_case
 from botpsy.evals.bfcl.results import (
     Mode,
     ResultRecord,
+    RunManifest,
     append_result,
     model_dir_name,
+    read_manifest,
     read_results,
+    write_manifest,
     write_results,
 )
 from botpsy.evals.bfcl.score import (
@@ -73,6 +77,13 @@ class ToolcallCase(BaseModel):
         if len(self.ground_truth) > 1:
             return "parallel"
         return "multiple" if len(self.functions) > 1 else "simple"
+
+    @property
+    def print(self) -> str:
+        """A hash of what the model is asked (turns and functions): a record answers this
+        case only if it carries the same print, since ids alone repeat across data files."""
+        text = json.dumps([self.turns, self.functions], sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
     def test_case(self) -> TestCase:
         entry = {"id": self.case_id, "question": self.turns, "function": self.functions}
@@ -185,13 +196,16 @@ def _answer_all(
     resume: bool,
     progress: bool,
 ) -> dict[str, ResultRecord]:
-    """Records by id; cases already answered (without an inference error) are not asked again."""
+    """Records by id; cases already answered (without an inference error, and for the same
+    question and functions) are not asked again."""
     done = read_results(path, salvage=True) if resume and path.exists() else {}
     with progress_bar(progress) as bar:
         task = bar.add_task("toolcalls", total=len(cases))
         for case in cases:
-            if case.case_id not in done or done[case.case_id].inference_error:
+            old = done.get(case.case_id)
+            if old is None or old.inference_error or getattr(old, "case_print", None) != case.print:
                 record = run_case(model, _category(case.shape), case.test_case(), mode, params)
+                record.case_print = case.print  # type: ignore[attr-defined] - an extra field
                 append_result(path, record)
                 done[case.case_id] = record
             bar.advance(task)
@@ -211,6 +225,24 @@ def _by_shape(
     return summaries
 
 
+def _check_model(
+    model: ChatModel, model_dir: Path, mode: Mode, params: GenerationParams, resume: bool
+) -> None:
+    """Record the model and settings in ``run.json``; refuse to resume another's answers."""
+    manifest = RunManifest(
+        model=model.name,
+        model_source=getattr(model, "source", None),
+        mode=mode,
+        tool_choice=params.tool_choice,
+        botpsy_version=package_version("botpsy"),
+        bfcl_eval_version=package_version("bfcl-eval"),
+        params=params.model_dump(),
+        started=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
+    check_resumable(read_manifest(model_dir) if resume else None, manifest)
+    write_manifest(model_dir, manifest)
+
+
 def run_toolcalls(
     model: ChatModel,
     data: str | Path,
@@ -228,7 +260,9 @@ def run_toolcalls(
 
     cases = load_toolcall_cases(data, answers)[:limit]
     params = params or GenerationParams(max_tokens=512)
-    results = Path(out_dir) / "results" / model_dir_name(model.name) / "toolcalls_result.json"
+    model_dir = Path(out_dir) / "results" / model_dir_name(model.name)
+    _check_model(model, model_dir, mode, params, resume)
+    results = model_dir / "toolcalls_result.json"
     done = _answer_all(model, cases, results, mode, params, resume, progress)
     records = [done[case.case_id] for case in cases]
     samples = [_score_case(case, record) for case, record in zip(cases, records)]

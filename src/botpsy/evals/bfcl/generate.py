@@ -31,6 +31,7 @@ the file is sorted by id at the end, so the result is the same file.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Iterator, Sequence
@@ -39,6 +40,7 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Any
 
 from rich.progress import Progress
 
@@ -88,7 +90,7 @@ class GenerationSummary:
     seconds: float = 0.0
 
 
-def _package_version(name: str) -> str:
+def package_version(name: str) -> str:
     try:
         return version(name)
     except PackageNotFoundError:
@@ -238,15 +240,30 @@ def _finish_files(plans: list[_Plan]) -> None:
 
 
 class RunMismatchError(ValueError):
-    """Resuming into a result folder that was made with another mode or tool choice."""
+    """Resuming into a result folder made by another model (of the same name) or with
+    other generation settings: the answers would be mixed, or another model's."""
 
 
-def _check_resumable(previous: RunManifest | None, manifest: RunManifest) -> None:
+def _plain(value: Any) -> Any:
+    """A setting as run.json holds it (tuples read back as lists)."""
+    return json.loads(json.dumps(value, default=str))
+
+
+def check_resumable(previous: RunManifest | None, manifest: RunManifest) -> None:
+    """Refuse to resume ``previous``'s answers under ``manifest``'s model or settings.
+    A folder from before sources were recorded (no ``model_source``) is trusted by name."""
     if previous is None:
         return
-    for name in ("mode", "tool_choice"):
-        old, new = getattr(previous, name), getattr(manifest, name)
-        if old != new:
+    pairs = {
+        "model": (previous.model_source, manifest.model_source),
+        "mode": (previous.mode, manifest.mode),
+        "tool_choice": (previous.tool_choice, manifest.tool_choice),
+        "early stop": (previous.early_stop, manifest.early_stop),
+        **{name: (previous.params.get(name), value) for name, value in manifest.params.items()
+           if name in previous.params},
+    }
+    for name, (old, new) in pairs.items():
+        if _plain(old) != _plain(new) and not (name == "model" and None in (old, new)):
             raise RunMismatchError(
                 f"{manifest.model}: the results in this folder were made with {name} {old!r}, "
                 f"not {new!r}; resuming would mix them (use --no-resume or another --out)"
@@ -295,7 +312,7 @@ def generate(
     policy = _early_stop(early_stop, params.tool_choice)
     model_dir = Path(out_dir) / "results" / model_dir_name(model.name)
     previous = read_manifest(model_dir) if resume else None
-    manifest = _manifest(model.name, mode, params, policy, chosen, limit, previous)
+    manifest = _manifest(model, mode, params, policy, chosen, limit, previous)
     write_manifest(model_dir, manifest)
     summary = GenerationSummary(model_dir, mode)
     settings = _Settings(mode, limit, resume, params, policy, parallel)
@@ -322,7 +339,7 @@ def generate(
 
 
 def _manifest(
-    model: str,
+    model: ChatModel,
     mode: Mode,
     params: GenerationParams,
     policy: EarlyStop | None,
@@ -330,13 +347,15 @@ def _manifest(
     limit: int | None,
     previous: RunManifest | None,
 ) -> RunManifest:
-    """``run.json`` for this session; refuses to resume a run made with other settings."""
+    """``run.json`` for this session; refuses to resume a run made with other settings.
+    Resumed, ``limit`` is the larger of the two (None: every case), as the files hold."""
     manifest = RunManifest(
-        model=model,
+        model=model.name,
+        model_source=getattr(model, "source", None),
         mode=mode,
         tool_choice=params.tool_choice,
-        botpsy_version=_package_version("botpsy"),
-        bfcl_eval_version=_package_version("bfcl-eval"),
+        botpsy_version=package_version("botpsy"),
+        bfcl_eval_version=package_version("bfcl-eval"),
         params=params.model_dump(),
         early_stop=asdict(policy) if policy else None,
         categories=[c.name for c in chosen if c.runnable],
@@ -344,9 +363,12 @@ def _manifest(
         limit=limit,
         started=datetime.now(UTC).isoformat(timespec="seconds"),
     )
-    _check_resumable(previous, manifest)
+    check_resumable(previous, manifest)
     if previous is not None:
         manifest.started = previous.started or manifest.started
+        manifest.model_source = manifest.model_source or previous.model_source
+        if limit is not None:
+            manifest.limit = None if previous.limit is None else max(limit, previous.limit)
     return manifest
 
 

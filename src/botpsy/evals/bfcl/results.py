@@ -54,6 +54,7 @@ class RunManifest(BaseModel):
     model: str
     mode: Mode
     tool_choice: str = "auto"  # "auto": free decoding; "required": calls forced by grammar
+    model_source: str | None = None  # what the name loaded (backends.store.model_source)
     botpsy_version: str
     bfcl_eval_version: str
     params: dict[str, Any] = Field(default_factory=dict)
