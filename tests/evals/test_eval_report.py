@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -139,3 +140,20 @@ def test_score_takes_collections_and_refuses_unknown_names(oracle_run, tmp_path)
     assert not any(name.startswith("multi_turn") for name in report.categories)
     with pytest.raises(UnknownCategoryError, match="paralel"):
         score(oracle_run.model_dir, tmp_path, categories=["paralel"], progress=False)
+
+
+def test_a_run_on_part_of_the_cases_says_so(oracle_run, short_run):
+    """10 of 200 parallel cases: the groups it feeds are incomplete, and the report warns."""
+    import json
+
+    report = json.loads((short_run / "report.json").read_text())
+    assert report["categories"]["parallel"]["total"] == 10
+    assert report["overall"]["groups"]["non_live"]["complete"] is False
+    text = (short_run / "report.md").read_text()
+    assert "**Partial run**: parallel 10/200 cases" in text
+    from botpsy.evals.bfcl.score import BfclReport
+    from botpsy.evals.report import bfcl_markdown
+
+    full = Path(__file__).parents[2] / "docs/baselines/bfcl-botpsy-smol-final/scores/botpsy-smol"
+    whole = BfclReport.model_validate_json((full / "report.json").read_text())
+    assert "Partial run" not in bfcl_markdown(whole)  # all 1,390 non-live cases

@@ -99,11 +99,23 @@ def _cost_rows(scores: dict[str, CategoryScore]) -> list[list[object]]:
     ]
 
 
+def _partial_line(report: BfclReport) -> str:
+    """A warning when categories were scored on part of their cases: such a run's groups
+    are not the full-set scores published for other models."""
+    partial = {n: s for n, s in report.categories.items() if s.partial}
+    if not partial:
+        return ""
+    shown = ", ".join(f"{n} {s.total}/{s.dataset_size}" for n, s in partial.items())
+    return (f"**Partial run**: {shown} cases; its groups are marked incomplete and are not "
+            "comparable to full-set scores.")
+
+
 def bfcl_markdown(report: BfclReport) -> str:
     """The Markdown summary of one scored run."""
     parts = [
         f"# BFCL v4: {report.model} ({report.mode} mode, tool choice {report.tool_choice})",
         _generation_line(report),
+        _partial_line(report),
         f"Overall (BFCL weighting, not run = 0): **{_pct(report.overall.overall)}**",
         markdown_table(
             ["group", "accuracy %", "cases", "complete"],

@@ -406,7 +406,11 @@ def score(
     scores_dir = score_dir_for(Path(out_dir), model)
     not_run = dict(manifest.not_run) if manifest else {}
     scored = _score_files(files, checker_tag(model), scores_dir, not_run, progress)
-    accuracies = {n: Accuracy(accuracy=s.accuracy, total_count=s.total) for n, s in scored.items()}
+    # A category scored on part of its cases (--limit) leaves its groups incomplete too.
+    accuracies = {
+        n: Accuracy(accuracy=s.accuracy, total_count=s.total, complete=not s.partial)
+        for n, s in scored.items()
+    }
     report = BfclReport(
         model=model,
         mode=manifest.mode if manifest else "fc",
