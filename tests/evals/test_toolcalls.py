@@ -134,6 +134,18 @@ def test_run_scores_each_shape_and_writes_the_report(files, tmp_path):
         ),
         ([], [{"id": "a", "ground_truth": [{"f": 1}]}], "bad ground_truth"),
         ([], [{"id": "a", "ground_truth": []}, {"id": "a", "ground_truth": []}], "duplicate id"),
+        ([], [{"id": "a", "ground_truth": {"f": {}}}], "must be a list of calls"),
+        (
+            [{"id": "a", "question": "q", "function": [WEATHER]},
+             {"id": "a", "question": "q", "function": [WEATHER]}],
+            [{"id": "a", "ground_truth": []}],
+            "t.jsonl:2: duplicate id",
+        ),
+        (
+            [{"id": "a", "question": "q", "function": [WEATHER]}],
+            [{"id": "a", "ground_truth": [{"get_weathr": {"city": ["x"]}}]}],
+            "calls 'get_weathr', which the case does not offer",
+        ),
     ],
 )
 def test_bad_files_are_refused_with_the_line(tmp_path, tests, answers, message):
@@ -170,3 +182,20 @@ def test_a_resume_asks_a_changed_case_again_and_refuses_another_model(files, tmp
     other.source = "gguf hermes b.gguf:1:bbbb"
     with pytest.raises(RunMismatchError, match="made with model 'gguf hermes a.gguf"):
         run_toolcalls(other, tests, answers, out, limit=1, progress=False)
+
+
+def test_json_schema_types_and_no_required_list_are_scored_not_crashed(tmp_path):
+    """Everyday JSON-schema docs ("number", "object", no "required"): BFCL's checker knows
+    none of these and crashed, scoring right answers 0."""
+    doc = {"name": "set_thermostat", "description": "Set a room's temperature.",
+           "parameters": {"type": "object", "properties": {
+               "celsius": {"type": "number"}, "room": {"type": "string"},
+               "schedule": {"type": "object"}, "days": {"type": "array",
+                                                       "items": {"type": "int"}}}}}
+    tests = _write(tmp_path / "t.jsonl", [{"id": "a", "question": "21.5 in the study",
+                                           "function": [doc]}])
+    answers = _write(tmp_path / "a.jsonl", [{"id": "a", "ground_truth": [{"set_thermostat": {
+        "celsius": [21.5], "room": ["study"], "schedule": ["", {}], "days": ["", [1]]}}]}])
+    model = ScriptedChatModel([_call("set_thermostat", celsius=21.5, room="study", days=[1])])
+    report = run_toolcalls(model, tests, answers, tmp_path / "out", progress=False)
+    assert report.overall.correct == 1, report.overall.error_types

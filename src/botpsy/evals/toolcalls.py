@@ -55,6 +55,7 @@ from botpsy.evals.bfcl.score import (
 from botpsy.evals.progress import progress_bar
 from botpsy.rewards import references_from_bfcl
 from botpsy.tools import Tool
+from botpsy.tools.bfcl import BFCL_TYPES
 from botpsy.types import GenerationParams
 
 
@@ -129,6 +130,43 @@ def _turns(question: Any, where: str) -> list[list[dict[str, Any]]]:
     return question
 
 
+# JSON-schema type -> the name BFCL's Python checker knows (its PYTHON_TYPE_MAPPING).
+_CHECKER_TYPES = {"object": "dict", "number": "float", "integer": "integer",
+                  "string": "string", "boolean": "boolean", "array": "array"}
+
+
+def _checker_type(declared: Any) -> str:
+    """A declared type ("number", "int", "HashMap", ["string", "null"]) in BFCL's words."""
+    if isinstance(declared, list):
+        kinds = [k for k in declared if str(k).lower() != "null"]
+        return _checker_type(kinds[0]) if len(kinds) == 1 else "any"
+    name = str(declared or "").strip().lower()
+    if name == "tuple":
+        return "tuple"
+    return _CHECKER_TYPES.get(BFCL_TYPES.get(name) or "", "any")
+
+
+def _checker_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    out = {**schema, "type": _checker_type(schema.get("type"))}
+    if isinstance(schema.get("items"), dict):
+        out["items"] = _checker_schema(schema["items"])
+    if isinstance(schema.get("properties"), dict):
+        out["properties"] = {k: _checker_schema(v) if isinstance(v, dict) else v
+                             for k, v in schema["properties"].items()}
+    return out
+
+
+def checker_doc(doc: dict[str, Any]) -> dict[str, Any]:
+    """A function doc as BFCL's checker reads it: its types in the checker's own words
+    ("number" -> "float", "object" -> "dict") and ``required`` present. Why: the checker
+    knows only those, and crashed on a JSON-schema type or a doc without ``required``,
+    scoring a right answer 0; the model reads the same schema either way."""
+    params = doc.get("parameters") or {"type": "dict", "properties": {}}
+    params = {**_checker_schema(params), "type": "dict"}
+    params.setdefault("required", [])
+    return {**doc, "parameters": params}
+
+
 def _functions(functions: Any, where: str) -> list[dict[str, Any]]:
     if not isinstance(functions, list) or not functions:
         raise ToolcallsDataError(f"{where}: 'function' must be a non-empty list of function docs")
@@ -137,7 +175,21 @@ def _functions(functions: Any, where: str) -> list[dict[str, Any]]:
             Tool.from_bfcl(doc)
         except ValueError as exc:
             raise ToolcallsDataError(f"{where}: bad function doc: {exc}") from exc
-    return functions
+    return [checker_doc(doc) for doc in functions]
+
+
+def _offered(case: ToolcallCase, where: str) -> ToolcallCase:
+    """Refuse an answer that calls a function the case does not offer: no model can
+    match it, so the case would be silently unwinnable."""
+    names = {doc.get("name") for doc in case.functions}
+    called = [next(iter(call)) for call in case.ground_truth if isinstance(call, dict) and call]
+    unknown = sorted(set(called) - names)
+    if unknown:
+        raise ToolcallsDataError(
+            f"{where}: the answer calls {', '.join(map(repr, unknown))}, which the case does "
+            f"not offer (offered: {', '.join(sorted(map(str, names)))})"
+        )
+    return case
 
 
 def load_toolcall_cases(data: str | Path, answers: str | Path) -> list[ToolcallCase]:
@@ -146,26 +198,34 @@ def load_toolcall_cases(data: str | Path, answers: str | Path) -> list[ToolcallC
     for number, row in _json_lines(Path(answers)):
         where = f"{answers}:{number}"
         truth = row.get("ground_truth")
+        if not isinstance(truth, list):
+            raise ToolcallsDataError(
+                f'{where}: "ground_truth" must be a list of calls ([] when none is expected), '
+                f"got {type(truth).__name__}"
+            )
         try:
-            references_from_bfcl(truth if isinstance(truth, list) else [truth])
+            references_from_bfcl(truth)
         except ValueError as exc:
             raise ToolcallsDataError(f"{where}: bad ground_truth: {exc}") from exc
         if row["id"] in truths:
             raise ToolcallsDataError(f"{where}: duplicate id {row['id']!r}")
         truths[row["id"]] = truth
-    cases = []
+    cases: list[ToolcallCase] = []
+    seen: set[str] = set()
     for number, row in _json_lines(Path(data)):
         where = f"{data}:{number}"
+        if row["id"] in seen:
+            raise ToolcallsDataError(f"{where}: duplicate id {row['id']!r}")
+        seen.add(row["id"])
         if row["id"] not in truths:
             raise ToolcallsDataError(f"{where}: no answer for id {row['id']!r} in {answers}")
-        cases.append(
-            ToolcallCase(
-                case_id=row["id"],
-                turns=_turns(row.get("question"), where),
-                functions=_functions(row.get("function"), where),
-                ground_truth=truths.pop(row["id"]),
-            )
+        case = ToolcallCase(
+            case_id=row["id"],
+            turns=_turns(row.get("question"), where),
+            functions=_functions(row.get("function"), where),
+            ground_truth=truths.pop(row["id"]),
         )
+        cases.append(_offered(case, where))
     if truths:
         raise ToolcallsDataError(f"{answers}: answers without a test: {sorted(truths)[:5]}")
     return cases
