@@ -68,3 +68,14 @@ def test_manifest_round_trip(tmp_path):
     write_manifest(tmp_path, manifest)
     assert read_manifest(tmp_path) == manifest
     assert read_manifest(tmp_path / "nowhere") is None
+
+
+def test_a_line_from_bfcl_eval_itself_gets_its_mode_from_the_answer():
+    """bfcl-eval writes no ``mode``: its prompting handlers' text answers were read as FC
+    and failed to decode (0% on simple_python, 100% on irrelevance)."""
+    text = ResultRecord.model_validate({"id": "simple_python_0",
+                                        "result": "[calculate_triangle_area(base=10, height=5)]"})
+    calls = ResultRecord.model_validate({"id": "simple_python_0",
+                                         "result": [{"calculate_triangle_area": {"base": 10}}]})
+    ours = ResultRecord.model_validate({"id": "irrelevance_0", "result": "No.", "mode": "fc"})
+    assert (text.mode, calls.mode, ours.mode) == ("prompt", "fc", "fc")

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from botpsy.evals.bfcl import upstream
 from botpsy.evals.bfcl.categories import Category
@@ -46,6 +46,16 @@ class ResultRecord(BaseModel):
     inference_error: str | None = None  # set when the model call itself failed
     stopped: str | None = None  # why a probe's cut answer was kept (early_stop.StopReason)
     passes: int = 1  # how many times the model was asked (probe budgets, then the full one)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _mode_of_a_bfcl_line(cls, data: Any) -> Any:
+        """A line without ``mode`` comes from bfcl-eval itself, whose prompting handlers
+        write the answer as text and FC handlers as a list of calls (single turn) or of
+        turns (multi turn); read as FC, a prompting run's answers all failed to decode."""
+        if isinstance(data, dict) and "mode" not in data:
+            return {**data, "mode": "prompt" if isinstance(data.get("result"), str) else "fc"}
+        return data
 
 
 class RunManifest(BaseModel):
