@@ -13,6 +13,7 @@ from botpsy.evals.bfcl.convert import (
     checker_values,
     decode_ast,
     decode_execute,
+    strict_fc_result,
     to_messages,
     tool_specs,
 )
@@ -147,3 +148,25 @@ def test_messages_and_tools_from_bfcl():
 )
 def test_checker_tag_is_an_identifier(name, tag):
     assert checker_tag(name) == tag and tag.isidentifier()
+
+
+BROKEN_THEN_GOOD = (
+    '<tool_call>\n{"name": "f", "arguments": {"x": 5C}}\n</tool_call>\n'
+    '<tool_call>\n{"name": "g", "arguments": {}}\n</tool_call>'
+)
+UNCLOSED = '<tool_call>\n{"name": "f", "arguments": {"x": 1}}'
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ('<tool_call>\n{"name": "f", "arguments": {"x": 1}}\n</tool_call>', [{"f": {"x": 1}}]),
+        # botpsy repairs these; BFCL's handler drops the broken block and the unclosed one
+        (BROKEN_THEN_GOOD, [{"g": {}}]),
+        (UNCLOSED, UNCLOSED),
+        ("No tool fits.", "No tool fits."),
+        ('<tool_call>\n["f"]\n</tool_call>', '<tool_call>\n["f"]\n</tool_call>'),  # fails whole
+    ],
+)
+def test_strict_fc_result_reads_raw_text_as_bfcls_hermes_handler(raw, expected):
+    assert strict_fc_result(raw) == expected

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -157,3 +158,21 @@ def test_a_run_on_part_of_the_cases_says_so(oracle_run, short_run):
     full = Path(__file__).parents[2] / "docs/baselines/bfcl-botpsy-smol-final/scores/botpsy-smol"
     whole = BfclReport.model_validate_json((full / "report.json").read_text())
     assert "Partial run" not in bfcl_markdown(whole)  # all 1,390 non-live cases
+
+
+def test_strict_fc_scoring_reads_the_raw_text_and_says_so(oracle_run, tmp_path):
+    """--strict-fc decodes answers from raw text as BFCL's Hermes handler: a repaired call
+    (here: the raw text's closing tag lost) counts for botpsy's parser, not for BFCL's."""
+    model_dir, path = _copied_parallel(oracle_run, tmp_path)
+    records = read_results(path)
+    first = records["parallel_0"]
+    calls = [{"name": n, "arguments": a} for call in first.result for n, a in call.items()]
+    first.raw = "\n".join(f"<tool_call>\n{json.dumps(c)}\n</tool_call>" for c in calls)
+    records["parallel_1"].raw = "<tool_call>\n" + json.dumps(calls[0])  # unclosed
+    write_results(path, records.values())
+    lenient = score(model_dir, tmp_path / "a", categories=["parallel"], progress=False)
+    strict = score(model_dir, tmp_path / "b", categories=["parallel"], progress=False,
+                   strict_fc=True)
+    a, b = lenient.categories["parallel"], strict.categories["parallel"]
+    assert b.correct < a.correct and strict.decoding == "bfcl-hermes"
+    assert "BFCL's Hermes FC handler" in (tmp_path / "b/scores/oracle/report.md").read_text()

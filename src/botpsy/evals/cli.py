@@ -241,6 +241,15 @@ def score_cmd(
         typer.Option("--out", "-o", help="Where scores/ go (default: each run folder)."),
     ] = None,
     category: CategoryOpt = None,
+    strict_fc: Annotated[
+        bool,
+        typer.Option(
+            "--strict-fc",
+            help="Decode FC answers from their raw text as BFCL's Hermes FC handler does "
+            "(complete <tool_call> blocks of valid JSON only), for leaderboard-comparable "
+            "scores; default: as botpsy's repairing parser read them.",
+        ),
+    ] = False,
 ) -> None:
     """Score result files again, without a model; several runs give mean ± std."""
     from botpsy.evals.bfcl import score
@@ -254,7 +263,7 @@ def score_cmd(
             )
             if out is not None:
                 run_dir = out if len(dirs) == 1 else out / f"run{index + 1}"
-            reports.append(score(model_dir, run_dir, categories=category))
+            reports.append(score(model_dir, run_dir, categories=category, strict_fc=strict_fc))
         _show(reports[-1])
         if len(reports) > 1:
             _show_runs(reports, out)

@@ -84,7 +84,11 @@ def _generation_line(report: BfclReport) -> str:
             f"{report.generated} cases in {report.generation_s:.0f} s ({rate:.2f} cases/s)"
         )
     text = ", ".join(p for p in parts if p)
-    return f"Generation: {text}." if text else ""
+    line = f"Generation: {text}." if text else ""
+    if report.decoding == "bfcl-hermes":
+        line += (" Answers decoded as BFCL's Hermes FC handler decodes them (complete "
+                 "`<tool_call>` blocks of valid JSON only), not by botpsy's repairing parser.")
+    return line.strip()
 
 
 def _cost_rows(scores: dict[str, CategoryScore]) -> list[list[object]]:

@@ -52,6 +52,30 @@ def bfcl_result(completion: Completion, mode: Mode) -> Any:
     return completion.content
 
 
+# A Hermes tool-call block as BFCL's own Hermes/Qwen FC handler finds it: the tags on
+# lines of their own around one JSON object.
+_STRICT_BLOCK = re.compile(r"<tool_call>\n(.*?)\n</tool_call>", re.DOTALL)
+
+
+def strict_fc_result(raw: str) -> Any:
+    """The FC answer as BFCL's Hermes/Qwen FC handler reads the raw text, for scores
+    comparable to the leaderboard's: only complete ``<tool_call>`` blocks that are
+    valid JSON count (botpsy's parser repairs broken JSON and unclosed tags); a block
+    that does not parse is dropped, as BFCL drops it, and a call object without its
+    name and arguments fails the whole answer, as it does there. No block: the text."""
+    calls: list[Any] = []
+    for block in _STRICT_BLOCK.findall(raw):
+        try:
+            item = json.loads(block)
+        except ValueError:
+            continue
+        if not (isinstance(item, dict) and isinstance(item.get("name"), str)
+                and isinstance(item.get("arguments"), dict)):
+            return raw  # BFCL's handler raises here: the answer fails to decode
+        calls.append({item["name"]: item["arguments"]})
+    return calls or raw
+
+
 def _fc_calls(result: Any) -> list[dict[str, dict[str, Any]]]:
     if not isinstance(result, list):
         raise DecodeError("the model answered with text, not a function call")

@@ -33,6 +33,7 @@ from botpsy.evals.bfcl.convert import (
     checker_values,
     decode_ast,
     decode_execute,
+    strict_fc_result,
 )
 from botpsy.evals.bfcl.dataset import TestCase, dataset_size, load_answers, load_cases
 from botpsy.evals.bfcl.overall import Accuracy, OverallScore, overall_score
@@ -110,6 +111,7 @@ class BfclReport(BaseModel):
     max_tokens: int | None = None
     early_stop: dict[str, Any] | None = None
     generated: int = 0  # cases asked by the generation step
+    decoding: str = "botpsy"  # "bfcl-hermes": FC answers decoded as BFCL's handler does
     generation_s: float | None = None  # its wall time (None: no run.json)
 
 
@@ -361,8 +363,21 @@ def score_dir_for(out_dir: Path, model: str) -> Path:
     return Path(out_dir) / "scores" / model_dir_name(model)
 
 
+def _strict(record: ResultRecord) -> ResultRecord:
+    """A single-turn FC record decoded again from its raw text the way BFCL's Hermes FC
+    handler decodes it (``convert.strict_fc_result``)."""
+    if record.mode != "fc" or not isinstance(record.raw, str):
+        return record
+    return record.model_copy(update={"result": strict_fc_result(record.raw)})
+
+
 def _score_files(
-    files: dict[str, Path], tag: str, scores_dir: Path, not_run: dict[str, str], progress: bool
+    files: dict[str, Path],
+    tag: str,
+    scores_dir: Path,
+    not_run: dict[str, str],
+    progress: bool,
+    strict_fc: bool = False,
 ) -> dict[str, CategoryScore]:
     """Score each category's result file and write its score file; skipped ones go to not_run."""
     scored: dict[str, CategoryScore] = {}
@@ -373,6 +388,8 @@ def _score_files(
                 not_run[name] = cat.not_run_reason or ""
                 continue
             records = read_results(path)
+            if strict_fc and cat.kind is not CategoryKind.multi_turn:
+                records = {rid: _strict(record) for rid, record in records.items()}
             task = bar.add_task(f"score {name}", total=len(records))
             summary, samples = score_records(cat, records, tag, partial(bar.advance, task))
             score_file = scores_dir / cat.group / f"{upstream.VERSION_PREFIX}_{name}_score.json"
@@ -387,8 +404,11 @@ def score(
     *,
     categories: list[str] | None = None,
     progress: bool = True,
+    strict_fc: bool = False,
 ) -> BfclReport:
-    """Score every BFCL result file under ``result_dir`` (one model's folder) into ``out_dir``."""
+    """Score every BFCL result file under ``result_dir`` (one model's folder) into ``out_dir``.
+    ``strict_fc``: decode FC answers from their raw text as BFCL's Hermes FC handler does
+    (``convert.strict_fc_result``) rather than as botpsy's parser read them."""
     from botpsy.evals.report import write_report
 
     result_dir = Path(result_dir)
@@ -405,7 +425,7 @@ def score(
     model = manifest.model if manifest else result_dir.name
     scores_dir = score_dir_for(Path(out_dir), model)
     not_run = dict(manifest.not_run) if manifest else {}
-    scored = _score_files(files, checker_tag(model), scores_dir, not_run, progress)
+    scored = _score_files(files, checker_tag(model), scores_dir, not_run, progress, strict_fc)
     # A category scored on part of its cases (--limit) leaves its groups incomplete too.
     accuracies = {
         n: Accuracy(accuracy=s.accuracy, total_count=s.total, complete=not s.partial)
@@ -424,6 +444,7 @@ def score(
         early_stop=manifest.early_stop if manifest else None,
         generated=manifest.generated if manifest else 0,
         generation_s=manifest.generation_s if manifest else None,
+        decoding="bfcl-hermes" if strict_fc else "botpsy",
     )
     write_report(report, scores_dir)
     return report
