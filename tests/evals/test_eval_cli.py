@@ -176,3 +176,28 @@ def test_bad_model_specs_and_parallel_end_with_a_message_not_a_trace(tmp_path):
     unknown = runner.invoke(app, ["bfcl", "-m", "gpt-17", "-n", "1", "-o", str(out)])
     assert unknown.exit_code == 2 and "unknown model" in unknown.output
     assert not out.exists()
+
+
+def test_score_finds_the_models_of_a_runs_folder_and_never_averages_two_models(
+    oracle_run, tmp_path
+):
+    """A --runs folder (run1/results/<model>) is scored per model, not as models named
+    "run1"; two models in one run folder are shown each, not as two runs of one."""
+    import shutil
+
+    runs = tmp_path / "runs"
+    for name in ("run1", "run2"):
+        shutil.copytree(oracle_run.model_dir, runs / name / "results" / "oracle")
+    result = runner.invoke(app, ["score", str(runs), "--category", "irrelevance"])
+    assert result.exit_code == 0, result.output
+    assert (runs / "run1" / "scores" / "oracle" / "report.json").is_file()
+    assert not (runs / "scores" / "run1").exists()
+    two = tmp_path / "two" / "results"
+    shutil.copytree(oracle_run.model_dir, two / "oracle")
+    other = two / "other"
+    shutil.copytree(oracle_run.model_dir, other)
+    manifest = json.loads((other / "run.json").read_text())
+    (other / "run.json").write_text(json.dumps({**manifest, "model": "other"}))
+    result = runner.invoke(app, ["score", str(two.parent), "--category", "irrelevance"])
+    assert result.exit_code == 0, result.output
+    assert "2 models (oracle, other): scored each, no mean" in " ".join(result.output.split())

@@ -218,11 +218,12 @@ def _model_dirs(path: Path) -> list[Path]:
     if (path / "run.json").exists():
         return [path]
     base = path / "results" if (path / "results").is_dir() else path
-    found = (
-        [d for d in sorted(base.iterdir()) if d.is_dir() and find_result_files(d)]
-        if base.is_dir()
-        else []
-    )
+    found = []
+    for folder in sorted(base.iterdir()) if base.is_dir() else []:
+        if (folder / "results").is_dir():  # a --runs folder's run1, run2...
+            found += _model_dirs(folder)
+        elif folder.is_dir() and find_result_files(folder):
+            found.append(folder)
     if not found and path.is_dir() and find_result_files(path):
         return [path]
     if not found:
@@ -264,6 +265,12 @@ def score_cmd(
             if out is not None:
                 run_dir = out if len(dirs) == 1 else out / f"run{index + 1}"
             reports.append(score(model_dir, run_dir, categories=category, strict_fc=strict_fc))
+        models = sorted({report.model for report in reports})
+        if len(models) > 1:  # runs of different models are no sample of one: each on its own
+            for report in reports:
+                _show(report)
+            console.print(f"{len(models)} models ({', '.join(models)}): scored each, no mean.")
+            return
         _show(reports[-1])
         if len(reports) > 1:
             _show_runs(reports, out)
