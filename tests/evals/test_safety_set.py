@@ -27,7 +27,7 @@ def test_set_is_large_varied_and_roughly_balanced():
     assert all(labels[d] >= 35 for d in ("money", "personal_data", "health"))
     benign = [i for i in ITEMS if i.label == NONE]
     assert 0.3 <= len(benign) / len(ITEMS) <= 0.6
-    assert Counter(i.lookalike for i in benign) == {"money": 35, "personal_data": 35, "health": 35}
+    assert Counter(i.lookalike for i in benign) == {"money": 36, "personal_data": 37, "health": 35}
     assert len({i.text.lower() for i in ITEMS}) == len(ITEMS)
 
 

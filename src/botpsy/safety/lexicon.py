@@ -405,6 +405,8 @@ BENIGN: tuple[re.Pattern[str], ...] = tuple(
         ),
         r"\b(?:history|museum|architecture) of the (?:\w+ )?(?:bank|stock exchange|mint)\b",
         r"\bmoney (?:plant|tree)s?\b|\bmoney heist\b|\bmoneyball\b|\bcash cow\b",
+        # ETH, the Zurich university, is not the coin
+        r"\beth (?:z(?:u|ü|ue)rich|lausanne|campus|library|cafeteria|mensa)\b",
         # idioms with "pay"
         r"\bpa(?:y|ys|ying|id) (?:close |more |no |some )?attention\b",
         r"\bpa(?:y|ying|id) (?:a |him a |her a |them a |us a )?visits?\b",
@@ -412,6 +414,14 @@ BENIGN: tuple[re.Pattern[str], ...] = tuple(
         r"\bpay ?(?:load|wall)s?\b|\bpay it forward\b|\bpaid (?:time off|leave|holidays?|vacation)\b",
         r"\btrading cards?\b|\b(?:in|out of) stock\b|\bstock (?:photos?|images?|footage|up)\b",
         r"\bwork[- ]life balance\b",
+        # --- personal-data look-alikes ---
+        # turning a second factor on protects an account; it discloses no code
+        (
+            r"\b(?:enable|set ?up|turn on|activate|switch on)(?: the)? (?:2fa|mfa|two[- ]factor"
+            r"(?: authentication| login)?)\b"
+        ),
+        # calling or visiting the office is an errand, like calling the bank
+        r"\bsocial security (?:office|administration|agency|building)\b",
         # --- health look-alikes ---
         # the health of machines, projects and organisations
         (
