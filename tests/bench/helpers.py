@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from botpsy.bench.config import BenchConfig
 from botpsy.bench.machine import MachineInfo
 from botpsy.bench.roofline import BandwidthResult, Bound, Diagnosis
 from botpsy.bench.schema import (
@@ -23,6 +24,8 @@ from botpsy.bench.schema import (
     Stat,
     TurnSample,
     VariantResult,
+    WorkerJob,
+    WorkerResult,
 )
 
 VOCAB, HIDDEN, FFN = 64, 64, 128
@@ -67,6 +70,32 @@ def write_tiny_gguf(path: Path, *, tied: bool = True, layers: int = 1) -> Path:
     writer.write_tensors_to_file()
     writer.close()
     return path
+
+
+def write_tiny_lora(path: Path, *, rank: int = 4, layers: int = 1) -> Path:
+    """A LoRA adapter GGUF for the tiny model (f32 A and B on every attention Q), laid out
+    as llama.cpp's adapters are; its tensor bytes are ``tiny_lora_bytes``."""
+    import gguf
+
+    writer = gguf.GGUFWriter(str(path), "llama")
+    writer.add_string("general.type", "adapter")
+    writer.add_string("adapter.type", "lora")
+    writer.add_float32("adapter.lora.alpha", float(rank))
+    rng = np.random.default_rng(1)
+    for i in range(layers):
+        a = rng.standard_normal((rank, HIDDEN)).astype(np.float32)
+        b = rng.standard_normal((HIDDEN, rank)).astype(np.float32)
+        writer.add_tensor(f"blk.{i}.attn_q.weight.lora_a", a)
+        writer.add_tensor(f"blk.{i}.attn_q.weight.lora_b", b)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    return path
+
+
+def tiny_lora_bytes(rank: int = 4, layers: int = 1) -> int:
+    return layers * 2 * rank * HIDDEN * 4
 
 
 def machine() -> MachineInfo:
@@ -164,3 +193,35 @@ def make_report(
         if rows is not None
         else [variant_row("q4_1", 2, 100.0, 94.0), variant_row("q8_0", 2, 80.0, 138.0)],
     )
+
+
+def fake_result(job: WorkerJob) -> WorkerResult:
+    """What a worker would print for ``job``: two repeats at 100 tok/s."""
+    repeats = [
+        RawRepeat(
+            repeat=i,
+            prefill=[PrefillSample(prompt_tokens=n, ttft_s=n / 500) for n in job.prompt_lens],
+            decode=DecodeSample(tokens=job.decode_tokens, seconds=job.decode_tokens / 100,
+                                n_past=min(job.prompt_lens), cpu_s=job.decode_tokens / 100),
+        )
+        for i in range(job.repeats)
+    ]
+    return WorkerResult(job=job, load_s=0.1, baseline_rss_mb=60.0, peak_rss_mb=100.0,
+                        repeats=repeats)
+
+
+def tiny_config(tmp_path: Path, model: str, **overrides) -> BenchConfig:
+    """A bench of one variant, one prompt, 8 decode tokens: for ``fake_bench`` runs."""
+    settings = {
+        "model": model,
+        "out_dir": tmp_path / "out",
+        "cache_dir": tmp_path / "cache",
+        "quants": ["source"],
+        "prompt_lens": [32],
+        "threads": [1],
+        "repeats": 2,
+        "decode_tokens": 8,
+        "accuracy_cases": 0,
+        "turns": 1,
+    }
+    return BenchConfig.create(**{**settings, **overrides})

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from botpsy.bench.config import BenchConfig, context_size, physical_cores, plan_jobs, validate
+from botpsy.bench.config import (
+    BenchConfig,
+    check_context,
+    context_size,
+    physical_cores,
+    plan_jobs,
+    validate,
+)
 from botpsy.bench.errors import BenchError, BenchErrorKind
 from botpsy.bench.quantize import Variant
 from botpsy.bench.runner import resolve_adapter
+
+from .helpers import write_tiny_lora
 
 
 def test_quick_defaults_are_small():
@@ -75,12 +84,27 @@ def test_plan_runs_most_threads_first_and_measures_accuracy_once(tiny_gguf):
     assert all(j.lora_path is None for j in llama)
 
 
-def test_a_model_with_an_adapter_is_measured_with_it(tiny_gguf):
+def test_a_model_with_an_adapter_is_measured_with_it(tiny_gguf, tmp_path):
     # `bench run --model botpsy-smol` measured plain SmolLM2: the adapter was dropped
+    adapter = str(write_tiny_lora(tmp_path / "lora.gguf"))
     variants = [Variant(quant="f32", path=tiny_gguf, source_quant="f32", is_source=True)]
     config = BenchConfig.create(hf_model="/models/hf")
-    runs = plan_jobs(config, variants, n_ctx=2048, adapter="/a/lora.gguf")
+    runs = plan_jobs(config, variants, n_ctx=2048, adapter=adapter)
     assert {(r.job.backend, r.job.lora_path) for r in runs} == {
-        ("llama.cpp", "/a/lora.gguf"), ("transformers", None)}  # --hf-model is its own model
+        ("llama.cpp", adapter), ("transformers", None)}  # --hf-model is its own model
+    # the adapter file is loaded next to the weights: it counts in the size
+    llama = [r for r in runs if r.job.backend == "llama.cpp"]
+    expected = tiny_gguf.stat().st_size + (tmp_path / "lora.gguf").stat().st_size
+    assert all(r.size_bytes == expected for r in llama)
     assert resolve_adapter("smollm2") is None
     assert resolve_adapter("botpsy-smol").endswith("botpsy-smol-lora.gguf")
+
+
+def test_context_is_bounded_by_what_the_model_was_trained_for():
+    config = BenchConfig.create(prompt_lens=[128], decode_tokens=64)
+    assert context_size(config, trained=8192) == 2048 and context_size(config, trained=1024) == 1024
+    check_context(config, 8192)
+    check_context(config, None)  # no metadata: nothing to check against
+    with pytest.raises(BenchError, match="trained for 8192") as err:
+        check_context(BenchConfig.create(prompt_lens=[128], decode_tokens=100_000_000), 8192)
+    assert err.value.kind is BenchErrorKind.bad_setting

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from botpsy.bench.gguf_info import file_type_name, read_gguf_info
+from botpsy.bench.errors import BenchError, BenchErrorKind
+from botpsy.bench.gguf_info import file_type_name, read_gguf_info, with_adapter
 
-from .helpers import FFN, HIDDEN, VOCAB, write_tiny_gguf
+from .helpers import FFN, HIDDEN, VOCAB, tiny_lora_bytes, write_tiny_gguf, write_tiny_lora
 
 # Elements of the tiny one-layer model, tensor by tensor.
 ELEMENTS = (
@@ -54,3 +55,35 @@ def test_untied_model_has_an_output_matrix(tmp_path):
 )
 def test_file_type_name(code, name):
     assert file_type_name(code) == name
+
+
+def test_trained_context_is_read(tmp_path):
+    assert read_gguf_info(write_tiny_gguf(tmp_path / "m.gguf")).context_length == 128
+
+
+def test_an_adapter_adds_its_tensor_bytes(tmp_path):
+    info = read_gguf_info(write_tiny_gguf(tmp_path / "m.gguf"))
+    lora = write_tiny_lora(tmp_path / "lora.gguf")
+    adapted = with_adapter(info, lora)
+    assert adapted.adapter_bytes == tiny_lora_bytes() and adapted.adapter_path == lora
+    assert adapted.size_bytes == info.file_bytes + lora.stat().st_size
+    assert with_adapter(info, None) is info
+
+
+@pytest.mark.parametrize("keep", [0.5, 0.98])
+def test_a_truncated_file_is_a_bad_model(tmp_path, keep):
+    data = write_tiny_gguf(tmp_path / "m.gguf").read_bytes()
+    cut = tmp_path / "cut.gguf"
+    cut.write_bytes(data[: int(len(data) * keep)])
+    with pytest.raises(BenchError) as err:
+        read_gguf_info(cut)
+    assert err.value.kind is BenchErrorKind.bad_model and "cut.gguf" in str(err.value)
+
+
+@pytest.mark.model
+def test_the_shipped_adapter_is_18_mib_of_q8_0(default_gguf):
+    from botpsy.backends.store import MODELS_DIR
+
+    info = with_adapter(read_gguf_info(default_gguf), MODELS_DIR / "botpsy-smol-lora.gguf")
+    assert 18 * 2**20 < info.adapter_bytes < 19 * 2**20
+    assert info.context_length == 8192

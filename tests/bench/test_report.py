@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import re
 
-from botpsy.bench.report import render_markdown, results_table, verdict, write_report
+import pytest
+
+from botpsy.bench.report import (
+    headline,
+    method_notes,
+    render_markdown,
+    report_warnings,
+    results_table,
+    roofline_table,
+    verdict,
+    write_report,
+)
 from botpsy.bench.roofline import Bound, Diagnosis
 from botpsy.bench.schema import BenchReport
 
@@ -75,3 +86,76 @@ def test_markdown_flags_runs_that_did_not_get_their_cores():
     text = render_markdown(make_report([starved, fine]), [])
     assert "q4_1@2t had 55% of its 2 core(s)" in text
     assert "q8_0@2t had" not in text
+
+
+def test_sizes_are_labelled_mib_and_the_roofline_recomputes_from_the_table():
+    # "MB" was MiB next to decimal GB/s: MB read/token / GB/s did not give the roofline
+    report = make_report()
+    assert {"size MiB", "peak RSS MiB"} <= set(results_table(report).headers)
+    table = roofline_table(report)
+    col = {name: i for i, name in enumerate(table.headers)}
+    for row, cells in zip(report.variants, table.rows, strict=True):
+        mb, gb_s = float(cells[col["MB read/token"]]), report.bandwidth[0].gb_s
+        row.roofline_tok_s = report.bandwidth[0].bytes_per_s / row.bytes_per_token
+        assert 1000 * gb_s / mb == pytest.approx(row.roofline_tok_s, rel=1e-3)
+    assert any("MiB (2^20 bytes)" in note and "GB/s" in note for note in method_notes(report))
+
+
+def test_the_report_says_what_peak_rss_counts(tmp_path):
+    # peak RSS read as the model's footprint: Python baseline, mmap'd weights, the bench's n_ctx
+    rows = [variant_row("q4_1", 2, 100.0, 94.0)]
+    rows[0].kv_cache_mb = 45.0
+    report = make_report(rows)
+    note = next(n for n in method_notes(report) if n.startswith("Peak RSS"))
+    assert "VmHWM" in note and "~50 MiB before the model loads" in note
+    assert "n_ctx=2048 (45 MiB here; the assistant allocates n_ctx=4096, 90 MiB)" in note
+    memory = next(p for p in write_report(report, tmp_path).plots if p.path.name == "memory.png")
+    assert "VmHWM" in memory.title and "n_ctx=2048" in memory.title
+
+
+def test_warnings_open_the_report():
+    starved = variant_row("q4_1", 2, 50.0, 94.0)
+    starved.cpu_share = 0.5
+    report = make_report([starved])
+    report.failed = ["hf-fp32 with 2 thread(s) failed: [worker_failed] no tokenizer"]
+    report.warnings = ["--threads 64: this machine has 2 logical core(s)"]
+    text = render_markdown(report, [])
+    assert text.index("## Warnings") < text.index("## Machine")
+    for words in ("no tokenizer", "--threads 64", "q4_1@2t had 50%"):
+        assert f"- Warning: {words}" in text or words in text.split("## Machine")[0]
+
+
+def test_a_starved_bandwidth_test_is_flagged():
+    # the bandwidth test ran once with no load check: a starved test understates the roofline
+    report = make_report()
+    report.bandwidth[0].cpu_share = 0.45
+    report.bandwidth[0].load_avg = [3.1, 2.0, 1.0]
+    (line,) = [w for w in report_warnings(report) if "bandwidth test" in w]
+    assert "1 thread(s) had 45% of its cores" in line and "[3.1]" in line
+    report.bandwidth[0].cpu_share = 0.98
+    assert not any("bandwidth test" in w for w in report_warnings(report))
+
+
+def test_weights_that_fit_in_the_last_level_cache_are_flagged():
+    report = make_report()  # 94 and 138 MiB read per token
+    report.machine.llc_bytes = 100 * 2**20
+    (line,) = [w for w in report_warnings(report) if "last-level cache" in w]
+    assert line.startswith("q4_1:") and "q8_0" not in line
+    report.machine.llc_bytes = 32 * 2**20
+    assert not any("last-level cache" in w for w in report_warnings(report))
+
+
+def test_a_partial_report_says_so():
+    report = make_report()
+    report.partial = True
+    text = render_markdown(report, [])
+    assert text.startswith("# Device bench: tiny (partial)")
+    assert "partial report" in text
+
+
+def test_headline_shows_what_the_roofline_counted():
+    row = variant_row("q4_1", 1, 100.0, 112.1)
+    row.adapter_mb = 18.3
+    line = headline(row)
+    assert "size 112.1 MiB incl. 18.3 MiB adapter" in line
+    assert f"at {row.bytes_per_token / 1e6:.1f} MB read/token" in line

@@ -98,25 +98,48 @@ def test_non_positive_inputs_are_rejected(bad):
 
 
 @pytest.mark.parametrize(
-    ("fraction", "speedup", "bound"),
+    ("fraction", "speedup", "scaling", "bound"),
     [
-        (0.80, None, Bound.memory),
-        (0.75, 1.9, Bound.memory),  # at the threshold: memory, whatever the threads did
-        (0.40, None, Bound.unknown),
-        (0.40, 1.6, Bound.compute),
-        (0.40, 1.3, Bound.compute),
-        (0.40, 1.05, Bound.overhead),
-        (0.40, 0.7, Bound.overhead),  # more threads were slower: contention
+        (0.80, None, None, Bound.memory),
+        (0.75, 1.9, 1.0, Bound.memory),  # at the threshold: memory, whatever the threads did
+        (0.40, None, None, Bound.unknown),
+        (0.40, 1.6, 1.1, Bound.compute),  # decode grew far more than the bandwidth did
+        (0.40, 1.3, 1.0, Bound.compute),
+        (0.40, 1.05, None, Bound.overhead),
+        (0.40, 0.7, 1.2, Bound.overhead),  # more threads were slower: contention
     ],
 )
-def test_diagnose(fraction, speedup, bound):
-    result = roofline.diagnose(fraction * 100, 100.0, speedup)
+def test_diagnose(fraction, speedup, scaling, bound):
+    result = roofline.diagnose(fraction * 100, 100.0, speedup, bandwidth_scaling=scaling)
     assert result.bound is bound
     assert f"{fraction:.0%}" in result.note
 
 
+@pytest.mark.parametrize(
+    ("speedup", "scaling", "words"),
+    [
+        # one core cannot saturate memory on client CPUs: bandwidth grew as much as decode
+        (1.6, 1.6, "about what the bandwidth itself grew (x1.60)"),
+        (1.6, 1.5, "about what the bandwidth itself grew"),
+        # the bandwidth's own scaling was not measured: no verdict from the threads
+        (1.6, None, "was not measured"),
+    ],
+)
+def test_a_thread_speedup_the_bandwidth_explains_proves_no_arithmetic(speedup, scaling, words):
+    # diagnose called any speedup >= 1.3 "arithmetic, which memory alone would not"
+    result = roofline.diagnose(40.0, 100.0, speedup, bandwidth_scaling=scaling)
+    assert result.bound is Bound.unknown and words in result.note
+    assert "undetermined" in result.note and result.bandwidth_scaling == scaling
+
+
+def test_compute_verdict_names_both_scalings():
+    result = roofline.diagnose(40.0, 100.0, 1.8, bandwidth_scaling=1.2)
+    assert result.bound is Bound.compute
+    assert "x1.80 decode while the bandwidth grew only x1.20" in result.note
+
+
 def test_diagnose_splits_the_time_per_token():
-    result = roofline.diagnose(50.0, 200.0, 1.6)  # 20 ms/token; the bytes need 5 ms
+    result = roofline.diagnose(50.0, 200.0, 1.6, bandwidth_scaling=1.1)  # 20 ms/token; bytes 5 ms
     assert result.ms_per_token == pytest.approx(20.0) and result.memory_floor_ms == 5.0
     assert "20.0 ms/token, of which 5.0 ms" in result.note and "other 15.0 ms" in result.note
 
@@ -132,7 +155,7 @@ def test_diagnose_splits_the_time_per_token():
     ],
 )
 def test_diagnose_with_the_peers_bandwidth(speedup, share, bound, words):
-    result = roofline.diagnose(30.0, 100.0, speedup, share)
+    result = roofline.diagnose(30.0, 100.0, speedup, share, bandwidth_scaling=1.1)
     assert result.bound is bound and words in result.note
 
 
@@ -163,3 +186,15 @@ def test_measure_bandwidth_reports_best_of_repeats(threads):
 def test_measure_bandwidth_rejects_zero_threads():
     with pytest.raises(ValueError):
         roofline.measure_bandwidth(threads=0, array_bytes=MIB)
+
+
+def test_measure_bandwidth_records_its_cpu_share():
+    result = roofline.measure_bandwidth(threads=1, array_bytes=16 * MIB, repeats=3)
+    assert result.cpu_share is not None and 0.2 < result.cpu_share <= 1.2
+
+
+def test_adapter_bytes_are_read_every_step():
+    from dataclasses import replace
+
+    assert roofline.weight_read_bytes(replace(SMOL, adapter_bytes=19_192_320)) == (
+        96_576_768 + 612 + 19_192_320)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -157,8 +158,11 @@ def test_summarize_without_bandwidth_leaves_the_roofline_empty():
 def test_diagnoses_use_the_thread_speedup_of_the_same_variant():
     one, two = variant_row("q4_1", 1, 60.0, 94.0), variant_row("q4_1", 2, 100.0, 94.0)
     alone = variant_row("q8_0", 2, 80.0, 138.0)
-    attach_diagnoses([one, two, alone])
+    attach_diagnoses([one, two, alone], [bw(1, 20.0), bw(2, 22.0)])
     assert two.diagnosis.bound is Bound.compute and "x1.67" in two.diagnosis.note
+    assert two.diagnosis.bandwidth_scaling == pytest.approx(1.1)
+    # the 1-thread run is judged by the 1-to-2-thread evidence, bandwidth scaling included
+    assert one.diagnosis.bandwidth_scaling == pytest.approx(1.1)
     assert one.diagnosis.thread_speedup == two.diagnosis.thread_speedup  # the same evidence
     assert alone.diagnosis.bound is Bound.unknown  # no 1-thread run, no peers: no evidence
 
@@ -166,8 +170,18 @@ def test_diagnoses_use_the_thread_speedup_of_the_same_variant():
 def test_the_one_thread_probe_of_a_run_is_its_own_evidence():
     row = variant_row("q8_0", 2, 120.0, 138.0)
     row.decode_tok_s_1t = Stat.of([60.0, 62.0])
-    attach_diagnoses([row])
+    attach_diagnoses([row], [bw(1, 20.0), bw(2, 22.0)])
     assert row.diagnosis.bound is Bound.compute and "x1.97" in row.diagnosis.note
+
+
+def test_a_speedup_matching_the_bandwidth_scaling_is_undetermined():
+    # one core reached half the bandwidth: decode x1.97 with 2 threads proves no arithmetic
+    row = variant_row("q8_0", 2, 120.0, 138.0)
+    row.decode_tok_s_1t = Stat.of([60.0, 62.0])
+    attach_diagnoses([row], [bw(1, 12.0), bw(2, 22.0)])
+    assert row.diagnosis.bound is Bound.unknown and "x1.83" in row.diagnosis.note
+    attach_diagnoses([row], [bw(2, 22.0)])  # the 1-thread bandwidth was not measured
+    assert row.diagnosis.bound is Bound.unknown and "not measured" in row.diagnosis.note
 
 
 def test_a_variant_far_below_its_peers_bandwidth_is_compute_bound():
@@ -183,3 +197,18 @@ def test_accuracy_is_shared_between_thread_counts():
     unrelated = variant_row("q4_0", 1, 50.0, 88.0, accuracy=None)
     share_accuracy([measured, other, unrelated])
     assert other.accuracy == 0.75 and unrelated.accuracy is None
+
+
+def test_the_adapter_is_read_every_step_and_counted_in_the_row():
+    adapted = replace(INFO, adapter_path=Path("a.gguf"), adapter_bytes=19_192_320,
+                      adapter_file_bytes=19_221_056)
+    plain = summarize_run(worker_result([0.5]), size_bytes=1, bandwidth=[bw(2, 30.0)], info=INFO)
+    row = summarize_run(worker_result([0.5]), size_bytes=1, bandwidth=[bw(2, 30.0)], info=adapted)
+    assert row.bytes_per_token - plain.bytes_per_token == 19_192_320
+    assert row.roofline_tok_s < plain.roofline_tok_s
+    assert row.adapter_mb == pytest.approx(19_221_056 / 2**20) and plain.adapter_mb is None
+
+
+def test_the_kv_cache_of_the_bench_context_is_recorded():
+    row = summarize_run(worker_result([0.5]), size_bytes=1, bandwidth=[], info=INFO)
+    assert row.kv_cache_mb == pytest.approx(2 * 30 * 3 * 64 * 2048 * 2 / 2**20)  # 45 MiB

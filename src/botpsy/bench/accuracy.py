@@ -44,6 +44,15 @@ def spread_indices(total: int, n: int) -> list[int]:
     return sorted({(i * total) // n for i in range(n)})
 
 
+def available_cases() -> int:
+    """How many cases the suite has: ``load_subset(n)`` never returns more, so a run asked
+    for more is told, and its report and progress count the cases really run."""
+    from botpsy.evals.bfcl.categories import category
+    from botpsy.evals.bfcl.dataset import dataset_size
+
+    return dataset_size(category(CATEGORY))
+
+
 def load_subset(n: int) -> list[AccuracyItem]:
     """``n`` BFCL simple_python cases, evenly spread, with their reference calls."""
     from botpsy.evals.bfcl.categories import category

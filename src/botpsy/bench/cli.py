@@ -91,16 +91,17 @@ def run(
         ),
     ] = False,
 ) -> None:
-    """Measure every variant of MODEL and write the report to OUT."""
+    """Measure every variant of MODEL and write the report to OUT.
+
+    Exit code 0 when every run finished, 1 when some failed (the report has the others),
+    2 for bad input, 130 on Ctrl-C (the runs that finished are written, marked partial)."""
     from rich.console import Console
-    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from botpsy.bench.config import BenchConfig
     from botpsy.bench.errors import BenchError
     from botpsy.bench.quantize import parse_quants
-    from botpsy.bench.report import headline, verdict, write_report
-    from botpsy.bench.runner import preflight, run_bench
+    from botpsy.bench.runner import BenchInterrupted, preflight, run_bench
 
     console = Console()
     try:
@@ -117,7 +118,7 @@ def run(
             hf_model=hf_model,
             cache_dir=cache_dir,
         )
-        preflight(config)
+        _warn(console, preflight(config).warnings)
         columns = (
             TextColumn("{task.description}"),
             BarColumn(),
@@ -131,13 +132,39 @@ def run(
                 progress.update(task, completed=done, total=total, description=what[:60].ljust(60))
 
             report = run_bench(config, on_step)
-        files = write_report(report, out)
     except BenchError as exc:
         _fail(str(exc))
         return
+    except BenchInterrupted as exc:
+        _interrupted(console, exc.report, out)
+        return
+    except KeyboardInterrupt:
+        _interrupted(console, None, out)
+        return
+    _print_results(console, report, out)
+    if report.failed:
+        raise typer.Exit(1)
+
+
+def _warn(console, lines: list[str]) -> None:
+    from rich.markup import escape
+
+    for line in lines:
+        console.print(f"[yellow]warning:[/yellow] {escape(line)}", highlight=False)
+
+
+def _print_results(console, report, out: Path) -> None:
+    """Write the report, then print each run's headline, the verdict, every warning (starved
+    runs, failed runs, odd settings) and the notes."""
+    from rich.markup import escape
+
+    from botpsy.bench.report import headline, report_warnings, verdict, write_report
+
+    files = write_report(report, out)
     for row in report.variants:
         console.print(headline(row), markup=False, highlight=False)
     console.print(verdict(report), markup=False, highlight=False)
+    _warn(console, report_warnings(report))
     for note in report.notes:
         console.print(f"[yellow]note:[/yellow] {escape(note)}", highlight=False)
     console.print(
@@ -146,16 +173,35 @@ def run(
     )
 
 
+def _interrupted(console, report, out: Path) -> None:
+    """Ctrl-C: write what finished (marked partial), say so, exit 130 as a shell expects."""
+    if report is None:
+        console.print("[red]interrupted[/red] before any run finished: nothing written")
+    else:
+        console.print(
+            f"[red]interrupted:[/red] writing the {len(report.variants)} run(s) that finished "
+            "as a partial report"
+        )
+        _print_results(console, report, out)
+    raise typer.Exit(130)
+
+
 @app.command()
 def compare(
     a: Annotated[Path, typer.Argument(help="Report A: a report.json or the folder holding it.")],
     b: Annotated[Path, typer.Argument(help="Report B.")],
+    out: Annotated[
+        Path | None,
+        Opt("--out", help="Also write comparison.json and comparison.md into this folder."),
+    ] = None,
 ) -> None:
-    """Print B / A ratios of every metric for the runs two reports share."""
+    """Print B / A ratios of every metric for the runs two reports share, after the
+    warnings: every setting, machine or model difference, the thread counts paired, and
+    the warnings of the two reports themselves."""
     from rich.console import Console
 
     from botpsy.bench.compare import compare as compare_reports
-    from botpsy.bench.compare import render_comparison
+    from botpsy.bench.compare import render_comparison, write_comparison
     from botpsy.bench.errors import BenchError
     from botpsy.bench.schema import BenchReport
 
@@ -166,4 +212,9 @@ def compare(
         return
     if not comparison.rows:
         _fail("the two reports share no variant to compare")
-    Console().print(render_comparison(comparison))
+    console = Console()
+    _warn(console, comparison.warnings)
+    console.print(render_comparison(comparison))
+    if out is not None:
+        for path in write_comparison(comparison, out):
+            console.print(f"wrote {path}", highlight=False)

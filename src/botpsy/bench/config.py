@@ -90,11 +90,52 @@ def validate(config: BenchConfig) -> None:
     quantize.parse_quants(",".join(config.quants))
 
 
-def context_size(config: BenchConfig) -> int:
+def context_needed(config: BenchConfig) -> int:
+    """Tokens the longest prompt and the decode after it occupy (plus a margin)."""
+    return max(config.prompt_lens) + config.decode_tokens + 16
+
+
+def context_size(config: BenchConfig, trained: int | None = None) -> int:
     """KV-cache size: the longest prompt plus the decode, at least 2048 for the chat turns,
-    rounded up to 256 (it is allocated up front and shows in peak memory)."""
-    needed = max(max(config.prompt_lens) + config.decode_tokens + 16, 2048)
-    return -(-needed // 256) * 256
+    rounded up to 256 (it is allocated up front and shows in peak memory), and no more than
+    the ``trained`` context of the model (``check_context`` rejects runs that need more)."""
+    needed = max(context_needed(config), 2048)
+    size = -(-needed // 256) * 256
+    return min(size, trained) if trained else size
+
+
+def check_context(config: BenchConfig, trained: int | None) -> None:
+    """Reject a run whose prompt + decode exceed the context the model was trained for.
+
+    Why here: llama.cpp would otherwise be asked for a KV cache of that size, which fails
+    only after the bandwidth test and the quantization ("Failed to create llama_context"
+    for --decode-tokens 100000000), or decodes past what the model has ever seen."""
+    needed = context_needed(config)
+    if trained and needed > trained:
+        raise BenchError(
+            BenchErrorKind.bad_setting,
+            f"the longest prompt ({max(config.prompt_lens)}) plus --decode-tokens "
+            f"({config.decode_tokens}) need {needed} tokens of context; the model was trained "
+            f"for {trained}",
+        )
+
+
+def logical_cores() -> int:
+    return os.cpu_count() or 1
+
+
+def setting_warnings(config: BenchConfig, cores: int | None = None) -> list[str]:
+    """Settings that run but measure something odd: more threads than the machine has."""
+    cores = cores or logical_cores()
+    over = sorted(t for t in set(config.threads) if t > cores)
+    if not over:
+        return []
+    message = (
+        f"--threads {','.join(map(str, over))}: this machine has {cores} logical core(s); "
+        "threads beyond that take turns on the cores (llama.cpp's threads spin while they "
+        "wait), so those runs measure contention, not the model"
+    )
+    return [message]
 
 
 @dataclass(frozen=True)
@@ -111,7 +152,9 @@ def plan_jobs(
 ) -> list[PlannedRun]:
     """Worker jobs: every variant at every thread count (most threads first; accuracy measured
     once per variant, in that first run), then the transformers runs at the most threads.
-    ``adapter`` (a GGUF LoRA) is applied over every llama.cpp variant."""
+    ``adapter`` (a GGUF LoRA) is applied over every llama.cpp variant, and its file counts
+    in their size: llama.cpp loads it next to the weights."""
+    adapter_bytes = Path(adapter).stat().st_size if adapter else 0
     common = {
         "prompt_lens": sorted(config.prompt_lens),
         "decode_tokens": config.decode_tokens,
@@ -131,7 +174,7 @@ def plan_jobs(
                 accuracy_cases=config.accuracy_cases if i == 0 else 0,
                 **common,
             )
-            runs.append(PlannedRun(job, variant, variant.path.stat().st_size))
+            runs.append(PlannedRun(job, variant, variant.path.stat().st_size + adapter_bytes))
     if config.hf_model:
         for dtype, label in HF_DTYPES.items():
             job = WorkerJob(

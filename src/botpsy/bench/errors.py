@@ -14,8 +14,9 @@ class BenchErrorKind(str, Enum):
 
     model_not_found = "model_not_found"  # the model spec names nothing usable
     not_gguf = "not_gguf"  # the bench measures llama.cpp variants: it needs a GGUF
+    bad_model = "bad_model"  # a GGUF (model or adapter) that is truncated or cannot be read
     unknown_quant = "unknown_quant"  # a quantization name llama.cpp's quantizer does not know
-    bad_setting = "bad_setting"  # prompt lengths, threads or repeats out of range
+    bad_setting = "bad_setting"  # prompt lengths, threads, repeats or context out of range
     output_not_writable = "output_not_writable"  # the output folder cannot be created or written
     quantize_failed = "quantize_failed"  # llama.cpp's quantizer returned an error
     worker_failed = "worker_failed"  # a measuring subprocess crashed or printed no result

@@ -125,7 +125,7 @@ def plot_accuracy(report: BenchReport, path: Path) -> Plot | None:
         if detail is not None:
             ax.scatter(row.size_mb, detail.mean_reward * 100, facecolors="none", edgecolors=colour)
     suite = report.settings.accuracy_suite or "subset"
-    ax.set_xlabel("model size, MB")
+    ax.set_xlabel("model size (file + adapter), MiB")
     ax.set_ylabel(f"% ({suite}, n={report.settings.accuracy_cases})")
     ax.set_ylim(-5, 105)
     ax.margins(x=0.15)
@@ -134,20 +134,25 @@ def plot_accuracy(report: BenchReport, path: Path) -> Plot | None:
 
 
 def plot_memory(report: BenchReport, path: Path) -> Plot | None:
-    """Peak resident memory per run, split into the process baseline and the model's share."""
+    """Peak resident memory per run, split into the process baseline and the model's share.
+    The labels say what is counted (VmHWM, the bench's n_ctx), so the bars are not read as
+    the model's footprint in the assistant, which allocates another KV cache."""
     rows = report.variants
     if not rows:
         return None
+    n_ctx = report.settings.n_ctx
     fig, ax = _figure()
     names = [f"{row.quant}\nx{row.threads}t" for row in rows]
     base = [row.peak_rss_mb - row.model_rss_mb for row in rows]
     model = [row.model_rss_mb for row in rows]
-    ax.bar(names, base, label="Python process before loading")
-    ax.bar(names, model, bottom=base, label="model, KV cache, buffers")
-    ax.set_ylabel("peak resident memory, MB")
-    ax.set_title("Peak memory per variant")
+    ax.bar(names, base, label="Python + botpsy + runtime before loading")
+    ax.bar(names, model, bottom=base, label=f"weights (mmap), adapter, KV cache n_ctx={n_ctx}, buffers")
+    ax.set_ylabel("peak resident memory (VmHWM), MiB")
+    ax.set_title(f"Peak memory of the worker process per variant (KV cache for n_ctx={n_ctx})")
     ax.legend(loc="lower right")
-    return _save(fig, path, "Peak memory per variant")
+    return _save(
+        fig, path, f"Peak memory per variant (worker VmHWM, KV cache for n_ctx={n_ctx})"
+    )
 
 
 PLOTTERS = {

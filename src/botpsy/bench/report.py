@@ -15,8 +15,10 @@ from botpsy.bench.plots import Plot, write_plots
 from botpsy.bench.roofline import MEMORY_BOUND_FRACTION
 from botpsy.bench.schema import BenchReport, Stat, VariantResult
 
-MIB = 2**20
+MIB = 2**20  # sizes and memory are shown in MiB; bandwidth in decimal GB/s
+MB = 10**6  # bytes per token are shown in decimal MB, so MB/token and GB/s divide directly
 FULL_CPU = 0.9  # a run with less CPU share than this was slowed by other processes
+ASSISTANT_N_CTX = 4096  # the KV cache the assistant allocates (botpsy.cli's default n_ctx)
 
 
 @dataclass
@@ -61,7 +63,7 @@ def results_table(report: BenchReport) -> Table:
     """One row per (variant, threads): size, load, memory, TTFT per length, speeds, turn, accuracy."""
     lengths = report.settings.prompt_lens
     table = Table(
-        ["variant", "threads", "size MB", "load s", "peak RSS MB"]
+        ["variant", "threads", "size MiB", "load s", "peak RSS MiB"]
         + [f"TTFT s @{n}" for n in lengths]
         + [
             f"prefill tok/s @{max(lengths)}",
@@ -97,7 +99,8 @@ def results_table(report: BenchReport) -> Table:
 
 
 def roofline_table(report: BenchReport) -> Table:
-    """Bytes per token, the limit they imply, what each run reached, and the evidence of why."""
+    """Bytes per token, the limit they imply, what each run reached, and the evidence of why:
+    decode's thread speedup next to the bandwidth's own (the diagnosis compares the two)."""
     table = Table(
         [
             "variant",
@@ -108,6 +111,7 @@ def roofline_table(report: BenchReport) -> Table:
             "fraction",
             "effective GB/s",
             "x threads",
+            "x bandwidth",
             "CPU share",
             "bound",
         ]
@@ -115,16 +119,18 @@ def roofline_table(report: BenchReport) -> Table:
     for row in report.variants:
         diagnosis = row.diagnosis
         speedup = diagnosis.thread_speedup if diagnosis else None
+        scaling = diagnosis.bandwidth_scaling if diagnosis else None
         table.rows.append(
             [
                 row.quant,
                 str(row.threads),
-                num(row.bytes_per_token / MIB if row.bytes_per_token else None, 1),
+                num(row.bytes_per_token / MB if row.bytes_per_token else None, 1),
                 num(row.roofline_tok_s, 0),
                 num(row.decode_tok_s.median if row.decode_tok_s else None, 1),
                 pct(row.roofline_fraction),
                 num(row.effective_gb_s, 1),
                 f"x{speedup:.2f}" if speedup else "-",
+                f"x{scaling:.2f}" if scaling else "-",
                 pct(row.cpu_share),
                 diagnosis.bound.value if diagnosis else "-",
             ]
@@ -134,7 +140,7 @@ def roofline_table(report: BenchReport) -> Table:
 
 def machine_lines(report: BenchReport) -> list[str]:
     m = report.machine
-    lines = [
+    return [
         f"CPU: {m.cpu_model}, {m.physical_cores} physical / {m.logical_cores} logical cores"
         + (f", last-level cache {m.llc_bytes / MIB:.0f} MiB" if m.llc_bytes else ""),
         f"RAM: {m.ram_gb:.1f} GB; OS: {m.os}; Python {m.python}",
@@ -142,19 +148,61 @@ def machine_lines(report: BenchReport) -> list[str]:
         f"llama.cpp build: {m.llama_cpp_system_info or 'n/a'}",
         f"Load average (1/5/15 min) at start {m.load_avg_start}, at end {m.load_avg_end}",
     ]
-    starved = [r for r in report.variants if r.cpu_share is not None and r.cpu_share < FULL_CPU]
-    for row in starved:
-        lines.append(
-            f"Warning: {row.key} had {row.cpu_share:.0%} of its {row.threads} core(s) during decode: "
-            "other processes took turns, so its speeds are low."
-        )
+
+
+def starvation_warnings(report: BenchReport) -> list[str]:
+    """Runs and bandwidth tests that did not get their cores, and a loaded machine."""
+    lines = [
+        f"{row.key} had {row.cpu_share:.0%} of its {row.threads} core(s) during decode: "
+        "other processes took turns, so its speeds are low."
+        for row in report.variants
+        if row.cpu_share is not None and row.cpu_share < FULL_CPU
+    ]
+    lines += [
+        f"the bandwidth test with {b.threads} thread(s) had {b.cpu_share:.0%} of its cores "
+        f"(load average before it {b.load_avg[:1] or '?'}): other processes took turns, so the "
+        "bandwidth and every roofline derived from it are understated and fractions overstated."
+        for b in report.bandwidth
+        if b.cpu_share is not None and b.cpu_share < FULL_CPU
+    ]
+    m = report.machine
     cores = m.logical_cores or 1
     if max(m.load_avg_start[:1] + m.load_avg_end[:1], default=0) > cores:
         lines.append(
-            f"Warning: the load average exceeded the {cores} cores: other processes shared the "
+            f"the load average exceeded the {cores} cores: other processes shared the "
             "CPU, so speeds are noisy and low."
         )
     return lines
+
+
+def cache_warnings(report: BenchReport) -> list[str]:
+    """Runs whose bytes per token fit in the last-level cache: the roofline assumes they come
+    from memory, but such a model can be served (partly) from cache and beat it."""
+    llc = report.machine.llc_bytes
+    fits = [r for r in report.variants if llc and r.bytes_per_token and r.bytes_per_token <= llc]
+    if not fits or not llc:
+        return []
+    names = ", ".join(dict.fromkeys(r.quant for r in fits))
+    message = (
+        f"{names}: the bytes read per token fit in the {llc / MIB:.0f} MiB last-level cache, "
+        "so decode may be served from cache rather than memory: the memory-bandwidth roofline "
+        "is not a hard limit for them and their fractions say little about memory."
+    )
+    return [message]
+
+
+def report_warnings(report: BenchReport) -> list[str]:
+    """Everything that makes this report's numbers doubtful, for the top of the report, the
+    terminal and ``bench compare``: partial run, failed runs, odd settings, starved runs."""
+    lines = []
+    if report.partial:
+        lines.append(
+            "partial report: the run was interrupted (Ctrl-C); only the runs that finished are "
+            "here."
+        )
+    lines += report.failed
+    lines += report.warnings
+    return lines + starvation_warnings(report) + cache_warnings(report)
 
 
 def verdict(report: BenchReport) -> str:
@@ -193,9 +241,18 @@ def method_notes(report: BenchReport) -> list[str]:
         (
             "Roofline: best-of streaming-read bandwidth (numpy sum over an array >= 8x the last-level "
             "cache) at the run's thread count / bytes one decode step reads (every weight tensor; with "
-            "tied embeddings the table is read whole by the output matmul, otherwise one row; plus the "
-            "f16 KV cache at the mean decode position)."
+            "tied embeddings the table is read whole by the output matmul, otherwise one row; "
+            "the LoRA adapter's tensors when one is applied; plus the f16 KV cache at the mean "
+            "decode position). Bandwidth is also measured with 1 thread: a decode thread speedup "
+            "counts as arithmetic only when it beats the bandwidth's own growth over the same "
+            "thread counts (x bandwidth) by 15%."
         ),
+        (
+            "Units: sizes and memory in MiB (2^20 bytes); bytes per token in MB (10^6 bytes) and "
+            "bandwidth in GB/s (10^9 bytes/s), so roofline tok/s = 1000 x GB/s / (MB read/token). "
+            "Size is the GGUF file plus its adapter file."
+        ),
+        peak_rss_note(report),
     ]
     if s.accuracy_suite:
         notes.append(
@@ -213,19 +270,51 @@ def method_notes(report: BenchReport) -> list[str]:
     return notes + report.notes
 
 
+def peak_rss_note(report: BenchReport) -> str:
+    """What "peak RSS" counts, so it is not read as the model's footprint in the assistant."""
+    s = report.settings
+    rows = report.variants
+    baseline = sorted(r.peak_rss_mb - r.model_rss_mb for r in rows)
+    kv = sorted(r.kv_cache_mb for r in rows if r.kv_cache_mb is not None)
+    kv_text = (
+        f" ({kv[len(kv) // 2]:.0f} MiB here; the assistant allocates n_ctx={ASSISTANT_N_CTX}, "
+        f"{kv[len(kv) // 2] * ASSISTANT_N_CTX / s.n_ctx:.0f} MiB)"
+        if kv
+        else ""
+    )
+    return (
+        "Peak RSS: the high-water resident memory of the worker process (VmHWM), so it counts "
+        "the Python interpreter, botpsy and the runtime"
+        + (f" (~{baseline[len(baseline) // 2]:.0f} MiB before the model loads)" if baseline else "")
+        + ", the memory-mapped weights as they are touched, the adapter, compute buffers, and "
+        f"the KV cache allocated up front for the bench's n_ctx={s.n_ctx}{kv_text}."
+    )
+
+
+def title(report: BenchReport) -> str:
+    return f"Device bench: {report.settings.model_name}" + (" (partial)" if report.partial else "")
+
+
 def render_markdown(report: BenchReport, plots: list[Plot]) -> str:
     s = report.settings
+    warnings = report_warnings(report)
     parts = [
-        f"# Device bench: {s.model_name}",
+        f"# {title(report)}",
         f"{report.created}, botpsy {report.botpsy_version}, wall time {report.wall_s:.0f} s"
         + (" (--quick)" if s.quick else ""),
+    ]
+    if warnings:
+        parts += ["## Warnings", "\n".join(f"- Warning: {line}" for line in warnings)]
+    parts += [
         "## Machine",
         "\n".join(f"- {line}" for line in machine_lines(report)),
         "## Results",
         results_table(report).to_markdown(),
         "## Decode against the memory roofline",
         "\n".join(
-            f"- bandwidth with {b.threads} thread(s): {b.gb_s:.1f} GB/s (best of {b.repeats_gb_s})"
+            f"- bandwidth with {b.threads} thread(s): {b.gb_s:.1f} GB/s (best of {b.repeats_gb_s}"
+            + (f"; CPU share {b.cpu_share:.0%}" if b.cpu_share is not None else "")
+            + ")"
             for b in report.bandwidth
         ),
         roofline_table(report).to_markdown(),
@@ -239,7 +328,7 @@ def render_markdown(report: BenchReport, plots: list[Plot]) -> str:
 
 
 HTML_TEMPLATE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Device bench: {{ name }}</title>
+<html lang="en"><head><meta charset="utf-8"><title>{{ name }}</title>
 <style>
 body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; color: #222; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
@@ -247,8 +336,9 @@ th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: right; }
 th { background: #f3f3f3; } td:first-child, th:first-child { text-align: left; }
 img { max-width: 100%; } .muted { color: #666; }
 </style></head><body>
-<h1>Device bench: {{ name }}</h1>
+<h1>{{ name }}</h1>
 <p class="muted">{{ subtitle }}</p>
+{% if warnings %}<h2>Warnings</h2><ul>{% for line in warnings %}<li>Warning: {{ line }}</li>{% endfor %}</ul>{% endif %}
 <h2>Machine</h2><ul>{% for line in machine %}<li>{{ line }}</li>{% endfor %}</ul>
 {% for title, table in tables %}<h2>{{ title }}</h2>
 <table><tr>{% for h in table.headers %}<th>{{ h }}</th>{% endfor %}</tr>
@@ -268,7 +358,8 @@ def render_html(report: BenchReport, plots: list[Plot]) -> str:
 
     template = Environment(autoescape=True).from_string(HTML_TEMPLATE)
     return template.render(
-        name=report.settings.model_name,
+        name=title(report),
+        warnings=report_warnings(report),
         subtitle=f"{report.created}, botpsy {report.botpsy_version}, wall time {report.wall_s:.0f} s",
         machine=machine_lines(report),
         tables=[
@@ -296,11 +387,16 @@ def write_report(report: BenchReport, out_dir: Path) -> ReportFiles:
 
 
 def headline(row: VariantResult) -> str:
-    """A one-line summary of a run for the terminal."""
+    """A one-line summary of a run for the terminal: speed against its roofline and what that
+    roofline counted (bytes per token, size with the adapter), memory, turn, accuracy."""
     decode = row.decode_tok_s.median if row.decode_tok_s else None
     turn = row.turn_latency_s.median if row.turn_latency_s else None
+    read = row.bytes_per_token / MB if row.bytes_per_token else None
+    adapter = f" incl. {row.adapter_mb:.1f} MiB adapter" if row.adapter_mb else ""
     return (
-        f"{row.key}: decode {num(decode)} tok/s ({pct(row.roofline_fraction)} of roofline), "
-        f"peak {num(row.peak_rss_mb, 0)} MB, turn {num(turn, 2)} s"
+        f"{row.key}: decode {num(decode)} tok/s ({pct(row.roofline_fraction)} of roofline "
+        f"{num(row.roofline_tok_s, 0)} tok/s at {num(read)} MB read/token), "
+        f"size {num(row.size_mb)} MiB{adapter}, peak {num(row.peak_rss_mb, 0)} MiB, "
+        f"turn {num(turn, 2)} s"
         + (f", accuracy {pct(row.accuracy)}" if row.accuracy is not None else "")
     )

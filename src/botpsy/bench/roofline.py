@@ -19,7 +19,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from enum import Enum
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from botpsy.bench.gguf_info import GgufInfo
 
@@ -27,16 +27,25 @@ MIB = 1 << 20
 MIN_STREAM_BYTES = 256 * MIB
 LLC_MULTIPLE = 8  # stream over 8x the last-level cache so it cannot serve the reads
 MEMORY_BOUND_FRACTION = 0.75  # at or above this a variant is limited by bandwidth
-THREAD_SPEEDUP_COMPUTE = 1.3  # more threads helping this much means arithmetic is the limit
+THREAD_SPEEDUP_COMPUTE = 1.3  # more threads helping this much may mean arithmetic is the limit
+# ... but only when decode gained this much more than the bandwidth itself did from 1 to N threads
+# (on client CPUs one core cannot saturate memory, so bandwidth grows with threads too)
+BEYOND_BANDWIDTH_SCALING = 1.15
 
 
 class BandwidthResult(BaseModel):
-    """Best-of streaming-read bandwidth with ``threads`` threads (bytes per second)."""
+    """Best-of streaming-read bandwidth with ``threads`` threads (bytes per second).
+
+    ``cpu_share``: CPU time over ``threads`` x wall time during the best repeat; well
+    below 1, other processes took the cores and the bandwidth (so the roofline) is
+    understated. ``load_avg``: the 1/5/15-minute load average just before the test."""
 
     threads: int
     bytes_per_s: float
     array_mb: float
     repeats_gb_s: list[float]
+    cpu_share: float | None = None
+    load_avg: list[float] = Field(default_factory=list)
 
     @property
     def gb_s(self) -> float:
@@ -49,7 +58,7 @@ class Bound(str, Enum):
     memory = "memory"  # close to the bandwidth roofline
     compute = "compute"  # more cores help: dequantization and dot products dominate
     overhead = "overhead"  # neither: fixed per-token costs or other processes on the CPU
-    unknown = "unknown"  # below the roofline, no thread comparison to tell why
+    unknown = "unknown"  # below the roofline, and the evidence cannot tell why
 
 
 class Diagnosis(BaseModel):
@@ -59,6 +68,7 @@ class Diagnosis(BaseModel):
     note: str
     thread_speedup: float | None = None
     bandwidth_share: float | None = None
+    bandwidth_scaling: float | None = None  # bandwidth with the run's threads / with one
     ms_per_token: float | None = None
     memory_floor_ms: float | None = None  # bytes per token at full bandwidth
 
@@ -81,18 +91,22 @@ def measure_bandwidth(
         raise ValueError(f"threads and repeats must be >= 1, got {threads}, {repeats}")
     data = np.ones(array_bytes // 8, dtype=np.float64)  # ones(): pages are touched before timing
     chunks = np.array_split(data, threads)
-    rates = []
+    rates, shares = [], []
     with ThreadPoolExecutor(max_workers=threads) as pool:
         list(pool.map(np.sum, chunks))  # warm-up: page tables, thread start
         for _ in range(repeats):
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             list(pool.map(np.sum, chunks))
-            rates.append(data.nbytes / (time.perf_counter() - start))
+            seconds, cpu_s = time.perf_counter() - start, time.process_time() - cpu_start
+            rates.append(data.nbytes / seconds)
+            shares.append(cpu_s / (seconds * threads))
+    best = max(range(repeats), key=rates.__getitem__)
     return BandwidthResult(
         threads=threads,
-        bytes_per_s=max(rates),
+        bytes_per_s=rates[best],
         array_mb=data.nbytes / MIB,
         repeats_gb_s=[round(rate / 1e9, 3) for rate in rates],
+        cpu_share=round(shares[best], 3),
     )
 
 
@@ -109,9 +123,10 @@ def weight_read_bytes(info: GgufInfo) -> int:
     All tensors are read once, except the token embedding table when the output
     projection is separate: then a step reads only one embedding row. With tied
     embeddings the output matmul reads the whole table (the row lookup is extra).
+    A LoRA adapter's tensors (``info.adapter_bytes``) are read once per step too.
     """
     embedding_skipped = 0 if info.tied_embeddings else info.embedding_bytes
-    return info.tensor_bytes - embedding_skipped + info.embedding_row_bytes
+    return info.tensor_bytes - embedding_skipped + info.embedding_row_bytes + info.adapter_bytes
 
 
 def decode_bytes_per_token(info: GgufInfo, n_past: int = 0, kv_bytes_per_elem: int = 2) -> int:
@@ -144,16 +159,20 @@ def diagnose(
     limit_tok_s: float,
     thread_speedup: float | None = None,
     bandwidth_share: float | None = None,
+    bandwidth_scaling: float | None = None,
 ) -> Diagnosis:
     """Classify a variant's decode speed against its roofline, with the evidence in words.
 
     The time per token splits into the floor (the bytes at full bandwidth) and
     what comes on top. ``thread_speedup``: decode tok/s with the run's threads
-    over decode tok/s with one thread (None when not measured); bandwidth barely
-    grows with threads on one socket, so a variant that speeds up with cores was
-    not waiting for memory. ``bandwidth_share``: this variant's effective read
-    bandwidth over the best any variant reached at the same thread count (None
-    with a single variant); well below 1, memory could have delivered more.
+    over decode tok/s with one thread (None when not measured).
+    ``bandwidth_scaling``: the measured bandwidth with those threads over the
+    bandwidth with one (None when not measured). A speedup only proves arithmetic
+    when it clearly beats the bandwidth's own growth: on client CPUs one core
+    cannot saturate memory, so a memory-bound decode speeds up with threads too.
+    ``bandwidth_share``: this variant's effective read bandwidth over the best any
+    variant reached at the same thread count (None with a single variant); well
+    below 1, memory could have delivered more.
     """
     fraction = roofline_fraction(decode_tok_s, limit_tok_s)
     ms, floor_ms = 1000 / decode_tok_s, 1000 / limit_tok_s
@@ -161,35 +180,56 @@ def diagnose(
         f"{fraction:.0%} of the bandwidth roofline ({ms:.1f} ms/token, of which {floor_ms:.1f} ms "
         "streams the bytes at full bandwidth)"
     )
+    rest = ms - floor_ms
     evidence = {
         "thread_speedup": thread_speedup,
         "bandwidth_share": bandwidth_share,
+        "bandwidth_scaling": bandwidth_scaling,
         "ms_per_token": ms,
         "memory_floor_ms": floor_ms,
     }
+    threads_helped = thread_speedup is not None and thread_speedup >= THREAD_SPEEDUP_COMPUTE
     if fraction >= MEMORY_BOUND_FRACTION:
         note = f"{pct}: memory-bound; only fewer bytes per token go faster"
         return Diagnosis(bound=Bound.memory, note=note, **evidence)
-    if thread_speedup is not None and thread_speedup >= THREAD_SPEEDUP_COMPUTE:
+    if (
+        threads_helped
+        and bandwidth_scaling is not None
+        and thread_speedup >= bandwidth_scaling * BEYOND_BANDWIDTH_SCALING  # type: ignore[operator]
+    ):
         note = (
-            f"{pct}; the other {ms - floor_ms:.1f} ms is arithmetic (unpacking or converting the "
-            f"weights, dot products): a second thread count gave x{thread_speedup:.2f}, which "
-            "memory alone would not"
+            f"{pct}; the other {rest:.1f} ms is arithmetic (unpacking or converting the "
+            f"weights, dot products): a second thread count gave x{thread_speedup:.2f} decode "
+            f"while the bandwidth grew only x{bandwidth_scaling:.2f}, which memory alone would not"
         )
         return Diagnosis(bound=Bound.compute, note=note, **evidence)
     if bandwidth_share is not None and bandwidth_share < MEMORY_BOUND_FRACTION:
         note = (
-            f"{pct}; the other {ms - floor_ms:.1f} ms is arithmetic per byte (unpacking this "
+            f"{pct}; the other {rest:.1f} ms is arithmetic per byte (unpacking this "
             f"format's weights): another variant streamed x{1 / bandwidth_share:.1f} more bytes/s "
             "with the same threads, so memory could deliver more"
         )
         return Diagnosis(bound=Bound.compute, note=note, **evidence)
-    if thread_speedup is not None:
+    if thread_speedup is not None and not threads_helped:
         note = (
             f"{pct}; threads gave x{thread_speedup:.2f} and memory is not saturated: the other "
-            f"{ms - floor_ms:.1f} ms are fixed per-token costs (graph setup, thread sync, logits) "
+            f"{rest:.1f} ms are fixed per-token costs (graph setup, thread sync, logits) "
             "or other processes on the CPU"
         )
         return Diagnosis(bound=Bound.overhead, note=note, **evidence)
+    if threads_helped and bandwidth_scaling is None:
+        note = (
+            f"{pct}; threads gave x{thread_speedup:.2f} decode, but how the bandwidth itself grows "
+            "from 1 thread was not measured (one core may not saturate memory), so arithmetic "
+            "and memory cannot be told apart: undetermined"
+        )
+        return Diagnosis(bound=Bound.unknown, note=note, **evidence)
+    if threads_helped:
+        note = (
+            f"{pct}; threads gave x{thread_speedup:.2f} decode, about what the bandwidth itself "
+            f"grew (x{bandwidth_scaling:.2f}): the thread comparison cannot tell arithmetic "
+            "from memory: undetermined"
+        )
+        return Diagnosis(bound=Bound.unknown, note=note, **evidence)
     note = f"{pct}; run with --threads 1,N to tell compute from overhead"
     return Diagnosis(bound=Bound.unknown, note=note, **evidence)

@@ -153,13 +153,15 @@ class VariantResult(BaseModel):
     backend: Backend = "llama.cpp"
     threads: int
     path: str = ""
-    size_mb: float
+    size_mb: float  # MiB: the model file plus its LoRA adapter file, if any
+    adapter_mb: float | None = None  # MiB of that adapter file (None: no adapter)
     source_quant: str = ""
     requantized: bool = False
     tensor_mb_by_type: dict[str, float] = Field(default_factory=dict)
     load_s: float
-    peak_rss_mb: float
+    peak_rss_mb: float  # MiB, VmHWM of the worker: Python + botpsy, weights, KV cache, buffers
     model_rss_mb: float  # peak minus the worker's footprint before loading
+    kv_cache_mb: float | None = None  # MiB of KV cache allocated for the bench's n_ctx
     ttft_s: dict[int, Stat] = Field(default_factory=dict)
     prefill_tok_s: dict[int, Stat] = Field(default_factory=dict)
     decode_tok_s: Stat | None = None
@@ -185,10 +187,12 @@ class BenchSettings(BaseModel):
     """How the run was asked for and what it resolved to."""
 
     model: str
-    model_name: str
+    model_name: str  # the GGUF's stem, "+" the adapter's stem when one is applied
     model_path: str
     source_quant: str
     source_sha256: str
+    adapter_path: str | None = None  # the LoRA adapter applied over every llama.cpp variant
+    adapter_sha256: str | None = None
     quants: list[str]
     prompt_lens: list[int]
     threads: list[int]
@@ -215,6 +219,9 @@ class BenchReport(BaseModel):
     variants: list[VariantResult] = Field(default_factory=list)
     wall_s: float = 0.0
     notes: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)  # settings the run doubts (--threads 64...)
+    failed: list[str] = Field(default_factory=list)  # runs that did not finish, with the reason
+    partial: bool = False  # interrupted (Ctrl-C): only the runs that finished are here
 
     def best_decode(self) -> VariantResult | None:
         """The fastest-decoding run."""

@@ -15,7 +15,7 @@ from botpsy.bench.quantize import Variant
 from botpsy.bench.roofline import BandwidthResult
 from botpsy.bench.schema import RawRepeat, Stat, VariantResult, WorkerResult
 
-MB = 2**20
+MB = 2**20  # the report's sizes are MiB (labelled so); bandwidths are decimal GB/s
 
 
 def bandwidth_for(threads: int, measured: list[BandwidthResult]) -> BandwidthResult | None:
@@ -71,6 +71,11 @@ def read_bytes_per_token(result: WorkerResult, info: GgufInfo | None, n_past: in
     return None
 
 
+def kv_cache_bytes(result: WorkerResult, info: GgufInfo) -> int:
+    """The f16 KV cache llama.cpp allocates up front for the job's n_ctx: part of peak RSS."""
+    return roofline.kv_read_bytes(info.n_layer, info.n_head_kv, info.head_dim, result.job.n_ctx)
+
+
 def summarize_run(
     result: WorkerResult,
     *,
@@ -97,6 +102,8 @@ def summarize_run(
         threads=job.threads,
         path=job.model_path,
         size_mb=size_bytes / MB,
+        adapter_mb=info.adapter_file_bytes / MB if info and info.adapter_path else None,
+        kv_cache_mb=kv_cache_bytes(result, info) / MB if info else None,
         source_quant=variant.source_quant if variant else "",
         requantized=variant.requantized if variant else False,
         tensor_mb_by_type={k: v / MB for k, v in (info.bytes_by_type if info else {}).items()},
@@ -126,13 +133,21 @@ def summarize_run(
     )
 
 
-def thread_speedup(row: VariantResult, rows: list[VariantResult]) -> float | None:
+@dataclass(frozen=True)
+class ThreadScaling:
+    """Decode with ``threads`` threads over decode with one."""
+
+    speedup: float
+    threads: int
+
+
+def thread_speedup(row: VariantResult, rows: list[VariantResult]) -> ThreadScaling | None:
     """Decode with more threads over decode with one: from the run's own one-thread probe,
     else from the same variant's separate one-thread and widest runs."""
     if row.decode_tok_s is None:
         return None
     if row.decode_tok_s_1t is not None:
-        return row.decode_tok_s.median / row.decode_tok_s_1t.median
+        return ThreadScaling(row.decode_tok_s.median / row.decode_tok_s_1t.median, row.threads)
     same = {
         r.threads: r.decode_tok_s.median
         for r in rows
@@ -140,7 +155,15 @@ def thread_speedup(row: VariantResult, rows: list[VariantResult]) -> float | Non
     }
     if 1 not in same or len(same) < 2:
         return None
-    return same[max(same)] / same[1]
+    return ThreadScaling(same[max(same)] / same[1], max(same))
+
+
+def bandwidth_scaling(threads: int, measured: list[BandwidthResult]) -> float | None:
+    """Bandwidth with ``threads`` threads over bandwidth with one, when both were measured."""
+    by_threads = {b.threads: b.bytes_per_s for b in measured}
+    if 1 not in by_threads or threads not in by_threads:
+        return None
+    return by_threads[threads] / by_threads[1]
 
 
 def bandwidth_share(row: VariantResult, rows: list[VariantResult]) -> float | None:
@@ -156,15 +179,20 @@ def bandwidth_share(row: VariantResult, rows: list[VariantResult]) -> float | No
     return row.effective_gb_s / max(peers)
 
 
-def attach_diagnoses(rows: list[VariantResult]) -> None:
-    """Diagnose every run from its roofline fraction, thread scaling and peers' bandwidth."""
+def attach_diagnoses(
+    rows: list[VariantResult], bandwidth: list[BandwidthResult] | None = None
+) -> None:
+    """Diagnose every run from its roofline fraction, thread scaling (against the bandwidth's
+    own scaling over the same thread counts) and peers' bandwidth."""
     for row in rows:
         if row.decode_tok_s is not None and row.roofline_tok_s:
+            scaling = thread_speedup(row, rows)
             row.diagnosis = roofline.diagnose(
                 row.decode_tok_s.median,
                 row.roofline_tok_s,
-                thread_speedup(row, rows),
+                scaling.speedup if scaling else None,
                 bandwidth_share(row, rows),
+                bandwidth_scaling(scaling.threads, bandwidth or []) if scaling else None,
             )
 
 

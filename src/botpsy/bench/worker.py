@@ -249,6 +249,10 @@ def run_worker(
             BenchErrorKind.worker_timeout,
             f"{job.label} ({job.threads} threads) ran past {timeout_s:.0f} s",
         )
+    except KeyboardInterrupt:  # Ctrl-C: the run stops, and so must this worker
+        proc.kill()
+        proc.wait()
+        raise
     for reader in readers:
         reader.join()
     lines = [line for line in "".join(chunks).splitlines() if line.strip()]
