@@ -33,11 +33,10 @@ from botpsy.backends.base import ChatModel
 from botpsy.evals.bfcl import upstream
 from botpsy.evals.bfcl.categories import Category, CategoryKind
 from botpsy.evals.bfcl.dataset import TestCase
-from botpsy.evals.bfcl.generate import check_resumable, package_version, run_case
+from botpsy.evals.bfcl.generate import check_resumable, new_manifest, run_case
 from botpsy.evals.bfcl.results import (
     Mode,
     ResultRecord,
-    RunManifest,
     append_result,
     model_dir_name,
     read_manifest,
@@ -289,16 +288,7 @@ def _check_model(
     model: ChatModel, model_dir: Path, mode: Mode, params: GenerationParams, resume: bool
 ) -> None:
     """Record the model and settings in ``run.json``; refuse to resume another's answers."""
-    manifest = RunManifest(
-        model=model.name,
-        model_source=getattr(model, "source", None),
-        mode=mode,
-        tool_choice=params.tool_choice,
-        botpsy_version=package_version("botpsy"),
-        bfcl_eval_version=package_version("bfcl-eval"),
-        params=params.model_dump(),
-        started=datetime.now(UTC).isoformat(timespec="seconds"),
-    )
+    manifest = new_manifest(model, mode, params)
     check_resumable(read_manifest(model_dir) if resume else None, manifest)
     write_manifest(model_dir, manifest)
 

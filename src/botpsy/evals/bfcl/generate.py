@@ -338,6 +338,24 @@ def generate(
     return summary
 
 
+def new_manifest(
+    model: ChatModel, mode: Mode, params: GenerationParams, **extra: Any
+) -> RunManifest:
+    """A ``run.json`` for a session starting now: the model (with what its name loaded),
+    the versions and the generation settings; ``extra`` fills the other fields."""
+    return RunManifest(
+        model=model.name,
+        model_source=getattr(model, "source", None),
+        mode=mode,
+        tool_choice=params.tool_choice,
+        botpsy_version=package_version("botpsy"),
+        bfcl_eval_version=package_version("bfcl-eval"),
+        params=params.model_dump(),
+        started=datetime.now(UTC).isoformat(timespec="seconds"),
+        **extra,
+    )
+
+
 def _manifest(
     model: ChatModel,
     mode: Mode,
@@ -349,19 +367,14 @@ def _manifest(
 ) -> RunManifest:
     """``run.json`` for this session; refuses to resume a run made with other settings.
     Resumed, ``limit`` is the larger of the two (None: every case), as the files hold."""
-    manifest = RunManifest(
-        model=model.name,
-        model_source=getattr(model, "source", None),
-        mode=mode,
-        tool_choice=params.tool_choice,
-        botpsy_version=package_version("botpsy"),
-        bfcl_eval_version=package_version("bfcl-eval"),
-        params=params.model_dump(),
+    manifest = new_manifest(
+        model,
+        mode,
+        params,
         early_stop=asdict(policy) if policy else None,
         categories=[c.name for c in chosen if c.runnable],
         not_run={c.name: c.not_run_reason for c in chosen if c.not_run_reason},
         limit=limit,
-        started=datetime.now(UTC).isoformat(timespec="seconds"),
     )
     check_resumable(previous, manifest)
     if previous is not None:
