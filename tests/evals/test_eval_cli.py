@@ -201,3 +201,15 @@ def test_score_finds_the_models_of_a_runs_folder_and_never_averages_two_models(
     result = runner.invoke(app, ["score", str(two.parent), "--category", "irrelevance"])
     assert result.exit_code == 0, result.output
     assert "2 models (oracle, other): scored each, no mean" in " ".join(result.output.split())
+
+
+def test_runs_are_scored_in_the_order_they_were_made(oracle_run, tmp_path):
+    """run2 before run10, so --out's run<k> folders line up with the runs."""
+    import shutil
+
+    from botpsy.evals.cli import _model_dirs
+
+    runs = tmp_path / "runs"
+    for k in (1, 2, 10):
+        shutil.copytree(oracle_run.model_dir, runs / f"run{k}" / "results" / "oracle")
+    assert [d.parent.parent.name for d in _model_dirs(runs)] == ["run1", "run2", "run10"]

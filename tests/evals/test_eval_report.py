@@ -176,3 +176,22 @@ def test_strict_fc_scoring_reads_the_raw_text_and_says_so(oracle_run, tmp_path):
     a, b = lenient.categories["parallel"], strict.categories["parallel"]
     assert b.correct < a.correct and strict.decoding == "bfcl-hermes"
     assert "BFCL's Hermes FC handler" in (tmp_path / "b/scores/oracle/report.md").read_text()
+
+
+def test_strict_fc_leaves_answers_without_hermes_markup_and_refuses_other_formats(
+    oracle_run, tmp_path
+):
+    """Lines without Hermes call text (bfcl-eval's own, an endpoint's) keep their calls;
+    a run asked in another chat format cannot be read as Hermes at all."""
+    model_dir, path = _copied_parallel(oracle_run, tmp_path)
+    records = read_results(path)
+    for record in records.values():
+        record.raw = ""  # as in a line bfcl-eval wrote
+    write_results(path, records.values())
+    strict = score(model_dir, tmp_path / "s", categories=["parallel"], progress=False,
+                   strict_fc=True)
+    assert strict.categories["parallel"].accuracy == 1.0
+    manifest = json.loads((model_dir / "run.json").read_text())
+    (model_dir / "run.json").write_text(json.dumps({**manifest, "chat_format": "qwen35"}))
+    with pytest.raises(ValueError, match="in the 'qwen35' format"):
+        score(model_dir, tmp_path / "q", categories=["parallel"], progress=False, strict_fc=True)

@@ -302,7 +302,7 @@ def test_secret_after_a_spelled_keyword_is_an_identifier_and_redacted() -> None:
     text = "note p4ssword: s3cret and pin = 4471"
     hits = [h for h in classify(text) if h.identifier]
     assert [text[h.start:h.end] for h in hits] == ["p4ssword: s3cret", "pin = 4471"]
-    assert redact(text) == "note password: •••• and pin: ••••"
+    assert redact(text) == "note p4ssword: •••• and pin: ••••"  # the keyword as written
     local = ToolCall(name="create_note", arguments={"body": "passw0rd = Autumn!2031"})
     assert ScopePolicy().check_call(local, side_effect=False).domain is P
 
@@ -347,3 +347,7 @@ def test_redaction_of_overlapping_identifiers_keeps_the_text_around_them() -> No
     assert redact("password: 4111111111111111 x") == "password: •••• x"
     assert redact("pin = 4111 1111 1111 1111, then ssn 536-22-4471.") == (
         "pin: •••• •••• 1111, then ssn •••-••-4471.")
+
+
+def test_a_secret_after_a_spelled_keyword_is_masked_with_the_keyword_as_written() -> None:
+    assert redact("passw0rd: hunter2x and P1N: 12345") == "passw0rd: •••• and P1N: ••••"

@@ -10,6 +10,7 @@ Module-level imports stay light: the heavy parts load inside the commands.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
@@ -211,6 +212,11 @@ def bfcl(
             _show_runs(reports, out)
 
 
+def _natural(folder: Path) -> list[object]:
+    """Sort key that puts run2 before run10: a --runs folder's runs in the order made."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", folder.name)]
+
+
 def _model_dirs(path: Path) -> list[Path]:
     """The model folders under a path: a model folder itself, a run folder, or its results/."""
     from botpsy.evals.bfcl.results import find_result_files
@@ -219,7 +225,7 @@ def _model_dirs(path: Path) -> list[Path]:
         return [path]
     base = path / "results" if (path / "results").is_dir() else path
     found = []
-    for folder in sorted(base.iterdir()) if base.is_dir() else []:
+    for folder in sorted(base.iterdir(), key=_natural) if base.is_dir() else []:
         if (folder / "results").is_dir():  # a --runs folder's run1, run2...
             found += _model_dirs(folder)
         elif folder.is_dir() and find_result_files(folder):

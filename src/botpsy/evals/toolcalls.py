@@ -57,6 +57,9 @@ from botpsy.tools import Tool
 from botpsy.tools.bfcl import BFCL_TYPES
 from botpsy.types import GenerationParams
 
+# Beside BFCL's run.json, which a BFCL run into the same --out writes for the same model.
+MANIFEST = "toolcalls_run.json"
+
 
 class ToolcallsDataError(ValueError):
     """A tests or answers file that is not in BFCL's format (the message names the line)."""
@@ -264,7 +267,7 @@ def _answer_all(
             old = done.get(case.case_id)
             if old is None or old.inference_error or getattr(old, "case_print", None) != case.print:
                 record = run_case(model, _category(case.shape), case.test_case(), mode, params)
-                record.case_print = case.print  # type: ignore[attr-defined] - an extra field
+                record.case_print = case.print
                 append_result(path, record)
                 done[case.case_id] = record
             bar.advance(task)
@@ -288,9 +291,13 @@ def _check_model(
     model: ChatModel, model_dir: Path, mode: Mode, params: GenerationParams, resume: bool
 ) -> None:
     """Record the model and settings in ``run.json``; refuse to resume another's answers."""
+    previous = read_manifest(model_dir, MANIFEST) if resume else None
     manifest = new_manifest(model, mode, params)
-    check_resumable(read_manifest(model_dir) if resume else None, manifest)
-    write_manifest(model_dir, manifest)
+    check_resumable(previous, manifest)
+    if previous is not None:
+        manifest.started = previous.started or manifest.started
+        manifest.model_source = manifest.model_source or previous.model_source
+    write_manifest(model_dir, manifest, MANIFEST)
 
 
 def run_toolcalls(

@@ -233,8 +233,12 @@ def _ssn_hits(text: str) -> Iterator[ScopeHit]:
                            identifier=True)
 
 
-def _secret_hit(m: re.Match[str]) -> ScopeHit:
+def _secret_hit(m: re.Match[str], written: str | None = None) -> ScopeHit:
+    """A written-out secret; its keyword as ``written`` has it (a reading with letters for
+    digits is as long as the text, so the span is the same: "P1N", not "PiN")."""
     keyword = re.split(r"\s*(?:is|:|=)", m.group(), maxsplit=1, flags=re.IGNORECASE)[0]
+    if written is not None:
+        keyword = written[m.start() : m.start() + len(keyword)]
     return ScopeHit(domain=Domain.personal_data, reason="a password or secret written out",
                     matched=f"{keyword}: ••••", start=m.start(), end=m.end(), identifier=True)
 
@@ -267,7 +271,7 @@ def _spelled_hits(norm: Normalised, readings: list[tuple[str, list[tuple[int, in
                 continue
             spliced = reading[: m.end()] + norm.text[m.end() :]
             if secret := lexicon.SECRET_VALUE.match(spliced, m.start()):
-                found.append(_secret_hit(secret))
+                found.append(_secret_hit(secret, norm.text))
         for hit in found:
             if (key := (hit.reason, hit.start, hit.end)) not in seen:
                 seen.add(key)

@@ -346,6 +346,7 @@ def new_manifest(
     return RunManifest(
         model=model.name,
         model_source=getattr(model, "source", None),
+        chat_format=getattr(getattr(model, "format", None), "name", None),
         mode=mode,
         tool_choice=params.tool_choice,
         botpsy_version=package_version("botpsy"),

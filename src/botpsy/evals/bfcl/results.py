@@ -46,6 +46,7 @@ class ResultRecord(BaseModel):
     inference_error: str | None = None  # set when the model call itself failed
     stopped: str | None = None  # why a probe's cut answer was kept (early_stop.StopReason)
     passes: int = 1  # how many times the model was asked (probe budgets, then the full one)
+    case_print: str | None = None  # toolcalls: a hash of the question it answers
 
     @model_validator(mode="before")
     @classmethod
@@ -65,6 +66,7 @@ class RunManifest(BaseModel):
     mode: Mode
     tool_choice: str = "auto"  # "auto": free decoding; "required": calls forced by grammar
     model_source: str | None = None  # what the name loaded (backends.store.model_source)
+    chat_format: str | None = None  # the format the model was asked in (hermes, qwen35...)
     botpsy_version: str
     bfcl_eval_version: str
     params: dict[str, Any] = Field(default_factory=dict)
@@ -160,13 +162,14 @@ def append_result(path: Path, record: ResultRecord) -> None:
         handle.flush()
 
 
-def write_manifest(model_dir: Path, manifest: RunManifest) -> None:
+def write_manifest(model_dir: Path, manifest: RunManifest, name: str = "run.json") -> None:
     model_dir.mkdir(parents=True, exist_ok=True)
-    (model_dir / "run.json").write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
+    (model_dir / name).write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
 
 
-def read_manifest(model_dir: Path) -> RunManifest | None:
-    path = model_dir / "run.json"
+def read_manifest(model_dir: Path, name: str = "run.json") -> RunManifest | None:
+    """A run's manifest (``name``: another run kind's, e.g. toolcalls', in the same folder)."""
+    path = model_dir / name
     if not path.exists():
         return None
     return RunManifest.model_validate(json.loads(path.read_text(encoding="utf-8")))

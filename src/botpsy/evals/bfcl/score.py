@@ -366,8 +366,8 @@ def score_dir_for(out_dir: Path, model: str) -> Path:
 def _strict(record: ResultRecord) -> ResultRecord:
     """A single-turn FC record decoded again from its raw text the way BFCL's Hermes FC
     handler decodes it (``convert.strict_fc_result``)."""
-    if record.mode != "fc" or not isinstance(record.raw, str):
-        return record
+    if record.mode != "fc" or not isinstance(record.raw, str) or "<tool_call>" not in record.raw:
+        return record  # no Hermes call markup to read again (text, or no raw text kept)
     return record.model_copy(update={"result": strict_fc_result(record.raw)})
 
 
@@ -422,6 +422,11 @@ def score(
             f"no {upstream.VERSION_PREFIX}_*_result.json files under {result_dir}"
         )
     manifest = read_manifest(result_dir)
+    if strict_fc and manifest and manifest.chat_format not in (None, "hermes"):
+        raise ValueError(
+            f"--strict-fc reads answers as BFCL's Hermes FC handler does; this run asked "
+            f"{manifest.model} in the {manifest.chat_format!r} format"
+        )
     model = manifest.model if manifest else result_dir.name
     scores_dir = score_dir_for(Path(out_dir), model)
     not_run = dict(manifest.not_run) if manifest else {}
