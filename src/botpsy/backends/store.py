@@ -227,6 +227,15 @@ def is_hf_model_folder(path: str | Path) -> bool:
     return (Path(path) / "config.json").is_file()
 
 
+# The files that hold a Hugging Face model's weights.
+HF_WEIGHT_SUFFIXES = (".safetensors", ".bin")
+
+
+def hf_weight_files(folder: str | Path) -> list[Path]:
+    """The weight files of a Hugging Face model folder, sorted (none: no weights)."""
+    return sorted(p for p in Path(folder).iterdir() if p.suffix in HF_WEIGHT_SUFFIXES)
+
+
 def resolve_model(spec: str) -> ModelRef:
     """Parse a model spec into a ModelRef; raises ModelNotFoundError with the known specs."""
     spec = spec.strip()
@@ -283,9 +292,7 @@ def model_source(ref: ModelRef, fmt: str) -> str:
         return f"openai {fmt} {ref.location}#{ref.name}"
     paths = [Path(ref.location)] + ([Path(ref.lora)] if ref.lora else [])
     if ref.kind == "hf":
-        folder = Path(ref.location)
-        paths = sorted(p for p in folder.iterdir() if p.suffix in (".safetensors", ".bin")
-                       or p.name == "config.json")
+        paths = [Path(ref.location) / "config.json", *hf_weight_files(ref.location)]
     return " ".join([ref.kind, fmt, *(_file_print(p) for p in paths if p.is_file())])
 
 

@@ -118,7 +118,8 @@ def run(
             hf_model=hf_model,
             cache_dir=cache_dir,
         )
-        _warn(console, preflight(config).warnings)
+        checked = preflight(config)
+        _warn(console, checked.warnings)
         columns = (
             TextColumn("{task.description}"),
             BarColumn(),
@@ -131,7 +132,7 @@ def run(
             def on_step(done: int, total: int, what: str) -> None:
                 progress.update(task, completed=done, total=total, description=what[:60].ljust(60))
 
-            report = run_bench(config, on_step)
+            report = run_bench(config, on_step, checked)
     except BenchError as exc:
         _fail(str(exc))
         return

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from botpsy.backends.store import is_hf_model_folder
+from botpsy.backends.store import hf_weight_files, is_hf_model_folder
 from botpsy.bench import quantize
 from botpsy.bench.config import (
     BenchConfig,
@@ -40,7 +40,6 @@ from botpsy.bench.schema import BenchReport, BenchSettings, VariantResult
 from botpsy.bench.worker import WorkerProgress, total_steps
 
 BANDWIDTH_REPEATS = 10  # best-of: a pass takes ~10 ms, other processes only ever slow it
-HF_WEIGHT_PATTERNS = ("*.safetensors", "*.bin")
 # One of these makes a tokenizer transformers can load: fast (tokenizer.json), SentencePiece,
 # byte-level BPE (vocab.json + merges.txt) or WordPiece.
 HF_TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "vocab.txt")
@@ -128,7 +127,7 @@ def check_hf_model(path: str) -> None:
             BenchErrorKind.model_not_found,
             f"--hf-model {path}: not an HF model folder (no config.json)",
         )
-    if not any(next(target.glob(pattern), None) for pattern in HF_WEIGHT_PATTERNS):
+    if not hf_weight_files(target):
         raise BenchError(
             BenchErrorKind.model_not_found,
             f"--hf-model {path}: no weights (*.safetensors or *.bin) in the folder",
@@ -344,8 +343,12 @@ def _notes(adapter: str | None, outcome: RunOutcome, planned: int) -> list[str]:
     return notes
 
 
-def run_bench(config: BenchConfig, on_step: StepCallback | None = None) -> BenchReport:
+def run_bench(
+    config: BenchConfig, on_step: StepCallback | None = None, checked: Preflight | None = None
+) -> BenchReport:
     """Measure every variant and return the report (``report.write_report`` saves it).
+    ``checked``: this config's ``preflight``, when the caller ran it already (the CLI, to
+    show its warnings first); otherwise it runs here.
 
     Raises ``BenchInterrupted`` on Ctrl-C during the runs, carrying the partial report."""
     from botpsy import __version__
@@ -354,7 +357,7 @@ def run_bench(config: BenchConfig, on_step: StepCallback | None = None) -> Bench
     from botpsy.bench.summary import attach_diagnoses, share_accuracy
 
     started = time.perf_counter()
-    checked = preflight(config)
+    checked = checked or preflight(config)
     config, source, info = checked.config, checked.source, checked.info
     machine = collect_machine()
     sha256 = sha256_file(source)
