@@ -191,7 +191,7 @@ def test_builtin_catalog_is_consistent():
 
 def test_the_documented_example_recipe_is_valid_and_generates(tmp_path):
     # docs/training/your-tools.md points users at this file: it must keep working
-    path = Path(__file__).parents[2] / "docs" / "training" / "your-tools.example.json"
+    path = Path(__file__).parents[2] / "src/botpsy/train/examples/your-tools.example.json"
     [recipe] = load_recipes(path)
     check_recipe(recipe)
     synth = Synthesizer(builtin_recipes()[:5] + [recipe], seed=0)
