@@ -32,9 +32,8 @@ from botpsy.types import GenerationParams
 
 # Models too small to decide well on their own to call a tool get forced calls when the
 # request matches some tools (see Agent's ``call_mode``). Plain SmolLM2 calls no tool
-# unaided; botpsy-smol calls, but does better when made to: on the 74 scenarios it solved
-# 10 with one forced call per turn, 13 with the follow-through and checks, and 5 in auto
-# mode (docs/assistant/default-model).
+# unaided; botpsy-smol calls, but solves more scenarios when made to than in auto mode
+# (the figures: docs/baselines/scenarios-botpsy-smol and ``botpsy eval scenarios``).
 FIRST_CALL_MODELS = frozenset({"smollm2", "SmolLM2-135M-Instruct.Q4_1", "botpsy-smol"})
 
 
