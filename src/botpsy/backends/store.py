@@ -270,7 +270,7 @@ def resolve_model(spec: str) -> ModelRef:
     )
 
 
-def _file_print(path: Path, edge: int = 1 << 20) -> str:
+def file_print(path: Path, edge: int = 1 << 20) -> str:
     """A file's size and a hash of its first and last MiB: a retrained model of the same
     shape differs there, and a 2 GB folder is told apart without reading it all."""
     size = path.stat().st_size
@@ -293,7 +293,7 @@ def model_source(ref: ModelRef, fmt: str) -> str:
     paths = [Path(ref.location)] + ([Path(ref.lora)] if ref.lora else [])
     if ref.kind == "hf":
         paths = [Path(ref.location) / "config.json", *hf_weight_files(ref.location)]
-    return " ".join([ref.kind, fmt, *(_file_print(p) for p in paths if p.is_file())])
+    return " ".join([ref.kind, fmt, *(file_print(p) for p in paths if p.is_file())])
 
 
 def load_text_backend(spec: str | ModelRef, **kwargs) -> TextBackend:
