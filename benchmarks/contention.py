@@ -1,13 +1,15 @@
 """Decode speed when the CPU is shared: does it slow in proportion, or collapse?
 
     .venv/bin/python benchmarks/contention.py [--model botpsy-smol] [--seconds 6] [--repeats 2]
-        [--variant NAME=KEY=VALUE,KEY=VALUE ...]
+        [--parallel 1] [--variant NAME=KEY=VALUE,KEY=VALUE ...]
 
 A phone or a laptop always runs other things, and ``eval --parallel`` or a server runs
 several decoders itself. Each case measures the decode speed (tok/s) of one new process
 answering through botpsy's own llama.cpp backend, four ways, in one run: alone;
 beside busy-looping processes on all cores but one; beside one other process decoding
-the same way; beside two. Every process of a case runs one variant:
+the same way; beside two. With ``--parallel N`` every process is a
+``BatchedLlamaCppBackend`` decoding N requests at once (a server, ``eval --parallel``),
+and its speed is all their tokens together. Every process of a case runs one variant:
 
 - ``fixed``: ``BOTPSY_THREADS`` = the cores (the thread count never changes: the
   behaviour before ``botpsy.backends.cpu_share``);
@@ -98,23 +100,56 @@ def decode_worker(model: str, seconds: float) -> None:
     print(json.dumps({"tok_s": tokens / decode_s, "threads": backend.cores.current}), flush=True)
 
 
+def batched_worker(model: str, seconds: float, parallel: int) -> None:
+    """``decode_worker`` for ``BatchedLlamaCppBackend`` (the server's and ``eval --parallel``'s):
+    ``parallel`` threads ask at once, each its own story; the speed is all their tokens
+    (streamed pieces) over the wall time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from botpsy.backends.store import load_text_backend, resolve_model
+    from botpsy.types import GenerationParams
+
+    backend = load_text_backend(resolve_model(model), parallel=parallel, n_ctx=1024)
+    params = GenerationParams(max_tokens=96, temperature=0.0)
+    prompts = [PROMPT.replace("a storm", f"storm number {i}") for i in range(parallel)]
+    warm = params.model_copy(update={"max_tokens": 4})
+    with ThreadPoolExecutor(parallel) as pool:
+        list(pool.map(lambda p: list(backend.generate(p, warm)), prompts))
+        print("ready", flush=True)
+        start = time.monotonic()
+        end = start + seconds
+
+        def ask(prompt: str) -> int:
+            count = 0
+            while seconds <= 0 or time.monotonic() < end:
+                for _ in backend.generate(prompt, params):
+                    count += 1
+                    if seconds > 0 and time.monotonic() >= end:
+                        break
+            return count
+
+        total = sum(pool.map(ask, prompts))
+    print(json.dumps({"tok_s": total / (time.monotonic() - start), "threads": backend.cores.current}),
+          flush=True)
+
+
 def _spawn(args: list[str], variant: Variant) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, *args], env=variant.environ(), stdout=subprocess.PIPE, text=True
     )
 
 
-def measure(case: Case, variant: Variant, model: str, seconds: float) -> float:
+def measure(case: Case, variant: Variant, model: str, seconds: float, parallel: int) -> float:
     """Decode tok/s of a new process beside what ``case`` runs, all under ``variant``."""
-    me = os.path.abspath(__file__)
+    worker = [os.path.abspath(__file__), "--worker", "--model", model, "--parallel", str(parallel)]
     others = [_spawn(["-c", "while True: pass"], variant) for _ in range(case.busy)]
-    decoders = [_spawn([me, "--worker", "--model", model], variant) for _ in range(case.decoders)]
+    decoders = [_spawn(worker, variant) for _ in range(case.decoders)]
     try:
         for proc in decoders:
             if proc.stdout.readline().strip() != "ready":
                 raise RuntimeError(f"a decoding process failed to start ({variant.name})")
         time.sleep(1.0)  # let the others settle into their pace
-        run = _spawn([me, "--worker", "--model", model, "--seconds", str(seconds)], variant)
+        run = _spawn([*worker, "--seconds", str(seconds)], variant)
         out, _ = run.communicate()
         if run.returncode != 0:
             raise RuntimeError(f"the measured process failed ({variant.name}, {case.name})")
@@ -164,21 +199,27 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=6.0, help="how long each measured process decodes")
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--variant", action="append", default=[], help="NAME=KEY=VALUE,... (see above)")
+    parser.add_argument("--parallel", type=int, default=1,
+                        help="requests each process decodes at once (> 1: the batched backend)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        decode_worker(args.model, args.seconds)
+        if args.parallel > 1:
+            batched_worker(args.model, args.seconds, args.parallel)
+        else:
+            decode_worker(args.model, args.seconds)
         return 0
     cores = os.cpu_count() or 1
     cases = [Case("alone"), Case(f"beside {cores - 1} busy loop(s)", busy=cores - 1),
              Case("beside 1 decoder", decoders=1), Case("beside 2 decoders", decoders=2)]
     variants = [parse_variant("fixed"), Variant("shared"), *map(parse_variant, args.variant)]
-    print(f"{cores} cores; model {args.model}; {args.seconds:.0f} s per measurement, {args.repeats} repeats")
+    print(f"{cores} cores; model {args.model}; {args.parallel} request(s) per process; "
+          f"{args.seconds:.0f} s per measurement, {args.repeats} repeats")
     results: dict[tuple[str, str], list[float]] = {}
     for _ in range(args.repeats):
         for case in cases:
             for variant in variants:
-                tok_s = measure(case, variant, args.model, args.seconds)
+                tok_s = measure(case, variant, args.model, args.seconds, args.parallel)
                 results.setdefault((variant.name, case.name), []).append(tok_s)
     return 0 if report(results, cases, variants) else 1
 

@@ -72,8 +72,10 @@ def check_grammar(vocab: Any, grammar: str) -> None:
 
 
 def default_threads() -> int:
-    """Physical-ish core count: llama.cpp decode is memory-bound, more threads than cores hurts."""
-    return max(1, min(os.cpu_count() or 1, 8))
+    """The cores this process may run on (its affinity, where the OS has one), at most eight:
+    llama.cpp decode is memory-bound, more threads than cores hurts."""
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(usable or 1, 8))
 
 
 def set_threads(ctx: Any, cores: FreeCores, current: int) -> int:
@@ -118,11 +120,14 @@ class LlamaCppBackend:
         name: str | None = None,
         verbose: bool = False,
         state_dir: Path | None = None,
+        follow_load: bool = True,
     ) -> None:
         self.model_path = str(model_path)
         self.name = name or Path(model_path).stem
-        # n_threads is the most threads; fewer run while the machine's cores are taken
-        self.cores = FreeCores(n_threads or default_threads())
+        # n_threads is the most threads; fewer run while the machine's cores are taken,
+        # unless follow_load is False (a measurement at a set count: the device bench)
+        most = n_threads or default_threads()
+        self.cores = FreeCores(most, pinned=None if follow_load else most)
         self.llama = sharing_llama(
             self.cores,
             model_path=self.model_path,
