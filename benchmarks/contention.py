@@ -129,8 +129,9 @@ def batched_worker(model: str, seconds: float, parallel: int) -> None:
             return count
 
         total = sum(pool.map(ask, prompts))
-    print(json.dumps({"tok_s": total / (time.monotonic() - start), "threads": backend.cores.current}),
-          flush=True)
+    seconds_run, threads = time.monotonic() - start, backend.cores.current
+    backend.close()  # its scheduler thread must not be decoding while the interpreter exits
+    print(json.dumps({"tok_s": total / seconds_run, "threads": threads}), flush=True)
 
 
 def _spawn(args: list[str], variant: Variant) -> subprocess.Popen:
