@@ -1,13 +1,14 @@
 """Wall time of a cold ``botpsy ask`` (a new process) on a demo store, before vs after, in one run.
 
-    .venv/bin/python benchmarks/cold_ask.py [--repeats 1] [--model botpsy-smol]
-        [--after-model SPEC] [REQUEST ...]
+    .venv/bin/python benchmarks/cold_ask.py [--repeats 1] [--model botpsy-smol:q4_1]
+        [--after-model botpsy-smol] [REQUEST ...]
 
 Each ask is a new ``botpsy ask --json`` process on its own copy of one demo store (so an
 earlier ask's reminder changes nothing), over the everyday requests
 (``benchmarks/everyday_requests.py``). Three ways, alternating request by request:
 
-- ``before``: no saved state (``BOTPSY_STATE_CACHE=0``): the whole prompt is evaluated;
+- ``before``: ``--model`` (default: botpsy-smol on the shipped Q4_1, the default until
+  the Q8_0 base) with no saved state (``BOTPSY_STATE_CACHE=0``): the whole prompt is evaluated;
 - ``after, none saved``: the state cache on, its folder emptied first: evaluates, then
   saves the state of the system turn and tools;
 - ``after, saved``: the same ask again: a new process that finds that state.
@@ -16,7 +17,7 @@ The system prompt carries the time to the minute, so a state saved by one ask is
 by the next one only while the minute and the tools chosen for the request are the same;
 ``after, saved`` therefore measures what the cache gives when it hits; how many of its
 asks found no state (and saved one: the minute had turned) is printed beside it.
-``--after-model`` runs both ``after`` ways on another model spec (a requantized base).
+Both ``after`` ways run ``--after-model`` (default: botpsy-smol as it ships, on Q8_0).
 Prints the median and p90 of each; target for the best ``after``: median <= 2.5 s,
 p90 <= 4 s.
 """
@@ -92,11 +93,11 @@ def p90(values: list[float]) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("requests", nargs="*", help="default: the everyday requests")
-    parser.add_argument("--model", default="botpsy-smol")
-    parser.add_argument("--after-model", default=None, help="model spec of the after ways")
+    parser.add_argument("--model", default="botpsy-smol:q4_1", help="model spec of the before way")
+    parser.add_argument("--after-model", default="botpsy-smol", help="model spec of the after ways")
     parser.add_argument("--repeats", type=int, default=1)
     args = parser.parse_args()
-    after = args.after_model or args.model
+    after = args.after_model
     ways = [Way("before", args.model, False, False), Way("after, none saved", after, True, False),
             Way("after, saved", after, True, True)]
     requests = args.requests or REQUESTS

@@ -161,8 +161,12 @@ def _greedy(ref):
 def test_botpsy_smol_is_the_base_plus_the_shipped_adapter(tmp_path, monkeypatch, default_gguf):
     adapter = _smol_adapter(default_gguf, tmp_path)
     monkeypatch.setattr(store, "MODELS_DIR", adapter.parent)
+    monkeypatch.setattr(store, "variants_dir", lambda: tmp_path / "variants")
     ref = resolve_model("botpsy-smol")
-    assert ref == ModelRef("gguf", str(default_gguf), "botpsy-smol", str(adapter))
+    # on the base requantized to Q8_0 (llama.cpp's repacked CPU kernels); :q4_1 is the shipped file
+    q8 = tmp_path / "variants" / f"{store.SMOLLM2_SHA256[:16]}-q8_0.gguf"
+    assert ref == ModelRef("gguf", str(q8), "botpsy-smol", str(adapter))
+    assert resolve_model("botpsy-smol:q4_1").location == str(default_gguf)
     assert resolve_model("smollm2") == ModelRef("gguf", str(default_gguf), "smollm2")
     assert ("botpsy-smol", store.NAMED_MODELS["botpsy-smol"].description, True) in (
         store.list_models()
