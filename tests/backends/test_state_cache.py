@@ -60,7 +60,20 @@ def test_a_loaded_state_gives_the_same_greedy_text(fresh, tmp_path, monkeypatch)
     assert loaded == _answer(plain)
 
 
-@pytest.mark.parametrize("damage", ["flip", "truncate", "empty"])
+def _rehashed(data: bytes) -> bytes:
+    """The same file with its payload scrambled and the header's hash made to match:
+    only llama.cpp itself can refuse it."""
+    import hashlib
+    import json
+
+    head, _, payload = data[len(state_cache.MAGIC):].partition(b"\n")
+    header = json.loads(head)
+    garbage = bytes(reversed(payload))
+    header["sha256"] = hashlib.sha256(garbage).hexdigest()
+    return state_cache.MAGIC + json.dumps(header).encode() + b"\n" + garbage
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate", "empty", "refused"])
 def test_a_damaged_state_is_ignored_and_written_again(fresh, tmp_path, damage):
     fresh().prime(PREAMBLE)
     path = _only_state(tmp_path)
@@ -69,6 +82,8 @@ def test_a_damaged_state_is_ignored_and_written_again(fresh, tmp_path, damage):
         data[-1000] ^= 0xFF  # inside the KV payload: only the hash can tell
     elif damage == "truncate":
         data = data[: len(data) // 2]
+    elif damage == "refused":
+        data = bytearray(_rehashed(bytes(data)))
     else:
         data = bytearray()
     path.write_bytes(bytes(data))

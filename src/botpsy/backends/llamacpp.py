@@ -208,7 +208,8 @@ class LlamaCppBackend:
             self.llama.input_ids[: len(tokens)] = tokens
             self.llama.n_tokens = self._prefilled = len(tokens)
             return len(tokens)
-        self.llama.n_tokens = self._prefilled = 0  # a refused state left nothing usable
+        if state_cache.is_empty(self.llama.ctx):  # a state llama.cpp refused cleared it
+            self.llama.n_tokens = self._prefilled = 0
         self._evaluate(tokens, len(tokens))
         self.llama._ctx.kv_cache_seq_rm(0, len(tokens), -1)  # the state holds the prefix only
         state_cache.save(self.llama.ctx, self.state_dir, self._state_key, tokens)

@@ -116,6 +116,13 @@ def load(ctx: Any, folder: Path, key: StateKey, tokens: Sequence[int]) -> bool:
     return True
 
 
+def is_empty(ctx: Any) -> bool:
+    """Whether sequence 0 of ``ctx`` holds no tokens (as after a refused ``load``)."""
+    import llama_cpp
+
+    return llama_cpp.llama_memory_seq_pos_max(llama_cpp.llama_get_memory(ctx), 0) < 0
+
+
 def save(ctx: Any, folder: Path, key: StateKey, tokens: Sequence[int]) -> Path | None:
     """Write the KV of sequence 0 (which must hold exactly ``tokens``) for later processes;
     None when llama.cpp gives nothing or the folder cannot be written (the cache is an
