@@ -17,7 +17,8 @@ and its speed is all their tokens together. Every process of a case runs one var
 - any ``--variant NAME=KEY=VALUE,...``: the environment of ``fixed`` plus these
   settings, e.g. ``passive=OMP_WAIT_POLICY=PASSIVE`` or
   ``noomp=PYTHONPATH=/tmp/llama-noomp`` (a llama-cpp-python built with
-  ``-DGGML_OPENMP=OFF`` first on the path; a PYTHONPATH is put before the current one).
+  ``-DGGML_OPENMP=OFF`` first on the path; a PYTHONPATH is put before the current one);
+  ``BOTPSY_THREADS=`` (empty) lets such a variant's count follow the load.
 
 Cases and variants alternate, ``--repeats`` times; the medians are printed, each case's
 ratio to the same variant alone, its ratio to a fair share of the cores (one core of
