@@ -40,6 +40,8 @@ if [[ ! -f $STAMP || $(cat "$STAMP") != "$want" ]]; then
   echo "$want" > "$STAMP"
 fi
 "$VENV/bin/botpsy" models-fetch > /dev/null
+# botpsy-smol runs on the base requantized to Q8_0 (repacked CPU kernels): make it now, not in the first ask
+"$VENV/bin/python" -c "from botpsy.backends.store import resolve_model; resolve_model('botpsy-smol')"
 
 if [[ ${1:-} == "--browser" ]] && ! command -v chromium > /dev/null; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium > /dev/null) \

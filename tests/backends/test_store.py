@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -160,8 +161,12 @@ def _greedy(ref):
 def test_botpsy_smol_is_the_base_plus_the_shipped_adapter(tmp_path, monkeypatch, default_gguf):
     adapter = _smol_adapter(default_gguf, tmp_path)
     monkeypatch.setattr(store, "MODELS_DIR", adapter.parent)
+    monkeypatch.setattr(store, "variants_dir", lambda: tmp_path / "variants")
     ref = resolve_model("botpsy-smol")
-    assert ref == ModelRef("gguf", str(default_gguf), "botpsy-smol", str(adapter))
+    # on the base requantized to Q8_0 (llama.cpp's repacked CPU kernels); :q4_1 is the shipped file
+    q8 = tmp_path / "variants" / f"{store.SMOLLM2_SHA256[:16]}-q8_0.gguf"
+    assert ref == ModelRef("gguf", str(q8), "botpsy-smol", str(adapter))
+    assert resolve_model("botpsy-smol:q4_1").location == str(default_gguf)
     assert resolve_model("smollm2") == ModelRef("gguf", str(default_gguf), "smollm2")
     assert ("botpsy-smol", store.NAMED_MODELS["botpsy-smol"].description, True) in (
         store.list_models()
@@ -210,3 +215,20 @@ def test_model_source_tells_apart_files_of_one_name(tmp_path):
     assert model_source(ref, "hermes") != before
     assert model_source(ref, "chatml") != model_source(ref, "hermes")
     assert before.startswith("gguf hermes base.gguf:3145732:")
+
+
+def test_a_verified_model_is_hashed_again_only_when_it_changed(tmp_path, monkeypatch):
+    monkeypatch.setenv("BOTPSY_CACHE", str(tmp_path / "cache"))
+    model = tmp_path / "m.gguf"
+    model.write_bytes(b"GGUF" + b"\0" * 100)
+    digest = store.sha256_file(model)
+    assert store._verified(model, digest)
+    hashed = []
+    monkeypatch.setattr(store, "sha256_file", lambda p: hashed.append(p) or digest)
+    assert store._verified(model, digest) and not hashed  # the stamp stood for the hash
+    mtime = model.stat().st_mtime_ns
+    model.write_bytes(b"GGUF" + b"\1" * 100)  # changed in place: same size, a later mtime
+    os.utime(model, ns=(mtime + 10**9, mtime + 10**9))
+    monkeypatch.undo()
+    monkeypatch.setenv("BOTPSY_CACHE", str(tmp_path / "cache"))
+    assert not store._verified(model, digest)

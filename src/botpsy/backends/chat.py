@@ -140,6 +140,17 @@ class FormattedChatModel:
         prefix = self.format.call_prefix()
         return prompt + prefix, None, prefix
 
+    def _prime(self, prompt: str, messages: list[Message], tools: list[ToolSpec]) -> None:
+        """Let a backend that can (llama.cpp) load or keep the KV state of the prompt's fixed
+        start, the leading system turn with the tools: a new process then need not
+        evaluate it again (``botpsy.backends.state_cache``)."""
+        prime = getattr(self.backend, "prime", None)
+        system = [m for m in messages[:1] if m.role == "system"]
+        if prime is not None and (system or tools):
+            start = self.format.render(system, tools or None, add_generation_prompt=False)
+            if prompt.startswith(start):
+                prime(start)
+
     def stream(
         self,
         messages: list[Message],
@@ -149,6 +160,7 @@ class FormattedChatModel:
         params = params or GenerationParams()
         visible = [] if params.tool_choice == "none" else list(tools or [])
         prompt, grammar, prefix = self._prepare(messages, visible, params)
+        self._prime(prompt, messages, visible)
         run = params.model_copy(update={"stop": [*params.stop, *self.format.stop_sequences()]})
         # a JSON answer (no forced call) is content as written: no call is read out of it
         json_answer = params.json_schema is not None and params.tool_choice in ("auto", "none")

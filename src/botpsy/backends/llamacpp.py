@@ -23,8 +23,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from botpsy.backends import state_cache
 from botpsy.backends.base import ContextOverflowError, GenerationStats, TextChunk
 from botpsy.backends.cancel import check_cancelled
+from botpsy.backends.cpu_share import FreeCores
 from botpsy.types import GenerationParams
 
 
@@ -70,8 +72,37 @@ def check_grammar(vocab: Any, grammar: str) -> None:
 
 
 def default_threads() -> int:
-    """Physical-ish core count: llama.cpp decode is memory-bound, more threads than cores hurts."""
-    return max(1, min(os.cpu_count() or 1, 8))
+    """The cores this process may run on (its affinity, where the OS has one), at most eight:
+    llama.cpp decode is memory-bound, more threads than cores hurts."""
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(usable or 1, 8))
+
+
+def set_threads(ctx: Any, cores: FreeCores, current: int) -> int:
+    """Give the llama.cpp context ``ctx`` the thread count ``cores`` says fits now (for
+    prompts and decoding alike); returns it. Called before each llama_decode, between them."""
+    import llama_cpp
+
+    threads = cores.threads()
+    if threads != current:
+        llama_cpp.llama_set_n_threads(ctx, threads, threads)
+    return threads
+
+
+def sharing_llama(cores: FreeCores, **kwargs: Any) -> Any:
+    """A ``llama_cpp.Llama`` whose every ``eval`` (prompt chunks and decoded tokens, which
+    ``create_completion`` makes one by one) first takes the thread count that fits the
+    machine's load now (``botpsy.backends.cpu_share``)."""
+    from llama_cpp import Llama
+
+    class SharingLlama(Llama):
+        _threads = cores.current
+
+        def eval(self, tokens: Sequence[int]) -> None:
+            self._threads = set_threads(self.ctx, cores, self._threads)
+            super().eval(tokens)
+
+    return SharingLlama(n_threads=cores.current, n_threads_batch=cores.current, **kwargs)
 
 
 class LlamaCppBackend:
@@ -88,17 +119,19 @@ class LlamaCppBackend:
         seed: int = 0,
         name: str | None = None,
         verbose: bool = False,
+        state_dir: Path | None = None,
+        follow_load: bool = True,
     ) -> None:
-        from llama_cpp import Llama
-
         self.model_path = str(model_path)
         self.name = name or Path(model_path).stem
-        threads = n_threads or default_threads()
-        self.llama = Llama(
+        # n_threads is the most threads; fewer run while the machine's cores are taken,
+        # unless follow_load is False (a measurement at a set count: the device bench)
+        most = n_threads or default_threads()
+        self.cores = FreeCores(most, pinned=None if follow_load else most)
+        self.llama = sharing_llama(
+            self.cores,
             model_path=self.model_path,
             n_ctx=n_ctx,
-            n_threads=threads,
-            n_threads_batch=threads,
             n_batch=n_batch,
             lora_path=lora_path,
             seed=seed,
@@ -108,6 +141,9 @@ class LlamaCppBackend:
         self._stats = GenerationStats()
         self._n_batch = n_batch
         self._prefilled = 0  # leading cached tokens that a prompt evaluated (reusable)
+        # where prefix states are saved (None: not at all); BOTPSY_STATE_CACHE=0 turns it off
+        self.state_dir = (state_dir or state_cache.state_dir()) if state_cache.enabled() else None
+        self._state_key: state_cache.StateKey | None = None
 
     @property
     def last_stats(self) -> GenerationStats:
@@ -132,15 +168,19 @@ class LlamaCppBackend:
 
     def _prefill(self, tokens: list[int]) -> int:
         """Evaluate the prompt but its last two tokens (create_completion evaluates those
-        and samples): reuse what an earlier prompt evaluated, then chunks of two or more.
-        Returns how many tokens were reused. Between chunks a cancelled job stops
-        (``GenerationCancelled``); what it evaluated stays reusable."""
+        and samples); returns how many tokens were reused."""
+        return self._evaluate(tokens, len(tokens) - 2)
+
+    def _evaluate(self, tokens: list[int], upto: int) -> int:
+        """Evaluate ``tokens[:upto]`` into the cache: reuse what an earlier prompt evaluated,
+        then chunks of two or more. Returns how many tokens were reused. Between chunks a
+        cancelled job stops (``GenerationCancelled``); what it evaluated stays reusable."""
         cached = self.llama._input_ids[: min(self.llama.n_tokens, self._prefilled)]
-        keep = max(0, min(shared_prefix(cached, tokens), len(tokens) - 2))
+        keep = max(0, min(shared_prefix(cached, tokens), upto))
         self.llama.n_tokens = keep
-        rest = tokens[keep : len(tokens) - 2]
+        rest = tokens[keep:upto]
         try:
-            while len(rest) >= 2:  # one token left over goes with the last two
+            while len(rest) >= 2:  # one token left over goes with what follows
                 check_cancelled()
                 size = prompt_chunk(len(rest), self._n_batch)
                 self.llama.eval(rest[:size])
@@ -148,6 +188,32 @@ class LlamaCppBackend:
         finally:
             self._prefilled = self.llama.n_tokens
         return keep
+
+    def prime(self, text: str) -> int:
+        """Have the cache hold ``text``, the start of the prompts to come (a system prompt
+        and its tools): from a state saved by an earlier process when one fits
+        (``botpsy.backends.state_cache``), else evaluated and saved for the next one.
+        Returns how many tokens were loaded from a saved state."""
+        tokens = self.tokenize(text)
+        if self.state_dir is None or len(tokens) < 2 or len(tokens) >= self.llama.n_ctx():
+            return 0
+        cached = self.llama._input_ids[: min(self.llama.n_tokens, self._prefilled)]
+        if shared_prefix(cached, tokens) >= len(tokens) - 1:
+            return 0  # there already (or all but one token, which must not go alone)
+        if self._state_key is None:
+            self._state_key = state_cache.model_key(
+                self.model_path, self.llama.lora_path, self.llama.lora_scale
+            )
+        if state_cache.load(self.llama.ctx, self.state_dir, self._state_key, tokens):
+            self.llama.input_ids[: len(tokens)] = tokens
+            self.llama.n_tokens = self._prefilled = len(tokens)
+            return len(tokens)
+        if state_cache.is_empty(self.llama.ctx):  # a state llama.cpp refused cleared it
+            self.llama.n_tokens = self._prefilled = 0
+        self._evaluate(tokens, len(tokens))
+        self.llama._ctx.kv_cache_seq_rm(0, len(tokens), -1)  # the state holds the prefix only
+        state_cache.save(self.llama.ctx, self.state_dir, self._state_key, tokens)
+        return 0
 
     def _grammar(self, grammar: str | None):
         if grammar is None:

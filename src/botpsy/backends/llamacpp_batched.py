@@ -51,6 +51,7 @@ from botpsy.backends.llamacpp import (
     LlamaCppBackend,
     grammar_sampler,
     prompt_chunk,
+    set_threads,
     shared_prefix,
 )
 from botpsy.types import GenerationParams
@@ -233,6 +234,7 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
         self._seed = seed
         self._n_batch = n_batch
         self._ctx = self._make_context(parallel, n_ctx, n_batch, verbose)
+        self._threads = self.cores.current  # what the context was made with
         self.n_ctx_seq = llama_cpp.llama_n_ctx_seq(self._ctx.ctx)
         self._batch = llama_cpp.llama_batch_init(n_batch, 0, 1)
         self._slots = [_Slot(seq) for seq in range(parallel)]
@@ -261,6 +263,12 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
         return ctx
 
     # --- caller side ---------------------------------------------------------
+
+    def prime(self, text: str) -> int:
+        """Nothing to do: each request's sequence reuses the longest prefix already evaluated
+        in any slot, and the helper context that ``LlamaCppBackend.prime`` would fill is not
+        the one that decodes."""
+        return 0
 
     @property
     def last_stats(self) -> GenerationStats:
@@ -418,6 +426,7 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
             outputs = fill()
             if not self._batch.n_tokens:
                 continue
+            self._threads = set_threads(self._ctx.ctx, self.cores, self._threads)
             code = llama_cpp.llama_decode(self._ctx.ctx, self._batch)
             if code != 0:
                 raise RuntimeError(

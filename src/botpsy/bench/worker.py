@@ -100,7 +100,7 @@ def load_model(job: WorkerJob) -> LoadedModel:
 
         backend = LlamaCppBackend(
             job.model_path, n_ctx=job.n_ctx, n_threads=job.threads, name=job.label,
-            lora_path=job.lora_path,
+            lora_path=job.lora_path, follow_load=False,  # each figure at the count it names
         )
         return LoadedModel(backend, LlamaStepper(backend.llama))
     from botpsy.backends.transformers_backend import TransformersBackend
