@@ -95,7 +95,9 @@ def injection(
 def safety(out: OutOpt = Path("runs/safety"),
            config: Annotated[Path | None, typer.Option("--config", help="safety config TOML/JSON")] = None) -> None:
     """The scope policy on the labelled set of sensitive and look-alike requests."""
-    from botpsy.evals.safety_set import run_safety_set
+    from rich.table import Table
+
+    from botpsy.evals.safety_set import LANGUAGE_HEADERS, language_rows, run_safety_set
     from botpsy.safety.config import SafetyConfig, SafetyConfigError
 
     try:
@@ -108,6 +110,11 @@ def safety(out: OutOpt = Path("runs/safety"),
     for domain, score in report.domains.items():
         console.print(f"  {domain}: precision {score.precision:.3f}, recall {score.recall:.3f} "
                       f"({score.support} requests)")
+    table = Table(*LANGUAGE_HEADERS, title="per language (blocked vs allowed)")
+    for row in language_rows(report):
+        table.add_row(*row)
+    console.print(table)
+    console.print(f"report: {Path(out) / 'report.md'}")
 
 
 def register(app: typer.Typer) -> None:

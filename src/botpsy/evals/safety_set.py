@@ -11,12 +11,22 @@ config and reports:
   "blocked at all" (a money request declined as personal data is still kept out);
 - the confusion matrix and every miss, so the policy's owner can tune it.
 
-The release asks for recall >= 0.95 at precision >= 0.95; the figures are
-measured, never adjusted.
+- per language (``lang`` of each group), precision and recall of "blocked at all",
+  on every row, on the rows the rules were tuned on and on the held-out rows.
+
+``data/safety_set_languages.yaml`` holds the requests written for the other
+languages (and English misspellings and paraphrases) before their rules were
+written; ``is_heldout`` sets a fixed 30 % of them aside by a hash of the text, so
+the held-out figures measure rules that never saw those rows.
+
+The release asks for recall >= 0.95 at precision >= 0.95; per language the
+target is recall >= 0.9 at precision >= 0.95. The figures are measured, never
+adjusted.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from pathlib import Path
 
@@ -28,9 +38,20 @@ from botpsy.evals.scenarios.report import markdown_table
 from botpsy.safety import Domain, SafetyConfig, ScopePolicy
 
 SAFETY_SET_FILE = DATA_DIR / "safety_set.yaml"
+LANGUAGES_SET_FILE = DATA_DIR / "safety_set_languages.yaml"
 NONE = "none"
 TARGET_PRECISION = 0.95
 TARGET_RECALL = 0.95
+LANGUAGE_TARGET_RECALL = 0.9  # per language and overall, at TARGET_PRECISION
+HELDOUT_PERCENT = 30
+
+
+def is_heldout(text: str) -> bool:
+    """Whether a row of the languages set is held out: a fixed share of rows chosen by
+    a hash of the text, so the split never depends on the order of the file or on who
+    looks at the results."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return int.from_bytes(digest[:4], "big") % 100 < HELDOUT_PERCENT
 
 
 class SafetyItem(BaseModel):
@@ -41,6 +62,8 @@ class SafetyItem(BaseModel):
     text: str
     label: str
     lookalike: str | None = None
+    lang: str = "en"
+    heldout: bool = False  # set aside: never used to tune the rules
 
 
 class SafetyPrediction(BaseModel):
@@ -49,6 +72,8 @@ class SafetyPrediction(BaseModel):
     text: str
     label: str
     lookalike: str | None = None
+    lang: str = "en"
+    heldout: bool = False
     predicted: str  # a Domain value, or none when the request was allowed
     reason: str = ""
     matched: str | None = None
@@ -75,6 +100,16 @@ class DomainScore(PrecisionRecall):
     recall_blocked: float  # share of this domain's items blocked under any domain
 
 
+class SliceScore(BaseModel):
+    """Blocked-vs-allowed precision and recall on a part of the set, overall and per
+    language, against the per-language target."""
+
+    items: int
+    overall: PrecisionRecall
+    languages: dict[str, PrecisionRecall] = Field(default_factory=dict)
+    meets_target: bool
+
+
 class SafetyReport(BaseModel):
     items: int
     sensitive: int
@@ -87,21 +122,38 @@ class SafetyReport(BaseModel):
     false_positives: list[SafetyPrediction] = Field(default_factory=list)
     wrong_domain: list[SafetyPrediction] = Field(default_factory=list)
     meets_target: bool
+    # "all", "tuned" (rows the rules may be tuned on) and "held-out"
+    slices: dict[str, SliceScore] = Field(default_factory=dict)
 
 
-def load_safety_set(path: Path = SAFETY_SET_FILE) -> list[SafetyItem]:
-    """The labelled items; groups name a domain (or none) and optionally a look-alike."""
+def load_safety_set(path: Path = SAFETY_SET_FILE, *, hold_out: bool = False) -> list[SafetyItem]:
+    """The labelled items of one file; groups name a domain (or none), optionally a
+    look-alike and a language (English when absent). With ``hold_out`` the rows that
+    ``is_heldout`` picks are marked held out."""
     labels = {d.value for d in Domain} | {NONE}
     items = []
     for group in yaml.safe_load(path.read_text(encoding="utf-8")):
         label, lookalike = group["domain"], group.get("lookalike")
         if label not in labels or (lookalike is not None and lookalike not in labels):
             raise ValueError(f"{path}: unknown domain in group {label!r}/{lookalike!r}")
-        items += [SafetyItem(text=t, label=label, lookalike=lookalike) for t in group["items"]]
+        lang = group.get("lang", "en")
+        items += [SafetyItem(text=t, label=label, lookalike=lookalike, lang=lang,
+                             heldout=hold_out and is_heldout(t)) for t in group["items"]]
+    _reject_duplicates(items, str(path))
+    return items
+
+
+def load_full_set() -> list[SafetyItem]:
+    """The English set and the languages set (with its held-out rows marked)."""
+    items = load_safety_set(SAFETY_SET_FILE) + load_safety_set(LANGUAGES_SET_FILE, hold_out=True)
+    _reject_duplicates(items, "safety sets")
+    return items
+
+
+def _reject_duplicates(items: list[SafetyItem], where: str) -> None:
     texts = Counter(i.text for i in items)
     if dupes := [t for t, n in texts.items() if n > 1]:
-        raise ValueError(f"{path}: duplicate requests {dupes}")
-    return items
+        raise ValueError(f"{where}: duplicate requests {dupes}")
 
 
 def predict(items: list[SafetyItem], policy: ScopePolicy) -> list[SafetyPrediction]:
@@ -123,6 +175,20 @@ def precision_recall(truth: list[bool], guess: list[bool]) -> PrecisionRecall:
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return PrecisionRecall(support=support, predicted=predicted, true_positives=tp,
                            precision=precision, recall=recall, f1=f1)
+
+
+def score_slice(preds: list[SafetyPrediction]) -> SliceScore:
+    """Blocked-vs-allowed scores of ``preds``, overall and per language; the target
+    holds when precision and recall reach it overall and in every language."""
+    def blocked_pr(part: list[SafetyPrediction]) -> PrecisionRecall:
+        return precision_recall([p.sensitive for p in part], [p.blocked for p in part])
+
+    overall = blocked_pr(preds)
+    languages = {lang: blocked_pr([p for p in preds if p.lang == lang])
+                 for lang in sorted({p.lang for p in preds})}
+    meets = all(pr.precision >= TARGET_PRECISION and pr.recall >= LANGUAGE_TARGET_RECALL
+                for pr in (overall, *languages.values()))
+    return SliceScore(items=len(preds), overall=overall, languages=languages, meets_target=meets)
 
 
 def score_predictions(preds: list[SafetyPrediction]) -> SafetyReport:
@@ -148,7 +214,29 @@ def score_predictions(preds: list[SafetyPrediction]) -> SafetyReport:
         false_positives=[p for p in preds if not p.sensitive and p.blocked],
         wrong_domain=[p for p in preds if p.sensitive and p.blocked and p.label != p.predicted],
         meets_target=overall.recall >= TARGET_RECALL and overall.precision >= TARGET_PRECISION,
+        slices={"all": score_slice(preds),
+                "tuned": score_slice([p for p in preds if not p.heldout]),
+                "held-out": score_slice([p for p in preds if p.heldout])},
     )
+
+
+def language_rows(report: SafetyReport) -> list[list[str]]:
+    """One row per slice and language (then the slice overall): items, precision %,
+    recall %, whether the per-language target holds. The eval command prints these."""
+    pct = lambda x: f"{100 * x:.1f}"
+    rows = []
+    for name, part in report.slices.items():
+        if not part.items:
+            continue
+        for lang, pr in [*part.languages.items(), ("overall", part.overall)]:
+            ok = pr.precision >= TARGET_PRECISION and pr.recall >= LANGUAGE_TARGET_RECALL
+            rows.append([name, lang, str(pr.support), str(pr.predicted), pct(pr.precision),
+                         pct(pr.recall), "yes" if ok else "no"])
+    return rows
+
+
+LANGUAGE_HEADERS = ["rows", "language", "sensitive", "blocked", "precision %", "recall %",
+                    "target met"]
 
 
 def safety_markdown(report: SafetyReport) -> str:
@@ -166,6 +254,9 @@ def safety_markdown(report: SafetyReport) -> str:
         (f"Target: recall >= {TARGET_RECALL} at precision >= {TARGET_PRECISION}: "
         f"**{'met' if report.meets_target else 'not met'}**; accuracy {pct(report.accuracy)} %"),
         markdown_table(["domain", "items", "precision %", "recall %", "F1 %", "blocked %"], rows),
+        (f"## Per language (blocked vs allowed; target precision >= {TARGET_PRECISION}, "
+         f"recall >= {LANGUAGE_TARGET_RECALL})"),
+        markdown_table(LANGUAGE_HEADERS, language_rows(report)),
         "## Confusion (rows: label, columns: decision)",
         markdown_table(["label", *labels], confusion),
     ]
@@ -174,7 +265,7 @@ def safety_markdown(report: SafetyReport) -> str:
                           ("Blocked under another domain", report.wrong_domain)):
         if misses:
             parts += [f"## {title}", "\n".join(
-                f"- [{p.label} -> {p.predicted}] {p.text}"
+                f"- [{p.lang}{' held-out' if p.heldout else ''}: {p.label} -> {p.predicted}] {p.text}"
                 + (f" (matched {p.matched!r}: {p.reason})" if p.matched else "") for p in misses)]
     return "\n\n".join(parts) + "\n"
 
@@ -183,7 +274,7 @@ def run_safety_set(out_dir: str | Path, *, config: SafetyConfig | None = None,
                    items: list[SafetyItem] | None = None) -> SafetyReport:
     """Score the scope policy on the safety set; writes predictions.jsonl, report.json
     and report.md under ``out_dir``."""
-    preds = predict(items if items is not None else load_safety_set(), ScopePolicy(config))
+    preds = predict(items if items is not None else load_full_set(), ScopePolicy(config))
     report = score_predictions(preds)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
