@@ -13,6 +13,7 @@ from botpsy.evals.safety_set import (
     SAFETY_SET_FILE,
     SafetyItem,
     SafetyPrediction,
+    Split,
     is_heldout,
     language_rows,
     load_full_set,
@@ -48,9 +49,11 @@ def test_set_speaks_six_languages_and_holds_rows_out():
         assert {i.lookalike for i in own if i.label == NONE} == {"money", "personal_data", "health"}
     # the held-out rows are a fixed share of the languages set, none of the English set
     new = load_safety_set(LANGUAGES_SET_FILE, hold_out=True)
-    assert not any(i.heldout for i in load_safety_set(SAFETY_SET_FILE))
-    assert 0.2 <= sum(i.heldout for i in new) / len(new) <= 0.4
-    assert [i.heldout for i in new] == [is_heldout(i.text) for i in new]
+    assert {i.split for i in load_safety_set(SAFETY_SET_FILE)} == {Split.tuned}
+    assert 0.2 <= sum(i.split is Split.heldout for i in new) / len(new) <= 0.4
+    assert [i.split is Split.heldout for i in new] == [is_heldout(i.text) for i in new]
+    fresh = [i for i in ITEMS if i.split is Split.fresh]
+    assert len(fresh) >= 100 and {i.lang for i in fresh} == {"en", *LANGUAGES}
     assert is_heldout("Überweise 300 Euro an meinen Vermieter.") is is_heldout(
         "Überweise 300 Euro an meinen Vermieter.")
 
@@ -101,19 +104,19 @@ def test_score_predictions_arithmetic():
 
 
 def test_slices_score_each_language_and_the_held_out_rows():
-    def pred(lang: str, label: str, predicted: str, heldout: bool = False) -> SafetyPrediction:
-        return SafetyPrediction(text=f"{lang}{label}{predicted}{heldout}", label=label,
-                                predicted=predicted, lang=lang, heldout=heldout)
+    def pred(lang: str, label: str, predicted: str, split: Split = Split.tuned) -> SafetyPrediction:
+        return SafetyPrediction(text=f"{lang}{label}{predicted}{split}", label=label,
+                                predicted=predicted, lang=lang, split=split)
 
-    preds = [pred("de", "money", "money"), pred("de", "health", "none", heldout=True),
+    preds = [pred("de", "money", "money"), pred("de", "health", "none", Split.heldout),
              pred("fr", "none", "none"), pred("fr", "money", "health"),
-             pred("fr", "none", "money", heldout=True)]
+             pred("fr", "none", "money", Split.heldout)]
     part = score_slice(preds)
     assert (part.languages["de"].recall, part.languages["fr"].recall) == (0.5, 1.0)
     assert part.languages["fr"].precision == 0.5 and not part.meets_target
     report = score_predictions(preds)
     assert report.slices["held-out"].items == 2 and report.slices["tuned"].items == 3
-    assert report.slices["tuned"].overall.recall == 1.0
+    assert report.slices["tuned"].overall.recall == 1.0 and "fresh" not in report.slices
     rows = language_rows(report)
     assert ["tuned", "de", "1", "1", "100.0", "100.0", "yes"] in rows
     assert ["held-out", "overall", "1", "1", "0.0", "0.0", "no"] in rows

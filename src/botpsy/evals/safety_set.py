@@ -16,8 +16,9 @@ config and reports:
 
 ``data/safety_set_languages.yaml`` holds the requests written for the other
 languages (and English misspellings and paraphrases) before their rules were
-written; ``is_heldout`` sets a fixed 30 % of them aside by a hash of the text, so
-the held-out figures measure rules that never saw those rows.
+written; ``is_heldout`` sets a fixed 30 % of them aside by a hash of the text
+("held-out"), never tuned on. ``data/safety_set_fresh.yaml`` was written after the
+rules were finished and is held out whole ("fresh").
 
 The release asks for recall >= 0.95 at precision >= 0.95; per language the
 target is recall >= 0.9 at precision >= 0.95. The figures are measured, never
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from enum import Enum
 from pathlib import Path
 
 import yaml
@@ -39,6 +41,7 @@ from botpsy.safety import Domain, SafetyConfig, ScopePolicy
 
 SAFETY_SET_FILE = DATA_DIR / "safety_set.yaml"
 LANGUAGES_SET_FILE = DATA_DIR / "safety_set_languages.yaml"
+FRESH_SET_FILE = DATA_DIR / "safety_set_fresh.yaml"
 NONE = "none"
 TARGET_PRECISION = 0.95
 TARGET_RECALL = 0.95
@@ -54,6 +57,14 @@ def is_heldout(text: str) -> bool:
     return int.from_bytes(digest[:4], "big") % 100 < HELDOUT_PERCENT
 
 
+class Split(str, Enum):
+    """Which rows the rules may be tuned on."""
+
+    tuned = "tuned"
+    heldout = "held-out"  # a hashed share of the languages set
+    fresh = "fresh"  # written after the rules
+
+
 class SafetyItem(BaseModel):
     """One labelled request; ``label`` is a Domain value or ``none``."""
 
@@ -63,7 +74,7 @@ class SafetyItem(BaseModel):
     label: str
     lookalike: str | None = None
     lang: str = "en"
-    heldout: bool = False  # set aside: never used to tune the rules
+    split: Split = Split.tuned  # held-out and fresh rows are never used to tune the rules
 
 
 class SafetyPrediction(BaseModel):
@@ -73,7 +84,7 @@ class SafetyPrediction(BaseModel):
     label: str
     lookalike: str | None = None
     lang: str = "en"
-    heldout: bool = False
+    split: Split = Split.tuned
     predicted: str  # a Domain value, or none when the request was allowed
     reason: str = ""
     matched: str | None = None
@@ -122,14 +133,15 @@ class SafetyReport(BaseModel):
     false_positives: list[SafetyPrediction] = Field(default_factory=list)
     wrong_domain: list[SafetyPrediction] = Field(default_factory=list)
     meets_target: bool
-    # "all", "tuned" (rows the rules may be tuned on) and "held-out"
+    # "all", then one per Split that has rows: "tuned", "held-out", "fresh"
     slices: dict[str, SliceScore] = Field(default_factory=dict)
 
 
-def load_safety_set(path: Path = SAFETY_SET_FILE, *, hold_out: bool = False) -> list[SafetyItem]:
-    """The labelled items of one file; groups name a domain (or none), optionally a
-    look-alike and a language (English when absent). With ``hold_out`` the rows that
-    ``is_heldout`` picks are marked held out."""
+def load_safety_set(path: Path = SAFETY_SET_FILE, *, hold_out: bool = False,
+                    split: Split = Split.tuned) -> list[SafetyItem]:
+    """The labelled items of one file, in ``split``; groups name a domain (or none),
+    optionally a look-alike and a language (English when absent). With ``hold_out``
+    the rows that ``is_heldout`` picks are held out."""
     labels = {d.value for d in Domain} | {NONE}
     items = []
     for group in yaml.safe_load(path.read_text(encoding="utf-8")):
@@ -138,14 +150,16 @@ def load_safety_set(path: Path = SAFETY_SET_FILE, *, hold_out: bool = False) -> 
             raise ValueError(f"{path}: unknown domain in group {label!r}/{lookalike!r}")
         lang = group.get("lang", "en")
         items += [SafetyItem(text=t, label=label, lookalike=lookalike, lang=lang,
-                             heldout=hold_out and is_heldout(t)) for t in group["items"]]
+                             split=Split.heldout if hold_out and is_heldout(t) else split)
+                  for t in group["items"]]
     _reject_duplicates(items, str(path))
     return items
 
 
 def load_full_set() -> list[SafetyItem]:
-    """The English set and the languages set (with its held-out rows marked)."""
-    items = load_safety_set(SAFETY_SET_FILE) + load_safety_set(LANGUAGES_SET_FILE, hold_out=True)
+    """The English set, the languages set (with its held-out rows) and the fresh set."""
+    items = (load_safety_set(SAFETY_SET_FILE) + load_safety_set(LANGUAGES_SET_FILE, hold_out=True)
+             + load_safety_set(FRESH_SET_FILE, split=Split.fresh))
     _reject_duplicates(items, "safety sets")
     return items
 
@@ -214,9 +228,9 @@ def score_predictions(preds: list[SafetyPrediction]) -> SafetyReport:
         false_positives=[p for p in preds if not p.sensitive and p.blocked],
         wrong_domain=[p for p in preds if p.sensitive and p.blocked and p.label != p.predicted],
         meets_target=overall.recall >= TARGET_RECALL and overall.precision >= TARGET_PRECISION,
-        slices={"all": score_slice(preds),
-                "tuned": score_slice([p for p in preds if not p.heldout]),
-                "held-out": score_slice([p for p in preds if p.heldout])},
+        slices={"all": score_slice(preds), **{
+            split.value: score_slice(part) for split in Split
+            if (part := [p for p in preds if p.split is split])}},
     )
 
 
@@ -265,7 +279,7 @@ def safety_markdown(report: SafetyReport) -> str:
                           ("Blocked under another domain", report.wrong_domain)):
         if misses:
             parts += [f"## {title}", "\n".join(
-                f"- [{p.lang}{' held-out' if p.heldout else ''}: {p.label} -> {p.predicted}] {p.text}"
+                f"- [{p.lang} {p.split.value}: {p.label} -> {p.predicted}] {p.text}"
                 + (f" (matched {p.matched!r}: {p.reason})" if p.matched else "") for p in misses)]
     return "\n\n".join(parts) + "\n"
 
