@@ -23,7 +23,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 from stdnum import iban, luhn
@@ -32,6 +32,9 @@ from stdnum.us import ssn
 from botpsy.safety import fuzzy, lexicon
 from botpsy.safety.config import Domain, SafetyConfig, ScopeAction
 from botpsy.types import ToolCall
+
+if TYPE_CHECKING:
+    from botpsy.safety.classifier import ScopeClassifier
 
 DOMAIN_LABELS: dict[Domain, str] = {
     Domain.money: "money matters (payments, transfers, banking, crypto, investments)",
@@ -376,18 +379,45 @@ def redact(text: str) -> str:
     return text
 
 
-class ScopePolicy:
-    """A deployment's scope rules applied to requests and to proposed tool calls."""
+CLASSIFIER_REASONS: dict[Domain, str] = {
+    Domain.money: "a money matter",
+    Domain.personal_data: "sensitive personal data",
+    Domain.health: "a health question",
+}
 
-    def __init__(self, config: SafetyConfig | None = None):
+
+class ScopePolicy:
+    """A deployment's scope rules applied to requests and to proposed tool calls.
+
+    With a ``classifier`` (``botpsy.safety.classifier.ScopeClassifier``), a request
+    that no rule puts in a domain is also put to the classifier, whose verdict is
+    reported as its own ("judged by the scope classifier")."""
+
+    def __init__(self, config: SafetyConfig | None = None,
+                 classifier: ScopeClassifier | None = None):
         self.config = config or SafetyConfig()
+        self.classifier = classifier
 
     def check_request(self, text: str) -> ScopeDecision:
         """The decision for a user request."""
-        decision = self._decide(classify(text))
+        hits = classify(text)
+        decision = self._decide(hits)
+        if not decision.blocked and self.classifier is not None:
+            decision = self._decide(hits + self._classifier_hits(text))
         if decision.blocked and decision.domain is not None:
             decision.message = self._request_message(decision)
         return decision
+
+    def _classifier_hits(self, text: str) -> list[ScopeHit]:
+        """The classifier's verdict on a whole request, as a hit over all of it."""
+        verdict = self.classifier.verdict(text)
+        if verdict.domain is None:
+            return []
+        shown = _WS.sub(" ", text.strip())
+        return [ScopeHit(domain=verdict.domain, start=0, end=len(text),
+                         reason=f"{CLASSIFIER_REASONS[verdict.domain]} (judged by the scope "
+                         f"classifier, {verdict.sensitive:.0%} sure)",
+                         matched=shown if len(shown) <= 60 else shown[:57] + "...")]
 
     def check_call(self, call: ToolCall, *, side_effect: bool = True) -> ScopeDecision:
         """The decision for a proposed call, from the text of its arguments: a

@@ -34,7 +34,7 @@ RULES = (
     rule(M, TRANSFER,
          r"\bvir+e?m+ents?\b|\bprelevements?\b",
          # a giving or lending verb, then an amount or money: "Prête 200 balles à Karim"
-         rf"\b(?:vire|virer|virez|envoie|envoyer|envoyez|transfere|transferer|prete|preter|"
+         rf"\b(?:vire|virer|virez|verse|verser|versez|envoie|envoyer|envoyez|transfere|transferer|prete|preter|"
          rf"pretez|donne|donner|avance|avancer|rembourse\w*|paie|paye)\b[^.?!\n]{{0,40}}?"
          rf"(?:{_AMOUNT}|\bargent\b|\bfric\b)"),
     rule(M, PAYMENT,

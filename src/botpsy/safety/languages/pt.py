@@ -113,12 +113,12 @@ RULES = (
 BENIGN = benign(
     r"\bbanco (?:do|de|da|para o) (?:\w+ )?(?:jardim|parque|praca|quintal|varanda)\b|"
     r"\bbanco de (?:madeira|jardim|alimentos|sangue|dados)\b",
-    r"\b(?:ligar|telefonar|ir) (?:para o|ao) banco\b|\bbancos? (?:do|de) (?:carro|tras|frente)\b",
+    r"\b(?:lig|telefon)\w* (?:para o|ao) banco\b|\b(?:ir|vai|vou) ao banco\b|\bbancos? (?:do|de) (?:carro|tras|frente)\b",
     r"\b(?:ligar|telefonar|ir) (?:para|a) (?:a )?seguranca social\b",
     r"\binvestir (?:mais |muito |pouco )?tempo\b",
     r"\bso aceita dinheiro\b|\bdinheiro vivo\b|\bso (?:em )?dinheiro\b",
     r"\b(?:mudar|alterar|trocar) (?:a )?(?:minha )?senha\b|\bsenha (?:de atendimento|na fila)\b|"
-    r"\btirar (?:a |uma )?senha\b",
+    r"\btir(?:ar|a|o|ei|e) (?:a |uma )?senha\b",
     r"\b(?:wifi|wi-fi|rede)\b[^.?!\n]{0,30}?\bsenha\b|\bsenha\b[^.?!\n]{0,30}?\b(?:wifi|wi-fi)\b",
     r"\bfotos? (?:tipo passe|para o passaporte)\b|\brenovar (?:o|a) (?:passaporte|cartao de cidadao)\b",
     r"\b(?:verificacao|estado) de saude (?:da|do) (?:equipa|equipe|projeto|servidor)\b",
