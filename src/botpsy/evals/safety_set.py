@@ -27,7 +27,9 @@ adjusted.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
+import time
 from collections import Counter
 from enum import Enum
 from pathlib import Path
@@ -38,6 +40,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from botpsy.evals.scenarios.catalog import DATA_DIR
 from botpsy.evals.scenarios.report import markdown_table
 from botpsy.safety import Domain, SafetyConfig, ScopePolicy
+from botpsy.safety.classifier import (
+    ClassifierWeights,
+    ScopeClassifier,
+    SentenceEncoder,
+    training_fingerprint,
+)
 
 SAFETY_SET_FILE = DATA_DIR / "safety_set.yaml"
 LANGUAGES_SET_FILE = DATA_DIR / "safety_set_languages.yaml"
@@ -88,6 +96,7 @@ class SafetyPrediction(BaseModel):
     predicted: str  # a Domain value, or none when the request was allowed
     reason: str = ""
     matched: str | None = None
+    ms: float = 0.0  # time the policy took on this request
 
     @property
     def sensitive(self) -> bool:
@@ -135,6 +144,9 @@ class SafetyReport(BaseModel):
     meets_target: bool
     # "all", then one per Split that has rows: "tuned", "held-out", "fresh"
     slices: dict[str, SliceScore] = Field(default_factory=dict)
+    route: str = "rules"  # "rules", or "rules + classifier"
+    mean_ms: float = 0.0  # per request
+    p95_ms: float = 0.0
 
 
 def load_safety_set(path: Path = SAFETY_SET_FILE, *, hold_out: bool = False,
@@ -173,10 +185,12 @@ def _reject_duplicates(items: list[SafetyItem], where: str) -> None:
 def predict(items: list[SafetyItem], policy: ScopePolicy) -> list[SafetyPrediction]:
     out = []
     for item in items:
+        start = time.perf_counter()
         decision = policy.check_request(item.text)
+        ms = (time.perf_counter() - start) * 1000
         predicted = decision.domain.value if decision.blocked and decision.domain else NONE
         out.append(SafetyPrediction(**item.model_dump(), predicted=predicted,
-                                    reason=decision.reason, matched=decision.matched))
+                                    reason=decision.reason, matched=decision.matched, ms=ms))
     return out
 
 
@@ -205,8 +219,9 @@ def score_slice(preds: list[SafetyPrediction]) -> SliceScore:
     return SliceScore(items=len(preds), overall=overall, languages=languages, meets_target=meets)
 
 
-def score_predictions(preds: list[SafetyPrediction]) -> SafetyReport:
+def score_predictions(preds: list[SafetyPrediction], route: str = "rules") -> SafetyReport:
     """The report of a set of predictions (pure arithmetic, table-tested)."""
+    times = sorted(p.ms for p in preds)
     overall = precision_recall([p.sensitive for p in preds], [p.blocked for p in preds])
     domains = {}
     for domain in (d.value for d in Domain):
@@ -231,6 +246,8 @@ def score_predictions(preds: list[SafetyPrediction]) -> SafetyReport:
         slices={"all": score_slice(preds), **{
             split.value: score_slice(part) for split in Split
             if (part := [p for p in preds if p.split is split])}},
+        route=route, mean_ms=sum(times) / len(times) if times else 0.0,
+        p95_ms=times[int(0.95 * (len(times) - 1))] if times else 0.0,
     )
 
 
@@ -263,8 +280,9 @@ def safety_markdown(report: SafetyReport) -> str:
     confusion = [[label, *(report.confusion.get(label, {}).get(p, 0) for p in labels)]
                  for label in labels]
     parts = [
-        (f"# Scope policy on the safety set ({report.items} requests: {report.sensitive} "
-        f"sensitive, {report.benign} benign look-alikes)"),
+        (f"# Scope policy ({report.route}) on the safety set ({report.items} requests: "
+         f"{report.sensitive} sensitive, {report.benign} benign look-alikes)"),
+        f"Time per request: mean {report.mean_ms:.1f} ms, p95 {report.p95_ms:.1f} ms",
         (f"Target: recall >= {TARGET_RECALL} at precision >= {TARGET_PRECISION}: "
         f"**{'met' if report.meets_target else 'not met'}**; accuracy {pct(report.accuracy)} %"),
         markdown_table(["domain", "items", "precision %", "recall %", "F1 %", "blocked %"], rows),
@@ -285,11 +303,13 @@ def safety_markdown(report: SafetyReport) -> str:
 
 
 def run_safety_set(out_dir: str | Path, *, config: SafetyConfig | None = None,
-                   items: list[SafetyItem] | None = None) -> SafetyReport:
-    """Score the scope policy on the safety set; writes predictions.jsonl, report.json
-    and report.md under ``out_dir``."""
-    preds = predict(items if items is not None else load_full_set(), ScopePolicy(config))
-    report = score_predictions(preds)
+                   items: list[SafetyItem] | None = None,
+                   classifier: ScopeClassifier | None = None) -> SafetyReport:
+    """Score the scope policy (with ``classifier`` beside the rules when given) on the
+    safety set; writes predictions.jsonl, report.json and report.md under ``out_dir``."""
+    policy = ScopePolicy(config, classifier=classifier)
+    preds = predict(items if items is not None else load_full_set(), policy)
+    report = score_predictions(preds, "rules + classifier" if classifier else "rules")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "predictions.jsonl").write_text("".join(p.model_dump_json() + "\n" for p in preds),
@@ -297,3 +317,79 @@ def run_safety_set(out_dir: str | Path, *, config: SafetyConfig | None = None,
     (out / "report.json").write_text(report.model_dump_json(indent=2), encoding="utf-8")
     (out / "report.md").write_text(safety_markdown(report), encoding="utf-8")
     return report
+
+
+# The classifier's settings are chosen by 5-fold cross-validation on the tuned rows:
+# the strength of regularisation (C) and the probability of "sensitive" that blocks.
+CLASSIFIER_GRID_C = (1.0, 4.0, 16.0, 64.0)
+CLASSIFIER_GRID_THRESHOLD = (0.5, 0.6, 0.7, 0.8, 0.9)
+# Its precision must stay above the overall target: its false alarms add to the rules'.
+CLASSIFIER_CV_PRECISION = 0.98
+
+
+class ClassifierChoice(BaseModel):
+    """One cross-validated setting of the classifier (on the tuned rows alone)."""
+
+    c: float
+    threshold: float
+    precision: float
+    recall: float
+
+
+def cross_validate_classifier(embeddings, labels: list[str]) -> list[ClassifierChoice]:
+    """Blocked-vs-allowed precision and recall of the classifier alone, 5-fold, for
+    every setting of the grid."""
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+    truth = [label != NONE for label in labels]
+    folds = StratifiedKFold(5, shuffle=True, random_state=0)
+    choices = []
+    for c in CLASSIFIER_GRID_C:
+        model = LogisticRegression(C=c, max_iter=5000, class_weight="balanced")
+        probs = cross_val_predict(model, embeddings, labels, cv=folds, method="predict_proba")
+        none = sorted(set(labels)).index(NONE)
+        for threshold in CLASSIFIER_GRID_THRESHOLD:
+            guess = list(np.asarray(1.0 - probs[:, none] >= threshold))
+            pr = precision_recall(truth, guess)
+            choices.append(ClassifierChoice(c=c, threshold=threshold, precision=pr.precision,
+                                            recall=pr.recall))
+    return choices
+
+
+def train_classifier(items: list[SafetyItem] | None = None,
+                     encoder: SentenceEncoder | None = None) -> ClassifierWeights:
+    """Fit the scope classifier on the tuned rows only (held-out and fresh rows never
+    reach it): multinomial logistic regression over sentence embeddings, classes
+    weighted by their frequency, with the setting of best cross-validated recall at a
+    precision of at least CLASSIFIER_CV_PRECISION. Needs scikit-learn (``dev`` extra)."""
+    from sklearn.linear_model import LogisticRegression
+
+    rows = [i for i in (items if items is not None else load_full_set()) if i.split is Split.tuned]
+    texts, labels = [i.text for i in rows], [i.label for i in rows]
+    embeddings = (encoder or SentenceEncoder()).encode(texts)
+    choices = cross_validate_classifier(embeddings, labels)
+    precise = [c for c in choices if c.precision >= CLASSIFIER_CV_PRECISION] or choices
+    best = max(precise, key=lambda c: (c.recall, c.precision))
+    model = LogisticRegression(C=best.c, max_iter=5000, class_weight="balanced")
+    model.fit(embeddings, labels)
+    return ClassifierWeights(classes=tuple(str(c) for c in model.classes_), coef=model.coef_,
+                             intercept=model.intercept_, threshold=best.threshold,
+                             trained_on=training_fingerprint(texts, labels))
+
+
+def main() -> None:
+    """``python -m botpsy.evals.safety_set --train-classifier``: rebuild the classifier's
+    weights file from the tuned rows."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--train-classifier", action="store_true", required=True)
+    parser.parse_args()
+    weights = train_classifier()
+    weights.save()
+    print(f"scope classifier trained on rows {weights.trained_on}: classes "
+          f"{', '.join(weights.classes)}, threshold {weights.threshold}")
+
+
+if __name__ == "__main__":
+    main()
