@@ -130,7 +130,7 @@ def test_run_safety_set_writes_consistent_files(tmp_path):
     assert score_predictions(preds) == report
     assert json.loads((tmp_path / "report.json").read_text())["items"] == len(ITEMS)
     markdown = (tmp_path / "report.md").read_text()
-    assert "Scope policy on the safety set" in markdown and "## Per language" in markdown
+    assert "Scope policy (rules) on the safety set" in markdown and "## Per language" in markdown
 
 
 def test_a_deployment_that_blocks_nothing_has_zero_recall(tmp_path):

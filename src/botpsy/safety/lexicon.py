@@ -282,7 +282,7 @@ _ENGLISH_RULES: tuple[Rule, ...] = (
         r"\bcard (?:numbers?|details)\b|\b(?:cvv2?|cvc)\b",
         # "the three digits on the back of my card", "the numbers printed on my debit card"
         r"\b(?:digits|numbers)\b[^.?!\n]{0,30}?\b(?:on|of|from) (?:the (?:back|front) of )?"
-        r"(?:my|the|your|his|her) (?:\w+ )?card\b",
+        r"(?:my|the|your|his|her) (?:\w+ )?(?:card|visa|mastercard|amex)\b",
         r"\bexpir(?:y|ation) date (?:of|on) (?:my|the) card\b",
     ),
     _rule(
@@ -328,6 +328,10 @@ _ENGLISH_RULES: tuple[Rule, ...] = (
     _rule(
         Domain.personal_data, "sharing someone else's private data",
         # a sharing verb, then another person's private field: "send Alice's home address to Bob"
+        # (a verb, not the noun after a possessive or an article: "Priya's email about her
+        # new address" is a message to read)
+        rf"(?<!'s )(?<!s' )(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bmy )(?<!\bher )(?<!\bhis )"
+        rf"(?<!\byour )(?<!\btheir )(?<!\bthis )(?<!\bthat )"
         rf"\b(?:share|send|forward|give|post|publish|leak|tell|text|email|reveal|disclose|"
         rf"upload|sell)\b[^.?!\n]{{0,40}}?(?<!\bto )(?<!\bat )(?<!\bon )(?<!\bin )(?<!\bfor )"
         rf"{_OTHERS}\s+{_PRIVATE_FIELD}\b",

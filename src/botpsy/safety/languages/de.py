@@ -113,7 +113,7 @@ RULES = (
          r"\bkrankheit\w*|\bdiagnos\w*|\bverstaucht\w*|\bschwanger\w*",
          # blood and its numbers: "Blutwerte", "Blutdruck", "Cholesterin"
          r"\bblut(?:werte?|bild|druck|zucker|untersuchung|test|abnahme)\w*|\bcholesterin\w*|"
-         r"\b(?:befunde?|laborwerte?|rontgenbild\w*|mrt)\b"),
+         r"\b\w*befund(?:e|s)?\b|\b\w*laborwerte?\b|\brontgenbild\w*|\bmrt\b"),
     rule(H, SYMPTOMS,
          rf"\b\w*schmerz\w*|\btut (?:mir |ihm |ihr )?(?:\w+ )?weh\b|\b(?:{_BODY}) (?:tut|tun) weh\b",
          r"\bfieber\w*|\bschwindel\w*|\bubelkeit\b|\bmir ist (?:\w+ )?(?:ubel|schlecht|schwindelig)\b|"
