@@ -103,9 +103,8 @@ def safety(out: OutOpt = Path("runs/safety"),
     from rich.table import Table
 
     from botpsy.evals.safety_set import LANGUAGE_HEADERS, language_rows, run_safety_set
-    from botpsy.safety.config import SafetyConfig, SafetyConfigError
-
     from botpsy.safety.classifier import ClassifierMissingError, ScopeClassifier
+    from botpsy.safety.config import SafetyConfig, SafetyConfigError
 
     try:
         judge = ScopeClassifier() if classifier else None

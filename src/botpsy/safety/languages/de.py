@@ -9,9 +9,25 @@ from __future__ import annotations
 
 from botpsy.safety.config import Domain
 from botpsy.safety.languages import (
-    BANKING, CARD_NUMBER, CONDITION, CREDENTIALS, CRYPTO, ID_NUMBER, INCOME, INVESTMENT,
-    MEDICATION, MONEY, PAYMENT, PRIVATE_DETAILS, SHARING, SYMPTOMS, TRANSFER, WHEREABOUTS,
-    amount, benign, rule,
+    BANKING,
+    CARD_NUMBER,
+    CONDITION,
+    CREDENTIALS,
+    CRYPTO,
+    ID_NUMBER,
+    INCOME,
+    INVESTMENT,
+    MEDICATION,
+    MONEY,
+    PAYMENT,
+    PRIVATE_DETAILS,
+    SHARING,
+    SYMPTOMS,
+    TRANSFER,
+    WHEREABOUTS,
+    amount,
+    benign,
+    rule,
 )
 
 M, P, H = Domain.money, Domain.personal_data, Domain.health
@@ -101,7 +117,7 @@ RULES = (
     rule(P, PRIVATE_DETAILS,
          rf"\b(?:was|wie ?viel) (?:verdient|verdienen|bekommt) (?:{_OTHER}|\w+)\b",
          r"\b(?:privaten?|personlichen?) (?:nachrichten|chats?|mails|e-mails|whatsapp\w*)\b",
-         rf"\b(?:gehalt|einkommen|krankenakte|schulden) (?:von|vom|der|des) "),
+         r"\b(?:gehalt|einkommen|krankenakte|schulden) (?:von|vom|der|des) "),
     rule(P, SHARING,
          rf"\b(?:schick\w*|leite\w*|gib|teil\w*|poste\w*|verrat\w*)\b[^.?!\n]{{0,40}}?"
          rf"\b(?:adresse|handynummer|telefonnummer|geburtsdatum) (?:von|vom) (?:{_OTHER})"),

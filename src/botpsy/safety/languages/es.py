@@ -8,9 +8,25 @@ from __future__ import annotations
 
 from botpsy.safety.config import Domain
 from botpsy.safety.languages import (
-    BANKING, CARD_NUMBER, CONDITION, CREDENTIALS, CRYPTO, ID_NUMBER, INCOME, INVESTMENT,
-    MEDICATION, MONEY, PAYMENT, PRIVATE_DETAILS, SHARING, SYMPTOMS, TRANSFER, WHEREABOUTS,
-    amount, benign, rule,
+    BANKING,
+    CARD_NUMBER,
+    CONDITION,
+    CREDENTIALS,
+    CRYPTO,
+    ID_NUMBER,
+    INCOME,
+    INVESTMENT,
+    MEDICATION,
+    MONEY,
+    PAYMENT,
+    PRIVATE_DETAILS,
+    SHARING,
+    SYMPTOMS,
+    TRANSFER,
+    WHEREABOUTS,
+    amount,
+    benign,
+    rule,
 )
 
 M, P, H = Domain.money, Domain.personal_data, Domain.health
@@ -96,7 +112,7 @@ RULES = (
          r"\bpresion arterial\b|\bcolesterol\b|\bglucosa\b|\bazucar en (?:la )?sangre\b|"
          r"\bradiografia\b|\bresonancia\b"),
     rule(H, SYMPTOMS,
-         rf"\bme duele\w*|\bduele\b|\bdolor(?:es)? (?:de|en)\b|\bfiebre\b|\bmareos?\b|\bmareado\b|"
+         r"\bme duele\w*|\bduele\b|\bdolor(?:es)? (?:de|en)\b|\bfiebre\b|\bmareos?\b|\bmareado\b|"
          r"\bnauseas\b|\bganas de vomitar\b|\bvomit\w*|\btengo tos\b|\btos (?:seca|con)\b|\bpicor\w*|"
          r"\bmanchas? (?:rojas|en la piel)\b|\bsarpullido\b|\bhinchad\w*|\bsangr(?:o|a|an|ando|ado)\b",
          rf"\b(?:torcido|roto|fracturado|quemado|cortado|dislocado|esguinzado) (?:el|la|los|las|mi|mis) "

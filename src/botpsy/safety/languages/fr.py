@@ -4,9 +4,25 @@ from __future__ import annotations
 
 from botpsy.safety.config import Domain
 from botpsy.safety.languages import (
-    BANKING, CARD_NUMBER, CONDITION, CREDENTIALS, CRYPTO, ID_NUMBER, INCOME, INVESTMENT,
-    MEDICATION, MONEY, PAYMENT, PRIVATE_DETAILS, SHARING, SYMPTOMS, TRANSFER, WHEREABOUTS,
-    amount, benign, rule,
+    BANKING,
+    CARD_NUMBER,
+    CONDITION,
+    CREDENTIALS,
+    CRYPTO,
+    ID_NUMBER,
+    INCOME,
+    INVESTMENT,
+    MEDICATION,
+    MONEY,
+    PAYMENT,
+    PRIVATE_DETAILS,
+    SHARING,
+    SYMPTOMS,
+    TRANSFER,
+    WHEREABOUTS,
+    amount,
+    benign,
+    rule,
 )
 
 M, P, H = Domain.money, Domain.personal_data, Domain.health

@@ -10,9 +10,25 @@ from __future__ import annotations
 
 from botpsy.safety.config import Domain
 from botpsy.safety.languages import (
-    BANKING, CARD_NUMBER, CONDITION, CREDENTIALS, CRYPTO, ID_NUMBER, INCOME, INVESTMENT,
-    MEDICATION, MONEY, PAYMENT, PRIVATE_DETAILS, SHARING, SYMPTOMS, TRANSFER, WHEREABOUTS,
-    amount, benign, rule,
+    BANKING,
+    CARD_NUMBER,
+    CONDITION,
+    CREDENTIALS,
+    CRYPTO,
+    ID_NUMBER,
+    INCOME,
+    INVESTMENT,
+    MEDICATION,
+    MONEY,
+    PAYMENT,
+    PRIVATE_DETAILS,
+    SHARING,
+    SYMPTOMS,
+    TRANSFER,
+    WHEREABOUTS,
+    amount,
+    benign,
+    rule,
 )
 
 M, P, H = Domain.money, Domain.personal_data, Domain.health
@@ -96,7 +112,7 @@ RULES = (
          r"\btensao (?:arterial|alta|baixa)\b|\bpressao (?:arterial|alta|baixa)\b|\bcolesterol\b|"
          r"\bglicemia\b|\bradiografia\b|\bressonancia\b"),
     rule(H, SYMPTOMS,
-         rf"\bdor(?:es)? (?:de|no|na|nas|nos)\b|\bdoi(?:-me)?\b|\bfebre\b|\btonturas?\b|\benjoos?\b|"
+         r"\bdor(?:es)? (?:de|no|na|nas|nos)\b|\bdoi(?:-me)?\b|\bfebre\b|\btonturas?\b|\benjoos?\b|"
          r"\bnauseas?\b|\bvomit\w*|\btosse\b|\bcomichao\b|\bmanchas? (?:vermelhas|na pele)\b|"
          r"\binchad[oa]\b|\bsangra\w*",
          rf"\b(?:torci|torceu|parti|partiu|quebrei|quebrou|fraturei|queimei|cortei|desloquei) "
