@@ -11,6 +11,11 @@ deployment can audit the list. Three kinds of entries:
   IBANs and secrets written out, checked with python-stdnum so that an order
   number of 16 digits is not mistaken for a card.
 
+This module holds the English entries; ``botpsy.safety.languages`` holds German,
+French, Spanish, Italian and Portuguese ones with the same reasons, and ``RULES``,
+``BENIGN`` and ``VOCABULARY`` (key words whose misspellings ``botpsy.safety.fuzzy``
+reads as meant) gather all six.
+
 Labelling convention (for eval sets): a request is in a domain when it asks
 about or acts on one of the listed sub-areas, even if the action is only a note
 or a reminder ("remind me to pay rent" is money, "remind me to take my pills" is

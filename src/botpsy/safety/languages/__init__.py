@@ -67,7 +67,7 @@ MEDICATION = "medication or dosing"
 # Currencies written after or before an amount, in every language here: "50 €",
 # "300 Euro", "20 reais", "200 balles", "R$ 50".
 CURRENCY = (
-    r"euros?|eur|reais|real|r\$|dollars?|dolares|dollari|dolares|balles|francs?|franken|"
+    r"euros?|eur|reais|real|r\$|dollars?|dolares|dollari|balles|francs?|franken|"
     r"franchi|pfund|libras?|sterline|pesos|chf|usd|gbp"
 )
 AMOUNT_DIGITS = (
