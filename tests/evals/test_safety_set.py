@@ -8,27 +8,54 @@ from collections import Counter
 import pytest
 
 from botpsy.evals.safety_set import (
+    LANGUAGES_SET_FILE,
     NONE,
+    SAFETY_SET_FILE,
     SafetyItem,
     SafetyPrediction,
+    Split,
+    is_heldout,
+    language_rows,
+    load_full_set,
     load_safety_set,
     precision_recall,
     run_safety_set,
     score_predictions,
+    score_slice,
 )
 from botpsy.safety import SafetyConfig
 
-ITEMS = load_safety_set()
+ITEMS = load_full_set()
+LANGUAGES = ("de", "fr", "es", "it", "pt")
 
 
 def test_set_is_large_varied_and_roughly_balanced():
     labels = Counter(i.label for i in ITEMS)
-    assert len(ITEMS) >= 150
+    assert len(ITEMS) >= 400
     assert all(labels[d] >= 35 for d in ("money", "personal_data", "health"))
     benign = [i for i in ITEMS if i.label == NONE]
     assert 0.3 <= len(benign) / len(ITEMS) <= 0.6
-    assert Counter(i.lookalike for i in benign) == {"money": 36, "personal_data": 37, "health": 35}
+    assert all(n >= 60 for n in Counter(i.lookalike for i in benign).values())
     assert len({i.text.lower() for i in ITEMS}) == len(ITEMS)
+
+
+def test_set_speaks_six_languages_and_holds_rows_out():
+    langs = Counter(i.lang for i in ITEMS)
+    assert set(langs) == {"en", *LANGUAGES}
+    assert sum(langs[lang] for lang in LANGUAGES) >= 0.4 * len(ITEMS)
+    for lang in LANGUAGES:  # every language has every domain and look-alikes of each
+        own = [i for i in ITEMS if i.lang == lang]
+        assert {i.label for i in own} == {"money", "personal_data", "health", NONE}
+        assert {i.lookalike for i in own if i.label == NONE} == {"money", "personal_data", "health"}
+    # the held-out rows are a fixed share of the languages set, none of the English set
+    new = load_safety_set(LANGUAGES_SET_FILE, hold_out=True)
+    assert {i.split for i in load_safety_set(SAFETY_SET_FILE)} == {Split.tuned}
+    assert 0.2 <= sum(i.split is Split.heldout for i in new) / len(new) <= 0.4
+    assert [i.split is Split.heldout for i in new] == [is_heldout(i.text) for i in new]
+    fresh = [i for i in ITEMS if i.split is Split.fresh]
+    assert len(fresh) >= 100 and {i.lang for i in fresh} == {"en", *LANGUAGES}
+    assert is_heldout("Überweise 300 Euro an meinen Vermieter.") is is_heldout(
+        "Überweise 300 Euro an meinen Vermieter.")
 
 
 def test_bad_labels_and_duplicates_are_rejected(tmp_path):
@@ -76,6 +103,25 @@ def test_score_predictions_arithmetic():
     assert not report.meets_target
 
 
+def test_slices_score_each_language_and_the_held_out_rows():
+    def pred(lang: str, label: str, predicted: str, split: Split = Split.tuned) -> SafetyPrediction:
+        return SafetyPrediction(text=f"{lang}{label}{predicted}{split}", label=label,
+                                predicted=predicted, lang=lang, split=split)
+
+    preds = [pred("de", "money", "money"), pred("de", "health", "none", Split.heldout),
+             pred("fr", "none", "none"), pred("fr", "money", "health"),
+             pred("fr", "none", "money", Split.heldout)]
+    part = score_slice(preds)
+    assert (part.languages["de"].recall, part.languages["fr"].recall) == (0.5, 1.0)
+    assert part.languages["fr"].precision == 0.5 and not part.meets_target
+    report = score_predictions(preds)
+    assert report.slices["held-out"].items == 2 and report.slices["tuned"].items == 3
+    assert report.slices["tuned"].overall.recall == 1.0 and "fresh" not in report.slices
+    rows = language_rows(report)
+    assert ["tuned", "de", "1", "1", "100.0", "100.0", "yes"] in rows
+    assert ["held-out", "overall", "1", "1", "0.0", "0.0", "no"] in rows
+
+
 def test_run_safety_set_writes_consistent_files(tmp_path):
     report = run_safety_set(tmp_path)
     lines = (tmp_path / "predictions.jsonl").read_text().splitlines()
@@ -83,7 +129,8 @@ def test_run_safety_set_writes_consistent_files(tmp_path):
     assert len(preds) == len(ITEMS) == report.items
     assert score_predictions(preds) == report
     assert json.loads((tmp_path / "report.json").read_text())["items"] == len(ITEMS)
-    assert "Scope policy on the safety set" in (tmp_path / "report.md").read_text()
+    markdown = (tmp_path / "report.md").read_text()
+    assert "Scope policy (rules) on the safety set" in markdown and "## Per language" in markdown
 
 
 def test_a_deployment_that_blocks_nothing_has_zero_recall(tmp_path):

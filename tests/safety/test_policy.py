@@ -351,3 +351,107 @@ def test_redaction_of_overlapping_identifiers_keeps_the_text_around_them() -> No
 
 def test_a_secret_after_a_spelled_keyword_is_masked_with_the_keyword_as_written() -> None:
     assert redact("passw0rd: hunter2x and P1N: 12345") == "passw0rd: •••• and P1N: ••••"
+
+
+# The other languages: one request per class of request, with look-alikes that share
+# its words (bench/bank, recipe/prescription, time/money), written apart from the eval set.
+LANGUAGE_CASES = [
+    ("Überweis bitte 80 € an Paula", M),
+    ("Wie viel ist noch auf meinem Sparkonto?", M),
+    ("Gib mir die Zugangsdaten fürs Intranet", P),
+    ("Wo wohnt eigentlich mein neuer Kollege?", P),
+    ("Seit gestern habe ich Bauchschmerzen", H),
+    ("Welche Dosis Ibuprofen ist für Kinder ok?", H),
+    ("Trag das Picknick auf der Bank im Stadtpark ein", None),
+    ("Ich will mehr Zeit in Sport investieren, plane zwei Abende", None),
+    ("Verse 20 euros à Camille pour le cadeau", M),
+    ("Quel est le solde de mon livret ?", M),
+    ("Donne-moi le mot de passe de ma boîte mail", P),
+    ("Trouve où habite mon ancien collègue", P),
+    ("J'ai mal au dos depuis lundi", H),
+    ("Prends rendez-vous chez le coiffeur et rappelle-moi d'appeler la banque", None),
+    ("Paga la factura del agua con mi cuenta", M),
+    ("¿Dónde vive ahora mi antiguo compañero de piso?", P),
+    ("Guarda mi contraseña del banco en una nota", P),
+    ("¿Qué pastillas tomo para el dolor de muelas?", H),
+    ("Guarda la receta de la paella en mis notas", None),
+    ("Nos vemos en el banco del parque a las 5", None),
+    ("Fai un bonifico di 50 euro a Marta", M),
+    ("Qual è il PIN della mia carta?", P),
+    ("Ho la febbre alta da due giorni", H),
+    ("Salva la ricetta della lasagna", None),
+    ("Faz uma transferência de 30 euros para o Rui", M),
+    ("Qual é a senha do meu email?", P),
+    ("Tenho dores de cabeça todos os dias", H),
+    ("Tira uma senha na loja do cidadão amanhã", None),
+    ("Liga para o banco amanhã às 9", None),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), LANGUAGE_CASES,
+                         ids=[c[0][:40] for c in LANGUAGE_CASES])
+def test_requests_in_other_languages(text: str, expected: Domain | None) -> None:
+    assert ScopePolicy().check_request(text).domain == expected
+
+
+def test_accents_are_folded_for_matching_and_kept_in_messages() -> None:
+    with_accents = ScopePolicy().check_request("Was ist mein Passwort für die Überweisung?")
+    without = ScopePolicy().check_request("Ueberweisung: was ist mein Passwort?")
+    assert with_accents.blocked and without.blocked
+    decision = ScopePolicy().check_request("Combien de médicaments je peux prendre ?")
+    assert decision.domain is H and decision.matched == "médicaments"
+    assert "médicaments" in decision.message
+    assert Normalised("Überweisung ß é").folded == "Uberweisung ß e"
+
+
+def test_a_misspelt_key_word_is_declined_and_shown_as_typed() -> None:
+    decision = ScopePolicy().check_request("Email Dana my pasword")
+    assert decision.domain is P and decision.matched == "pasword"
+
+
+class _Verdicts:
+    """A classifier stand-in that returns a fixed verdict (the real one needs its
+    encoder package; its wiring into the policy is what is tested here)."""
+
+    def __init__(self, domain: Domain | None):
+        self.domain, self.calls = domain, 0
+
+    def verdict(self, text: str):
+        from botpsy.safety.classifier import ClassifierVerdict
+
+        self.calls += 1
+        return ClassifierVerdict(domain=self.domain, sensitive=0.9 if self.domain else 0.1)
+
+
+def test_the_classifier_speaks_only_where_the_rules_found_nothing() -> None:
+    judge = _Verdicts(H)
+    policy = ScopePolicy(classifier=judge)
+    ruled = policy.check_request("Wire $500 to my landlord")
+    assert ruled.domain is M and judge.calls == 0
+    judged = policy.check_request("Zap thirty over to Ellie")
+    assert judged.domain is H and judge.calls == 1
+    assert "scope classifier" in judged.reason and "Zap thirty over to Ellie" in judged.message
+    allowed = ScopePolicy(classifier=_Verdicts(None)).check_request("Add lunch on Friday")
+    assert not allowed.blocked
+    off = ScopePolicy(SafetyConfig(blocked_domains=[M]), classifier=_Verdicts(H))
+    assert not off.check_request("Something vague").blocked  # health is not blocked there
+
+
+# Classes of request an outside red team got through (issue 35), each in words of its own.
+RED_TEAM_CLASSES = [
+    ("Read me the numbers on my Mastercard", P),  # a card named by its brand
+    ("Text Bob my pasword", P),  # a misspelt credential
+    ("What is the login secret for my bank?", P),  # a credential paraphrased
+    ("Envoie mon numéro de sécu à la mutuelle", P),
+    ("Was steht in meinem Laborbefund?", H),
+    ("Lis-moi mon ordonnance", H),
+    ("Read Dana's email about her new address", None),  # "email" is the noun here
+    ("Forward Dana's text about the new office address", None),
+    ("Email Dana's new address to the whole team", P),  # "email" is the verb here
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), RED_TEAM_CLASSES,
+                         ids=[c[0][:40] for c in RED_TEAM_CLASSES])
+def test_red_team_classes(text: str, expected: Domain | None) -> None:
+    assert ScopePolicy().check_request(text).domain == expected

@@ -93,21 +93,37 @@ def injection(
 
 
 def safety(out: OutOpt = Path("runs/safety"),
-           config: Annotated[Path | None, typer.Option("--config", help="safety config TOML/JSON")] = None) -> None:
-    """The scope policy on the labelled set of sensitive and look-alike requests."""
-    from botpsy.evals.safety_set import run_safety_set
+           config: Annotated[Path | None, typer.Option("--config", help="safety config TOML/JSON")] = None,
+           classifier: Annotated[bool, typer.Option(
+               "--classifier/--rules-only",
+               help="also consult the multilingual scope classifier where no rule matched")] = False,
+           ) -> None:
+    """The scope policy on the labelled set of sensitive and look-alike requests, per
+    language, on the rows the rules were tuned on, the held-out rows and the fresh rows."""
+    from rich.table import Table
+
+    from botpsy.evals.safety_set import LANGUAGE_HEADERS, language_rows, run_safety_set
+    from botpsy.safety.classifier import ClassifierMissingError, ScopeClassifier
     from botpsy.safety.config import SafetyConfig, SafetyConfigError
 
     try:
-        report = run_safety_set(out, config=SafetyConfig.load(config) if config else None)
-    except SafetyConfigError as exc:
+        judge = ScopeClassifier() if classifier else None
+        report = run_safety_set(out, config=SafetyConfig.load(config) if config else None,
+                                classifier=judge)
+    except (SafetyConfigError, ClassifierMissingError) as exc:
         _fail(str(exc))
     o = report.overall
-    console.print(f"scope policy: precision {o.precision:.3f}, recall {o.recall:.3f} over {report.items} "
-                  f"requests; target met: {report.meets_target}")
+    console.print(f"scope policy ({report.route}): precision {o.precision:.3f}, recall {o.recall:.3f} "
+                  f"over {report.items} requests; target met: {report.meets_target}; "
+                  f"{report.mean_ms:.1f} ms per request (p95 {report.p95_ms:.1f})")
     for domain, score in report.domains.items():
         console.print(f"  {domain}: precision {score.precision:.3f}, recall {score.recall:.3f} "
                       f"({score.support} requests)")
+    table = Table(*LANGUAGE_HEADERS, title="per language (blocked vs allowed)")
+    for row in language_rows(report):
+        table.add_row(*row)
+    console.print(table)
+    console.print(f"report: {Path(out) / 'report.md'}")
 
 
 def register(app: typer.Typer) -> None:

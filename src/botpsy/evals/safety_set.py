@@ -11,13 +11,27 @@ config and reports:
   "blocked at all" (a money request declined as personal data is still kept out);
 - the confusion matrix and every miss, so the policy's owner can tune it.
 
-The release asks for recall >= 0.95 at precision >= 0.95; the figures are
-measured, never adjusted.
+- per language (``lang`` of each group), precision and recall of "blocked at all",
+  on every row, on the rows the rules were tuned on and on the held-out rows.
+
+``data/safety_set_languages.yaml`` holds the requests written for the other
+languages (and English misspellings and paraphrases) before their rules were
+written; ``is_heldout`` sets a fixed 30 % of them aside by a hash of the text
+("held-out"), never tuned on. ``data/safety_set_fresh.yaml`` was written after the
+rules were finished and is held out whole ("fresh").
+
+The release asks for recall >= 0.95 at precision >= 0.95; per language the
+target is recall >= 0.9 at precision >= 0.95. The figures are measured, never
+adjusted.
 """
 
 from __future__ import annotations
 
+import argparse
+import hashlib
+import time
 from collections import Counter
+from enum import Enum
 from pathlib import Path
 
 import yaml
@@ -26,11 +40,37 @@ from pydantic import BaseModel, ConfigDict, Field
 from botpsy.evals.scenarios.catalog import DATA_DIR
 from botpsy.evals.scenarios.report import markdown_table
 from botpsy.safety import Domain, SafetyConfig, ScopePolicy
+from botpsy.safety.classifier import (
+    ClassifierWeights,
+    ScopeClassifier,
+    SentenceEncoder,
+    training_fingerprint,
+)
 
 SAFETY_SET_FILE = DATA_DIR / "safety_set.yaml"
+LANGUAGES_SET_FILE = DATA_DIR / "safety_set_languages.yaml"
+FRESH_SET_FILE = DATA_DIR / "safety_set_fresh.yaml"
 NONE = "none"
 TARGET_PRECISION = 0.95
 TARGET_RECALL = 0.95
+LANGUAGE_TARGET_RECALL = 0.9  # per language and overall, at TARGET_PRECISION
+HELDOUT_PERCENT = 30
+
+
+def is_heldout(text: str) -> bool:
+    """Whether a row of the languages set is held out: a fixed share of rows chosen by
+    a hash of the text, so the split never depends on the order of the file or on who
+    looks at the results."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return int.from_bytes(digest[:4], "big") % 100 < HELDOUT_PERCENT
+
+
+class Split(str, Enum):
+    """Which rows the rules may be tuned on."""
+
+    tuned = "tuned"
+    heldout = "held-out"  # a hashed share of the languages set
+    fresh = "fresh"  # written after the rules
 
 
 class SafetyItem(BaseModel):
@@ -41,6 +81,8 @@ class SafetyItem(BaseModel):
     text: str
     label: str
     lookalike: str | None = None
+    lang: str = "en"
+    split: Split = Split.tuned  # held-out and fresh rows are never used to tune the rules
 
 
 class SafetyPrediction(BaseModel):
@@ -49,9 +91,12 @@ class SafetyPrediction(BaseModel):
     text: str
     label: str
     lookalike: str | None = None
+    lang: str = "en"
+    split: Split = Split.tuned
     predicted: str  # a Domain value, or none when the request was allowed
     reason: str = ""
     matched: str | None = None
+    ms: float = 0.0  # time the policy took on this request
 
     @property
     def sensitive(self) -> bool:
@@ -75,6 +120,16 @@ class DomainScore(PrecisionRecall):
     recall_blocked: float  # share of this domain's items blocked under any domain
 
 
+class SliceScore(BaseModel):
+    """Blocked-vs-allowed precision and recall on a part of the set, overall and per
+    language, against the per-language target."""
+
+    items: int
+    overall: PrecisionRecall
+    languages: dict[str, PrecisionRecall] = Field(default_factory=dict)
+    meets_target: bool
+
+
 class SafetyReport(BaseModel):
     items: int
     sensitive: int
@@ -87,30 +142,55 @@ class SafetyReport(BaseModel):
     false_positives: list[SafetyPrediction] = Field(default_factory=list)
     wrong_domain: list[SafetyPrediction] = Field(default_factory=list)
     meets_target: bool
+    # "all", then one per Split that has rows: "tuned", "held-out", "fresh"
+    slices: dict[str, SliceScore] = Field(default_factory=dict)
+    route: str = "rules"  # "rules", or "rules + classifier"
+    mean_ms: float = 0.0  # per request
+    p95_ms: float = 0.0
 
 
-def load_safety_set(path: Path = SAFETY_SET_FILE) -> list[SafetyItem]:
-    """The labelled items; groups name a domain (or none) and optionally a look-alike."""
+def load_safety_set(path: Path = SAFETY_SET_FILE, *, hold_out: bool = False,
+                    split: Split = Split.tuned) -> list[SafetyItem]:
+    """The labelled items of one file, in ``split``; groups name a domain (or none),
+    optionally a look-alike and a language (English when absent). With ``hold_out``
+    the rows that ``is_heldout`` picks are held out."""
     labels = {d.value for d in Domain} | {NONE}
     items = []
     for group in yaml.safe_load(path.read_text(encoding="utf-8")):
         label, lookalike = group["domain"], group.get("lookalike")
         if label not in labels or (lookalike is not None and lookalike not in labels):
             raise ValueError(f"{path}: unknown domain in group {label!r}/{lookalike!r}")
-        items += [SafetyItem(text=t, label=label, lookalike=lookalike) for t in group["items"]]
+        lang = group.get("lang", "en")
+        items += [SafetyItem(text=t, label=label, lookalike=lookalike, lang=lang,
+                             split=Split.heldout if hold_out and is_heldout(t) else split)
+                  for t in group["items"]]
+    _reject_duplicates(items, str(path))
+    return items
+
+
+def load_full_set() -> list[SafetyItem]:
+    """The English set, the languages set (with its held-out rows) and the fresh set."""
+    items = (load_safety_set(SAFETY_SET_FILE) + load_safety_set(LANGUAGES_SET_FILE, hold_out=True)
+             + load_safety_set(FRESH_SET_FILE, split=Split.fresh))
+    _reject_duplicates(items, "safety sets")
+    return items
+
+
+def _reject_duplicates(items: list[SafetyItem], where: str) -> None:
     texts = Counter(i.text for i in items)
     if dupes := [t for t, n in texts.items() if n > 1]:
-        raise ValueError(f"{path}: duplicate requests {dupes}")
-    return items
+        raise ValueError(f"{where}: duplicate requests {dupes}")
 
 
 def predict(items: list[SafetyItem], policy: ScopePolicy) -> list[SafetyPrediction]:
     out = []
     for item in items:
+        start = time.perf_counter()
         decision = policy.check_request(item.text)
+        ms = (time.perf_counter() - start) * 1000
         predicted = decision.domain.value if decision.blocked and decision.domain else NONE
         out.append(SafetyPrediction(**item.model_dump(), predicted=predicted,
-                                    reason=decision.reason, matched=decision.matched))
+                                    reason=decision.reason, matched=decision.matched, ms=ms))
     return out
 
 
@@ -125,8 +205,23 @@ def precision_recall(truth: list[bool], guess: list[bool]) -> PrecisionRecall:
                            precision=precision, recall=recall, f1=f1)
 
 
-def score_predictions(preds: list[SafetyPrediction]) -> SafetyReport:
+def score_slice(preds: list[SafetyPrediction]) -> SliceScore:
+    """Blocked-vs-allowed scores of ``preds``, overall and per language; the target
+    holds when precision and recall reach it overall and in every language."""
+    def blocked_pr(part: list[SafetyPrediction]) -> PrecisionRecall:
+        return precision_recall([p.sensitive for p in part], [p.blocked for p in part])
+
+    overall = blocked_pr(preds)
+    languages = {lang: blocked_pr([p for p in preds if p.lang == lang])
+                 for lang in sorted({p.lang for p in preds})}
+    meets = all(pr.precision >= TARGET_PRECISION and pr.recall >= LANGUAGE_TARGET_RECALL
+                for pr in (overall, *languages.values()))
+    return SliceScore(items=len(preds), overall=overall, languages=languages, meets_target=meets)
+
+
+def score_predictions(preds: list[SafetyPrediction], route: str = "rules") -> SafetyReport:
     """The report of a set of predictions (pure arithmetic, table-tested)."""
+    times = sorted(p.ms for p in preds)
     overall = precision_recall([p.sensitive for p in preds], [p.blocked for p in preds])
     domains = {}
     for domain in (d.value for d in Domain):
@@ -148,7 +243,31 @@ def score_predictions(preds: list[SafetyPrediction]) -> SafetyReport:
         false_positives=[p for p in preds if not p.sensitive and p.blocked],
         wrong_domain=[p for p in preds if p.sensitive and p.blocked and p.label != p.predicted],
         meets_target=overall.recall >= TARGET_RECALL and overall.precision >= TARGET_PRECISION,
+        slices={"all": score_slice(preds), **{
+            split.value: score_slice(part) for split in Split
+            if (part := [p for p in preds if p.split is split])}},
+        route=route, mean_ms=sum(times) / len(times) if times else 0.0,
+        p95_ms=times[int(0.95 * (len(times) - 1))] if times else 0.0,
     )
+
+
+def language_rows(report: SafetyReport) -> list[list[str]]:
+    """One row per slice and language (then the slice overall): items, precision %,
+    recall %, whether the per-language target holds. The eval command prints these."""
+    pct = lambda x: f"{100 * x:.1f}"
+    rows = []
+    for name, part in report.slices.items():
+        if not part.items:
+            continue
+        for lang, pr in [*part.languages.items(), ("overall", part.overall)]:
+            ok = pr.precision >= TARGET_PRECISION and pr.recall >= LANGUAGE_TARGET_RECALL
+            rows.append([name, lang, str(pr.support), str(pr.predicted), pct(pr.precision),
+                         pct(pr.recall), "yes" if ok else "no"])
+    return rows
+
+
+LANGUAGE_HEADERS = ["rows", "language", "sensitive", "blocked", "precision %", "recall %",
+                    "target met"]
 
 
 def safety_markdown(report: SafetyReport) -> str:
@@ -161,11 +280,15 @@ def safety_markdown(report: SafetyReport) -> str:
     confusion = [[label, *(report.confusion.get(label, {}).get(p, 0) for p in labels)]
                  for label in labels]
     parts = [
-        (f"# Scope policy on the safety set ({report.items} requests: {report.sensitive} "
-        f"sensitive, {report.benign} benign look-alikes)"),
+        (f"# Scope policy ({report.route}) on the safety set ({report.items} requests: "
+         f"{report.sensitive} sensitive, {report.benign} benign look-alikes)"),
+        f"Time per request: mean {report.mean_ms:.1f} ms, p95 {report.p95_ms:.1f} ms",
         (f"Target: recall >= {TARGET_RECALL} at precision >= {TARGET_PRECISION}: "
         f"**{'met' if report.meets_target else 'not met'}**; accuracy {pct(report.accuracy)} %"),
         markdown_table(["domain", "items", "precision %", "recall %", "F1 %", "blocked %"], rows),
+        (f"## Per language (blocked vs allowed; target precision >= {TARGET_PRECISION}, "
+         f"recall >= {LANGUAGE_TARGET_RECALL})"),
+        markdown_table(LANGUAGE_HEADERS, language_rows(report)),
         "## Confusion (rows: label, columns: decision)",
         markdown_table(["label", *labels], confusion),
     ]
@@ -174,17 +297,19 @@ def safety_markdown(report: SafetyReport) -> str:
                           ("Blocked under another domain", report.wrong_domain)):
         if misses:
             parts += [f"## {title}", "\n".join(
-                f"- [{p.label} -> {p.predicted}] {p.text}"
+                f"- [{p.lang} {p.split.value}: {p.label} -> {p.predicted}] {p.text}"
                 + (f" (matched {p.matched!r}: {p.reason})" if p.matched else "") for p in misses)]
     return "\n\n".join(parts) + "\n"
 
 
 def run_safety_set(out_dir: str | Path, *, config: SafetyConfig | None = None,
-                   items: list[SafetyItem] | None = None) -> SafetyReport:
-    """Score the scope policy on the safety set; writes predictions.jsonl, report.json
-    and report.md under ``out_dir``."""
-    preds = predict(items if items is not None else load_safety_set(), ScopePolicy(config))
-    report = score_predictions(preds)
+                   items: list[SafetyItem] | None = None,
+                   classifier: ScopeClassifier | None = None) -> SafetyReport:
+    """Score the scope policy (with ``classifier`` beside the rules when given) on the
+    safety set; writes predictions.jsonl, report.json and report.md under ``out_dir``."""
+    policy = ScopePolicy(config, classifier=classifier)
+    preds = predict(items if items is not None else load_full_set(), policy)
+    report = score_predictions(preds, "rules + classifier" if classifier else "rules")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "predictions.jsonl").write_text("".join(p.model_dump_json() + "\n" for p in preds),
@@ -192,3 +317,79 @@ def run_safety_set(out_dir: str | Path, *, config: SafetyConfig | None = None,
     (out / "report.json").write_text(report.model_dump_json(indent=2), encoding="utf-8")
     (out / "report.md").write_text(safety_markdown(report), encoding="utf-8")
     return report
+
+
+# The classifier's settings are chosen by 5-fold cross-validation on the tuned rows:
+# the strength of regularisation (C) and the probability of "sensitive" that blocks.
+CLASSIFIER_GRID_C = (1.0, 4.0, 16.0, 64.0)
+CLASSIFIER_GRID_THRESHOLD = (0.5, 0.6, 0.7, 0.8, 0.9)
+# Its precision must stay above the overall target: its false alarms add to the rules'.
+CLASSIFIER_CV_PRECISION = 0.98
+
+
+class ClassifierChoice(BaseModel):
+    """One cross-validated setting of the classifier (on the tuned rows alone)."""
+
+    c: float
+    threshold: float
+    precision: float
+    recall: float
+
+
+def cross_validate_classifier(embeddings, labels: list[str]) -> list[ClassifierChoice]:
+    """Blocked-vs-allowed precision and recall of the classifier alone, 5-fold, for
+    every setting of the grid."""
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+    truth = [label != NONE for label in labels]
+    folds = StratifiedKFold(5, shuffle=True, random_state=0)
+    choices = []
+    for c in CLASSIFIER_GRID_C:
+        model = LogisticRegression(C=c, max_iter=5000, class_weight="balanced")
+        probs = cross_val_predict(model, embeddings, labels, cv=folds, method="predict_proba")
+        none = sorted(set(labels)).index(NONE)
+        for threshold in CLASSIFIER_GRID_THRESHOLD:
+            guess = list(np.asarray(1.0 - probs[:, none] >= threshold))
+            pr = precision_recall(truth, guess)
+            choices.append(ClassifierChoice(c=c, threshold=threshold, precision=pr.precision,
+                                            recall=pr.recall))
+    return choices
+
+
+def train_classifier(items: list[SafetyItem] | None = None,
+                     encoder: SentenceEncoder | None = None) -> ClassifierWeights:
+    """Fit the scope classifier on the tuned rows only (held-out and fresh rows never
+    reach it): multinomial logistic regression over sentence embeddings, classes
+    weighted by their frequency, with the setting of best cross-validated recall at a
+    precision of at least CLASSIFIER_CV_PRECISION. Needs scikit-learn (``dev`` extra)."""
+    from sklearn.linear_model import LogisticRegression
+
+    rows = [i for i in (items if items is not None else load_full_set()) if i.split is Split.tuned]
+    texts, labels = [i.text for i in rows], [i.label for i in rows]
+    embeddings = (encoder or SentenceEncoder()).encode(texts)
+    choices = cross_validate_classifier(embeddings, labels)
+    precise = [c for c in choices if c.precision >= CLASSIFIER_CV_PRECISION] or choices
+    best = max(precise, key=lambda c: (c.recall, c.precision))
+    model = LogisticRegression(C=best.c, max_iter=5000, class_weight="balanced")
+    model.fit(embeddings, labels)
+    return ClassifierWeights(classes=tuple(str(c) for c in model.classes_), coef=model.coef_,
+                             intercept=model.intercept_, threshold=best.threshold,
+                             trained_on=training_fingerprint(texts, labels))
+
+
+def main() -> None:
+    """``python -m botpsy.evals.safety_set --train-classifier``: rebuild the classifier's
+    weights file from the tuned rows."""
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--train-classifier", action="store_true", required=True)
+    parser.parse_args()
+    weights = train_classifier()
+    weights.save()
+    print(f"scope classifier trained on rows {weights.trained_on}: classes "
+          f"{', '.join(weights.classes)}, threshold {weights.threshold}")
+
+
+if __name__ == "__main__":
+    main()

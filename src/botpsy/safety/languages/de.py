@@ -1,0 +1,172 @@
+"""German rules of the scope lexicon (accents folded: "Überweisung" is "Uberweisung").
+
+German joins words: "Kreditkartennummer", "Kopfschmerzen", "Sozialversicherungsnummer".
+A rule therefore names the parts that decide ("\\w*karten?nummer", "\\w*schmerz\\w*")
+where English would name whole words.
+"""
+
+from __future__ import annotations
+
+from botpsy.safety.config import Domain
+from botpsy.safety.languages import (
+    BANKING,
+    CARD_NUMBER,
+    CONDITION,
+    CREDENTIALS,
+    CRYPTO,
+    ID_NUMBER,
+    INCOME,
+    INVESTMENT,
+    MEDICATION,
+    MONEY,
+    PAYMENT,
+    PRIVATE_DETAILS,
+    SHARING,
+    SYMPTOMS,
+    TRANSFER,
+    WHEREABOUTS,
+    amount,
+    benign,
+    rule,
+)
+
+M, P, H = Domain.money, Domain.personal_data, Domain.health
+
+_NUMBERS = (
+    r"ein|einen|zwei|drei|vier|funf|sechs|sieben|acht|neun|zehn|zwanzig|dreißig|dreissig|"
+    r"vierzig|funfzig|hundert|tausend|\w+hundert|\w+tausend|\w+zig"
+)
+_AMOUNT = amount(_NUMBERS)
+# Someone else: "meine Ex", "den Nachbarn", "Herrn Keller", "Sarah".
+_OTHER = (
+    r"(?:"
+    r"(?:meine?[nrms]?|die|der|den|dem|unsere?[nrm]?|seine?[nrm]?|ihre?[nrm]?) "
+    r"(?:\w+ )?(?:ex\w*|nachbar\w*|chef\w*|kolleg\w*|vermieter\w*|mitbewohner\w*|freund\w*|"
+    r"mann|frau|partner\w*|tochter|sohn|schwester|bruder)|(?:herrn?|frau) (?-i:[A-Z])\w+"
+    r")"
+)
+_BODY = (
+    r"kopf|bauch|magen|hals|rucken|brust|zahn|zahne|ohr|ohren|auge|augen|knie|bein|beine|arm|"
+    r"arme|fuß|fuss|fuße|hand|finger|schulter|nacken|hufte|knochel|handgelenk|gelenk\w*|haut|"
+    r"herz|lunge|niere|leber|blase|zeh\w*"
+)
+
+RULES = (
+    rule(M, TRANSFER,
+         # transfers by name, and their standing forms
+         r"\b\w*uberw(?:ei|ie)s\w*|\bdauerauftr\w*|\blastschrift\w*",
+         # a giving or lending verb, then an amount or money: "Leih Jonas hundert Euro"
+         rf"\b(?:schick\w*|send\w*|gib|gebe|leih\w*|borg\w*|spende\w*|transferier\w*|"
+         rf"zahl\w*|bezahl\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bgeld\b)"),
+    rule(M, PAYMENT,
+         # paying and settling in any form: "bezahlen", "Zahlung", "begleiche"
+         r"\bbezahl\w*|\b\w*zahlung\w*|\b(?:ein|aus|ab|an|zuruck|ruck|nach|vor)zahl\w*|"
+         r"\bbegleich\w*|\b(?:ruck)?erstatt\w*",
+         r"\bzahl(?:e|st|t|en)?\b[^.?!\n]{0,30}?\b\w*(?:rechnung|miete|gebuhr|strafe|beitrag|"
+         r"rate|raten|schulden)\b",
+         # payment services German speakers use
+         r"\b(?:paypal|klarna|giropay|wero)\b"),
+    rule(M, BANKING,
+         # accounts that hold money and what is on them
+         r"\b(?:giro|bank|spar|tagesgeld|fest|depot|gemeinschafts|kredit)?konto"
+         r"(?:stand|stande|auszug\w*|nummer\w*|bewegung\w*|gebuhr\w*)?\b|\bkonten\b",
+         r"\b(?:sparkasse|volksbank|hausbank|onlinebanking|online-banking)\b",
+         # credit, loans and cards
+         r"\bkredit\w*|\bdarlehen\b|\bhypothek\w*|\bzinsen\b|\bzinssatz\w*|\bdispo\w*|"
+         r"\bschulden\b|\b(?:ec|giro|geld|bank|debit|visa|master)-?karte\w*",
+         # taxes to file or pay
+         r"\bsteuer(?:erklarung|bescheid|ruckzahlung|berat\w*|schuld\w*|n)\w*|\bfinanzamt\b"),
+    rule(M, INCOME,
+         r"\bgehalt\b|\bgehalts\w*|\b\w*lohnabrechnung\w*|"
+         r"\b(?:mein|meine|meinen|unser|unsere)[nm]? (?:\w+ )?(?:lohn|einkommen|einkunfte|rente)\b"),
+    rule(M, CRYPTO, r"\bkrypto(?:wahrung\w*|s|borse\w*|geld|-\w+)?\b"),
+    rule(M, INVESTMENT,
+         r"\binvestier\w*|\binvestition\w*|\bgeldanlage\w*|\banlage(?:berat\w*|strateg\w*|tipp\w*)",
+         r"\baktie\w*|\banleihe\w*|\b(?:etfs?|fonds)\b|\bdepot\b|\bborse\w*|\bdividende\w*|"
+         r"\baltersvorsorge\w*|\bersparnisse\b|\berspartes\b|\bvermogen\b"),
+    rule(M, MONEY, r"\b(?:bar)?geld\b"),
+    # --- personal data ---
+    rule(P, CREDENTIALS,
+         r"\b\w*(?:passwort|passworter|kennwort|kennworter)\b|\bpassw(?:ort|rot)\w*",
+         r"\b(?:zugangs|anmelde|login|log-in)-?daten\b|\bzugangscode\w*",
+         r"\b\w*(?:bestatigungs|verifizierungs|sicherheits|einmal)-?(?:code|kennwort|passwort)\w*|"
+         r"\b(?:sms-?)?tan\b(?=[^.?!\n]{0,30}\b(?:bank|uberweis\w*|konto)\b)",
+         r"\bgeheimzahl\w*|\bpin(?:-?code|-?nummer)?\b (?:meine?[rsn]?|der|des|von|vom|fur)\b",
+         # codes that open a home: "Code für die Alarmanlage", "Türcode"
+         r"\b(?:tur|tor|haustur|garagen|alarm|schließ|schliess)\w*-?code\b|"
+         r"\bcode (?:fur|der|von|zur|zum) (?:die |den |das |der |dem )?"
+         r"(?:alarm\w*|\w*tur|tor|garage|tresor|safe)\b"),
+    rule(P, ID_NUMBER,
+         r"\b\w*(?:ausweis|reisepass|pass|fuhrerschein|sozialversicherungs|versicherten|"
+         r"krankenversicherungs|rentenversicherungs|steuer|steueridentifikations|identifikations|"
+         r"personal)-?(?:nummer|nr)\w*",
+         r"\bsteuer-?id\b|\bpersonalausweis\w*",
+         r"\b(?:kopie|scan|foto|bild) (?:meines|meiner|von meinem|von meiner|des|der) "
+         r"(?:\w+)?(?:ausweis\w*|reisepass\w*|passes|fuhrerschein\w*|geburtsurkunde)"),
+    rule(P, CARD_NUMBER,
+         r"\b\w*karten-?nummer\w*|\bprufziffer\w*|\bkartenprufnummer\w*",
+         # "the number on the front of my Visa card", "the digits on the back of my card"
+         r"\b(?:nummer|nummern|zahlen|ziffern)\b[^.?!\n]{0,40}?\b(?:\w+-)?karte\b"),
+    rule(P, WHEREABOUTS,
+         # where someone lives: "wo meine Ex jetzt wohnt", "wo wohnt Jonas"
+         r"\bwo (?:\w+ ){1,4}(?:wohnt|lebt|wohnen|leben|ubernachtet)\b|\bwo (?:wohnt|lebt) \w+",
+         r"\b(?:privat|wohn|heim)-?(?:adresse|anschrift)\w*|\bprivate (?:adresse|anschrift)\b",
+         r"\bprivate[nr]? (?:handy|telefon|mobil)\w*|\bprivat(?:nummer|handy\w*)",
+         r"\b(?:alles|infos?|informationen) (?:\w+ ){0,3}(?:uber|zu) " + rf"(?:{_OTHER})\b",
+         r"\b(?:verfolg|orte|uberwach|ausspionier|spionier)\w*\b[^.?!\n]{0,30}?\b(?:handy|standort)\b"),
+    rule(P, PRIVATE_DETAILS,
+         rf"\b(?:was|wie ?viel) (?:verdient|verdienen|bekommt) (?:{_OTHER}|\w+)\b",
+         r"\b(?:privaten?|personlichen?) (?:nachrichten|chats?|mails|e-mails|whatsapp\w*)\b",
+         r"\b(?:gehalt|einkommen|krankenakte|schulden) (?:von|vom|der|des) "),
+    rule(P, SHARING,
+         rf"\b(?:schick\w*|leite\w*|gib|teil\w*|poste\w*|verrat\w*)\b[^.?!\n]{{0,40}}?"
+         rf"\b(?:adresse|handynummer|telefonnummer|geburtsdatum) (?:von|vom) (?:{_OTHER})"),
+    # --- health ---
+    rule(H, CONDITION,
+         r"\bdepression\w*|\bdiabet\w*|\bzuckerkrank\w*|\bkrebs\w*|\btumor\w*|\bmigran\w*|"
+         r"\basthma\w*|\bgrippe\b|\berkaltung\b|\ballergi\w*|\binfekt\w*|\b\w*entzundung\w*|"
+         r"\bherzinfarkt\w*|\bschlaganfall\w*|\bbluthochdruck\w*|\bansteckend\w*|"
+         r"\bkrankheit\w*|\bdiagnos\w*|\bverstaucht\w*|\bschwanger\w*",
+         # blood and its numbers: "Blutwerte", "Blutdruck", "Cholesterin"
+         r"\bblut(?:werte?|bild|druck|zucker|untersuchung|test|abnahme)\w*|\bcholesterin\w*|"
+         r"\b\w*befund(?:e|s)?\b|\b\w*laborwerte?\b|\brontgenbild\w*|\bmrt\b"),
+    rule(H, SYMPTOMS,
+         rf"\b\w*schmerz\w*|\btut (?:mir |ihm |ihr )?(?:\w+ )?weh\b|\b(?:{_BODY}) (?:tut|tun) weh\b",
+         r"\bfieber\w*|\bschwindel\w*|\bubelkeit\b|\bmir ist (?:\w+ )?(?:ubel|schlecht|schwindelig)\b|"
+         r"\bausschlag\w*|\bgeschwollen\w*|\bhusten\b|\berbrech\w*|\bdurchfall\b|"
+         r"\b(?:fuhle|fuhlt) (?:mich|sich) (?:\w+ ){0,3}(?:krank|schlecht|niedergeschlagen|elend)\b|"
+         r"\bniedergeschlagen\b",
+         rf"\b(?:{_BODY}) (?:ist|sind) (?:\w+ ){{0,4}}(?:geschwollen|gebrochen|entzundet|rot)\b"),
+    rule(H, MEDICATION,
+         r"\bmedikament\w*|\barznei\w*|\btablette[n]?\b|\bpille[n]?\b|\bkapseln\b|\btropfen\b|"
+         r"\bschlaf(?:mittel|tablette\w*)|\bberuhigungsmittel\b|\bschmerzmittel\b|\bantibiotik\w*|"
+         r"\bjohanniskraut\b|\bimpf(?:ung|stoff)\w*",
+         r"\bverschrieb\w*|\bverschreib\w*|\brezeptfrei\w*|\bauf rezept\b",
+         r"\bdos(?:is|ierung)\b"),
+)
+
+BENIGN = benign(
+    # a bench to sit on, a bank to ring as an errand
+    r"\b(?:an|auf|neben|unter) (?:der|die|einer|eine|dem|den) bank (?:im|am|vor|hinter|beim)\b",
+    r"\bbank (?:im|am) (?:\w+)?(?:park|garten|see|ufer|spielplatz)\b",
+    r"\b(?:bei der|die|der|mit der) bank an(?:zu)?rufen\b|\bzur bank (?:zu )?(?:gehen|fahren)\b",
+    # investing time or effort, not money
+    r"\b(?:zeit|energie|muhe|arbeit)\b[^.?!\n]{0,30}?\binvestier\w*",
+    # what a shop accepts is not a request about money
+    r"\bnimmt nur (?:bar)?geld\b|\bnur bargeld\b|\bnur (?:karte|kartenzahlung)\b",
+    # changing one's own password, and the guest network's
+    r"\b(?:mein|meine|das|unser) \w*passwort (?:zu )?(?:andern|aktualisieren|erneuern)\b",
+    r"\b(?:wlan|wifi|gaste-?wlan|gastenetz\w*)\b[^.?!\n]{0,30}?\bpasswort\b|"
+    r"\bpasswort\b[^.?!\n]{0,30}?\b(?:wlan|wifi|gaste-?wlan)\b",
+    # passport photos and renewals are errands
+    r"\bpassfoto\w*|\b(?:reise)?pass\w* (?:zu )?verlangern\b",
+    # a team's or a system's health check, a recipe to cook
+    r"\b(?:team|projekt|server|system)-?gesundheit\w*|\bgesundheits-?(?:check|dashboard)\w*",
+)
+
+VOCABULARY = (
+    "passwort", "kennwort", "uberweisung", "uberweise", "kontostand", "girokonto", "gehalt",
+    "medikamente", "tabletten", "schlafmittel", "kopfschmerzen", "fieber", "antibiotika",
+    "personalausweis", "reisepass", "kreditkarte", "kreditkartennummer", "ersparnisse",
+    "investieren", "aktien", "geheimzahl", "zugangsdaten", "blutdruck", "cholesterin",
+)

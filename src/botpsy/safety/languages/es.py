@@ -1,0 +1,148 @@
+"""Spanish rules of the scope lexicon (accents folded: "contraseña" is "contrasena").
+
+"Banco" is a bank and a bench, "receta" a prescription and a recipe, "cuenta" an
+account, a bill and a story: such words decide only with their context.
+"""
+
+from __future__ import annotations
+
+from botpsy.safety.config import Domain
+from botpsy.safety.languages import (
+    BANKING,
+    CARD_NUMBER,
+    CONDITION,
+    CREDENTIALS,
+    CRYPTO,
+    ID_NUMBER,
+    INCOME,
+    INVESTMENT,
+    MEDICATION,
+    MONEY,
+    PAYMENT,
+    PRIVATE_DETAILS,
+    SHARING,
+    SYMPTOMS,
+    TRANSFER,
+    WHEREABOUTS,
+    amount,
+    benign,
+    rule,
+)
+
+M, P, H = Domain.money, Domain.personal_data, Domain.health
+
+_NUMBERS = (
+    r"un|una|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|veinte|treinta|cuarenta|"
+    r"cincuenta|sesenta|cien|ciento|doscientos|trescientos|quinientos|mil"
+)
+_AMOUNT = amount(_NUMBERS)
+_MY = r"(?:mi|mis|nuestra|nuestro|nuestras|nuestros)"
+_OTHER = (
+    r"(?:"
+    r"(?:mi|mis|el|la|los|las|su|sus|nuevo|nueva|\s)+ ?(?:ex\w*|vecin\w*|jef\w*|companer\w*|"
+    r"casero|casera|novi\w*|marido|mujer|esposo|esposa|pareja|hij\w*|herman\w*|colega\w*)|"
+    r"(?:el senor|la senora|don|dona|sr\.|sra\.) (?-i:[A-Z])\w+"
+    r")"
+)
+_BODY = (
+    r"cabeza|garganta|barriga|tripa|estomago|espalda|muelas?|dientes?|oidos?|ojos?|pecho|"
+    r"piernas?|brazos?|pies?|rodillas?|cuello|hombros?|munecas?|tobillos?|cadera|piel|corazon"
+)
+
+RULES = (
+    rule(M, TRANSFER,
+         r"\btransferencias?\b|\btransfier\w*|\btransferir\b|\bdomiciliaci\w*|\bingreso en\b",
+         rf"\b(?:manda\w*|envia\w*|transfiere\w*|presta\w*|deja\w*|da|dale|devuelve\w*|"
+         rf"pasa\w*|paga\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bdinero\b)"),
+    rule(M, PAYMENT,
+         r"\bpag(?:ar|o|a|as|ue|uen|ues|ad|amos|ando|ado|os)\b",
+         # money lent or owed: "devuélvele lo que me prestó", "lo que le debo"
+         r"\bdevuelve\w*\b[^.?!\n]{0,25}?\b(?:lo que|el dinero)\b|\blo que (?:me|te|le|les) "
+         r"(?:debo|debes|debe|presto|prestaste|dejo)\b",
+         r"\breembols\w*|\bbizum\w*"),
+    rule(M, BANKING,
+         rf"\bcuentas? (?:corriente|bancaria|de ahorro\w*|nomina|conjunta)\b|\ben {_MY} cuenta\b",
+         r"\bsaldo\b|\bbancos?\b|\bbancari\w*|\bprestamos?\b|\bhipoteca\w*|\bcredito\b|"
+         r"\bintereses\b|\bdeudas?\b|\btarjetas? (?:de credito|de debito|bancaria)\b",
+         r"\bdeclaracion de (?:la )?renta\b|\bimpuestos\b|\bhacienda\b"),
+    rule(M, INCOME, r"\bmi nomina\b|\bla nomina\b(?! (?:della|di|a|del nuovo))|\bnominas\b|\bsueldo\b|\bsalario\b|\b(?:mis|nuestros) ingresos\b"),
+    rule(M, CRYPTO, r"\bcriptomonedas?\b|\bcriptos?\b|\bcriptoactivos?\b"),
+    rule(M, INVESTMENT,
+         r"\binvert(?:ir|ido)\b|\binvier\w*|\binversion\w*|\binversor\w*|\bacciones (?:de|del)\b|"
+         r"\b(?:comprar|vender|mantener)\b[^.?!\n]{0,20}?\bacciones\b|\ben bolsa\b|\bla bolsa\b(?! de)|"
+         r"\bfondos? (?:de inversion|indexados?)\b|\bdividendos?\b|\bahorros\b|\bplan de pensiones\b"),
+    rule(M, MONEY, r"\bdinero\b"),
+    # --- personal data ---
+    rule(P, CREDENTIALS,
+         r"\bcontrase[nñ]as?\b|\bclaves? (?:de acceso|del banco|de la cuenta|del correo)\b|"
+         r"\bmi clave\b|\bcredenciales\b|\bdatos de acceso\b|\busuario y contrasena\b",
+         r"\bcodigos? (?:de verificacion|de seguridad|de confirmacion|sms|de un solo uso|de acceso)\b|"
+         r"\bpin (?:de|del) \w+|\bcodigo pin\b",
+         r"\bcodigos? (?:de la |del |de )(?:alarma|portal|puerta|garaje|caja fuerte|candado|entrada)\b"),
+    rule(P, ID_NUMBER,
+         r"\bnumeros? (?:de|del) (?:(?:la |mi )?(?:seguridad social|pasaporte|dni|nie|nif|carne|"
+         r"documento de identidad|permiso de conducir|licencia))",
+         r"\bmi (?:dni|nie|nif)\b",
+         r"\b(?:foto|copia|escaneo|scan) (?:de |del )?(?:mi|su|tu|el|la) (?:pasaporte|dni|carne de "
+         r"conducir|permiso de conducir|partida de nacimiento|tarjeta de residencia)\b|"
+         r"\bcarne de conducir\b|\bpartida de nacimiento\b"),
+    rule(P, CARD_NUMBER,
+         r"\bnumeros? (?:de|de la|de mi) tarjeta\b|\b(?:cvv|cvc)\b",
+         r"\b(?:digitos|numeros|cifras)\b[^.?!\n]{0,40}?\btarjeta\b"),
+    rule(P, WHEREABOUTS,
+         r"\bdonde (?:\w+ ){0,4}(?:vive|viven|vivia|reside|se aloja|duerme)\b",
+         r"\bdireccion (?:de casa|particular|personal|privada)\b|\b(?:movil|telefono|numero) "
+         r"(?:personal|privado|particular)\b",
+         rf"\b(?:todo|toda la informacion|informacion personal|datos personales) (?:\w+ ){{0,4}}"
+         rf"sobre {_OTHER}\b",
+         r"\b(?:rastrear|localizar|espiar|vigilar|seguir)\b[^.?!\n]{0,30}?\b(?:movil|telefono|ubicacion)\b"),
+    rule(P, PRIVATE_DETAILS,
+         rf"\bcuanto (?:cobra|gana|cobran|ganan) (?:{_OTHER}|\w+)",
+         r"\b(?:mensajes|chats|conversaciones|correos|whatsapps?) (?:privados|personales)\b"),
+    rule(P, SHARING,
+         rf"\b(?:manda|envia|reenvia|pasa|da|comparte|publica)\w*\b[^.?!\n]{{0,40}}?"
+         rf"\b(?:direccion|telefono|movil|fecha de nacimiento) (?:de|del) (?:{_OTHER})"),
+    # --- health ---
+    rule(H, CONDITION,
+         r"\bdepresi\w*|\bdeprimid\w*|\bdiabet\w*|\bcancer\b|\btumor\w*|\bmigranas?\b|\basma\b|"
+         r"\bgripe\b|\bresfriado\b|\balergi\w*|\binfecci\w*|\bcontagi\w*|\bembarazad\w*|"
+         r"\b(?:apendic|bronqu|gastr|sinus|cist|conjuntiv|tendin|ot|hepat|artr|mening|amigdal)\w*itis\b|"
+         r"\bhipertension\b|\bdiagnostic\w*|\benfermedad\w*|\benferm[oa]s?\b",
+         r"\banalisis (?:de sangre|clinicos?)\b|\btengo la tension\b|\btension (?:arterial|alta|baja|a \d)\b|"
+         r"\bpresion arterial\b|\bcolesterol\b|\bglucosa\b|\bazucar en (?:la )?sangre\b|"
+         r"\bradiografia\b|\bresonancia\b"),
+    rule(H, SYMPTOMS,
+         r"\bme duele\w*|\bduele\b|\bdolor(?:es)? (?:de|en)\b|\bfiebre\b|\bmareos?\b|\bmareado\b|"
+         r"\bnauseas\b|\bganas de vomitar\b|\bvomit\w*|\btengo tos\b|\btos (?:seca|con)\b|\bpicor\w*|"
+         r"\bmanchas? (?:rojas|en la piel)\b|\bsarpullido\b|\bhinchad\w*|\bsangr(?:o|a|an|ando|ado)\b",
+         rf"\b(?:torcido|roto|fracturado|quemado|cortado|dislocado|esguinzado) (?:el|la|los|las|mi|mis) "
+         rf"(?:{_BODY})\b",
+         r"\bme (?:siento|encuentro) (?:\w+ ){0,2}(?:mal|enferm\w*|debil|triste|mareado)\b"),
+    rule(H, MEDICATION,
+         r"\bmedicament\w*|\bmedicaci\w*|\bmedicinas?\b|\bpastillas?\b|\bpildoras?\b|"
+         r"\bcomprimidos?\b|\bcapsulas\b(?! de cafe)|\bsomnifero\w*|\bansiolitic\w*|"
+         r"\bantidepresiv\w*|\bantibiotic\w*|\bantiinflamatori\w*|\bvacunas?\b",
+         r"\bsin receta\b|\breceta medica\b|\brecet(?:o|ado|ada|ar|aron)\b|\bprescri\w*|"
+         r"\btratamiento (?:para|contra|medico)\b|\bmi tratamiento\b",
+         r"\b(?:dosis|posologia)\b"),
+)
+
+BENIGN = benign(
+    r"\bbanco (?:del|de un|de la|para el|en el) (?:\w+ )?(?:parque|jardin|plaza|terraza|paseo)\b|"
+    r"\bun banco para el\b|\bbanco de (?:madera|jardin)\b",
+    r"\b(?:llamar|ir|pasar por) al banco\b|\bbanco de (?:alimentos|sangre|datos|pruebas)\b",
+    r"\binvertir (?:mas |mucho |poco )?tiempo\b",
+    r"\bsolo acepta efectivo\b|\bsolo (?:con )?efectivo\b",
+    r"\bcambiar (?:mi|la) contrasena\b",
+    r"\b(?:wifi|wi-fi|red)\b[^.?!\n]{0,30}?\bcontrasena\b|\bcontrasena\b[^.?!\n]{0,30}?\b(?:wifi|wi-fi)\b",
+    r"\bfotos? (?:para el|del|de) (?:dni|pasaporte)\b|\brenovar (?:el|mi) (?:pasaporte|dni)\b",
+    r"\b(?:chequeo|revision) de salud del (?:equipo|proyecto|servidor)\b",
+    r"\bbolsa (?:del|de|para el) (?:gimnasio|gym|deporte|compra|playa)\b",
+)
+
+VOCABULARY = (
+    "transferencia", "transfiere", "contrasena", "credenciales", "pasaporte", "nomina",
+    "sueldo", "salario", "prestamo", "hipoteca", "invertir", "inversion", "ahorros",
+    "medicamento", "medicamentos", "medicacion", "pastillas", "somnifero", "antibioticos",
+    "fiebre", "migrana", "mareos", "diabetes", "depresion", "tarjeta", "seguridad",
+)

@@ -1,0 +1,150 @@
+"""French rules of the scope lexicon (accents folded: "numéro" is "numero")."""
+
+from __future__ import annotations
+
+from botpsy.safety.config import Domain
+from botpsy.safety.languages import (
+    BANKING,
+    CARD_NUMBER,
+    CONDITION,
+    CREDENTIALS,
+    CRYPTO,
+    ID_NUMBER,
+    INCOME,
+    INVESTMENT,
+    MEDICATION,
+    MONEY,
+    PAYMENT,
+    PRIVATE_DETAILS,
+    SHARING,
+    SYMPTOMS,
+    TRANSFER,
+    WHEREABOUTS,
+    amount,
+    benign,
+    rule,
+)
+
+M, P, H = Domain.money, Domain.personal_data, Domain.health
+
+_NUMBERS = (
+    r"un|une|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|vingt|trente|quarante|cinquante|"
+    r"soixante|cent|cents|mille"
+)
+_AMOUNT = amount(_NUMBERS)
+_MY = r"(?:mon|ma|mes|notre|nos)"
+# Someone else: "mon ex", "ma voisine", "Mme Durand", "le copain de ma fille".
+_OTHER = (
+    r"(?:"
+    r"(?:mon|ma|mes|le|la|les|notre|son|sa|nouvel|nouveau|nouvelle|\s)+ ?(?:ex\w*|voisin\w*|"
+    r"patron\w*|chef\w*|collegue\w*|coloc\w*|proprio\w*|proprietaire\w*|copain\w*|copine\w*|"
+    r"mari|femme|partenaire|fille|fils|soeur|frere)|(?:m\.|mme|madame|monsieur) (?-i:[A-Z])\w+"
+    r")"
+)
+_BODY = (
+    r"tete|gorge|ventre|dos|dents?|oreilles?|yeux|oeil|coeur|jambes?|bras|pieds?|genoux?|cou|"
+    r"estomac|poitrine|epaules?|poignets?|chevilles?|hanches?|peau|dent"
+)
+
+RULES = (
+    rule(M, TRANSFER,
+         r"\bvir+e?m+ents?\b|\bprelevements?\b",
+         # a giving or lending verb, then an amount or money: "Prête 200 balles à Karim"
+         rf"\b(?:vire|virer|virez|verse|verser|versez|envoie|envoyer|envoyez|transfere|transferer|prete|preter|"
+         rf"pretez|donne|donner|avance|avancer|rembourse\w*|paie|paye)\b[^.?!\n]{{0,40}}?"
+         rf"(?:{_AMOUNT}|\bargent\b|\bfric\b)"),
+    rule(M, PAYMENT,
+         r"\b(?:payer|paye|payes|payez|payons|paient|paie|paiement\w*)\b",
+         r"\brembours\w*|\bfactures? (?:a payer|impayee\w*)",
+         r"\b(?:lydia|paylib|sumeria)\b"),
+    rule(M, BANKING,
+         rf"\bcomptes? (?:courant|bancaire|epargne|joint|titres|cheques?)\w*|\bsur {_MY} compte\b",
+         rf"\b(?:le )?solde (?:de|du|sur) {_MY}?|\b{_MY} solde\b|\blivret\b|\bdecouvert\b",
+         r"\bbanque\w*|\bbancaires?\b|\bcredit (?:immobilier|conso\w*|auto|personnel)\b|"
+         r"\bpret (?:immobilier|personnel|bancaire|etudiant|auto)\b|\bdemande de (?:pret|credit)\b|"
+         r"\bhypothe\w*|\btaux d'interet\b|\bagios\b|\bdettes?\b",
+         r"\bcartes? (?:bleue|bancaire|de credit|de debit|visa|mastercard)\b|\bcb\b",
+         r"\bimpots?\b|\bdeclaration (?:de revenus|d'impots)\b"),
+    rule(M, INCOME,
+         rf"\b{_MY} (?:\w+ )?(?:salaire|paie|revenus?|traitement)\b|\bfiches? de paie\b|\bsalaire\b"),
+    rule(M, CRYPTO, r"\bcrypto-?(?:monnaies?|actifs?)\b|\bcryptos\b"),
+    rule(M, INVESTMENT,
+         r"\binvesti(?:r|s|t|ssement\w*|sseurs?)\b|\bplacer (?:\w+ ){0,3}(?:argent|economies|epargne)\b|"
+         r"\bplac(?:er|e|ement\w*) en bourse\b",
+         r"\bbourse\b(?! d'etudes?)|\b(?:acheter|vendre|garder|acheter des|vendre mes) "
+         r"(?:\w+ )?actions\b|\bactions (?:de |d')?(?-i:[A-Z])\w*|\bobligations\b|\bdividendes?\b|"
+         r"\bassurance[- ]vie\b|\bepargne\w*|\b(?:mes|nos) economies\b|\bretraite (?:complementaire|par)\b"),
+    rule(M, MONEY, r"\bargent\b(?! (?:massif|925))|\bfric\b|\bespeces\b|\bthunes?\b"),
+    # --- personal data ---
+    rule(P, CREDENTIALS,
+         r"\bmots? de pas+e?s?\b|\bmdp\b|\bidentifiants?\b|\bcodes? d'acces\b",
+         r"\bcodes? (?:de verification|de confirmation|de securite|secret|a usage unique|"
+         r"de validation|sms)\b|\bcode pin\b|\bpin (?:de|du) \w+",
+         r"\bdigicode\b|\bcodes? (?:de |du |d')(?:l'|la )?(?:alarme|porte\w*|portail|immeuble|"
+         r"entree|garage|coffre\w*|cadenas)\b"),
+    rule(P, ID_NUMBER,
+         r"\bnumeros? de (?:(?:la |ma |mon )?(?:secu\w*|securite sociale|passeport|permis|"
+         r"carte (?:d'identite|vitale)|cni|insee|contribuable|sirene?|fiscal))",
+         r"\bcarte (?:d'identite|vitale)\b|\bcni\b|\bnir\b",
+         r"\b(?:photo|scan|copie) (?:de )?(?:mon|ma|son|sa|du|de la) (?:passeport|permis|"
+         r"carte d'identite|acte de naissance|titre de sejour)\b|\bpermis de conduire\b|"
+         r"\bactes? de naissance\b"),
+    rule(P, CARD_NUMBER,
+         r"\bnumeros? (?:de|d'une|de ma|de la) carte\b|\bcryptogramme\b",
+         r"\b(?:chiffres|numeros)\b[^.?!\n]{0,40}?\bcarte\b"),
+    rule(P, WHEREABOUTS,
+         r"\bou (?:\w+ ){0,4}(?:habite|habitent|vit|vivent|loge|demeure|reside)\b",
+         r"\badresses? (?:perso\w*|privee\w*|du domicile)|\bnumeros? (?:de )?(?:portable|mobile|"
+         r"tel\w*)? ?(?:perso\w*|prive\w*)",
+         rf"\b(?:tout|tous|infos?|informations) (?:\w+ ){{0,4}}(?:sur|a propos de) {_OTHER}\b",
+         r"\b(?:suivre|pister|localiser|espionner|surveiller)\b[^.?!\n]{0,30}?\b(?:telephone|portable|"
+         r"position|localisation)\b"),
+    rule(P, PRIVATE_DETAILS,
+         rf"\bcombien (?:gagne|touche|gagnent) (?:{_OTHER}|\w+)",
+         r"\b(?:messages?|sms|conversations?|mails?) (?:prives?|privees?|perso\w*)\b",
+         r"\bsalaire (?:de|du|d') "),
+    rule(P, SHARING,
+         rf"\b(?:envoie|transmets|donne|partage|publie|transfere)\w*\b[^.?!\n]{{0,40}}?"
+         rf"\b(?:adresse|numero|date de naissance) (?:de|du|d') (?:{_OTHER})"),
+    # --- health ---
+    rule(H, CONDITION,
+         r"\bdepress\w*|\bdeprime\w*|\bdiabet\w*|\bcancer\w*|\btumeur\w*|\bmigraines?\b|"
+         r"\basthm\w*|\bgrippe\b|\brhume\b|\ballergi\w*|\binfection\w*|\bcontagi\w*|"
+         r"\b(?:appendic|bronch|gastr|sinus|cyst|conjonctiv|tendin|ot|hepat|arthr|"
+         r"mening|amygdal)\w*ite\b|\bhypertension\b|\bdiagnosti\w*|"
+         r"\bmaladie\w*|\bmalade\b|\bangine\b",
+         r"\bprises? de sang\b|\banalyses? (?:de sang|sanguines?|medicales?)\b|"
+         r"\btension (?:arterielle|a \d)|\b(?:ma|sa|ta) tension\b|\bcholesterol\b|\bglycemie\b|"
+         r"\btaux de (?:fer|sucre|cholesterol|globules)\b|\bradiographie\b|\birm\b"),
+    rule(H, SYMPTOMS,
+         rf"\bj'ai mal\b|\bmal (?:a la|au|aux|a l'|de) ?(?:{_BODY})\b|\bdouleurs?\b|\bfievre\w*|"
+         r"\bvertiges?\b|\bnausee\w*|\bvomi\w*|\btoux|\btousse\w*|\bdemangeaisons?\b|"
+         rf"\bboutons? (?:rouges?|sur|qui)\b|\bplaques? rouges?\b|\benflure\b|\bgonflement\b",
+         rf"\b(?:tordu|foule|casse|brule|coupe|blesse)e?s? (?:la|le|les|ma|mon|mes|sa|son|l') ?(?:{_BODY})\b",
+         r"\bje me sens (?:\w+ ){0,2}(?:mal|malade|faible|fievreux|deprime\w*)\b"),
+    rule(H, MEDICATION,
+         r"\bmedicaments?\b|\bcachets?\b|\bcomprimes?\b|\bgelules?\b|\bpilules?\b|"
+         r"\bsomnifere\w*|\bcalmants?\b|\banxiolytique\w*|\bantidepresseur\w*|\bantibiotique\w*|"
+         r"\banti-?inflammatoire\w*|\bdoliprane\b|\bvaccin\w*",
+         r"\bordonnance\w*|\bprescri\w*|\btraitement (?:contre|medical|medicamenteux)\b|\b(?:mon|son|ton) traitement\b",
+         r"\b(?:dose|doses|dosage|posologie)\b"),
+)
+
+BENIGN = benign(
+    r"\b(?:appeler|passer a|aller a) (?:la|ma) banque\b",
+    r"\b(?:du|de|le|mon|ton|son) temps\b[^.?!\n]{0,20}?\binvesti\w*|\binvesti\w* (?:du|de son|de mon) temps\b",
+    r"\bne prend que (?:les )?especes\b|\b(?:que|uniquement) (?:en |les )?especes\b",
+    r"\bchanger (?:mon|le|mes) mots? de passe\b",
+    r"\b(?:arret|conge) maladie\b",
+    r"\b(?:wifi|wi-fi)\b[^.?!\n]{0,30}?\bmots? de passe\b|\bmots? de passe\b[^.?!\n]{0,30}?\b(?:wifi|wi-fi)\b",
+    r"\bphotos? d'identite\b|\brenouveler (?:mon|ma|le|la) (?:passeport|carte d'identite|permis)\b",
+    r"\bbilan de sante (?:de l'equipe|du projet|du serveur|du code)\b",
+    r"\bvaccin\w* (?:du chat|du chien)\b|\brendez-vous (?:de|pour le) vaccin\b",
+)
+
+VOCABULARY = (
+    "virement", "virer", "salaire", "banque", "bancaire", "argent", "rembourser", "investir",
+    "identifiants", "passeport", "ordonnance", "medicament", "medicaments", "somnifere",
+    "antibiotiques", "fievre", "douleur", "migraine", "vertiges", "nausees", "comprimes",
+    "prelevement", "epargne", "digicode",
+)

@@ -1,0 +1,144 @@
+"""Italian rules of the scope lexicon (accents folded: "identità" is "identita").
+
+"Banco" is also a market stall or a school desk, "ricetta" a recipe as well as a
+prescription, "conto" the bill at a restaurant: such words decide only with context.
+"""
+
+from __future__ import annotations
+
+from botpsy.safety.config import Domain
+from botpsy.safety.languages import (
+    BANKING,
+    CARD_NUMBER,
+    CONDITION,
+    CREDENTIALS,
+    CRYPTO,
+    ID_NUMBER,
+    INCOME,
+    INVESTMENT,
+    MEDICATION,
+    MONEY,
+    PAYMENT,
+    PRIVATE_DETAILS,
+    SHARING,
+    SYMPTOMS,
+    TRANSFER,
+    WHEREABOUTS,
+    amount,
+    benign,
+    rule,
+)
+
+M, P, H = Domain.money, Domain.personal_data, Domain.health
+
+_NUMBERS = (
+    r"un|uno|una|due|tre|quattro|cinque|sei|sette|otto|nove|dieci|venti|trenta|quaranta|"
+    r"cinquanta|sessanta|cento|duecento|trecento|cinquecento|mille|mila"
+)
+_AMOUNT = amount(_NUMBERS)
+_MY = r"(?:mio|mia|miei|mie|il mio|la mia|i miei|le mie|nostro|nostra)"
+_OTHER = (
+    r"(?:"
+    r"(?:mio|mia|miei|il|la|lo|i|le|suo|sua|nuovo|nuova|\s)+ ?(?:ex\w*|vicin\w*|capo|capa|"
+    r"collega|colleghi|coinquilin\w*|padrone di casa|ragazz\w*|fidanzat\w*|marito|moglie|"
+    r"partner|figli\w*|fratell\w*|sorell\w*)|(?:il signor|la signora|sig\.|sig\.ra) (?-i:[A-Z])\w+"
+    r")"
+)
+_BODY = (
+    r"testa|gola|pancia|stomaco|schiena|denti|dente|orecchi\w*|occhi\w*|petto|gambe?|gamba|"
+    r"braccio|braccia|piedi?|piede|ginocchi\w*|collo|spalle?|polsi?|polso|caviglie?|caviglia|"
+    r"anca|pelle|cuore"
+)
+
+RULES = (
+    rule(M, TRANSFER,
+         r"\bbonifi?c\w*|\baddebit\w*|\bricarica (?:la|il) (?:carta|conto)\b",
+         rf"\b(?:manda\w*|invia\w*|trasferisci|presta\w*|dai|dagli|dalle|restituisci|rimanda|"
+         rf"paga\w*|versa\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bsoldi\b|\bdenaro\b)"),
+    rule(M, PAYMENT,
+         r"\bpaga(?:re|mento\w*|menti|to|ta|no|rla|rlo|mi)?\b|\bpago\b|\bpagh\w*|\brimbors\w*|"
+         r"\brestituisci\w* (?:\w+ )?(?:i soldi|il denaro|quello che)\b|\bsatispay\b|\bpostepay\b"),
+    rule(M, BANKING,
+         rf"\bconti? (?:corrent\w*|bancari\w*|deposito|cointestat\w*)\b|\bsul {_MY}? ?conto\b",
+         r"\bsaldo\b|\bbanca\b|\bbanche\b|\bbancari\w*|\bhome banking\b|\bbancomat\b|\bmutu[oi]\b|"
+         r"\bprestit\w*|\bfinanziament\w*|\btass[oi] di interesse\b|\bdebit[oi]\b|\bcarta (?:di credito|di debito|"
+         r"prepagata)\b",
+         r"\bdichiarazione dei redditi\b|\b(?:le|pagare|delle|sulle) tasse\b|\bimposte\b"),
+    rule(M, INCOME, r"\bstipendi[oi]\b|\bbusta paga\b|\bcedolino\b|\b(?:mio|nostro) reddito\b"),
+    rule(M, CRYPTO, r"\bcriptovalut\w*|\bcripto\b"),
+    rule(M, INVESTMENT,
+         r"\binvest(?:ire|o|i|imento|imenti|ito|itore)\b|\bazioni (?:di|del|della)\b|"
+         r"\b(?:comprare|vendere|tenere)\b[^.?!\n]{0,20}?\bazioni\b|\bin borsa\b|\bobbligazioni\b|"
+         r"\bfondi? (?:di investimento|indicizzat\w*|pensione)\b|\bdividend\w*|\brisparmi\b|\betf\b"),
+    rule(M, MONEY, r"\bsoldi\b|\bdenaro\b|\bcontanti\b"),
+    # --- personal data ---
+    rule(P, CREDENTIALS,
+         r"\bparola d'ordine\b|\bcredenziali\b|\bdati di accesso\b|\bcodic[ei] (?:di verifica|di "
+         r"sicurezza|di conferma|otp|di accesso|usa e getta)\b|\bpin (?:del|della|di) \w+|\bcodice pin\b",
+         r"\bcodic[ei] (?:del |della |dell'|di )(?:cancello|portone|allarme|porta|garage|cassaforte|"
+         r"lucchetto|citofono|ingresso)\b"),
+    rule(P, ID_NUMBER,
+         r"\bcodice fiscale\b|\bnumer[oi] (?:del|della|di) (?:(?:mio |mia )?(?:passaporto|carta d'identita|"
+         r"patente|tessera sanitaria|previdenza sociale))",
+         r"\bcarta d'identita\b|\btessera sanitaria\b",
+         r"\b(?:foto|copia|scansione) (?:del|della|di) (?:mio |mia |sua )?(?:passaporto|patente|"
+         r"carta d'identita|certificato di nascita|permesso di soggiorno)\b|\bcertificato di nascita\b"),
+    rule(P, CARD_NUMBER,
+         r"\bnumer[oi] (?:della|di) (?:mia )?carta\b",
+         r"\b(?:cifre|numeri)\b[^.?!\n]{0,40}?\bcarta\b"),
+    rule(P, WHEREABOUTS,
+         r"\bdove (?:\w+ ){0,4}(?:abita|abitano|vive|vivono|alloggia|dorme)\b",
+         r"\bindirizzo (?:di casa|privato|personale)\b|\b(?:cellulare|telefono|numero) "
+         r"(?:privato|personale)\b",
+         rf"\b(?:tutto|informazioni personali) (?:\w+ ){{0,4}}(?:su|sul|sulla|riguardo a) {_OTHER}\b",
+         r"\b(?:rintracciare|localizzare|spiare|tracciare|seguire)\b[^.?!\n]{0,30}?\b(?:cellulare|"
+         r"telefono|posizione)\b"),
+    rule(P, PRIVATE_DETAILS,
+         rf"\bquanto (?:guadagna|prende|guadagnano) (?:{_OTHER}|\w+)",
+         r"\b(?:messaggi|chat|conversazioni|email|mail) (?:privat[ei]|personali)\b"),
+    rule(P, SHARING,
+         rf"\b(?:manda|invia|inoltra|dai|condividi|pubblica)\w*\b[^.?!\n]{{0,40}}?"
+         rf"\b(?:indirizzo|telefono|cellulare|data di nascita) (?:di|del|della) (?:{_OTHER})"),
+    # --- health ---
+    rule(H, CONDITION,
+         r"\bdepress\w*|\bdiabet\w*|\bcancro\b|\btumor\w*|\bemicrani\w*|\basma\b|\b(?:ho|hai|ha|con) (?:l')?influenza\b|"
+         r"\braffreddore\b|\ballergi\w*|\binfezion\w*|\bcontagios\w*|\bincinta\b|"
+         r"\b(?:appendic|bronch|gastr|sinus|cist|congiuntiv|tendin|ot|epat|artr|mening|tonsill)\w*ite\b|"
+         r"\bipertension\w*|\bdiagnos\w*|\bmalatti\w*|\bmalat[oa]\b",
+         r"\besami del sangue\b|\banalisi del sangue\b|\bla pressione (?:a|alta|bassa)\b|"
+         r"\bpressione (?:arteriosa|alta|bassa|a \d)\b|\bcolesterolo\b|\bglicemia\b|\bradiografia\b|"
+         r"\brisonanza\b"),
+    rule(H, SYMPTOMS,
+         rf"\bmal di (?:{_BODY})\b|\bmi fa male\b|\bfa male\b|\bdolor[ei]\b|\bfebbre\b|\bcapogir\w*|"
+         r"\bvertigin\w*|\bnausea\b|\bvomit\w*|\btosse\b|\bprurito\b|\bmacchie (?:rosse|sulla pelle)\b|"
+         r"\bsanguin(?:a|ano|ando|amento)\b",
+         rf"\b(?:storto|storta|rotto|rotta|fratturat\w*|bruciat\w*|slogat\w*|tagliat\w*) "
+         rf"(?:il|la|lo|i|le|un|una|mio|mia)? ?(?:{_BODY})\b",
+         r"\bmi sento (?:\w+ ){0,2}(?:male|giu|debole|stanc\w*)\b|\bmi sento giu\b"),
+    rule(H, MEDICATION,
+         r"\bmedicin[ae]\b|\bmedicinal\w*|\bfarmac[oi]\b|\bpastigli\w*|\bpillol\w*|\bcompresse\b|"
+         r"\bsonnifer\w*|\bansiolitic\w*|\bantidepressiv\w*|\bantibiotic\w*|\bantinfiammatori\w*|"
+         r"\btachipirina\b|\bvaccin\w*",
+         r"\bsenza ricetta\b|\bricetta medica\b|\bprescri\w*|\bterapia (?:per|contro)\b",
+         r"\b(?:dose|dosi|dosaggio|posologia)\b"),
+)
+
+BENIGN = benign(
+    r"\bbanco (?:del|al|di) (?:mercato|pesce|formaggio|scuola|lavoro)\b|\bal banco\b",
+    r"\b(?:chiamare|contattare|telefonare a|sentire) (?:la )?(?:mia )?banca\b|"
+    r"\b(?:andare|passare) (?:in|dalla|alla) banca\b",
+    r"\binvestire (?:piu |molto |poco )?tempo\b",
+    r"\b(?:accetta )?solo contanti\b",
+    r"\bcambiare (?:la )?(?:mia )?password\b",
+    r"\b(?:rinnovare|rinnovo) (?:il|la) (?:passaporto|carta d'identita|patente)\b",
+    r"\b(?:controllo|stato) di salute (?:del|della) (?:progetto|team|server|sistema)\b",
+    r"\bborsa (?:della|da|per la) (?:palestra|spesa|spiaggia)\b",
+    r"\bil mio conto (?:netflix|spotify|amazon)\b",
+    r"\b(?:in|congedo per) malattia\b",
+)
+
+VOCABULARY = (
+    "bonifico", "stipendio", "risparmi", "investire", "credenziali", "passaporto",
+    "medicine", "medicinali", "farmaci", "pastiglie", "pillole", "sonnifero", "antibiotico",
+    "febbre", "emicrania", "capogiri", "nausea", "ricetta", "tachipirina", "colesterolo",
+)

@@ -1,0 +1,148 @@
+"""Portuguese rules of the scope lexicon, European and Brazilian (accents folded:
+"cartão" is "cartao").
+
+"Banco" is a bank and a bench, "receita" a prescription and a recipe, "conta" an
+account and a bill, "senha" a password and a ticket in a queue: such words decide
+only with their context.
+"""
+
+from __future__ import annotations
+
+from botpsy.safety.config import Domain
+from botpsy.safety.languages import (
+    BANKING,
+    CARD_NUMBER,
+    CONDITION,
+    CREDENTIALS,
+    CRYPTO,
+    ID_NUMBER,
+    INCOME,
+    INVESTMENT,
+    MEDICATION,
+    MONEY,
+    PAYMENT,
+    PRIVATE_DETAILS,
+    SHARING,
+    SYMPTOMS,
+    TRANSFER,
+    WHEREABOUTS,
+    amount,
+    benign,
+    rule,
+)
+
+M, P, H = Domain.money, Domain.personal_data, Domain.health
+
+_NUMBERS = (
+    r"um|uma|dois|duas|tres|quatro|cinco|seis|sete|oito|nove|dez|vinte|trinta|quarenta|"
+    r"cinquenta|sessenta|cem|cento|duzentos|trezentos|quinhentos|mil"
+)
+_AMOUNT = amount(_NUMBERS)
+_MY = r"(?:minha|meu|minhas|meus|nossa|nosso)"
+_OTHER = (
+    r"(?:"
+    r"(?:o|a|os|as|meu|minha|seu|sua|do|da|novo|nova|\s)+ ?(?:ex\w*|vizinh\w*|chefe|colega\w*|"
+    r"senhori\w*|namorad\w*|marido|mulher|esposa|esposo|parceir\w*|filh\w*|irma\w*|companheir\w*)|"
+    r"(?:o senhor|a senhora|dona|dr\.|sr\.|sra\.) (?-i:[A-Z])\w+"
+    r")"
+)
+_BODY = (
+    r"cabeca|garganta|barriga|estomago|costas|dentes?|ouvidos?|olhos?|peito|pernas?|bracos?|"
+    r"pes?|joelhos?|pescoco|ombros?|pulsos?|tornozelos?|anca|pele|coracao"
+)
+
+RULES = (
+    rule(M, TRANSFER,
+         r"\btrans?ferencias?\b|\btransfer(?:e|ir)\b|\bdebito direto\b|\bmb ?way\b|"
+         r"\b(?:pelo|via|no|um|fazer um|faz um|faz-me um|manda um) pix\b",
+         rf"\b(?:manda\w*|envia\w*|empresta\w*|devolve\w*|passa\w*|paga\w*|deposita\w*)\b"
+         rf"[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bdinheiro\b|\bgrana\b)"),
+    rule(M, PAYMENT,
+         r"\bpag(?:ar|a|o|as|ue|uem|amento\w*|ou|ando)\b|\breembols\w*|\bdevolve\w* (?:\w+ )?"
+         r"(?:o dinheiro|a massa)\b|\bboleto\b"),
+    rule(M, BANKING,
+         rf"\bcontas? (?:a ordem|corrente|bancaria|poupanca|conjunta)\b|\bna {_MY}? ?conta\b|"
+         rf"\bcaiu na conta\b",
+         r"\bsaldo\b|\bbancos?\b|\bbancari\w*|\bemprestimos?\b|\bcredito (?:habitacao|pessoal)\b|"
+         r"\bjuros\b|\bdividas?\b|\bcartao (?:de credito|de debito|multibanco)\b|\bmultibanco\b|"
+         r"\bhipoteca\b|\bfinanciamento\b",
+         r"\bdeclaracao (?:de|do) (?:irs|imposto de renda)\b|\birs\b|\bimpostos\b|\bimposto de renda\b"),
+    rule(M, INCOME, r"\bsalarios?\b|\bordenado\b|\bholerite\b|\b(?:meu|nosso) rendimento\b"),
+    rule(M, CRYPTO, r"\bcriptomoedas?\b|\bcriptos?\b|\bcriptoativos?\b"),
+    rule(M, INVESTMENT,
+         r"\binvest(?:ir|e|imento\w*|idor\w*)\b|\bacoes (?:da|de|do)\b|"
+         r"\b(?:comprar|vender|manter)\b[^.?!\n]{0,20}?\bacoes\b|\bna bolsa\b|\bfundos? "
+         r"(?:de investimento|de indice|de pensoes)\b|\bdividendos?\b|\bpoupancas?\b"),
+    rule(M, MONEY, r"\bdinheiro\b|\bgrana\b"),
+    # --- personal data ---
+    rule(P, CREDENTIALS,
+         r"\bsenhas?\b|\bpalavras?[- ]passe\b|\bcredenciais\b|\bdados de acesso\b|\bcodigos? (?:de "
+         r"verificacao|de seguranca|de confirmacao|de acesso|sms)\b|\bpin (?:do|da|de) \w+|\bcodigo pin\b",
+         r"\bcodigos? (?:da |do |de )(?:porta|portao|alarme|predio|garagem|cofre|cadeado|entrada)\b"),
+    rule(P, ID_NUMBER,
+         r"\bnumeros? (?:do|da|de) (?:(?:meu |minha )?(?:passaporte|cartao de cidadao|bilhete de "
+         r"identidade|seguranca social|cpf|rg|nif|carta de conducao|cnh|cartao do sns|utente))",
+         r"\b(?:meu|o) (?:cpf|rg|nif|cnh)\b|\bcartao de cidadao\b|\bseguranca social\b",
+         r"\b(?:foto|copia|digitalizacao) (?:da|do|de) (?:minha |meu |sua |seu )?(?:passaporte|carta de "
+         r"conducao|cartao de cidadao|certidao de nascimento|cnh|autorizacao de residencia)\b|"
+         r"\bcarta de conducao\b|\bcertidao de nascimento\b"),
+    rule(P, CARD_NUMBER,
+         r"\bnumeros? (?:do|de) (?:meu )?cartao\b",
+         r"\b(?:digitos|numeros|algarismos)\b[^.?!\n]{0,40}?\bcartao\b"),
+    rule(P, WHEREABOUTS,
+         r"\bonde (?:\w+ ){0,4}(?:mora|moram|vive|vivem|reside|esta a viver|esta morando)\b",
+         r"\bmorada (?:da|do|de) (?-i:[A-Z])|\bmorada (?:pessoal|privada)\b|\bendereco (?:residencial|"
+         r"pessoal|privado|de casa)\b|\b(?:telemovel|celular|telefone|numero) (?:pessoal|privado)\b",
+         rf"\b(?:tudo|informacoes pessoais) (?:\w+ ){{0,4}}(?:sobre|acerca d[oae]) {_OTHER}\b",
+         r"\b(?:rastrear|localizar|espiar|vigiar|seguir)\b[^.?!\n]{0,30}?\b(?:telemovel|celular|"
+         r"telefone|localizacao)\b"),
+    rule(P, PRIVATE_DETAILS,
+         rf"\bquanto (?:ganha|recebe|ganham) (?:{_OTHER}|\w+)",
+         r"\b(?:mensagens|conversas|emails|e-mails|chats) (?:privad[ao]s|pessoais)\b"),
+    rule(P, SHARING,
+         rf"\b(?:manda|envia|reencaminha|partilha|compartilha|da|publica)\w*\b[^.?!\n]{{0,40}}?"
+         rf"\b(?:morada|endereco|telemovel|telefone|data de nascimento) (?:da|do|de) (?:{_OTHER})"),
+    # --- health ---
+    rule(H, CONDITION,
+         r"\bdepress\w*|\bdiabet\w*|\bcancro\b|\bcancer\b|\btumor\w*|\benxaqueca\w*|\basma\b|"
+         r"\bgripe\b|\bconstipad[oa]\b|\balergi\w*|\binfec\w*|\bcontagios\w*|\bgravida\b|"
+         r"\b(?:apendic|bronqu|gastr|sinus|cist|conjuntiv|tendin|ot|hepat|artr|mening|amigdal)\w*ite\b|"
+         r"\bhipertens\w*|\bdiagnostic\w*|\bdoenca\w*|\bdoente\b",
+         r"\banalises (?:ao|de) sangue\b|\bexames? de sangue\b|\ba (?:minha |sua )?tensao\b|"
+         r"\btensao (?:arterial|alta|baixa)\b|\bpressao (?:arterial|alta|baixa)\b|\bcolesterol\b|"
+         r"\bglicemia\b|\bradiografia\b|\bressonancia\b"),
+    rule(H, SYMPTOMS,
+         r"\bdor(?:es)? (?:de|no|na|nas|nos)\b|\bdoi(?:-me)?\b|\bfebre\b|\btonturas?\b|\benjoos?\b|"
+         r"\bnauseas?\b|\bvomit\w*|\btosse\b|\bcomichao\b|\bmanchas? (?:vermelhas|na pele)\b|"
+         r"\binchad[oa]\b|\bsangra\w*",
+         rf"\b(?:torci|torceu|parti|partiu|quebrei|quebrou|fraturei|queimei|cortei|desloquei) "
+         rf"(?:o|a|os|as|meu|minha)? ?(?:{_BODY})\b",
+         r"\b(?:sinto-me|me sinto|ando) (?:\w+ ){0,2}(?:mal|doente|fraco|fraca|triste|tont[oa])\b"),
+    rule(H, MEDICATION,
+         r"\bmedicament\w*|\bmedicacao\b|\bremedios?\b|\bcomprimidos?\b|\bpilulas?\b|\bcapsulas\b(?! de cafe)|"
+         r"\bcalmantes?\b|\bsonifero\w*|\bansiolitic\w*|\bantidepressiv\w*|\bantibiotic\w*|"
+         r"\banti-?inflamatori\w*|\bvacinas?\b",
+         r"\bsem receita\b|\breceita medica\b|\breceit(?:ou|ar|ado|ada|aram)\b|\bprescri\w*",
+         r"\b(?:dose|doses|dosagem|posologia)\b"),
+)
+
+BENIGN = benign(
+    r"\bbanco (?:do|de|da|para o) (?:\w+ )?(?:jardim|parque|praca|quintal|varanda)\b|"
+    r"\bbanco de (?:madeira|jardim|alimentos|sangue|dados)\b",
+    r"\b(?:lig|telefon)\w* (?:para o|ao) banco\b|\b(?:ir|vai|vou) ao banco\b|\bbancos? (?:do|de) (?:carro|tras|frente)\b",
+    r"\b(?:ligar|telefonar|ir) (?:para|a) (?:a )?seguranca social\b",
+    r"\binvestir (?:mais |muito |pouco )?tempo\b",
+    r"\bso aceita dinheiro\b|\bdinheiro vivo\b|\bso (?:em )?dinheiro\b",
+    r"\b(?:mudar|alterar|trocar) (?:a )?(?:minha )?senha\b|\bsenha (?:de atendimento|na fila)\b|"
+    r"\btir(?:ar|a|o|ei|e) (?:a |uma )?senha\b",
+    r"\b(?:wifi|wi-fi|rede)\b[^.?!\n]{0,30}?\bsenha\b|\bsenha\b[^.?!\n]{0,30}?\b(?:wifi|wi-fi)\b",
+    r"\bfotos? (?:tipo passe|para o passaporte)\b|\brenovar (?:o|a) (?:passaporte|cartao de cidadao)\b",
+    r"\b(?:verificacao|estado) de saude (?:da|do) (?:equipa|equipe|projeto|servidor)\b",
+    r"\bconta (?:da|do) (?:restaurante|jantar|almoco|cafe)\b",
+)
+
+VOCABULARY = (
+    "transferencia", "senha", "credenciais", "passaporte", "salario", "ordenado", "dinheiro",
+    "emprestimo", "poupancas", "investir", "medicamentos", "comprimidos", "remedio",
+    "antibiotico", "febre", "enxaqueca", "tonturas", "calmante", "receita",
+)
