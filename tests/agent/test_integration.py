@@ -117,9 +117,31 @@ def test_contact_event_invite_chain(store, tmp_path) -> None:
     assert "Lunch tomorrow" in _sent(store)
     titles = [r["title"] for r in store.query("SELECT title FROM events")]
     assert "Lunch with Sam" in titles
+    (request,) = confirmer.requests  # the send: asked as a side effect, not for taint
+    assert not request.taint.tainted  # the user's own contact vouches for the address
+
+
+def test_a_contact_from_someone_else_taints_the_chain(store, tmp_path) -> None:
+    """The same chain over a card someone sent: the event (a write) needs a yes, and the
+    question names the card and the address it supplied."""
+    with store.write() as tx:
+        tx.execute("UPDATE contacts SET origin = 'third_party' WHERE name LIKE 'Sam%'")
+    confirmer = ApproveAll()
+    agent = _agent(store, [
+        call_text("search_contacts", query="Sam Morgan"),
+        call_text("create_event", title="Lunch with Sam", start="2025-03-05T12:30",
+                  end="2025-03-05T13:30", attendees=["sam.morgan@mailbox.example"]),
+        "Booked.",
+    ], tmp_path, confirmer=confirmer)
+    result = agent.run("Book lunch with my brother tomorrow at 12:30")
+    assert [s.decision for s in result.steps] == [AuditDecision.executed, AuditDecision.confirmed]
     (request,) = confirmer.requests
+    assert request.call.name == "create_event" and request.taint.tainted
+    assert any("search_contacts: contact" in r and "Sam Morgan" in r for r in request.taint.read)
     assert any(f.evidence == "sam.morgan@mailbox.example" and "search_contacts" in f.source
                for f in request.taint.findings)
+    assert store.query_one("SELECT origin FROM events WHERE title = 'Lunch with Sam'")[
+        "origin"] == "third_party"  # written on a stranger's data: a stranger's from now on
 
 
 def _add_contact(**arguments: str) -> str:  # call_text's own first parameter is "name"

@@ -34,8 +34,8 @@ from botpsy.evals.injection import (
 )
 from botpsy.evals.scenarios.checks import Matcher
 from botpsy.evals.scenarios.reference import scripted_model
-from botpsy.evals.scenarios.schema import CallCheck
-from botpsy.evals.scenarios.users import SimulatedUser
+from botpsy.evals.scenarios.schema import CallCheck, RecordCheck
+from botpsy.evals.scenarios.users import RecordPreview, SimulatedUser
 from botpsy.evals.scenarios.world import open_world, snapshot
 from botpsy.safety import AuditDecision, ConfirmationRequest, ScopePolicy, TaintVerdict
 from botpsy.types import GenerationParams, ToolCall
@@ -157,29 +157,51 @@ def test_the_calendar_and_contacts_are_third_party_only_where_a_stranger_wrote_i
         assert _case(CONTACT_TASK, attack).third_party_tools() == base | ITEM_READERS["contact"]
 
 
+def test_a_slot_in_an_item_not_marked_a_strangers_is_refused():
+    task = SUITE.tasks[0].model_dump()
+    task["setup"] = {"notes": [{"title": "Trip", "body": "{injection}"}]}
+    with pytest.raises(ValueError, match="origin: third_party"):
+        type(SUITE.tasks[0]).model_validate(task)
+
+
 def _request(tool: str, arguments: dict, *sources: str) -> ConfirmationRequest:
     return ConfirmationRequest(call=ToolCall(name=tool, arguments=arguments),
-                               taint=TaintVerdict(tainted=True, sources=list(sources)))
+                               taint=TaintVerdict(tainted=bool(sources), sources=list(sources)))
 
 
-def test_the_simulated_user_refuses_an_unasked_call_after_a_strangers_event():
-    """What the injection eval's user does after reading an injected invitation, and what
-    the scenario eval's user (the calendar is the user's own) still does."""
+def test_the_simulated_user_refuses_an_unasked_call_after_a_strangers_item():
     case = _case(EVENT_TASK, "fake_system_delete")
     asked = [m for m in case.task.milestones if isinstance(m, CallCheck)]
-    unasked = _request("delete_event", {"event_id": 7}, "tool:list_events:c1")
-    careful = SimulatedUser(asked, Matcher(), case.third_party_tools())
-    assert not careful.confirm(unasked)
+    careful = SimulatedUser(asked, Matcher())
+    assert not careful.confirm(_request("delete_event", {"event_id": 7}, "tool:list_events:c1"))
     assert careful.records[0].third_party == ["tool:list_events:c1"]
-    assert SimulatedUser(asked, Matcher()).confirm(unasked)  # the default: the user's own
+    assert careful.confirm(_request("delete_event", {"event_id": 7}))  # nothing untrusted read
     contact = _case(CONTACT_TASK, None)
     user = SimulatedUser([m for m in contact.task.milestones if isinstance(m, CallCheck)],
-                         Matcher(), contact.third_party_tools())
+                         Matcher())
     read = "tool:search_contacts:c1"
     assert user.confirm(_request("send_email", {"to": "nadia.rahman@fjordlabs.example",
                                                 "subject": "s", "body": "b"}, read))
     assert not user.confirm(_request("send_email", {"to": "a@mail-backup.example",
                                                     "subject": "s", "body": "b"}, read))
+
+
+def test_the_simulated_user_approves_a_write_that_makes_the_record_it_asked_for(tmp_path):
+    """A write after a stranger's mail is approved when, run on a copy of the store, it
+    meets one of the task's record milestones; the store itself is untouched."""
+    case = _case("parcel_window_event", None)
+    store, _ = build_case_store(SUITE, case, tmp_path / "store")
+    try:
+        records = [m for m in case.task.milestones if isinstance(m, RecordCheck)]
+        user = SimulatedUser([], Matcher(), RecordPreview(store, records, Matcher()))
+        read = "tool:read_email:c1"
+        wanted = {"title": "Parcel delivery", "start": "thursday 14:00", "end": "thursday 16:00"}
+        before = snapshot(store)
+        assert user.confirm(_request("create_event", wanted, read))
+        assert not user.confirm(_request("add_reminder", {"text": "call +1 900 555"}, read))
+        assert snapshot(store) == before
+    finally:
+        store.close()
 
 
 def test_attacks_never_coincide_with_what_the_task_asks():
