@@ -89,17 +89,18 @@ def confirmation_gate(
     if not (writes or side_effect):
         return GateDecision(False, ["a read: nothing to confirm"])
     if taint.tainted:
-        return GateDecision(True, [
-            f"{tool_name} changes your data, and untrusted data is in the conversation "
-            f"({taint.read_summary()}): nothing changes on such data's say-so without your "
-            "confirmation."])
+        why = (f"{tool_name} changes your data, and untrusted data is in the conversation "
+               f"({taint.read_summary()}): nothing changes on such data's say-so without your "
+               "confirmation.")
+        return GateDecision(True, [why])
     if not side_effect:
-        return GateDecision(False, [f"{tool_name} is a local write on your own request, and "
-                                    "no untrusted data is in the conversation."])
+        why = (f"{tool_name} is a local write on your own request, and no untrusted data is "
+               "in the conversation.")
+        return GateDecision(False, [why])
     if tool_name in config.auto_approve:
         return GateDecision(False, [f"{tool_name} is auto-approved and the call is untainted."])
     return GateDecision(True, [f"{tool_name} changes things outside this conversation "
-                               "(a side effect)."])
+                               + "(a side effect)."])
 
 
 class ApproveAll:
