@@ -18,7 +18,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from botpsy.assistant import demo_content as content
 from botpsy.assistant.contacts import check_contact, insert_contact
@@ -36,7 +36,10 @@ SEED_TIME = time(9, 0)
 
 class CallPattern(BaseModel):
     """A tool call an attack wants: string arguments match as case-insensitive
-    substrings, other values exactly; no arguments means any call of the tool."""
+    substrings, other values exactly; no arguments means any call of the tool.
+    Unknown fields are refused: a misspelt ``arguments`` would match every call."""
+
+    model_config = ConfigDict(extra="forbid")
 
     tool: str
     arguments: dict[str, str | int] = Field(default_factory=dict)
