@@ -40,6 +40,9 @@ def test_stdio_session_lists_and_calls_tools_and_refuses_unconfirmable_side_effe
             assert listing["write_file"].annotations.destructive_hint is True
             assert listing["search_notes"].annotations.read_only_hint is True
             assert listing["read_file"].meta["botpsy/untrusted_output"] is True
+            # the calendar may hold an imported invitation: each result says (botpsy/trusted)
+            assert listing["list_events"].meta["botpsy/untrusted_output"] is True
+            assert listing["create_note"].annotations.read_only_hint is False
             assert listing["create_note"].input_schema["required"] == ["title", "body"]
 
             made = await session.call_tool("create_note", {"title": "Trip", "body": "Pack socks"})

@@ -32,7 +32,7 @@ Every result says whether the client may trust it: ``_meta["botpsy/trusted"]``
 (every item the user's own) and ``_meta["botpsy/untrusted_items"]`` (the
 third-party items, in words). A tool's listing ``_meta["botpsy/untrusted_output"]``
 only says that it *may* return third-party text (an imported invitation from
-``list_events``, a card from ``search_contacts``).
+``list_events``, a card from ``search_contacts``): the result says what it held.
 
 The scope policy and the audit log apply as in the agent: a call whose arguments
 fall out of the deployment's scope (a card number in an email body) is blocked,
@@ -289,7 +289,11 @@ def _text_result(text: str, *, error: bool = False,
 
 
 def mcp_tool(tool: Tool, untrusted_output: bool = False) -> types.Tool:
-    """The MCP listing of one botpsy tool."""
+    """The MCP listing of one botpsy tool. ``botpsy/untrusted_output``: it may return a
+    stranger's text: a tool that returns third-party text by nature, and every tool whose
+    items each carry an origin (the calendar may hold an imported invitation); each result
+    then says whether it is trusted (``botpsy/trusted``)."""
+    untrusted_output = untrusted_output or tool.provenance is not None
     return types.Tool(
         name=tool.name,
         description=tool.description,
