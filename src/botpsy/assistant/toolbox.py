@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.records import Record
 from botpsy.tools import Tool
 from botpsy.types import Origin, Provenance
@@ -80,7 +81,12 @@ def _items(value: Any) -> list[Record | None]:
 
 def provenance_of(value: Any) -> Provenance:
     """Trusted when every record in ``value`` is the user's own (an empty list is);
-    otherwise the third-party items, in words."""
+    otherwise the third-party items, in words. A ``ToolInputError`` (the tool refusing
+    the call: "no reminder 7; list_reminders gives the ids") is botpsy's own words about
+    the call's arguments, as trusted as the call was; any other exception may quote
+    anything, so it is not."""
+    if isinstance(value, ToolInputError):
+        return Provenance(trusted=True)
     items = _items(value)
     strangers = [r for r in items if r is None or r.origin is not Origin.user]
     labels = [r.item_label() if r is not None else "a result of unknown origin"

@@ -49,8 +49,9 @@ class ToolResult(BaseModel):
 
     @property
     def trusted(self) -> bool:
-        """Whether every item of the result is the user's own (failures never are)."""
-        return self.ok and self.provenance is not None and self.provenance.trusted
+        """Whether the result holds nothing but the user's own items (or, for a failure,
+        the tool's own words about the call: ``Tool.provenance`` decides)."""
+        return self.provenance is not None and self.provenance.trusted
 
     def to_message(self) -> Message:
         """The ``tool`` chat message that carries this result back to the model."""
@@ -184,6 +185,7 @@ class ToolRegistry:
         message = f"tool {call.name!r} failed: {type(exc).__name__}: {exc}"
         result = self._failed(call, ToolErrorKind.tool_error, message)
         result.coercions = coercions
+        result.provenance = self._tools[call.name].origin_of(exc)
         return result
 
     def _failed(self, call: ToolCall, kind: ToolErrorKind, message: str) -> ToolResult:
