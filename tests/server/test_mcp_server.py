@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import anyio
@@ -16,9 +17,12 @@ from botpsy.tools import ToolRegistry, tool
 
 
 def botpsy_mcp(data_dir, *extra: str) -> StdioServerParameters:
+    # the SDK passes the server a bare environment unless told: keep PYTHONPATH, so the
+    # server runs the botpsy under test, not whichever one is installed
     return StdioServerParameters(
         command=sys.executable,
         args=["-m", "botpsy.server.cli", "mcp", "--data-dir", str(data_dir), *extra],
+        env=dict(os.environ),
     )
 
 
