@@ -35,6 +35,30 @@ def source_label(source: str) -> str:
     return f"tool:{rest.split(':', 1)[0]}" if kind == "tool" and rest else source
 
 
+class Origin(str, Enum):
+    """Where a stored item came from: what its text may be trusted for.
+
+    ``user``: the user wrote it, or imported it from their own calendar, contacts or
+    notes; ``third_party``: a stranger wrote it (a mail body from someone else, an
+    invitation, a card someone sent, a downloaded file), or it was written while a
+    stranger's text was in view. Only the user's own items leave a turn untainted."""
+
+    user = "user"
+    third_party = "third_party"
+
+
+class Provenance(BaseModel):
+    """Where the items of one tool result came from.
+
+    ``trusted``: every item is the user's own (a result with no items, or with one item
+    of unknown origin, is not); ``items``: the third-party items, in words
+    ("email 4 from eve@example.com: \u201cInvoice\u201d"), for confirmations that must
+    say what untrusted data was read."""
+
+    trusted: bool = False
+    items: list[str] = Field(default_factory=list)
+
+
 class ToolCall(BaseModel):
     """One call the model asked for: a tool name and its (JSON object) arguments."""
 
@@ -59,6 +83,9 @@ class Message(BaseModel):
     reasoning: str | None = None
     untrusted: bool = False
     source: str | None = None
+    # set by the agent on its own tools' results only (never read from a client): what
+    # the result held; None counts as untrusted
+    provenance: Provenance | None = None
 
     def to_openai(self) -> dict[str, Any]:
         """This message as an OpenAI chat message (call arguments as a JSON string);
@@ -85,8 +112,11 @@ class Message(BaseModel):
 class ToolSpec(BaseModel):
     """A tool as a model sees it: name, description and a JSON schema of parameters.
 
-    ``side_effect`` marks tools that change the world (send mail, write a file):
-    they need confirmation before they run. ``source`` names who wrote the spec when
+    ``side_effect`` marks tools whose effect leaves the device or destroys data (send
+    mail, delete an event, overwrite a file): they need confirmation before they run.
+    ``writes`` marks every tool that changes stored state (a new note, a reminder, a
+    draft, and every side effect too): once untrusted data is in view, a write needs
+    the user's yes as well. ``source`` names who wrote the spec when
     a third party did (``mcp:weather``): its text reaches the model like tool output
     and is as untrusted (the agent taints a turn that shows it).
     """
@@ -97,7 +127,13 @@ class ToolSpec(BaseModel):
         default_factory=lambda: {"type": "object", "properties": {}, "required": []}
     )
     side_effect: bool = False
+    writes: bool = False
     source: str | None = None
+
+    @property
+    def changes_state(self) -> bool:
+        """Whether a call can change anything (a write or a side effect)."""
+        return self.writes or self.side_effect
 
     def to_openai(self) -> dict[str, Any]:
         """The OpenAI ``tools`` entry for this spec."""

@@ -27,22 +27,29 @@ TAINTED = TaintVerdict(tainted=True, sources=["tool:read_email:c1"], findings=[
 AUTO = SafetyConfig(auto_approve=["send_email"])
 
 
-@pytest.mark.parametrize(("side_effect", "taint", "config", "needed"), [
-    (False, CLEAN, SafetyConfig(), False),      # read-only runs
-    (False, TAINTED, SafetyConfig(), False),    # reading after untrusted data is fine
-    (True, CLEAN, SafetyConfig(), True),        # side effects ask by default
-    (True, CLEAN, AUTO, False),                 # ... unless auto-approved and clean
-    (True, TAINTED, AUTO, True),                # tainted: always ask, whatever the policy
-    (True, TAINTED, SafetyConfig(), True),
+@pytest.mark.parametrize(("side_effect", "writes", "taint", "config", "needed"), [
+    (False, False, CLEAN, SafetyConfig(), False),      # a read runs
+    (False, False, TAINTED, SafetyConfig(), False),    # reading after untrusted data is fine
+    (False, True, CLEAN, SafetyConfig(), False),       # a local write on the user's words runs
+    (False, True, TAINTED, SafetyConfig(), True),      # ... not on untrusted data's say-so
+    (False, True, TAINTED, SafetyConfig(auto_approve=["send_email"]), True),
+    (True, True, CLEAN, SafetyConfig(), True),         # side effects ask by default
+    (True, True, CLEAN, AUTO, False),                  # ... unless auto-approved and clean
+    (True, True, TAINTED, AUTO, True),                 # tainted: always ask, whatever the policy
+    (True, True, TAINTED, SafetyConfig(), True),
+    (True, False, TAINTED, AUTO, True),                # a side effect writes, said or not
 ])
-def test_gate(side_effect: bool, taint: TaintVerdict, config: SafetyConfig, needed: bool) -> None:
-    decision = confirmation_gate("send_email", side_effect, taint, config)
+def test_gate(side_effect: bool, writes: bool, taint: TaintVerdict, config: SafetyConfig,
+              needed: bool) -> None:
+    decision = confirmation_gate("send_email", side_effect, taint, config, writes=writes)
     assert decision.needs_confirmation is needed and decision.reasons
 
 
-def test_tainted_gate_says_why() -> None:
-    reasons = confirmation_gate("send_email", True, TAINTED, AUTO).reasons
-    assert any("Untrusted data" in r for r in reasons)
+def test_tainted_gate_names_what_was_read() -> None:
+    taint = TAINTED.model_copy(update={"read": ["read_email: email 4 from eve@evil.example"]})
+    reasons = confirmation_gate("create_note", False, taint, AUTO, writes=True).reasons
+    assert any("untrusted data is in the conversation" in r and "email 4 from eve@evil.example"
+               in r for r in reasons)
 
 
 def _request() -> ConfirmationRequest:
@@ -57,6 +64,7 @@ def test_approve_and_deny_all_record_requests() -> None:
     assert isinstance(approve, Confirmer) and isinstance(deny, Confirmer)
     assert approve.confirm(_request()) is True and len(approve.requests) == 1
     assert deny.confirm(_request()) is False and "non-interactive" in deny.denial_reason
+    assert "botpsy chat" in deny.denial_reason  # says what to do instead
 
 
 def test_summary_shows_call_reasons_and_taint() -> None:
@@ -72,4 +80,4 @@ def test_cli_confirmer_shows_the_taint_and_defaults_to_no(answer: str, expected:
     assert confirmer.confirm(_request()) is expected
     shown = out.getvalue()
     assert "Run send_email?" in shown and "eve@evil.example" in shown
-    assert "untrusted data from tool:read_email:c1" in shown
+    assert "untrusted data (tool:read_email:c1)" in shown

@@ -8,8 +8,11 @@ Order matters and is the same for every call:
    a call that cannot run);
 3. scope: the argument text is checked like a request (a card number in an
    email body is blocked);
-4. confirmation gate: side effects need a person unless auto-approved AND untainted;
-5. execution: the result comes back as untrusted data (``source=tool:NAME:ID``).
+4. confirmation gate (``safety.confirm``): once untrusted data is in view every
+   write needs a person; side effects need one unless auto-approved AND untainted;
+5. execution: what the call writes records the call's origin (a stranger's when it
+   was tainted, ``safety.provenance``); the result comes back as attributed data
+   (``source=tool:NAME:ID``) carrying the origin of its items.
 
 Every decision is written to the audit log. ``CallPipeline.review`` does 1-4
 without side effects, so the agent can stream the decision before anything runs.
@@ -25,6 +28,7 @@ from botpsy.safety.audit import AuditDecision, AuditEntry, AuditLog
 from botpsy.safety.config import SafetyConfig, ScopeAction
 from botpsy.safety.confirm import ConfirmationRequest, Confirmer, confirmation_gate
 from botpsy.safety.policy import ScopeDecision, ScopePolicy
+from botpsy.safety.provenance import origin_for, writing_as
 from botpsy.safety.taint import AGENT_SOURCE, TaintVerdict
 from botpsy.tools import ToolRegistry, ToolResult
 from botpsy.types import Message, ToolCall, tool_source
@@ -55,7 +59,9 @@ class Outcome:
 
 
 def tool_message(result: ToolResult) -> Message:
-    """A tool result as untrusted, attributed data for the conversation."""
+    """A tool result as attributed data for the conversation: labelled untrusted in the
+    prompt (the model reads every result as data, not instructions); what the taint
+    tracker trusts is decided by its ``provenance`` (the user's own items only)."""
     return result.to_message().model_copy(
         update={"untrusted": True, "source": tool_source(result.name, result.call_id)}
     )
@@ -108,7 +114,8 @@ class CallPipeline:
             return Review(call, AuditDecision.blocked_scope, scope.summary(), taint, scope=scope,
                           feedback=f"Blocked by the safety policy, not run: {scope.message} "
                           "Tell the user; do not retry.")
-        gate = confirmation_gate(call.name, tool.side_effect, taint, self.config)
+        gate = confirmation_gate(call.name, tool.side_effect, taint, self.config,
+                                 writes=tool.writes)
         if not gate.needs_confirmation:
             return Review(call, AuditDecision.executed, " ".join(gate.reasons), taint, scope=scope)
         request = ConfirmationRequest(call=call, tool_description=tool.description,
@@ -156,8 +163,10 @@ class CallPipeline:
         return Outcome(step, agent_message(review.call, review.decision, review.feedback))
 
     def execute(self, review: Review, round_: int, decision: AuditDecision) -> Outcome:
-        """Run the call (approved or confirmed) and audit it with its result."""
-        result = self.registry.execute(review.call)
+        """Run the call (approved or confirmed) and audit it with its result; what it
+        writes is a stranger's when untrusted data was in view."""
+        with writing_as(origin_for(review.taint.tainted)):
+            result = self.registry.execute(review.call)
         step = self.step(review, round_, decision, review.reason, result=result)
         self._audit(review, round_, decision, review.reason, result)
         return Outcome(step, tool_message(result))

@@ -493,7 +493,7 @@ class Agent:
                  for name in hint.split(" or ")}
         tried = {s.call.name for s in steps}
         return [spec for spec in self.registry.specs()
-                if spec.name in words and spec.name not in tried and not spec.side_effect]
+                if spec.name in words and spec.name not in tried and not spec.changes_state]
 
     def _narrowed_in(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """The tools of the failed calls whose refusal narrowed what a retry may write."""

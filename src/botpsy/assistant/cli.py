@@ -99,16 +99,23 @@ def import_data(
         typer.Option("--data-dir", help="The store (default: the per-user data folder)."),
     ] = None,
     folder: Annotated[str, typer.Option(help="Mail folder the messages go to.")] = "inbox",
+    from_others: Annotated[bool, typer.Option(
+        "--from-others", help="The file came from someone else (an invitation, a card sent "
+        "to you): its items are third-party text and cannot cause an action.")] = False,
 ) -> None:
     """Bring your own calendar, contacts or mail into the store (read-only on PATH).
 
     Items that cannot be read are listed and skipped; the others still come in, and
-    running it again adds no duplicates."""
+    running it again adds no duplicates. Received mail, invitations (METHOD:REQUEST,
+    events organised by others) and anything imported --from-others are recorded as
+    third-party: reading them makes the assistant ask before it changes anything."""
     from botpsy.assistant.ics import import_ics
     from botpsy.assistant.mail_import import import_mail
     from botpsy.assistant.store import AssistantStore, default_data_dir
     from botpsy.assistant.vcard import import_vcards
     from botpsy.cli import fail
+    from botpsy.safety.provenance import writing_as
+    from botpsy.types import Origin
 
     if not path.exists():
         fail(f"no such file or folder: {path}")
@@ -119,7 +126,7 @@ def import_data(
         store = AssistantStore(target)
     except (OSError, sqlite3.DatabaseError) as exc:
         fail(f"cannot open the store in {target}: {exc}")
-    with store:
+    with store, writing_as(Origin.third_party if from_others else Origin.user):
         try:
             report = importer(store, path)
         except (OSError, ValueError) as exc:

@@ -15,6 +15,8 @@ from botpsy.assistant.errors import ErrorKind, ToolInputError, not_found
 from botpsy.assistant.records import Record
 from botpsy.assistant.timeutil import to_db
 from botpsy.assistant.toolbox import Toolbox, exposed
+from botpsy.safety.provenance import write_origin
+from botpsy.types import Origin
 
 _PHONE = re.compile(r"^\+?[0-9 ()./-]{3,30}$")
 MAX_NOTES_CHARS = 2000
@@ -35,7 +37,7 @@ class ContactsToolbox(Toolbox):
 
     domain = "contacts"
 
-    @exposed()
+    @exposed(writes=False)
     def search_contacts(self, query: str, limit: int = 10) -> list[Contact]:
         """Find contacts whose name, email, phone or notes contain all the words.
 
@@ -55,7 +57,7 @@ class ContactsToolbox(Toolbox):
         )
         return [_contact(row) for row in rows]
 
-    @exposed()
+    @exposed(writes=False)
     def get_contact(self, contact_id: int) -> Contact:
         """Get one contact by id.
 
@@ -64,7 +66,7 @@ class ContactsToolbox(Toolbox):
         """
         return _contact(self._row(contact_id))
 
-    @exposed(side_effect=True)  # the mail tools and the address check trust contacts' addresses
+    @exposed(writes=True, side_effect=True)  # the mail tools and the address check trust contacts' addresses
     def add_contact(
         self,
         name: str,
@@ -134,18 +136,22 @@ def check_contact(
 
 
 def insert_contact(
-    conn: sqlite3.Connection, fields: ContactFields, *, created_at: str, uid: str | None = None
+    conn: sqlite3.Connection, fields: ContactFields, *, created_at: str, uid: str | None = None,
+    origin: Origin | None = None,
 ) -> int:
-    """Insert one contact inside the caller's transaction; returns its id."""
+    """Insert one contact inside the caller's transaction; returns its id. ``origin``
+    None: the current call's (``write_origin``)."""
     cursor = conn.execute(
-        "INSERT INTO contacts (uid, name, email, phone, notes, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
-        (uid, fields.name, fields.email, fields.phone, fields.notes, created_at),
+        "INSERT INTO contacts (uid, name, email, phone, notes, created_at, origin) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (uid, fields.name, fields.email, fields.phone, fields.notes, created_at,
+         (origin or write_origin()).value),
     )
     return int(cursor.lastrowid)
 
 
 def _contact(row: sqlite3.Row) -> Contact:
     return Contact(
-        id=row["id"], name=row["name"], email=row["email"], phone=row["phone"], notes=row["notes"]
+        id=row["id"], name=row["name"], email=row["email"], phone=row["phone"], notes=row["notes"],
+        origin=Origin(row["origin"]),
     )

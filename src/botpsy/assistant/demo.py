@@ -18,16 +18,17 @@ from datetime import date, datetime, time, timedelta
 from typing import Literal
 from zoneinfo import ZoneInfo
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from botpsy.assistant import demo_content as content
 from botpsy.assistant.contacts import check_contact, insert_contact
+from botpsy.assistant.files import set_file_origin
 from botpsy.assistant.mail import insert_email
 from botpsy.assistant.notes import insert_note
 from botpsy.assistant.reminders import insert_reminder
 from botpsy.assistant.store import AssistantStore, Profile
 from botpsy.assistant.timeutil import localize, to_db, zone
-from botpsy.types import ToolCall
+from botpsy.types import Origin, ToolCall
 
 INJECTIONS_KEY = "demo.injections"
 SEED_TIME = time(9, 0)
@@ -35,7 +36,10 @@ SEED_TIME = time(9, 0)
 
 class CallPattern(BaseModel):
     """A tool call an attack wants: string arguments match as case-insensitive
-    substrings, other values exactly; no arguments means any call of the tool."""
+    substrings, other values exactly; no arguments means any call of the tool.
+    Unknown fields are refused: a misspelt ``arguments`` would match every call."""
+
+    model_config = ConfigDict(extra="forbid")
 
     tool: str
     arguments: dict[str, str | int] = Field(default_factory=dict)
@@ -183,7 +187,7 @@ def _seed_events(tx: sqlite3.Connection, today: date, tz: ZoneInfo, seeded_at: s
         )
         tx.execute(
             "INSERT INTO events (uid, title, starts_at, ends_at, all_day, location, attendees,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " created_at, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'user')",
             (
                 f"demo-{number:02d}@botpsy.demo",
                 event.title,
@@ -200,7 +204,9 @@ def _seed_events(tx: sqlite3.Connection, today: date, tz: ZoneInfo, seeded_at: s
 def _seed_notes(tx: sqlite3.Connection, seeded_at: str) -> list[DemoInjection]:
     found = []
     for note in content.NOTES:
-        note_id = insert_note(tx, note.title, note.body, seeded_at)
+        # a note with an injection was pasted from the web: a stranger's words
+        origin = Origin.user if note.attack is None else Origin.third_party
+        note_id = insert_note(tx, note.title, note.body, seeded_at, origin=origin)
         if note.attack is not None:
             found.append(_injection("note", note.attack, item_id=note_id))
     return found
@@ -226,7 +232,11 @@ def _file_injections() -> list[DemoInjection]:
 
 
 def _write_files(store: AssistantStore) -> None:
+    """The demo's files; downloads (and anything carrying an injection) are a stranger's."""
     for demo_file in content.FILES:
         target = store.files_root / demo_file.path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(demo_file.content, encoding="utf-8")
+        downloaded = demo_file.path.startswith("downloads/") or demo_file.attack is not None
+        set_file_origin(store, demo_file.path,
+                        Origin.third_party if downloaded else Origin.user)

@@ -30,6 +30,8 @@ from botpsy.assistant.timeutil import (
     to_db,
 )
 from botpsy.assistant.toolbox import Toolbox, exposed
+from botpsy.safety.provenance import merged, write_origin
+from botpsy.types import Origin
 
 MAX_ATTENDEES = 50
 MAX_EVENTS_LISTED = 50
@@ -63,7 +65,7 @@ class CalendarToolbox(Toolbox):
 
     domain = "calendar"
 
-    @exposed()
+    @exposed(writes=False)
     def list_events(self, start: str = "today", end: str | None = None) -> list[Event]:
         """List events between two dates or times (a date alone means the whole day).
 
@@ -88,7 +90,7 @@ class CalendarToolbox(Toolbox):
         )
         return [self._event(row) for row in rows]
 
-    @exposed()
+    @exposed(writes=True)
     def create_event(
         self,
         title: str,
@@ -113,14 +115,15 @@ class CalendarToolbox(Toolbox):
             "location": inputs.optional_text(location, "location"),
             "attendees": json.dumps(_attendees(attendees)),
             "created_at": to_db(self.store.now()),
+            "origin": write_origin().value,
         }
         begin = self._not_past_day(self._when(start, "start"))
         span = self._span(begin, self._end(end, begin))
         with self.store.write() as tx:
             cursor = tx.execute(
                 "INSERT INTO events (uid, title, starts_at, ends_at, all_day, location, attendees,"
-                " created_at) VALUES (:uid, :title, :starts_at, :ends_at, :all_day, :location,"
-                " :attendees, :created_at)",
+                " created_at, origin) VALUES (:uid, :title, :starts_at, :ends_at, :all_day,"
+                " :location, :attendees, :created_at, :origin)",
                 row | span.columns(),
             )
         return self._event(self._row(int(cursor.lastrowid)))
@@ -140,7 +143,7 @@ class CalendarToolbox(Toolbox):
             )
         return begin
 
-    @exposed(side_effect=True)
+    @exposed(writes=True, side_effect=True)
     def update_event(
         self,
         event_id: int,
@@ -173,17 +176,18 @@ class CalendarToolbox(Toolbox):
             "attendees": row["attendees"]
             if attendees is None
             else json.dumps(_attendees(attendees)),
+            "origin": merged(row["origin"], write_origin()).value,
         }
         with self.store.write() as tx:
             tx.execute(
                 "UPDATE events SET title = :title, starts_at = :starts_at, ends_at = :ends_at,"
-                " all_day = :all_day, location = :location, attendees = :attendees"
-                " WHERE id = :id",
+                " all_day = :all_day, location = :location, attendees = :attendees,"
+                " origin = :origin WHERE id = :id",
                 changes | span.columns(),
             )
         return self._event(self._row(row["id"]))
 
-    @exposed(side_effect=True)
+    @exposed(writes=True, side_effect=True)
     def delete_event(self, event_id: int) -> Event:
         """Delete an event; returns what was deleted.
 
@@ -195,7 +199,7 @@ class CalendarToolbox(Toolbox):
             tx.execute("DELETE FROM events WHERE id = ?", (row["id"],))
         return self._event(row)
 
-    @exposed()
+    @exposed(writes=False)
     def find_free_slots(
         self,
         date: str,
@@ -229,6 +233,7 @@ class CalendarToolbox(Toolbox):
                 start=s.astimezone(tz).isoformat(timespec="minutes"),
                 end=e.astimezone(tz).isoformat(timespec="minutes"),
                 minutes=int((e - s).total_seconds() // 60),
+                origin=Origin.user,  # times only: no one's words
             )
             for s, e in free_gaps(window_start, window_end, busy, timedelta(minutes=minutes))
         ]
@@ -300,6 +305,7 @@ class CalendarToolbox(Toolbox):
             attendees=json.loads(row["attendees"]),
             all_day=bool(row["all_day"]),
             description=row["description"] or None,
+            origin=Origin(row["origin"]),
         )
 
 

@@ -4,6 +4,11 @@ Every path is relative to that folder and checked by ``Sandbox`` first. Reads
 stop at a byte limit and say so with a marker; binary files are refused; writes
 replace the file atomically (temp file + rename), so a crash leaves the old or
 the new content, never half of each.
+
+A file's origin lives in the ``file_origins`` table, keyed by its relative path:
+``write_file`` records the call's (``write_origin``), ``set_file_origin`` an
+importer's or the demo's. A file botpsy never recorded (dropped in the folder,
+downloaded) is a stranger's.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from botpsy.assistant.records import Record
 from botpsy.assistant.sandbox import Sandbox
 from botpsy.assistant.store import AssistantStore
 from botpsy.assistant.toolbox import Toolbox, exposed
+from botpsy.safety.provenance import write_origin
+from botpsy.types import Origin
 
 MAX_READ_BYTES = 16_384
 MAX_WRITE_BYTES = 1_048_576
@@ -28,6 +35,8 @@ MAX_SCANNED_BYTES = 262_144  # per file, when searching
 
 class FileEntry(Record):
     """One entry of a folder listing; ``size`` in bytes for files."""
+
+    item_kind = "file"
 
     path: str
     kind: Literal["file", "dir", "link", "other"]
@@ -45,6 +54,8 @@ class FileListing(Record):
 class FileContent(Record):
     """A text file's content; ``truncated`` when only the start is shown."""
 
+    item_kind = "file"
+
     path: str
     size: int
     truncated: bool
@@ -53,6 +64,8 @@ class FileContent(Record):
 
 class FileHit(Record):
     """A search match: the file, and the line (number and text) when the content matched."""
+
+    item_kind = "file"
 
     path: str
     line: int | None = None
@@ -77,7 +90,7 @@ class FilesToolbox(Toolbox):
         self.sandbox = Sandbox(store.files_root)
         self.max_read_bytes = max_read_bytes
 
-    @exposed()
+    @exposed(writes=False)
     def list_files(self, path: str = ".") -> FileListing:
         """List a folder of the files area.
 
@@ -93,9 +106,10 @@ class FilesToolbox(Toolbox):
             path=self.sandbox.relative(folder),
             entries=entries,
             more=max(0, len(children) - MAX_LISTED),
+            origin=Origin.user,  # the folder the call named; each entry has its own
         )
 
-    @exposed(untrusted_output=True)
+    @exposed(writes=False, untrusted_output=True)
     def read_file(self, path: str) -> FileContent:
         """Read a text file (long files are cut, with a marker at the end).
 
@@ -109,12 +123,9 @@ class FilesToolbox(Toolbox):
             content += (
                 f"\n[... truncated: showing the first {self.max_read_bytes} of {read.size} bytes]"
             )
-        return FileContent(
-            path=self.sandbox.relative(resolved),
-            size=read.size,
-            truncated=read.truncated,
-            content=content,
-        )
+        relative = self.sandbox.relative(resolved)
+        return FileContent(path=relative, size=read.size, truncated=read.truncated,
+                           content=content, origin=file_origin(self.store, relative))
 
     def preview_write_file(self, path: str, content: str = "") -> str:
         resolved = self.sandbox.resolve(path)
@@ -122,7 +133,7 @@ class FilesToolbox(Toolbox):
             return f"replaces {self.sandbox.relative(resolved)} ({resolved.stat().st_size} bytes now)"
         return f"a new file {self.sandbox.relative(resolved)}"
 
-    @exposed(side_effect=True)
+    @exposed(writes=True, side_effect=True)
     def write_file(self, path: str, content: str) -> WriteResult:
         """Write a text file, replacing it if it exists; folders are created as needed.
 
@@ -146,11 +157,12 @@ class FilesToolbox(Toolbox):
         except (FileExistsError, NotADirectoryError):
             raise ToolInputError(f"a file is in the way of the folders of {path!r}") from None
         _atomic_write(resolved, data)
-        return WriteResult(
-            path=self.sandbox.relative(resolved), bytes_written=len(data), created=created
-        )
+        relative = self.sandbox.relative(resolved)
+        set_file_origin(self.store, relative, write_origin())
+        return WriteResult(path=relative, bytes_written=len(data), created=created,
+                           origin=Origin.user)  # the path and size the call gave
 
-    @exposed(untrusted_output=True)
+    @exposed(writes=False, untrusted_output=True)
     def search_files(self, query: str, limit: int = 20) -> list[FileHit]:
         """Find files whose name or text contains the query (case does not matter).
 
@@ -163,7 +175,7 @@ class FilesToolbox(Toolbox):
         hits: list[FileHit] = []
         for relative in self._walk():
             if needle in relative.lower():
-                hits.append(FileHit(path=relative))
+                hits.append(FileHit(path=relative, origin=file_origin(self.store, relative)))
             hits.extend(self._content_hits(relative, needle, limit - len(hits)))
             if len(hits) >= limit:
                 break
@@ -175,9 +187,10 @@ class FilesToolbox(Toolbox):
         if child.is_symlink():
             return FileEntry(path=relative, kind="link")
         if child.is_dir():
-            return FileEntry(path=relative, kind="dir")
+            return FileEntry(path=relative, kind="dir", origin=folder_origin(self.store, relative))
         if child.is_file():
-            return FileEntry(path=relative, kind="file", size=child.stat().st_size)
+            return FileEntry(path=relative, kind="file", size=child.stat().st_size,
+                             origin=file_origin(self.store, relative))
         return FileEntry(path=relative, kind="other")
 
     def _walk(self) -> list[str]:
@@ -195,12 +208,39 @@ class FilesToolbox(Toolbox):
         except (ToolInputError, OSError):  # binary, outside via symlink, unreadable: skip
             return []
         hits = []
+        origin = file_origin(self.store, relative)
         for number, line in enumerate(read.text.splitlines(), start=1):
             if len(hits) >= room:
                 break
             if needle in line.lower():
-                hits.append(FileHit(path=relative, line=number, text=line.strip()[:200]))
+                hits.append(FileHit(path=relative, line=number, text=line.strip()[:200],
+                                    origin=origin))
         return hits
+
+
+def file_origin(store: AssistantStore, relative: str) -> Origin:
+    """The recorded origin of the file at ``relative``; a stranger's when never recorded."""
+    row = store.query_one("SELECT origin FROM file_origins WHERE path = ?", (relative,))
+    return Origin.third_party if row is None else Origin(row["origin"])
+
+
+def folder_origin(store: AssistantStore, relative: str) -> Origin:
+    """A folder's name is the user's when botpsy wrote a file of theirs inside it."""
+    row = store.query_one(
+        "SELECT 1 FROM file_origins WHERE origin = 'user' AND substr(path, 1, ?) = ?",
+        (len(relative) + 1, relative + "/"),
+    )
+    return Origin.third_party if row is None else Origin.user
+
+
+def set_file_origin(store: AssistantStore, relative: str, origin: Origin) -> None:
+    """Record where the file at ``relative`` came from (replacing what was recorded)."""
+    with store.write() as tx:
+        tx.execute(
+            "INSERT INTO file_origins (path, origin) VALUES (?, ?) "
+            "ON CONFLICT(path) DO UPDATE SET origin = excluded.origin",
+            (relative, origin.value),
+        )
 
 
 def _is_real_dir(path: Path) -> bool:

@@ -5,6 +5,11 @@ instead of duplicating). Zoned times keep their moment, floating times are read
 in the user's zone, all-day events span whole local days. Repeating events are
 imported as their first occurrence, and the report says so.
 Export: events in UTC with their UIDs, so another calendar can re-import them.
+
+Origin: an invitation (a calendar sent with METHOD:REQUEST, or an event organised by
+someone other than the user) is a stranger's text; the rest of the user's own
+calendar export is theirs. ``origin`` overrides both (``botpsy assistant import
+--from-others``).
 """
 
 from __future__ import annotations
@@ -22,14 +27,21 @@ from botpsy.assistant.events import checked_span, new_uid
 from botpsy.assistant.importing import ImportReport, IssueKind
 from botpsy.assistant.store import AssistantStore
 from botpsy.assistant.timeutil import from_db, localize, to_db
+from botpsy.safety.provenance import merged, write_origin
+from botpsy.types import Origin
 
 PRODID = "-//botpsy//assistant calendar//EN"
 NO_MAIL = "invalid:nomail"  # the usual URI for an attendee without an address
 DEFAULT_LENGTH = timedelta(hours=1)
 
 
-def import_ics(store: AssistantStore, path: str | Path) -> ImportReport:
-    """Import the events of an .ics file; raises ValueError when it is not iCalendar."""
+def import_ics(store: AssistantStore, path: str | Path, origin: Origin | None = None
+               ) -> ImportReport:
+    """Import the events of an .ics file; raises ValueError when it is not iCalendar.
+    ``origin`` None: each event's (``event_origin``), or a stranger's for all when
+    ``write_origin()`` says so."""
+    if origin is None and write_origin() is Origin.third_party:
+        origin = Origin.third_party
     data = Path(path).read_bytes()
     try:
         calendar = Calendar.from_ical(data)
@@ -37,29 +49,45 @@ def import_ics(store: AssistantStore, path: str | Path) -> ImportReport:
         raise ValueError(f"{path}: not an iCalendar file ({exc})") from exc
     report = ImportReport()
     now = to_db(store.now())
+    invitation = str(calendar.get("METHOD") or "").upper() == "REQUEST"
     with store.write() as tx:
         for component in calendar.walk("VEVENT"):
             row = _event_row(store, component, report)
             if row is None:
                 continue
-            known = tx.execute("SELECT id FROM events WHERE uid = ?", (row["uid"],)).fetchone()
+            row["origin"] = (origin or event_origin(store, component, invitation)).value
+            known = tx.execute("SELECT id, origin FROM events WHERE uid = ?",
+                               (row["uid"],)).fetchone()
             if known:
+                row["origin"] = merged(known["origin"], Origin(row["origin"])).value
                 tx.execute(
                     "UPDATE events SET title = :title, starts_at = :starts_at, ends_at = :ends_at,"
                     " all_day = :all_day, location = :location, attendees = :attendees,"
-                    " description = :description WHERE uid = :uid",
+                    " description = :description, origin = :origin WHERE uid = :uid",
                     row,
                 )
                 report.updated += 1
             else:
                 tx.execute(
                     "INSERT INTO events (uid, title, starts_at, ends_at, all_day, location,"
-                    " attendees, description, created_at) VALUES (:uid, :title, :starts_at,"
-                    " :ends_at, :all_day, :location, :attendees, :description, :created_at)",
+                    " attendees, description, created_at, origin) VALUES (:uid, :title,"
+                    " :starts_at, :ends_at, :all_day, :location, :attendees, :description,"
+                    " :created_at, :origin)",
                     row | {"created_at": now},
                 )
                 report.imported += 1
     return report
+
+
+def event_origin(store: AssistantStore, component: IcsEvent, invitation: bool) -> Origin:
+    """A stranger's when the calendar is an invitation or someone else organised the
+    event; the user's own otherwise."""
+    organizer = str(component.get("ORGANIZER") or "")
+    organizer = organizer[7:] if organizer.lower().startswith("mailto:") else organizer
+    own = store.profile.email.lower()
+    if invitation or (organizer and organizer.lower() != own):
+        return Origin.third_party
+    return Origin.user
 
 
 def _event_row(

@@ -19,6 +19,8 @@ from botpsy.assistant.errors import ToolInputError, not_found
 from botpsy.assistant.records import Record
 from botpsy.assistant.timeutil import show, to_db
 from botpsy.assistant.toolbox import Toolbox, exposed
+from botpsy.safety.provenance import write_origin
+from botpsy.types import Origin
 
 FOLDERS = ("inbox", "sent", "drafts", "trash")
 MAX_SHOWN_BODY_CHARS = 3000
@@ -28,6 +30,8 @@ _REPLY_PREFIX = re.compile(r"^\s*(re|aw|sv)\s*:\s*", re.IGNORECASE)
 
 class EmailSummary(Record):
     """One line of a mail listing."""
+
+    item_kind = "email"
 
     id: int
     folder: str
@@ -40,6 +44,8 @@ class EmailSummary(Record):
 
 class Email(Record):
     """A whole message; ``body`` is cut (with a marker) past a few thousand characters."""
+
+    item_kind = "email"
 
     id: int
     folder: str
@@ -58,7 +64,7 @@ class MailToolbox(Toolbox):
 
     domain = "mail"
 
-    @exposed(untrusted_output=True)
+    @exposed(writes=False, untrusted_output=True)
     def list_inbox(self, limit: int = 10, unread_only: bool = False) -> list[EmailSummary]:
         """List the newest emails in the inbox.
 
@@ -72,7 +78,7 @@ class MailToolbox(Toolbox):
         sql += " ORDER BY sent_at DESC, id DESC LIMIT ?"
         return [self._summary(row) for row in self.store.query(sql, (limit,))]
 
-    @exposed(untrusted_output=True)
+    @exposed(writes=False, untrusted_output=True)
     def search_mail(
         self, query: str, sender: str | None = None, limit: int = 10
     ) -> list[EmailSummary]:
@@ -99,7 +105,7 @@ class MailToolbox(Toolbox):
         )
         return [self._summary(row) for row in self.store.query(sql, (*params, limit))]
 
-    @exposed(untrusted_output=True)
+    @exposed(writes=False, untrusted_output=True)  # marking it read is bookkeeping
     def read_email(self, email_id: int) -> Email:
         """Read one email in full and mark it as read.
 
@@ -113,7 +119,7 @@ class MailToolbox(Toolbox):
             row = self._row(email_id)
         return self._email(row)
 
-    @exposed()
+    @exposed(writes=True)
     def draft_email(self, to: str, subject: str, body: str) -> Email:
         """Save an email as a draft without sending it.
 
@@ -124,7 +130,7 @@ class MailToolbox(Toolbox):
         """
         return self._record("drafts", to, subject, body)
 
-    @exposed(side_effect=True)
+    @exposed(writes=True, side_effect=True)
     def send_email(self, to: str, subject: str, body: str) -> Email:
         """Send an email.
 
@@ -135,7 +141,7 @@ class MailToolbox(Toolbox):
         """
         return self._record("sent", to, subject, body)
 
-    @exposed(side_effect=True)
+    @exposed(writes=True, side_effect=True)
     def reply_email(self, email_id: int, body: str) -> Email:
         """Reply to an email's sender, quoting the original.
 
@@ -153,7 +159,7 @@ class MailToolbox(Toolbox):
         full = f"{body}\n\nOn {original.date}, {original.sender} wrote:\n{quoted}"
         return self._record("sent", to, subject, full, in_reply_to=original.id)
 
-    @exposed(side_effect=True)
+    @exposed(writes=True, side_effect=True)
     def trash_email(self, email_id: int) -> EmailSummary:
         """Move an email to the trash.
 
@@ -223,6 +229,7 @@ class MailToolbox(Toolbox):
             date=show(row["sent_at"], self.store.tz),
             unread=bool(row["unread"]),
             snippet=snippet,
+            origin=Origin(row["origin"]),
         )
 
     def _email(self, row: sqlite3.Row, full_body: bool = False) -> Email:
@@ -242,6 +249,7 @@ class MailToolbox(Toolbox):
             unread=bool(row["unread"]),
             body=body,
             in_reply_to=row["in_reply_to"],
+            origin=Origin(row["origin"]),
         )
 
 
@@ -259,17 +267,19 @@ def insert_email(
     created_at: str,
     cc: list[str] | None = None,
     in_reply_to: int | None = None,
+    origin: Origin | None = None,
 ) -> int:
     """Insert one message inside the caller's transaction; returns its id.
 
     Used by the tools, the importers and the demo so that every way in writes
-    the same columns the same way.
+    the same columns the same way. ``origin`` None: ``mail_origin(folder)``.
     """
     if folder not in FOLDERS:
         raise ValueError(f"unknown mail folder {folder!r}")
     cursor = conn.execute(
         "INSERT INTO emails (folder, message_id, sender, recipients, cc, subject, body, "
-        "sent_at, unread, in_reply_to, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "sent_at, unread, in_reply_to, created_at, origin) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             folder,
             message_id,
@@ -282,6 +292,14 @@ def insert_email(
             int(unread),
             in_reply_to,
             created_at,
+            (origin or mail_origin(folder)).value,
         ),
     )
     return int(cursor.lastrowid)
+
+
+def mail_origin(folder: str) -> Origin:
+    """Whose words a message holds: what arrives (inbox, and what was trashed from it)
+    is the sender's; what the user sends or drafts is theirs, unless it was written
+    with a stranger's text in view (``write_origin``)."""
+    return write_origin() if folder in ("sent", "drafts") else Origin.third_party

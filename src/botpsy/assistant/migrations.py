@@ -163,7 +163,39 @@ def _notes_fts(conn: sqlite3.Connection) -> None:
         run_script(conn, NOTES_FTS)
 
 
+ORIGIN_TABLES = ("emails", "events", "contacts", "notes", "reminders")
+ORIGIN_COLUMN = (
+    "origin TEXT NOT NULL DEFAULT 'third_party' CHECK (origin IN ('user', 'third_party'))"
+)
+
+# What an existing item's origin is, when the store never recorded it. Only what botpsy
+# can prove is the user's: mail in sent/drafts, events with botpsy's own UIDs, contacts
+# without a UID (vCard imports keep theirs), notes and reminders (no importer writes
+# them). Everything else (the inbox, imported invitations and cards) stays a stranger's.
+# Items written on an injection's say-so before this step cannot be told apart: the
+# documented cost (docs/safety.md).
+ORIGIN_BACKFILL = """
+UPDATE emails SET origin = 'user' WHERE folder IN ('sent', 'drafts');
+UPDATE events SET origin = 'user' WHERE uid LIKE '%@botpsy';
+UPDATE contacts SET origin = 'user' WHERE uid IS NULL;
+UPDATE notes SET origin = 'user';
+UPDATE reminders SET origin = 'user';
+CREATE TABLE file_origins (
+    path   TEXT PRIMARY KEY,
+    origin TEXT NOT NULL CHECK (origin IN ('user', 'third_party'))
+);
+"""
+
+
+def _item_origins(conn: sqlite3.Connection) -> None:
+    # New rows that forget to say default to a stranger's: the safe side.
+    for table in ORIGIN_TABLES:
+        conn.execute(f"ALTER TABLE {table} ADD COLUMN {ORIGIN_COLUMN}")
+    run_script(conn, ORIGIN_BACKFILL)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "mail, calendar, contacts, notes, reminders, settings", _base_schema),
     Migration(2, "full-text index over notes (FTS5, when available)", _notes_fts),
+    Migration(3, "where each item came from (origin: user or third_party)", _item_origins),
 )

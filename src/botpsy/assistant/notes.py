@@ -15,6 +15,8 @@ from botpsy.assistant.errors import ErrorKind, ToolInputError, not_found
 from botpsy.assistant.records import Record
 from botpsy.assistant.timeutil import show, to_db
 from botpsy.assistant.toolbox import Toolbox, exposed
+from botpsy.safety.provenance import merged, write_origin
+from botpsy.types import Origin
 
 MAX_NOTE_CHARS = 50_000
 SNIPPET_WORDS = 12
@@ -22,6 +24,8 @@ SNIPPET_WORDS = 12
 
 class Note(Record):
     """A whole note."""
+
+    item_kind = "note"
 
     id: int
     title: str
@@ -31,6 +35,8 @@ class Note(Record):
 
 class NoteHit(Record):
     """A search result: the note and the passage that matched."""
+
+    item_kind = "note"
 
     id: int
     title: str
@@ -42,7 +48,7 @@ class NotesToolbox(Toolbox):
 
     domain = "notes"
 
-    @exposed()
+    @exposed(writes=True)
     def create_note(self, title: str, body: str) -> Note:
         """Write a new note.
 
@@ -57,7 +63,7 @@ class NotesToolbox(Toolbox):
             new_id = insert_note(tx, title, body, now)
         return self._note(self._row(new_id))
 
-    @exposed(untrusted_output=True)
+    @exposed(writes=False, untrusted_output=True)
     def search_notes(self, query: str, limit: int = 5) -> list[NoteHit]:
         """Find notes by words in their title or text, best matches first.
 
@@ -70,7 +76,7 @@ class NotesToolbox(Toolbox):
         search = self._fts if self.store.has_table("notes_fts") else self._like
         return search(words, " AND ", limit) or search(words, " OR ", limit)
 
-    @exposed(untrusted_output=True)
+    @exposed(writes=False, untrusted_output=True)
     def read_note(self, note_id: int) -> Note:
         """Read one note in full.
 
@@ -79,7 +85,7 @@ class NotesToolbox(Toolbox):
         """
         return self._note(self._row(note_id))
 
-    @exposed()
+    @exposed(writes=True)
     def append_to_note(self, note_id: int, text: str) -> Note:
         """Add text at the end of a note.
 
@@ -97,8 +103,9 @@ class NotesToolbox(Toolbox):
             )
         with self.store.write() as tx:
             tx.execute(
-                "UPDATE notes SET body = ?, updated_at = ? WHERE id = ?",
-                (body, to_db(self.store.now()), row["id"]),
+                "UPDATE notes SET body = ?, updated_at = ?, origin = ? WHERE id = ?",
+                (body, to_db(self.store.now()), merged(row["origin"], write_origin()).value,
+                 row["id"]),
             )
         return self._note(self._row(row["id"]))
 
@@ -107,21 +114,24 @@ class NotesToolbox(Toolbox):
         # Each word quoted (so FTS operators in user text stay literal) and prefixed.
         match = joiner.join('"' + w.replace('"', '""') + '"*' for w in words)
         rows = self.store.query(
-            "SELECT n.id, n.title, snippet(notes_fts, -1, '[', ']', '…', ?) AS snippet "
+            "SELECT n.id, n.title, n.origin, snippet(notes_fts, -1, '[', ']', '…', ?) AS snippet "
             "FROM notes_fts JOIN notes n ON n.id = notes_fts.rowid "
             "WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts), n.id LIMIT ?",
             (SNIPPET_WORDS, match, limit),
         )
-        return [NoteHit(id=r["id"], title=r["title"], snippet=r["snippet"]) for r in rows]
+        return [NoteHit(id=r["id"], title=r["title"], snippet=r["snippet"],
+                        origin=Origin(r["origin"])) for r in rows]
 
     def _like(self, words: Sequence[str], joiner: str, limit: int) -> list[NoteHit]:
         where = joiner.join("(title || ' ' || body) LIKE ? ESCAPE '\\'" for _ in words)
         rows = self.store.query(
-            f"SELECT id, title, body FROM notes WHERE {where} ORDER BY updated_at DESC, id LIMIT ?",
+            f"SELECT id, title, body, origin FROM notes WHERE {where} "
+            "ORDER BY updated_at DESC, id LIMIT ?",
             (*[inputs.like_pattern(w) for w in words], limit),
         )
         return [
-            NoteHit(id=r["id"], title=r["title"], snippet=_passage(r["body"], words)) for r in rows
+            NoteHit(id=r["id"], title=r["title"], snippet=_passage(r["body"], words),
+                    origin=Origin(r["origin"])) for r in rows
         ]
 
     def _row(self, note_id: int) -> sqlite3.Row:
@@ -137,14 +147,17 @@ class NotesToolbox(Toolbox):
             title=row["title"],
             body=row["body"],
             updated=show(row["updated_at"], self.store.tz),
+            origin=Origin(row["origin"]),
         )
 
 
-def insert_note(conn: sqlite3.Connection, title: str, body: str, now: str) -> int:
-    """Insert one note inside the caller's transaction; returns its id."""
+def insert_note(conn: sqlite3.Connection, title: str, body: str, now: str,
+                origin: Origin | None = None) -> int:
+    """Insert one note inside the caller's transaction; returns its id. ``origin``
+    None: the current call's (``write_origin``)."""
     cursor = conn.execute(
-        "INSERT INTO notes (title, body, created_at, updated_at) VALUES (?, ?, ?, ?)",
-        (title, body, now, now),
+        "INSERT INTO notes (title, body, created_at, updated_at, origin) VALUES (?, ?, ?, ?, ?)",
+        (title, body, now, now, (origin or write_origin()).value),
     )
     return int(cursor.lastrowid)
 

@@ -17,6 +17,8 @@ from botpsy.assistant.errors import ErrorKind, ToolInputError, not_found
 from botpsy.assistant.records import Record
 from botpsy.assistant.timeutil import is_clock_time, parse_when, show, to_db
 from botpsy.assistant.toolbox import Toolbox, exposed
+from botpsy.safety.provenance import write_origin
+from botpsy.types import Origin
 
 DEFAULT_DUE_TIME = time(9, 0)
 PAST_GRACE = timedelta(minutes=1)  # "now" and a time said a moment ago still count
@@ -37,7 +39,7 @@ class RemindersToolbox(Toolbox):
 
     domain = "reminders"
 
-    @exposed()
+    @exposed(writes=True)
     def add_reminder(self, text: str, due: str | None = None) -> Reminder:
         """Add a reminder or to-do.
 
@@ -72,7 +74,7 @@ class RemindersToolbox(Toolbox):
             ErrorKind.invalid_date,
         )
 
-    @exposed()
+    @exposed(writes=False)
     def list_reminders(self, include_done: bool = False) -> list[Reminder]:
         """List reminders, soonest due first; to-dos without a date come last.
 
@@ -86,7 +88,7 @@ class RemindersToolbox(Toolbox):
         )
         return [self._reminder(row) for row in rows]
 
-    @exposed(side_effect=True)  # changes a reminder the user has
+    @exposed(writes=True, side_effect=True)  # changes a reminder the user has
     def complete_reminder(self, reminder_id: int) -> Reminder:
         """Mark a reminder as done.
 
@@ -118,12 +120,16 @@ class RemindersToolbox(Toolbox):
             text=row["text"],
             due=show(row["due_at"], self.store.tz),
             done=bool(row["done"]),
+            origin=Origin(row["origin"]),
         )
 
 
-def insert_reminder(conn: sqlite3.Connection, text: str, due_at: str | None, now: str) -> int:
-    """Insert one reminder inside the caller's transaction; returns its id."""
+def insert_reminder(conn: sqlite3.Connection, text: str, due_at: str | None, now: str,
+                    origin: Origin | None = None) -> int:
+    """Insert one reminder inside the caller's transaction; returns its id. ``origin``
+    None: the current call's (``write_origin``)."""
     cursor = conn.execute(
-        "INSERT INTO reminders (text, due_at, created_at) VALUES (?, ?, ?)", (text, due_at, now)
+        "INSERT INTO reminders (text, due_at, created_at, origin) VALUES (?, ?, ?, ?)",
+        (text, due_at, now, (origin or write_origin()).value),
     )
     return int(cursor.lastrowid)

@@ -20,10 +20,16 @@ from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.importing import ImportReport, IssueKind
 from botpsy.assistant.store import AssistantStore
 from botpsy.assistant.timeutil import to_db
+from botpsy.safety.provenance import merged, write_origin
+from botpsy.types import Origin
 
 
-def import_vcards(store: AssistantStore, path: str | Path) -> ImportReport:
-    """Import every card of a .vcf file."""
+def import_vcards(store: AssistantStore, path: str | Path,
+                  origin: Origin | None = None) -> ImportReport:
+    """Import every card of a .vcf file. ``origin`` None: ``write_origin()``, the user's
+    own address book outside a call; a card someone sent is ``Origin.third_party``
+    (``botpsy assistant import --from-others``)."""
+    origin = origin or write_origin()
     text = Path(path).read_text(encoding="utf-8", errors="replace")
     report = ImportReport()
     cards: list[Component] = []
@@ -38,7 +44,7 @@ def import_vcards(store: AssistantStore, path: str | Path) -> ImportReport:
                 continue
             fields = _card_fields(card, f"card {index}", report)
             if fields is not None:
-                _upsert(tx, fields, _value(card, "uid") or None, now, report)
+                _upsert(tx, fields, _value(card, "uid") or None, now, report, origin)
     return report
 
 
@@ -67,23 +73,24 @@ def _card_fields(card: Component, source: str, report: ImportReport) -> ContactF
 
 
 def _upsert(
-    tx: sqlite3.Connection, fields: ContactFields, uid: str | None, now: str, report: ImportReport
+    tx: sqlite3.Connection, fields: ContactFields, uid: str | None, now: str, report: ImportReport,
+    origin: Origin,
 ) -> None:
     known = None
     if uid:
-        known = tx.execute("SELECT id FROM contacts WHERE uid = ?", (uid,)).fetchone()
+        known = tx.execute("SELECT id, origin FROM contacts WHERE uid = ?", (uid,)).fetchone()
     if known is None and fields.email:
         known = tx.execute(
-            "SELECT id FROM contacts WHERE email = ? COLLATE NOCASE", (fields.email,)
+            "SELECT id, origin FROM contacts WHERE email = ? COLLATE NOCASE", (fields.email,)
         ).fetchone()
     if known is None:
-        insert_contact(tx, fields, created_at=now, uid=uid)
+        insert_contact(tx, fields, created_at=now, uid=uid, origin=origin)
         report.imported += 1
         return
     tx.execute(
         "UPDATE contacts SET name = :name, email = coalesce(:email, email), "
-        "phone = coalesce(:phone, phone), notes = :notes WHERE id = :id",
-        asdict(fields) | {"id": known["id"]},
+        "phone = coalesce(:phone, phone), notes = :notes, origin = :origin WHERE id = :id",
+        asdict(fields) | {"id": known["id"], "origin": merged(known["origin"], origin).value},
     )
     report.updated += 1
 

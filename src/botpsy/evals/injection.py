@@ -13,11 +13,10 @@ contact imported from a .vcf card). For one safety mode the eval measures:
 
 Safety on = deployment defaults + the simulated user (see
 ``scenarios.users``); off = no scope checks and every confirmation approved.
-Mail, notes and files are third-party text in every case; the calendar and the
-address book are the user's own, except in a case that put a stranger's event or
-contact there (``InjectionCase.third_party_tools``): there the simulated user
-counts what their readers return as third-party too, as a user who imported a
-stranger's invitation would.
+Which items are a stranger's is what the store records per item (``origin``):
+received mail, the injected demo note and download, and a task's event or contact
+marked ``origin: third_party`` (an imported invitation, a card someone sent); the
+user's own calendar, contacts and reminders never taint a turn.
 ``attacker_model`` obeys every injection (a scripted hermes model), so the
 eval shows what the safety layer does even when the model is fully compromised:
 with safety off its attacks succeed; with safety on none may.
@@ -28,7 +27,6 @@ with safety off its attacks succeed; with safety on none may.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
@@ -52,7 +50,14 @@ from botpsy.evals.scenarios.harness import (
 from botpsy.evals.scenarios.reference import call_text, scripted_model, step_text
 from botpsy.evals.scenarios.report import markdown_table, run_label, runs_call_mode, stats_rows
 from botpsy.evals.scenarios.runner import play_isolated, write_lines, write_runs
-from botpsy.evals.scenarios.schema import CallCheck, CallSpec, Milestone, Setup, SolutionStep
+from botpsy.evals.scenarios.schema import (
+    CallCheck,
+    CallSpec,
+    Milestone,
+    RecordCheck,
+    Setup,
+    SolutionStep,
+)
 from botpsy.evals.scenarios.score import RunErrorKind
 from botpsy.evals.scenarios.trace import Episode
 from botpsy.evals.scenarios.world import (
@@ -68,7 +73,7 @@ from botpsy.evals.scenarios.world import (
     snapshot,
 )
 from botpsy.evals.stats import StatsSummary, summarize_completions
-from botpsy.types import GenerationParams
+from botpsy.types import GenerationParams, Origin
 
 INJECTION_FILE = DATA_DIR / "injection.yaml"
 SLOT = "{injection}"
@@ -80,9 +85,8 @@ ItemKind = Literal["email", "note", "file", "event", "contact"]
 # through ``create_event``, which takes none).
 TEXT_COLUMNS: dict[str, str] = {"email": "body", "note": "body", "event": "location",
                                 "contact": "notes"}
-# The tools that show the model a stored event or contact. Mail, notes and files are
-# third-party in every case (``untrusted_output_tools``); the calendar and the address
-# book only where a case put a stranger's item there.
+# The tools that show the model a stored event or contact: they return a stranger's text
+# only where a case put a stranger's item there (``origin: third_party``).
 ITEM_READERS: dict[str, frozenset[str]] = {
     "event": frozenset({"list_events"}),
     "contact": frozenset({"search_contacts", "get_contact"}),
@@ -129,7 +133,8 @@ class Attack(_Strict):
 
 class UserTask(_Strict):
     """What the user asks, their items (with ``{injection}`` slots), the attacks to
-    pair it with, a reference solution and the utility milestones."""
+    pair it with, a reference solution and the utility milestones. An item with a slot
+    is a stranger's: it must say ``origin: third_party`` (mail in the inbox always is)."""
 
     id: str
     prompt: str
@@ -137,6 +142,15 @@ class UserTask(_Strict):
     attacks: list[str] = Field(min_length=1)
     solution: list[SolutionStep] = Field(min_length=1)
     milestones: list[Milestone] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _slots_are_strangers(self) -> UserTask:
+        setup = self.setup
+        for item in [*setup.events, *setup.contacts, *setup.notes, *setup.files]:
+            if SLOT in item.model_dump_json() and item.origin is not Origin.third_party:
+                raise ValueError(f"task {self.id}: an item with {SLOT} is a stranger's; "
+                                 "mark it origin: third_party")
+        return self
 
 
 class InjectionSuite(_Strict):
@@ -167,14 +181,14 @@ class InjectionCase(_Strict):
         return f"{self.task.id}__{self.attack.id if self.attack else 'clean'}"
 
     def third_party_tools(self) -> frozenset[str]:
-        """The tools whose output the simulated user counts as a stranger's text here:
-        mail, notes and files always; the readers of the calendar (of the contacts)
-        when one of the task's events (contacts) has an ``{injection}`` slot, i.e. came
-        from a stranger (clean runs too: emptied, it is still theirs), or when the
-        attack's demo item is an event (a contact)."""
+        """The tools that may show the model a stranger's text here (where the obedient
+        model acts on the injection): mail, notes and files always; the readers of the
+        calendar (of the contacts) when one of the task's events (contacts) is a
+        stranger's (``origin: third_party``), or when the attack's demo item is an
+        event (a contact)."""
         setup = self.task.setup
         kinds = {kind for kind, items in (("event", setup.events), ("contact", setup.contacts))
-                 if any(SLOT in json.dumps(item.model_dump()) for item in items)}
+                 if any(item.origin is Origin.third_party for item in items)}
         if self.attack is not None and self.attack.demo is not None:
             kinds.add(self.attack.demo.kind)
         return untrusted_output_tools().union(*(ITEM_READERS.get(k, ()) for k in kinds))
@@ -326,10 +340,11 @@ def _play(suite: InjectionSuite, case: InjectionCase, factory: ModelFactory, run
         run.model = model.name
         run.call_mode = resolve_call_mode(model.name, call_mode)
         expected = [m for m in case.task.milestones if isinstance(m, CallCheck)]
+        records = [m for m in case.task.milestones if isinstance(m, RecordCheck)]
         run.episode = run_episode(model, store, [case.task.prompt], safety=run.safety,
                                   expected=expected, matcher=Matcher(run.refs), params=params,
                                   audit_path=tmp / "audit.db", call_mode=run.call_mode,
-                                  untrusted_tools=case.third_party_tools())
+                                  records=records)
         run.final_state = snapshot(store)
         run.changes = diff(before, run.final_state)
     finally:

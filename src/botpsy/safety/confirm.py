@@ -1,15 +1,25 @@
-"""The confirmation gate: who says yes to a side effect, and when one is needed.
+"""The confirmation gate: who says yes to a call that changes things, and when.
 
-Rule (not configurable past the first clause): a side-effecting call needs a
-person's confirmation unless the deployment auto-approves that tool AND the call
-is untainted. A call proposed after untrusted data entered the context is never
-run automatically, whatever the configuration, because that data may be an
-attacker's instructions.
+Rules (not configurable past the auto-approve list):
+
+1. a read (neither ``writes`` nor ``side_effect``) runs;
+2. once untrusted data is in the conversation, every call that changes state
+   (a write: a new note, a reminder, a draft, an appended line, an event, a contact,
+   a file, mail) needs a person's yes, whatever the configuration, because that data
+   may be an attacker's instructions; the question names the untrusted items read;
+3. with no untrusted data in view, a side effect (it leaves the device or destroys
+   data) needs a person's yes unless the deployment auto-approves that tool; a local
+   write made on the user's own words alone runs.
+
+Untrusted means what the taint tracker says: a tool result counts unless every item
+in it is the user's own (``types.Origin``), so listing one's own reminders does not
+taint a turn, while a mail from someone else or an imported invitation does.
 
 Confirmers:
 - ``CliConfirmer``: asks on the terminal with rich, showing the call and its taint;
 - ``DenyAll``: for non-interactive runs (scripts, CI, ``botpsy ask``): says no and
-  says why, so the final answer can tell the user what to do instead;
+  says why and what to do instead, for the final answer;
+- ``ApproveUntainted``: ``--yes``: approves untainted calls, hands tainted ones on;
 - ``ApproveAll``: for tests and trusted batch jobs only.
 The web server does not confirm synchronously: the agent returns the call as
 pending and resumes once the user has decided.
@@ -71,19 +81,26 @@ class GateDecision:
 
 
 def confirmation_gate(
-    tool_name: str, side_effect: bool, taint: TaintVerdict, config: SafetyConfig
+    tool_name: str, side_effect: bool, taint: TaintVerdict, config: SafetyConfig,
+    *, writes: bool = False,
 ) -> GateDecision:
-    """Apply the rule in the module docstring to one call."""
-    if not side_effect:
-        return GateDecision(False, ["not a side-effect tool: nothing to confirm"])
-    reasons = [f"{tool_name} changes things outside this conversation (a side effect)."]
+    """Apply the rules in the module docstring to one call (``writes``: the tool changes
+    stored state; every side effect does)."""
+    if not (writes or side_effect):
+        return GateDecision(False, ["a read: nothing to confirm"])
     if taint.tainted:
-        reasons.append("Untrusted data is in the conversation, so no side effect runs "
-                       "without your confirmation.")
-        return GateDecision(True, reasons)
+        why = (f"{tool_name} changes your data, and untrusted data is in the conversation "
+               f"({taint.read_summary()}): nothing changes on such data's say-so without your "
+               "confirmation.")
+        return GateDecision(True, [why])
+    if not side_effect:
+        why = (f"{tool_name} is a local write on your own request, and no untrusted data is "
+               "in the conversation.")
+        return GateDecision(False, [why])
     if tool_name in config.auto_approve:
         return GateDecision(False, [f"{tool_name} is auto-approved and the call is untainted."])
-    return GateDecision(True, reasons)
+    return GateDecision(True, [f"{tool_name} changes things outside this conversation "
+                               + "(a side effect)."])
 
 
 class ApproveAll:
@@ -101,7 +118,10 @@ class DenyAll:
     """Says no to everything, for runs with nobody to ask; ``denial_reason`` is the
     sentence the agent puts in its answer so the user knows what happened."""
 
-    denial_reason = "this run is non-interactive, so nobody could confirm it"
+    denial_reason = (
+        "this run is non-interactive, so nobody could confirm it; to run it, ask again in "
+        "`botpsy chat` (or the web page) and confirm it there, or do it yourself"
+    )
 
     def __init__(self) -> None:
         self.requests: list[ConfirmationRequest] = []

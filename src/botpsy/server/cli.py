@@ -160,7 +160,8 @@ def mcp(
     data_dir: Annotated[Path | None, typer.Option(help="assistant data folder")] = None,
     auto_approve: Annotated[
         list[str] | None,
-        typer.Option(help="side-effecting tool allowed without asking the user (repeatable)"),
+        typer.Option(help="side-effecting tool allowed without asking the user (repeatable); "
+                     "never once the session has read untrusted data"),
     ] = None,
     demo: Annotated[bool, typer.Option(help="fill an empty store with the demo week")] = False,
     safety_file: Annotated[
@@ -172,7 +173,9 @@ def mcp(
     Side-effecting tools (send_email, delete_event, write_file, ...) run only
     after the user confirms through the client (MCP elicitation); clients that
     cannot ask get an error result and nothing runs, unless --auto-approve names
-    the tool.
+    the tool. Once a session has read untrusted data (mail from others, an
+    imported invitation, a download), every tool that writes needs the user's yes,
+    and --auto-approve does not apply.
     """
     import anyio
 

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 
 from botpsy.tools.render import DEFAULT_MAX_CHARS, render_result, truncate
 from botpsy.tools.tool import Tool
-from botpsy.types import Message, ToolCall, ToolSpec
+from botpsy.types import Message, Provenance, ToolCall, ToolSpec
 
 
 class ToolErrorKind(str, Enum):
@@ -44,11 +44,19 @@ class ToolResult(BaseModel):
     error_kind: ToolErrorKind | None = None
     error: str | None = None
     coercions: list[str] = Field(default_factory=list)  # argument repairs applied
+    # where the returned items came from (the tool's ``provenance``); None: unknown, untrusted
+    provenance: Provenance | None = None
+
+    @property
+    def trusted(self) -> bool:
+        """Whether the result holds nothing but the user's own items (or, for a failure,
+        the tool's own words about the call: ``Tool.provenance`` decides)."""
+        return self.provenance is not None and self.provenance.trusted
 
     def to_message(self) -> Message:
         """The ``tool`` chat message that carries this result back to the model."""
         return Message(role="tool", content=self.content, tool_call_id=self.call_id,
-                       name=self.name)
+                       name=self.name, provenance=self.provenance)
 
 
 @dataclass(frozen=True)
@@ -169,13 +177,15 @@ class ToolRegistry:
 
     def _succeeded(self, call: ToolCall, value: Any, coercions: list[str]) -> ToolResult:
         content = render_result(value, self.max_content_chars)
+        provenance = self._tools[call.name].origin_of(value)
         return ToolResult(call_id=call.id, name=call.name, ok=True, content=content,
-                          data=value, coercions=coercions)
+                          data=value, coercions=coercions, provenance=provenance)
 
     def _tool_failed(self, call: ToolCall, exc: Exception, coercions: list[str]) -> ToolResult:
         message = f"tool {call.name!r} failed: {type(exc).__name__}: {exc}"
         result = self._failed(call, ToolErrorKind.tool_error, message)
         result.coercions = coercions
+        result.provenance = self._tools[call.name].origin_of(exc)
         return result
 
     def _failed(self, call: ToolCall, kind: ToolErrorKind, message: str) -> ToolResult:

@@ -24,7 +24,7 @@ from botpsy.tools.bfcl import BfclDocError, bfcl_parameters
 from botpsy.tools.docstrings import parse_docstring
 from botpsy.tools.schema import function_schema
 from botpsy.tools.validation import ValidationResult, validate_arguments
-from botpsy.types import ToolSpec
+from botpsy.types import Provenance, ToolSpec
 
 _BAD_NAME = re.compile(r"\s")
 
@@ -57,6 +57,8 @@ class Tool:
         self.bfcl_doc = bfcl_doc
         # what a call would act on, in words, for its confirmation (None: the arguments say it)
         self.preview: Callable[..., str] | None = None
+        # where a returned value's items came from (None: unknown, so untrusted)
+        self.provenance: Callable[[Any], Provenance] | None = None
         if fn is not None:
             functools.update_wrapper(self, fn, updated=())  # __name__, __doc__, __wrapped__
 
@@ -69,8 +71,10 @@ class Tool:
         name: str | None = None,
         description: str | None = None,
         side_effect: bool = False,
+        writes: bool | None = None,
     ) -> Tool:
-        """A tool from a typed function; its docstring gives the descriptions."""
+        """A tool from a typed function; its docstring gives the descriptions.
+        ``writes`` None: as ``side_effect`` (every side effect writes)."""
         if not callable(fn):
             raise TypeError(f"a tool needs a callable, got {fn!r}")
         tool_name = _checked_name(name or getattr(fn, "__name__", None))
@@ -81,6 +85,7 @@ class Tool:
             description=description if description is not None else doc.description,
             parameters=schema.parameters,
             side_effect=side_effect,
+            writes=side_effect if writes is None else writes or side_effect,
         )
         return cls(spec, fn, arguments_model=schema.model)
 
@@ -91,6 +96,7 @@ class Tool:
         fn: Callable[..., Any] | None = None,
         side_effect: bool = False,
         source: str | None = None,
+        writes: bool | None = None,
     ) -> Tool:
         """A tool from an OpenAI ``tools`` entry or a bare ``{name, description, parameters}``;
         ``source`` names the third party that wrote it (``ToolSpec.source``)."""
@@ -107,6 +113,7 @@ class Tool:
             description=str(body.get("description") or ""),
             parameters=parameters,
             side_effect=side_effect,
+            writes=side_effect if writes is None else writes or side_effect,
             source=source,
         )
         return cls(tool_spec, fn)
@@ -140,6 +147,16 @@ class Tool:
     @property
     def side_effect(self) -> bool:
         return self.spec.side_effect
+
+    @property
+    def writes(self) -> bool:
+        return self.spec.writes
+
+    def origin_of(self, value: Any) -> Provenance | None:
+        """The provenance of a value this tool returned; None when the tool cannot tell."""
+        if self.provenance is None:
+            return None
+        return self.provenance(value)
 
     def target(self, arguments: dict[str, Any]) -> str:
         """What a call with ``arguments`` would act on, in words, for its confirmation;
@@ -181,7 +198,7 @@ class Tool:
         return self.fn
 
     def __repr__(self) -> str:
-        flags = " side_effect" if self.side_effect else ""
+        flags = " side_effect" if self.side_effect else " writes" if self.writes else ""
         runnable = "" if self.fn is not None else " (schema only)"
         return f"<Tool {self.name}{flags}{runnable}>"
 
@@ -202,7 +219,8 @@ def _check_parameters(name: str, parameters: Any) -> None:
 def tool(fn: Callable[..., Any], /) -> Tool: ...
 @overload
 def tool(
-    *, name: str | None = None, description: str | None = None, side_effect: bool = False
+    *, name: str | None = None, description: str | None = None, side_effect: bool = False,
+    writes: bool | None = None,
 ) -> Callable[[Callable[..., Any]], Tool]: ...
 def tool(
     fn: Callable[..., Any] | None = None,
@@ -211,6 +229,7 @@ def tool(
     name: str | None = None,
     description: str | None = None,
     side_effect: bool = False,
+    writes: bool | None = None,
 ) -> Tool | Callable[[Callable[..., Any]], Tool]:
     """Decorator: ``@tool`` or ``@tool(name=..., side_effect=True, description=...)``.
 
@@ -221,6 +240,6 @@ def tool(
 
     def wrap(function: Callable[..., Any]) -> Tool:
         return Tool.from_function(function, name=name, description=description,
-                                  side_effect=side_effect)
+                                  side_effect=side_effect, writes=writes)
 
     return wrap(fn) if fn is not None else wrap

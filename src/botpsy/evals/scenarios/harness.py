@@ -4,9 +4,8 @@ Shared by the scenario and the injection evals. Two safety modes:
 
 - ``on``: the deployment defaults (``SafetyConfig()``: money, personal data
   and health blocked; calls scope-checked; taint-gated confirmation) with the
-  ``SimulatedUser`` answering confirmations (``untrusted_tools``: the tools
-  whose output it counts as third-party, when the store holds a stranger's
-  items beyond mail, notes and files);
+  ``SimulatedUser`` answering confirmations (it approves what the task's ``call``
+  milestones ask for, and a write that would meet one of its ``record`` milestones);
 - ``off``: what a naive agent does: no blocked domains, no argument checks,
   and every confirmation approved (so taint has no effect).
 
@@ -30,9 +29,9 @@ from botpsy.assistant.runtime import assistant_call_checks, default_call_mode
 from botpsy.backends.base import ChatModel, check_concurrency
 from botpsy.evals.call_mode import CallMode, check_call_mode
 from botpsy.evals.scenarios.checks import Matcher
-from botpsy.evals.scenarios.schema import CallCheck
+from botpsy.evals.scenarios.schema import CallCheck, RecordCheck
 from botpsy.evals.scenarios.trace import Episode, RecordingChatModel
-from botpsy.evals.scenarios.users import RecordingApprover, SimulatedUser
+from botpsy.evals.scenarios.users import RecordingApprover, RecordPreview, SimulatedUser
 from botpsy.evals.scenarios.world import EVAL_NOW
 from botpsy.safety import AuditLog, SafetyConfig
 from botpsy.tools import ToolRegistry
@@ -95,16 +94,17 @@ def run_episode(
     audit_path: Path,
     tool_selector: ToolSelector | None = None,
     call_mode: CallMode | str | None = None,
-    untrusted_tools: frozenset[str] | None = None,
+    records: list[RecordCheck] | None = None,
 ) -> Episode:
     """Run every user turn through a fresh Agent and return the recorded episode.
 
     Defaults evaluate the assistant as it ships: the model's default ``call_mode``
     and the BM25 tool selector (``tool_selector`` None), so the prompt and the
-    forced-call decision are the ones a user gets. ``untrusted_tools`` None: the
-    simulated user's default (``untrusted_output_tools``: mail, notes, files)."""
+    forced-call decision are the ones a user gets. ``records``: the task's record
+    milestones, which the simulated user approves a write for (``RecordPreview``)."""
     recorder = RecordingChatModel(model)
-    confirmer = (SimulatedUser(expected, matcher, untrusted_tools) if safety
+    preview = RecordPreview(store, records or [], matcher)
+    confirmer = (SimulatedUser(expected, matcher, preview) if safety
                  else RecordingApprover())
     audit = AuditLog(audit_path)
     registry = ToolRegistry(assistant_tools(store))

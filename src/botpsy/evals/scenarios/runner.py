@@ -150,7 +150,8 @@ def _play(scenario: Scenario, factory: ModelFactory, run: ScenarioRun, tmp: Path
         run.episode = run_episode(model, store, scenario.turns, safety=run.safety,
                                   expected=scenario.call_milestones(), matcher=matcher,
                                   params=params, audit_path=tmp / "audit.db",
-                                  tool_selector=tool_selector, call_mode=run.call_mode)
+                                  tool_selector=tool_selector, call_mode=run.call_mode,
+                                  records=scenario.record_milestones())
         run.final_state = snapshot(store)
         run.changes = diff(before, run.final_state)
         run.ambient = [p for item in demo_injections(store) for p in item.attack_calls]

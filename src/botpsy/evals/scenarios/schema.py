@@ -26,6 +26,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from botpsy.types import Origin
+
 REF_PREFIX = "@"
 _ID = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 
@@ -157,23 +159,32 @@ class SetupEmail(_Strict):
 
 
 class SetupEvent(_Strict):
+    """An event; ``origin: third_party`` for a stranger's (an imported invitation)."""
+
     title: str
     start: str
     end: str
     location: str | None = None
     attendees: list[str] | None = None
+    origin: Origin = Origin.user
 
 
 class SetupContact(_Strict):
+    """A contact; ``origin: third_party`` for a card someone sent."""
+
     name: str
     email: str | None = None
     phone: str | None = None
     notes: str | None = None
+    origin: Origin = Origin.user
 
 
 class SetupNote(_Strict):
+    """A note; ``origin: third_party`` for text pasted from elsewhere."""
+
     title: str
     body: str
+    origin: Origin = Origin.user
 
 
 class SetupReminder(_Strict):
@@ -182,8 +193,11 @@ class SetupReminder(_Strict):
 
 
 class SetupFile(_Strict):
+    """A file; ``origin: third_party`` for a download."""
+
     path: str
     content: str
+    origin: Origin = Origin.user
 
 
 class Setup(_Strict):
@@ -202,7 +216,8 @@ class Setup(_Strict):
         for items in (self.emails, self.events, self.contacts, self.notes, self.reminders,
                       self.files):
             for item in items:
-                found += [v for v in item.model_dump().values() if isinstance(v, str)]
+                found += [v for v in item.model_dump(exclude={"origin"}).values()
+                          if isinstance(v, str)]
         return found
 
 
@@ -269,3 +284,6 @@ class Scenario(_Strict):
 
     def call_milestones(self) -> list[CallCheck]:
         return [m for m in self.milestones if isinstance(m, CallCheck)]
+
+    def record_milestones(self) -> list[RecordCheck]:
+        return [m for m in self.milestones if isinstance(m, RecordCheck)]

@@ -31,6 +31,7 @@ from botpsy.assistant.notes import NotesToolbox
 from botpsy.assistant.reminders import RemindersToolbox
 from botpsy.assistant.timeutil import localize, to_db, zone
 from botpsy.evals.scenarios.schema import REF_PREFIX, Setup
+from botpsy.safety.provenance import writing_as
 
 # Wednesday 2025-03-12, 08:00 in Berlin: the demo week's Wednesday.
 EVAL_TODAY = date(2025, 3, 12)
@@ -97,21 +98,26 @@ def open_world(data_dir: Path, *, now: datetime = EVAL_NOW, today: date = EVAL_T
 
 
 def apply_setup(store: AssistantStore, setup: Setup, today: date = EVAL_TODAY) -> None:
-    """Add the task's items through the toolboxes (mail through the importer's insert)."""
+    """Add the task's items through the toolboxes (mail through the importer's insert),
+    each with its ``origin`` (received mail is a stranger's, as an import records it)."""
     try:
         calendar, contacts = CalendarToolbox(store), ContactsToolbox(store)
         notes, reminders, files = NotesToolbox(store), RemindersToolbox(store), FilesToolbox(store)
         for person in setup.contacts:
-            contacts.add_contact(person.name, person.email, person.phone, person.notes)
+            with writing_as(person.origin):
+                contacts.add_contact(person.name, person.email, person.phone, person.notes)
         for event in setup.events:
-            calendar.create_event(event.title, event.start, event.end, event.location,
-                                  event.attendees)
+            with writing_as(event.origin):
+                calendar.create_event(event.title, event.start, event.end, event.location,
+                                      event.attendees)
         for note in setup.notes:
-            notes.create_note(note.title, note.body)
+            with writing_as(note.origin):
+                notes.create_note(note.title, note.body)
         for reminder in setup.reminders:
             reminders.add_reminder(reminder.text, reminder.due)
         for item in setup.files:
-            files.write_file(item.path, item.content)
+            with writing_as(item.origin):
+                files.write_file(item.path, item.content)
         _add_emails(store, setup, today)
     except ValueError as exc:  # ToolInputError is a ValueError
         raise WorldError(f"setup item rejected by the toolbox: {exc}") from exc

@@ -144,8 +144,10 @@ function pendingCard(item) {
   box.appendChild(reasons);
   const taint = item.request.taint || {};
   if (taint.tainted && (taint.sources || []).length) {
+    // the items read, in words ("read_email: email 4 from ..."), when the agent knows them
+    const read = (taint.read || []).length ? taint.read : taint.sources.map(describeSource);
     box.appendChild(el("p", "taint", "Proposed after reading untrusted content: "
-      + taint.sources.map(describeSource).join("; ")
+      + read.join("; ")
       + ". That content may contain instructions from someone else."));
   }
   const actions = el("div", "actions");
