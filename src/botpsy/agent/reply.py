@@ -180,9 +180,11 @@ _RAW = re.compile(r"[{\[]\s*\"|\"\s*:|->|</?tool_(?:call|response)>")
 _WORD = re.compile(r"[^\W\d_]{4,}")
 _NUMBER = re.compile(r"\d+")
 _NEGATIVE = re.compile(r"\b(?:no|none|nothing|empty|not|free|any|zero)\b|n't\b", re.IGNORECASE)
-_STOP = frozenset("""about after again also been before being from have here into just more
-most only other over same some such than that their them then there these they this those
-very were what when where which while will with your yours""".split())
+_STOP = frozenset((
+    "about", "after", "again", "also", "been", "before", "being", "from", "have", "here",
+    "into", "just", "more", "most", "only", "other", "over", "same", "some", "such", "than",
+    "that", "their", "them", "then", "there", "these", "they", "this", "those", "very",
+    "were", "what", "when", "where", "which", "while", "will", "with", "your", "yours"))
 _ISO_HOUR = re.compile(r"T(\d{2}):\d{2}")
 
 
@@ -290,8 +292,8 @@ class ReplyWriter:
         outputs = [json.dumps(as_data(s.result.data, s.result.content)) for s in ran]
         values = [v for v in tool_values(outputs) if not v.isdigit()]  # ids say nothing
         described = " ".join(self.describe(s) for s in ran)
-        if values:
-            if not _words(body) & _words(" ".join(values) + " " + described):
+        if values:  # a word of the results themselves: the descriptions' own words are generic
+            if not _words(body) & _words(" ".join(values)):
                 return False
         elif not _NEGATIVE.search(body):
             return False

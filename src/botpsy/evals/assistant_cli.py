@@ -19,6 +19,7 @@ from rich.markup import escape
 
 from botpsy.defaults import ASSISTANT_MODEL
 from botpsy.evals.call_mode import CallMode
+from botpsy.options import SafetyConfigOpt
 
 console = Console()
 ModelOpt = Annotated[str, typer.Option("--model", "-m", help="model spec, or `reference` (replays the reference solutions)")]
@@ -93,10 +94,16 @@ def injection(
 
 
 def safety(out: OutOpt = Path("runs/safety"),
-           config: Annotated[Path | None, typer.Option("--config", help="safety config TOML/JSON")] = None) -> None:
+           safety_config: SafetyConfigOpt = None,
+           config: Annotated[Path | None, typer.Option(
+               "--config", hidden=True, help="Deprecated spelling of --safety-config.")] = None,
+           ) -> None:
     """The scope policy on the labelled set of sensitive and look-alike requests."""
     from botpsy.evals.safety_set import run_safety_set
+    from botpsy.options import deprecated
     from botpsy.safety.config import SafetyConfig, SafetyConfigError
+
+    config = deprecated("--config", "--safety-config", config, safety_config)
 
     try:
         report = run_safety_set(out, config=SafetyConfig.load(config) if config else None)
