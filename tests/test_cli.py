@@ -234,3 +234,15 @@ def test_a_failed_turn_exits_non_zero(tmp_path):
     assert result.exit_code == 1 and "could not read the tool call" in result.output
     down = runner.invoke(app, ["ask", "hi", "--no-tools", "--model", "openai:http://127.0.0.1:1/v1#x"])
     assert down.exit_code == 1 and "the model failed" in " ".join(down.output.split())
+
+
+def test_the_safety_config_file_is_safety_config_and_the_old_name_still_works(tmp_path):
+    spec = _script(tmp_path, "hello")
+    config = tmp_path / "safety.toml"
+    config.write_text("max_rounds = 3\n")
+    base = ["ask", "hi", "--model", spec, "--data-dir", str(tmp_path / "d")]
+    assert runner.invoke(app, [*base, "--safety-config", str(config)]).stdout == "hello\n"
+    old = runner.invoke(app, [*base, "--safety", str(config)])
+    assert old.stdout == "hello\n" and "--safety is deprecated" in old.stderr
+    missing = runner.invoke(app, [*base, "--safety-config", str(tmp_path / "none.toml")])
+    assert missing.exit_code == 2 and "--safety-config" in " ".join(missing.output.split())
