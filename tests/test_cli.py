@@ -32,10 +32,23 @@ def test_ask_runs_the_assistant_over_the_store(tmp_path):
         app, ["ask", "Remind me to call Anna", "--model", spec, "--data-dir", str(tmp_path / "d")]
     )
     assert result.exit_code == 0, result.output
-    assert "Reminder set." in result.output
+    # "Reminder set." says nothing the result says: the answer is the result in words
+    assert result.stdout == "Added a reminder: call Anna, Wed 2 Jan 2030 at 09:00.\n"
+    assert result.stderr == ""  # the raw call only with --verbose
     with AssistantStore(tmp_path / "d") as store:
         rows = store.query("select text from reminders")
     assert [r["text"] for r in rows] == ["call Anna"]
+
+
+def test_ask_verbose_adds_the_raw_calls_and_results(tmp_path):
+    spec = _script(tmp_path, _call("add_reminder", text="call Anna", due="2030-01-02T09:00"),
+                   "I will remind you to call Anna on 2 Jan 2030 at 9:00.")
+    result = runner.invoke(app, ["ask", "Remind me to call Anna", "--model", spec,
+                                 "--data-dir", str(tmp_path / "d"), "--verbose"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "I will remind you to call Anna on 2 Jan 2030 at 9:00.\n"  # grounded
+    assert 'executed add_reminder({"text": "call Anna"' in result.stderr
+    assert '"due":"2030-01-02T09:00' in result.stderr  # the raw result
 
 
 def test_ask_denies_side_effects_when_nobody_can_confirm(tmp_path):
@@ -221,3 +234,15 @@ def test_a_failed_turn_exits_non_zero(tmp_path):
     assert result.exit_code == 1 and "could not read the tool call" in result.output
     down = runner.invoke(app, ["ask", "hi", "--no-tools", "--model", "openai:http://127.0.0.1:1/v1#x"])
     assert down.exit_code == 1 and "the model failed" in " ".join(down.output.split())
+
+
+def test_the_safety_config_file_is_safety_config_and_the_old_name_still_works(tmp_path):
+    spec = _script(tmp_path, "hello")
+    config = tmp_path / "safety.toml"
+    config.write_text("max_rounds = 3\n")
+    base = ["ask", "hi", "--model", spec, "--data-dir", str(tmp_path / "d")]
+    assert runner.invoke(app, [*base, "--safety-config", str(config)]).stdout == "hello\n"
+    old = runner.invoke(app, [*base, "--safety", str(config)])
+    assert old.stdout == "hello\n" and "--safety is deprecated" in old.stderr
+    missing = runner.invoke(app, [*base, "--safety-config", str(tmp_path / "none.toml")])
+    assert missing.exit_code == 2 and "--safety-config" in " ".join(missing.output.split())

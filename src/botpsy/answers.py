@@ -91,6 +91,18 @@ def fact_recall(text: str, facts: Sequence[str]) -> float:
     return sum(mentions(text, fact) for fact in facts) / len(facts)
 
 
+def json_echo(text: str) -> bool:
+    """Whether ``text`` is a JSON object or array (a tool result pasted back), not prose."""
+    body = text.strip()
+    if not body or body[0] not in "{[":
+        return False
+    try:
+        json.loads(body)
+    except ValueError:
+        return False
+    return True
+
+
 # An answer may run this many times the reference's length before it loses credit.
 _LENGTH_SLACK = 2.0
 
@@ -99,12 +111,8 @@ def answer_score(text: str, facts: Sequence[str], reference_chars: int) -> float
     """Fact recall of a final answer, scaled down once it runs past ``_LENGTH_SLACK`` times
     the reference's length (``reference_chars``; 0: no limit), and 0 for a JSON echo."""
     body = text.strip()
-    if body and body[0] in "{[":
-        try:
-            json.loads(body)
-            return 0.0
-        except ValueError:
-            pass
+    if json_echo(body):
+        return 0.0
     recall = fact_recall(body, facts)
     if reference_chars <= 0 or len(body) <= _LENGTH_SLACK * reference_chars:
         return recall

@@ -8,14 +8,29 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
-from botpsy.defaults import ASSISTANT_MODEL
+from botpsy.options import (
+    DEFAULT_MODEL,
+    DataDirOpt,
+    FormatOpt,
+    JsonOpt,
+    MaxTokensOpt,
+    ModelOpt,
+    NCtxOpt,
+    OldSafetyOpt,
+    SafetyConfigOpt,
+    VerboseOpt,
+    deprecated,
+)
 
 app = typer.Typer(
     help="botpsy: an on-device personal assistant on a small tool-calling model.",
@@ -91,16 +106,16 @@ def _load_model(spec: str, fmt: str | None, n_ctx: int = 4096):
     try:
         return load_chat_model(spec, fmt=fmt, n_ctx=n_ctx)
     except (ModelNotFoundError, ValueError, OSError) as exc:  # OSError: a broken HF folder
-        fail(str(exc))
+        fail(f"{exc} (`botpsy models` lists the models this machine has)")
 
 
 def ask_model(request: str, spec: str, fmt: str | None, tools_file: Path | None, tool_choice: str,
-              max_tokens: int, temperature: float, as_json: bool) -> None:
+              max_tokens: int, temperature: float, as_json: bool, n_ctx: int = 4096) -> None:
     """Plain mode: one model turn with the given tools (no assistant, nothing executed)."""
     from botpsy.types import Message
 
     tools = [tool.spec for tool in _load_tools(tools_file)]
-    model = _load_model(spec, fmt)
+    model = _load_model(spec, fmt, n_ctx)
     import httpx
 
     from botpsy.backends.openai_http import EndpointError
@@ -123,52 +138,79 @@ def _confirmer(yes: bool, interactive: bool):
     return ApproveUntainted(base) if yes else base
 
 
-def _open_assistant(spec: str, fmt: str | None, data_dir: Path | None, confirmer,
-                    max_tokens: int, safety_file: Path | None):
+@dataclass(frozen=True)
+class AssistantOptions:
+    """What ``ask`` and ``chat`` need to open the assistant, as given on the command line."""
+
+    model: str
+    fmt: str | None
+    data_dir: Path | None
+    safety_file: Path | None
+    max_tokens: int
+    n_ctx: int
+
+
+def _open_assistant(options: AssistantOptions, confirmer):
     from botpsy.assistant.runtime import open_assistant
     from botpsy.safety.config import SafetyConfig, SafetyConfigError
     from botpsy.types import GenerationParams
 
     try:
-        safety = SafetyConfig.load(safety_file) if safety_file else None
+        safety = SafetyConfig.load(options.safety_file) if options.safety_file else None
     except SafetyConfigError as exc:
-        fail(str(exc))
-    model = _load_model(spec, fmt)
+        fail(f"{exc} (fix the file given to --safety-config, or leave the option out)")
+    model = _load_model(options.model, options.fmt, options.n_ctx)
     try:
-        return open_assistant(model, data_dir=data_dir, safety=safety, confirmer=confirmer,
-                              params=GenerationParams(max_tokens=max_tokens))
+        return open_assistant(model, data_dir=options.data_dir, safety=safety, confirmer=confirmer,
+                              params=GenerationParams(max_tokens=options.max_tokens))
     except ValueError as exc:  # StoreError: a file in the folder's place, a foreign database
-        fail(str(exc))
+        fail(f"{exc} (give another folder with --data-dir, or `botpsy init --force` "
+             "to make a new store there)")
 
 
-def _print_steps(result) -> None:
+def print_steps(result) -> None:
+    """The raw calls and results of a turn, on stderr (``--verbose``)."""
     for step in result.steps:
         colour = {"executed": "green", "confirmed": "green"}.get(step.decision.value, "yellow")
         call = escape(f"{step.call.name}({json.dumps(step.call.arguments, ensure_ascii=False)})")
         err.print(f"[{colour}]{step.decision.value}[/] {call}", highlight=False)
+        if step.reason:
+            err.print(Text(f"  reason: {step.reason}", style="dim"))
+        if step.result is not None:
+            err.print(Text(f"  result: {step.result.content}", style="dim"))
 
 
 @app.command()
 def ask(
-    request: str = typer.Argument(..., help="what you want, in plain words"),
-    model: str = typer.Option(ASSISTANT_MODEL, "--model", "-m", help="model spec (see `botpsy models`)"),
-    tools: Path | None = typer.Option(None, help="plain mode: a JSON file of tools (OpenAI or BFCL); calls are printed, not run"),
-    tool_choice: str = typer.Option("auto", help="plain mode: auto | none | required | TOOL_NAME"),
-    no_tools: bool = typer.Option(False, "--no-tools", help="plain mode without any tool"),
-    data_dir: Path | None = typer.Option(None, help="assistant store (default: the user data dir)"),
-    yes: bool = typer.Option(False, "--yes", "-y", help="pre-confirm side effects that no untrusted data preceded"),
-    safety_file: Path | None = typer.Option(None, "--safety", help="safety config (TOML/JSON)"),
-    fmt: str | None = typer.Option(None, "--format", help="chat format override: qwen35 | hermes | pythonic"),
-    max_tokens: int = typer.Option(256, min=1, help="generation budget per model call"),
-    temperature: float = typer.Option(0.0, min=0.0, max=2.0),
-    as_json: bool = typer.Option(False, "--json", help="print the result as JSON"),
+    request: Annotated[str, typer.Argument(help="What you want, in plain words.")],
+    model: ModelOpt = DEFAULT_MODEL,
+    tools: Annotated[Path | None, typer.Option(
+        help="Plain mode: a JSON file of tools (OpenAI or BFCL); calls are printed, not run.")] = None,
+    tool_choice: Annotated[str, typer.Option(
+        help="Plain mode: auto | none | required | TOOL_NAME.")] = "auto",
+    no_tools: Annotated[bool, typer.Option("--no-tools", help="Plain mode without any tool.")] = False,
+    data_dir: DataDirOpt = None,
+    yes: Annotated[bool, typer.Option(
+        "--yes", "-y", help="Pre-confirm side effects that no untrusted data preceded.")] = False,
+    safety_config: SafetyConfigOpt = None,
+    old_safety: OldSafetyOpt = None,
+    fmt: FormatOpt = None,
+    max_tokens: MaxTokensOpt = 256,
+    n_ctx: NCtxOpt = 4096,
+    temperature: Annotated[float, typer.Option(min=0.0, max=2.0, help="Sampling temperature.")] = 0.0,
+    as_json: JsonOpt = False,
+    verbose: VerboseOpt = False,
 ) -> None:
-    """Ask the assistant (tools over your local store), or the bare model with --tools/--no-tools."""
+    """Ask the assistant (tools over your local store), or the bare model with --tools/--no-tools.
+
+    Prints the answer in words; --verbose adds the raw calls and results (on stderr),
+    --json prints the whole turn (calls, results, decisions) as JSON."""
     if tools is not None or no_tools:
-        ask_model(request, model, fmt, tools, tool_choice, max_tokens, temperature, as_json)
+        ask_model(request, model, fmt, tools, tool_choice, max_tokens, temperature, as_json, n_ctx)
         return
-    assistant = _open_assistant(model, fmt, data_dir, _confirmer(yes, sys.stdin.isatty()),
-                                max_tokens, safety_file)
+    safety_file = deprecated("--safety", "--safety-config", old_safety, safety_config)
+    options = AssistantOptions(model, fmt, data_dir, safety_file, max_tokens, n_ctx)
+    assistant = _open_assistant(options, _confirmer(yes, sys.stdin.isatty()))
     try:
         result = assistant.agent.run(request)
     finally:
@@ -176,7 +218,8 @@ def ask(
     if as_json:
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")
     else:
-        _print_steps(result)
+        if verbose:
+            print_steps(result)
         console.print(result.final_text, markup=False, highlight=False)
     from botpsy.agent import StopReason
 
@@ -186,24 +229,31 @@ def ask(
 
 @app.command()
 def chat(
-    model: str = typer.Option(ASSISTANT_MODEL, "--model", "-m", help="model spec (see `botpsy models`)"),
-    data_dir: Path | None = typer.Option(None, help="assistant store (default: the user data dir)"),
-    session: str | None = typer.Option(None, help="continue this session id"),
-    safety_file: Path | None = typer.Option(None, "--safety", help="safety config (TOML/JSON)"),
-    fmt: str | None = typer.Option(None, "--format", help="chat format override"),
-    max_tokens: int = typer.Option(256, min=1),
+    model: ModelOpt = DEFAULT_MODEL,
+    data_dir: DataDirOpt = None,
+    session: Annotated[str | None, typer.Option(help="Continue this session id.")] = None,
+    safety_config: SafetyConfigOpt = None,
+    old_safety: OldSafetyOpt = None,
+    fmt: FormatOpt = None,
+    max_tokens: MaxTokensOpt = 256,
+    n_ctx: NCtxOpt = 4096,
+    verbose: VerboseOpt = False,
 ) -> None:
-    """Chat with the assistant in the terminal: streamed tokens, tool calls shown, confirmations asked."""
+    """Chat with the assistant in the terminal: answers in words, confirmations asked
+    (--verbose: streamed tokens and the raw calls and results too)."""
     from botpsy.agent.chat_ui import run_chat
     from botpsy.agent.session import SessionNotFoundError
 
-    assistant = _open_assistant(model, fmt, data_dir, _confirmer(False, True), max_tokens, safety_file)
+    safety_file = deprecated("--safety", "--safety-config", old_safety, safety_config)
+    options = AssistantOptions(model, fmt, data_dir, safety_file, max_tokens, n_ctx)
+    assistant = _open_assistant(options, _confirmer(False, True))
     try:
         if session is not None:
             assistant.sessions.load(session)
-        run_chat(assistant, console, session_id=session)
+        run_chat(assistant, console, session_id=session, verbose=verbose)
     except SessionNotFoundError:
-        fail(f"no session {session!r} in this data folder")
+        fail(f"no session {session!r} in {assistant.store.data_dir} (leave out --session to "
+             "start a new one, or give the --data-dir it was made in)")
     finally:
         assistant.close()
 

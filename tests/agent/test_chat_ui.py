@@ -7,7 +7,7 @@ import json
 
 from rich.console import Console
 
-from botpsy.agent.chat_ui import run_chat
+from botpsy.agent.chat_ui import HELP, run_chat
 from botpsy.assistant.runtime import open_assistant
 from botpsy.safety import DenyAll
 
@@ -23,9 +23,10 @@ def test_chat_runs_turns_and_persists_the_session(tmp_path):
     assistant = open_assistant(model, data_dir=tmp_path, confirmer=DenyAll())
     lines = iter(["Make a note called Ideas about the garden", "/history", "hello", "/quit"])
     out = io.StringIO()
-    session_id = run_chat(assistant, Console(file=out, width=120), read=lambda: next(lines))
+    session_id = run_chat(assistant, Console(file=out, width=120), read=lambda: next(lines),
+                          verbose=True)
     text = out.getvalue()
-    assert "create_note" in text and "Saved your note." in text and "Hi!" in text
+    assert "create_note" in text and "Saved a note: \u201cIdeas\u201d." in text and "Hi!" in text
     messages = assistant.sessions.load(session_id).messages
     assert [m.role for m in messages][:2] == ["user", "assistant"]
     assert any(m.role == "tool" for m in messages)  # the tool result is kept, marked untrusted
@@ -51,8 +52,21 @@ def test_markup_in_tool_output_is_printed_as_text_and_the_turn_is_saved(tmp_path
     assistant = open_assistant(model, data_dir=tmp_path, confirmer=DenyAll())
     lines = iter(["Make a note called Ideas", "/history", "/quit"])
     out = io.StringIO()
-    session_id = run_chat(assistant, Console(file=out, width=300), read=lambda: next(lines))
+    session_id = run_chat(assistant, Console(file=out, width=300), read=lambda: next(lines),
+                          verbose=True)
     text = out.getvalue()
-    assert "[green]confirmed[/green]" in text and "Done [/]" in text
+    assert "[green]confirmed[/green]" in text and "Saved a note" in text
     assert len(assistant.sessions.load(session_id).messages) >= 3  # the turn was saved
+    assistant.close()
+
+
+def test_by_default_a_turn_reads_as_words_not_calls(tmp_path):
+    model = scripted([_call("add_reminder", text="call Anna"), "Done!"])
+    assistant = open_assistant(model, data_dir=tmp_path, confirmer=DenyAll())
+    lines = iter(["Remind me to call Anna", "/quit"])
+    out = io.StringIO()
+    run_chat(assistant, Console(file=out, width=300), read=lambda: next(lines))
+    shown = out.getvalue().split(HELP)[1].strip().splitlines()
+    assert shown == ["\u2026 add the reminder",
+                     "assistant: Added a to-do: call Anna."]
     assistant.close()

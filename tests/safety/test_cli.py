@@ -28,7 +28,7 @@ def _log(tmp_path: Path) -> Path:
 
 
 def test_table(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["--db", str(_log(tmp_path))], env={"COLUMNS": "200"})
+    result = runner.invoke(app, ["--data-dir", str(_log(tmp_path).parent)], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert "send_email" in result.output and "denied" in result.output
     assert "tool:read_email:c1" in result.output
@@ -36,22 +36,32 @@ def test_table(tmp_path: Path) -> None:
 
 def test_filters_and_json(tmp_path: Path) -> None:
     path = _log(tmp_path)
-    result = runner.invoke(app, ["--db", str(path), "--decision", "denied", "--json"])
+    result = runner.invoke(app, ["--data-dir", str(path.parent), "--decision", "denied", "--json"])
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in result.output.splitlines()]
     assert [r["tool"] for r in rows] == ["send_email"]
 
 
-def test_missing_log_fails_clearly(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["--db", str(tmp_path / "none.db")])
+def test_missing_log_fails_clearly_and_names_the_fix(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["--data-dir", str(tmp_path / "none")])
     assert result.exit_code == 1 and "no audit log" in result.output
+    assert "--data-dir" in result.output
+
+
+def test_db_is_a_deprecated_spelling_that_still_works(tmp_path: Path) -> None:
+    path = _log(tmp_path)
+    result = runner.invoke(app, ["--db", str(path), "--json"])
+    assert result.exit_code == 0 and len(result.stdout.splitlines()) == 2
+    assert "--db is deprecated; write --data-dir" in result.stderr
+    both = runner.invoke(app, ["--db", str(path), "--data-dir", str(tmp_path)])
+    assert both.exit_code == 2 and "give --data-dir only" in both.output
 
 
 def test_markup_in_a_logged_call_is_shown_as_text(tmp_path: Path) -> None:
     path = _log(tmp_path)
     AuditLog(path).record(AuditEntry(tool="create_note", decision=AuditDecision.executed,
                                      arguments={"title": "groceries [/x] [bold]list"}))
-    result = runner.invoke(app, ["--db", str(path)], env={"COLUMNS": "250"})
+    result = runner.invoke(app, ["--data-dir", str(tmp_path)], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
     assert "[/x] [bold]list" in result.output
 
@@ -77,5 +87,5 @@ def test_mounts_as_a_subcommand(tmp_path: Path) -> None:
     def other() -> None:  # a second command makes ``root`` a group, as in botpsy's CLI
         pass
 
-    result = runner.invoke(root, ["audit", "--db", str(_log(tmp_path)), "--json"])
+    result = runner.invoke(root, ["audit", "--data-dir", str(_log(tmp_path).parent), "--json"])
     assert result.exit_code == 0 and len(result.output.splitlines()) == 2

@@ -50,6 +50,7 @@ from botpsy.agent.events import (
 from botpsy.agent.grounding import forced_spec, ungrounded
 from botpsy.agent.guard import LoopGuard, Repeat
 from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder
+from botpsy.agent.reply import ReplyWriter
 from botpsy.agent.selection import ToolSelector
 from botpsy.backends.base import ChatModel, ContextOverflowError
 from botpsy.formats.spans import json_text
@@ -102,18 +103,6 @@ def turn_start(messages: list[Message]) -> int:
         if m.role == "user" and not (m.source or "").startswith(AGENT_SOURCE):
             return index
     raise ValueError("the conversation has no user message")
-
-
-def report_results(steps: list[AgentStep]) -> str:
-    """The answer of a single-call turn, written by the agent from what ran
-    (blocked and denied calls are reported by their notices). A call that ran and
-    failed is reported too, so the user never gets an empty answer."""
-    ran = [s for s in steps if s.result is not None and not s.notice]
-    done = [f"{describe_call(s.call)} -> {s.result.content}" for s in ran if s.result.ok]
-    if done:
-        return "Done:\n" + "\n".join(done)
-    wrong = [f"{describe_call(s.call)} -> {error_text(s)}" for s in steps if failed(s)]
-    return "I could not do it:\n" + "\n".join(wrong) if wrong else ""
 
 
 def _worked(step: AgentStep) -> bool:
@@ -196,6 +185,7 @@ class Agent:
         params: GenerationParams | None = None,
         call_mode: str = "auto",
         call_checks: Sequence[CallCheck] = (),
+        replies: ReplyWriter | None = None,
     ):
         if call_mode not in ("auto", "single_call"):
             raise ValueError(f"call_mode must be 'auto' or 'single_call', got {call_mode!r}")
@@ -211,6 +201,7 @@ class Agent:
         self.max_rounds = max_rounds or self.safety.max_rounds
         self.tool_selector = tool_selector
         self.params = params or GenerationParams()
+        self.replies = replies or ReplyWriter()
 
     # -- public API ---------------------------------------------------------------------
     def run(
@@ -344,16 +335,18 @@ class Agent:
                 if unread:  # never present a broken call as the answer
                     yield self._finish(turn, StopReason.unreadable_call, unreadable(unread[0]))
                     return
-                yield self._finish(turn, StopReason.answered, completion.content)
+                yield self._finish(turn, StopReason.answered, self.replies.reply(
+                    completion.content, turn.steps, turn.messages))
                 return
             stop = yield from self._round(turn, completion.tool_calls)
             if turn.pending:
-                yield self._finish(turn, StopReason.pending_confirmation, completion.content)
+                yield self._finish(turn, StopReason.pending_confirmation, self.replies.reply(
+                    completion.content, turn.steps, turn.messages))
                 return
             if self.call_mode == "single_call":
                 if self._force_next_round(turn):
                     continue
-                yield self._finish(turn, StopReason.answered, report_results(turn.steps))
+                yield self._finish(turn, StopReason.answered, self.replies.report(turn.steps))
                 return
             if stop:
                 yield self._finish(turn, StopReason.loop_guard, "I stopped because the same "
@@ -601,7 +594,7 @@ class Agent:
             yield from self._record(turn, outcome)
         if self.call_mode == "single_call" and not self._force_next_round(turn):
             # as after any single_call round: the agent reports, the model does not ramble on
-            yield self._finish(turn, StopReason.answered, report_results(turn.steps))
+            yield self._finish(turn, StopReason.answered, self.replies.report(turn.steps))
             return
         yield from self._loop(turn, stream)
 

@@ -18,6 +18,8 @@ from typing import Annotated
 
 import typer
 
+from botpsy.options import DataDirOpt
+
 # No callback: the lead mounts this app without a name (``add_typer(app)``), which
 # puts ``init`` straight on the ``botpsy`` command line.
 app = typer.Typer(help="The assistant's local data store.", no_args_is_help=True)
@@ -26,12 +28,7 @@ app = typer.Typer(help="The assistant's local data store.", no_args_is_help=True
 @app.command("init")
 def init(
     demo: Annotated[bool, typer.Option("--demo", help="Fill the store with a demo week.")] = False,
-    data_dir: Annotated[
-        Path | None,
-        typer.Option(
-            "--data-dir", help="Where to keep the store (default: the per-user data folder)."
-        ),
-    ] = None,
+    data_dir: DataDirOpt = None,
     force: Annotated[
         bool,
         typer.Option("--force", help="Delete an existing store (database, files folder and "
@@ -94,10 +91,7 @@ def _parse_day(text: str) -> date:
 def import_data(
     path: Annotated[Path, typer.Argument(help="An .ics calendar, a .vcf address book, or mail: "
                                          "a Maildir, a folder of .eml, an .eml or an mbox file.")],
-    data_dir: Annotated[
-        Path | None,
-        typer.Option("--data-dir", help="The store (default: the per-user data folder)."),
-    ] = None,
+    data_dir: DataDirOpt = None,
     folder: Annotated[str, typer.Option(help="Mail folder the messages go to.")] = "inbox",
     from_others: Annotated[bool, typer.Option(
         "--from-others", help="The file came from someone else (an invitation, a card sent "

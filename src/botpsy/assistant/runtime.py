@@ -17,6 +17,7 @@ from botpsy.agent.checks import CallCheck
 from botpsy.agent.session import SESSIONS_DB
 from botpsy.assistant.addresscheck import AddressCheck
 from botpsy.assistant.daycheck import DayCheck
+from botpsy.assistant.describe import reply_writer
 from botpsy.assistant.durationcheck import DurationCheck
 from botpsy.assistant.phonecheck import PhoneCheck
 from botpsy.assistant.store import AssistantStore, default_data_dir
@@ -121,5 +122,6 @@ def open_assistant(
         params=params or GenerationParams(max_tokens=256),
         call_mode=call_mode or default_call_mode(model.name),
         call_checks=assistant_call_checks(store, registry),
+        replies=reply_writer(store),
     )
     return Assistant(store, registry, agent, audit, sessions)

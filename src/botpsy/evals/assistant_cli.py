@@ -19,6 +19,7 @@ from rich.markup import escape
 
 from botpsy.defaults import ASSISTANT_MODEL
 from botpsy.evals.call_mode import CallMode
+from botpsy.options import SafetyConfigOpt
 
 console = Console()
 ModelOpt = Annotated[str, typer.Option("--model", "-m", help="model spec, or `reference` (replays the reference solutions)")]
@@ -93,7 +94,9 @@ def injection(
 
 
 def safety(out: OutOpt = Path("runs/safety"),
-           config: Annotated[Path | None, typer.Option("--config", help="safety config TOML/JSON")] = None,
+           safety_config: SafetyConfigOpt = None,
+           config: Annotated[Path | None, typer.Option(
+               "--config", hidden=True, help="Deprecated spelling of --safety-config.")] = None,
            classifier: Annotated[bool, typer.Option(
                "--classifier/--rules-only",
                help="also consult the multilingual scope classifier where no rule matched")] = False,
@@ -103,8 +106,11 @@ def safety(out: OutOpt = Path("runs/safety"),
     from rich.table import Table
 
     from botpsy.evals.safety_set import LANGUAGE_HEADERS, language_rows, run_safety_set
+    from botpsy.options import deprecated
     from botpsy.safety.classifier import ClassifierMissingError, ScopeClassifier
     from botpsy.safety.config import SafetyConfig, SafetyConfigError
+
+    config = deprecated("--config", "--safety-config", config, safety_config)
 
     try:
         judge = ScopeClassifier() if classifier else None

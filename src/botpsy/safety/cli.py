@@ -3,9 +3,11 @@
     botpsy audit                       # the last 50 decisions
     botpsy audit --decision denied     # only calls a person (or DenyAll) refused
     botpsy audit --session abc --json  # one conversation, as JSON lines
+    botpsy audit --data-dir ./me       # the log of the store in ./me
 
-The command reads the audit table written by ``botpsy.safety.audit.AuditLog``;
-by default the one in the assistant's data folder.
+The command reads the audit table written by ``botpsy.safety.audit.AuditLog``
+in the assistant's data folder (``--data-dir``, as for every assistant command;
+``--db FILE``, its old spelling, still names the log file itself).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Annotated
 
 import typer
 
+from botpsy.options import DataDirOpt, JsonOpt
 from botpsy.safety.audit import AuditDecision
 
 app = typer.Typer(help="Show the audit log of proposed tool calls and their decisions.")
@@ -31,37 +34,45 @@ def _short(text: str, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
-def default_audit_path() -> Path:
-    """``audit.db`` next to the assistant's database."""
+def default_audit_path(data_dir: Path | None = None) -> Path:
+    """``audit.db`` next to the assistant's database (in ``data_dir``, or the default folder)."""
     from botpsy.assistant.store import default_data_dir
 
-    return default_data_dir() / AUDIT_DB
+    return (data_dir if data_dir is not None else default_data_dir()) / AUDIT_DB
 
 
 @app.callback(invoke_without_command=True)
 def audit(
-    db: Annotated[Path | None, typer.Option(help="audit database (default: the data dir's)")] = None,
-    session: Annotated[str | None, typer.Option(help="only this session id")] = None,
-    decision: Annotated[AuditDecision | None, typer.Option(help="only this decision")] = None,
-    tool: Annotated[str | None, typer.Option(help="only this tool")] = None,
-    limit: Annotated[int, typer.Option(min=1, help="newest N entries")] = 50,
-    as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
+    data_dir: DataDirOpt = None,
+    db: Annotated[Path | None, typer.Option(
+        hidden=True, help="Deprecated: the audit database file itself; use --data-dir.")] = None,
+    session: Annotated[str | None, typer.Option(help="Only this session id.")] = None,
+    decision: Annotated[AuditDecision | None, typer.Option(help="Only this decision.")] = None,
+    tool: Annotated[str | None, typer.Option(help="Only this tool.")] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Newest N entries.")] = 50,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Print the newest audit entries (oldest first) as a table."""
+    """Print the newest audit entries (oldest first) as a table (--json: one JSON object per line)."""
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
     from botpsy.safety.audit import AuditLog, AuditLogError
 
-    path = db or default_audit_path()
+    if db is not None and data_dir is not None:
+        typer.echo("error: give --data-dir only (--db is its old spelling)", err=True)
+        raise typer.Exit(2)
+    if db is not None:
+        typer.echo(f"warning: --db is deprecated; write --data-dir {db.parent}", err=True)
+    path = db or default_audit_path(data_dir)
     if not path.is_file():
-        typer.echo(f"no audit log at {path} (nothing has been audited yet)", err=True)
+        typer.echo(f"no audit log at {path}: nothing has been audited there yet (give the "
+                   "--data-dir that `botpsy ask`, `chat` or `serve` used)", err=True)
         raise typer.Exit(1)
     try:
         log = AuditLog(path, read_only=True)
     except AuditLogError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"error: {exc} (--data-dir must name the assistant's data folder)", err=True)
         raise typer.Exit(2) from None
     entries = log.entries(session_id=session, decision=decision, tool=tool, limit=limit)
     if as_json:

@@ -10,7 +10,12 @@
 - ``GET /assistant/audit?session_id=&limit=`` -> audit entries, oldest first;
 - ``GET /assistant/tools`` -> the tools the assistant may call.
 
-Each SSE ``data:`` line is one JSON object with a ``type``. Turns run on the
+Each SSE ``data:`` line is one JSON object with a ``type``. Every step in it (of a
+``decision``, ``result`` or ``final`` event) carries ``words``: its outcome said for a
+person ("Added a reminder: call Anna, Mon 7 Dec at 09:00."), as the turn's
+``final_text`` is; a ``call`` event and each pending call carry ``action``, what the
+call would do ("send the email"). The raw call and result stay beside them; the raw
+return value (``result.data``) is left out. Turns run on the
 model worker, which also serialises them: a second message to a session that is
 waiting for decisions gets 409, whatever the timing.
 """
@@ -27,6 +32,7 @@ from pydantic import BaseModel, Field
 from sse_starlette import EventSourceResponse
 
 from botpsy.agent import AgentEvent, Session, SessionInfo
+from botpsy.agent.reply import ReplyWriter
 from botpsy.safety.audit import AuditEntry
 from botpsy.server.assistant_service import AssistantService
 from botpsy.server.errors import APIError, ErrorKind, error_body
@@ -63,9 +69,21 @@ _EXCLUDE = {
 }
 
 
-def wire_event(event: AgentEvent) -> str:
-    """One agent event as the JSON of an SSE ``data:`` line."""
-    return event.model_dump_json(exclude=_EXCLUDE, fallback=str)
+def wire_event(event: AgentEvent, replies: ReplyWriter | None = None) -> str:
+    """One agent event as the JSON of an SSE ``data:`` line, with the words for people
+    (``replies``: the agent's ``ReplyWriter``)."""
+    replies = replies or ReplyWriter()
+    data = event.model_dump(mode="json", exclude=_EXCLUDE, fallback=str)
+    if event.call is not None:
+        data["action"] = replies.action(event.call.name)
+    if event.step is not None:
+        data["step"]["words"] = replies.describe(event.step)
+    if event.result is not None:
+        for step, wired in zip(event.result.steps, data["result"]["steps"], strict=True):
+            wired["words"] = replies.describe(step)
+        for item, wired in zip(event.result.pending, data["result"]["pending"], strict=True):
+            wired["action"] = replies.action(item.call.name)
+    return json.dumps(data, ensure_ascii=False)
 
 
 @router.post("/sessions", status_code=201)
@@ -91,7 +109,7 @@ async def send_message(
 ) -> EventSourceResponse:
     """Start a turn; the events stream as the agent works."""
     primed = await _prime(service, lambda: service.turn(session_id, body.text))
-    return sse_response(_events(primed))
+    return sse_response(_events(primed, service.agent.replies))
 
 
 @router.post(
@@ -106,7 +124,7 @@ async def decide(
     if recorded.remaining:
         return sse_response(_just(head))
     primed = await _prime(service, lambda: service.resume(session_id))
-    return sse_response(_events(primed, head))
+    return sse_response(_events(primed, service.agent.replies, head))
 
 
 @router.get("/audit")
@@ -136,13 +154,15 @@ async def _just(*items: str) -> AsyncIterator[str]:
         yield item
 
 
-async def _events(primed: PrimedStream, head: str | None = None) -> AsyncIterator[str]:
+async def _events(
+    primed: PrimedStream, replies: ReplyWriter, head: str | None = None
+) -> AsyncIterator[str]:
     """Agent events as JSON; a failure after the first byte becomes an ``error`` event."""
     try:
         if head is not None:
             yield head
         async for event in primed.items():
-            yield wire_event(event)
+            yield wire_event(event, replies)
     except Exception as exc:  # noqa: BLE001 - status is already 200: report in-band
         error = generation_error(exc, primed.timeout)
         body = error_body(error.kind, error.message).model_dump()

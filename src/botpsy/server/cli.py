@@ -20,7 +20,17 @@ from typing import Annotated
 
 import typer
 
-from botpsy.defaults import ASSISTANT_MODEL
+from botpsy.options import (
+    DEFAULT_MODEL,
+    DataDirOpt,
+    FormatOpt,
+    MaxTokensOpt,
+    ModelOpt,
+    NCtxOpt,
+    OldSafetyOpt,
+    SafetyConfigOpt,
+    deprecated,
+)
 
 app = typer.Typer(
     help="Serve botpsy: OpenAI-compatible HTTP API, web chat, MCP.",
@@ -37,9 +47,16 @@ def _fail(message: str, code: int = 2) -> None:
 
 
 def _open_store(data_dir: Path | None, demo: bool):
+    import sqlite3
+
     from botpsy.assistant import AssistantStore
 
-    store = AssistantStore(data_dir)
+    try:
+        store = AssistantStore(data_dir)
+    except (OSError, sqlite3.DatabaseError) as exc:
+        _fail(f"cannot open the assistant's store in {data_dir or 'the per-user data folder'}: "
+              f"{exc} (give another folder with --data-dir, or `botpsy init --force` to make a "
+              "new store there)")
     if demo:
         from botpsy.assistant.demo import seed_demo
 
@@ -58,7 +75,7 @@ def _safety(path: Path | None):
     try:
         return SafetyConfig.load(path)
     except SafetyConfigError as exc:
-        _fail(str(exc))
+        _fail(f"{exc} (fix the file given to --safety-config, or leave the option out)")
 
 
 def _mcp_extra_tools(path: Path | None):
@@ -73,12 +90,7 @@ def _mcp_extra_tools(path: Path | None):
 
 
 def serve(
-    model: Annotated[
-        str,
-        typer.Option(
-            help="model spec: smollm2, a .gguf, an HF folder, openai:URL#model, scripted:PATH.jsonl"
-        ),
-    ] = ASSISTANT_MODEL,
+    model: ModelOpt = DEFAULT_MODEL,
     host: Annotated[
         str, typer.Option(help="address to bind; anything but loopback needs --api-key")
     ] = "127.0.0.1",
@@ -86,13 +98,10 @@ def serve(
     api_key: Annotated[
         str | None, typer.Option(envvar="BOTPSY_API_KEY", help="bearer key clients must send")
     ] = None,
-    data_dir: Annotated[
-        Path | None, typer.Option(help="assistant data folder (default: the per-user data dir)")
-    ] = None,
-    fmt: Annotated[
-        str | None, typer.Option("--format", help="chat format (default: detected)")
-    ] = None,
-    n_ctx: Annotated[int, typer.Option(min=512)] = 4096,
+    data_dir: DataDirOpt = None,
+    fmt: FormatOpt = None,
+    n_ctx: NCtxOpt = 4096,
+    max_tokens: MaxTokensOpt = 256,
     timeout: Annotated[
         float, typer.Option(min=1, help="seconds per request, queue wait included")
     ] = 120.0,
@@ -109,7 +118,7 @@ def serve(
     demo: Annotated[
         bool, typer.Option(help="fill an empty assistant store with the demo week")
     ] = False,
-    safety_config: Annotated[Path | None, typer.Option(help="safety.toml / .json")] = None,
+    safety_config: SafetyConfigOpt = None,
     mcp_config: Annotated[
         Path | None, typer.Option(help="MCP servers whose tools the assistant may use (toml/json)")
     ] = None,
@@ -130,14 +139,17 @@ def serve(
     try:
         chat_model = load_chat_model(model, fmt=fmt, n_ctx=n_ctx)
     except (ModelNotFoundError, ValueError) as exc:
-        _fail(str(exc))
+        _fail(f"{exc} (`botpsy models` lists the models this machine has)")
     service = None
     if assistant:
+        from botpsy.types import GenerationParams
+
         service = AssistantService.open(
             chat_model,
             store=_open_store(data_dir, demo),
             safety=_safety(safety_config),
             extra_tools=_mcp_extra_tools(mcp_config),
+            params=GenerationParams(max_tokens=max_tokens),
         )
     web = create_app(
         chat_model,
@@ -157,16 +169,15 @@ def serve(
 
 
 def mcp(
-    data_dir: Annotated[Path | None, typer.Option(help="assistant data folder")] = None,
+    data_dir: DataDirOpt = None,
     auto_approve: Annotated[
         list[str] | None,
         typer.Option(help="side-effecting tool allowed without asking the user (repeatable); "
                      "never once the session has read untrusted data"),
     ] = None,
     demo: Annotated[bool, typer.Option(help="fill an empty store with the demo week")] = False,
-    safety_file: Annotated[
-        Path | None, typer.Option("--safety", help="safety config (TOML/JSON): the scope policy")
-    ] = None,
+    safety_config: SafetyConfigOpt = None,
+    old_safety: OldSafetyOpt = None,
 ) -> None:
     """Expose the assistant's tools as an MCP server on stdin/stdout.
 
@@ -186,6 +197,7 @@ def mcp(
     from botpsy.server.mcp_server import build_mcp_server, serve_stdio
     from botpsy.tools import ToolRegistry
 
+    safety_file = deprecated("--safety", "--safety-config", old_safety, safety_config)
     store = _open_store(data_dir, demo)
     registry = ToolRegistry(assistant_tools(store))
     unknown = sorted(set(auto_approve or []) - set(registry.names()))

@@ -25,6 +25,7 @@ from typing import Any
 
 from botpsy.agent import Agent, Bm25ToolSelector, SystemPrompt, ToolSelector
 from botpsy.assistant import AssistantStore, assistant_tools
+from botpsy.assistant.describe import reply_writer
 from botpsy.assistant.runtime import assistant_call_checks, default_call_mode
 from botpsy.backends.base import ChatModel, check_concurrency
 from botpsy.evals.call_mode import CallMode, check_call_mode
@@ -115,6 +116,7 @@ def run_episode(
         call_mode=resolve_call_mode(model.name, call_mode),
         system_prompt_builder=SystemPrompt.from_profile(store.profile, clock=lambda: EVAL_NOW),
         call_checks=assistant_call_checks(store, registry),
+        replies=reply_writer(store),
     )
     episode = Episode()
     history = []

@@ -1,4 +1,5 @@
-// botpsy web chat: streams agent events from /assistant, shows tool calls, asks the
+// botpsy web chat: streams agent events from /assistant, shows each tool call as what it
+// is for (the raw call and result folded under "Details"), the answer in words, asks the
 // user to confirm or reject pending side effects, and shows the audit log.
 // No framework and no build step. Every piece of text is set with textContent:
 // tool results carry third-party text (mail bodies, files) and must never become HTML.
@@ -92,10 +93,18 @@ function describeSource(source) {
   return source;
 }
 
-function toolCard(call) {
+function sentenceCase(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+// A tool call as a person reads it: what it is for ("Look at your calendar"), its state,
+// and, folded away, the raw call and result.
+function toolCard(call, action) {
   const card = el("div", "card");
   card.dataset.callId = call.id;
-  card.append(el("span", "badge", "proposed"), el("code", "", describe(call)));
+  const raw = el("details", "raw");
+  raw.append(el("summary", "", "Details"), el("code", "", describe(call)));
+  card.append(el("span", "badge", "proposed"), el("span", "what", sentenceCase(action || call.name)), raw);
   return add(card);
 }
 
@@ -114,9 +123,9 @@ function onDecision(step) {
 function onResult(step) {
   onDecision(step);
   if (!step.result) return;
-  const card = cardFor(step);
+  const raw = cardFor(step).querySelector(".raw");
   const text = step.result.ok ? step.result.content : "Error: " + (step.result.error || "");
-  card.appendChild(el("div", "result", text));
+  raw.appendChild(el("div", "result", text));
 }
 
 function assistantBubble() {
@@ -136,7 +145,7 @@ function onFinal(result) {
 function pendingCard(item) {
   const box = el("div", "pending");
   box.dataset.callId = item.call.id;
-  box.appendChild(el("h3", "", "Confirm this action?"));
+  box.appendChild(el("h3", "", sentenceCase(item.action || "run " + item.call.name) + "?"));
   box.appendChild(el("code", "", describe(item.call)));
   if (item.request.target) box.appendChild(el("p", "target", "Acts on: " + item.request.target));
   const reasons = el("ul");
@@ -172,7 +181,7 @@ function handle(event) {
     case "call":
       state.calls.set(event.call.id, event.call);
       state.bubble = null;
-      toolCard(event.call);
+      toolCard(event.call, event.action);
       break;
     case "decision": onDecision(event.step); break;
     case "result": onResult(event.step); break;
