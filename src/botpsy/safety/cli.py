@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from botpsy.safety.audit import AuditDecision
+from botpsy.safety.audit import AuditDecision, AuditEntry, AuditStatus
 
 app = typer.Typer(help="Show the audit log of proposed tool calls and their decisions.")
 
@@ -29,6 +29,21 @@ _STYLES = {
 
 def _short(text: str, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _evidence(entry: AuditEntry) -> str:
+    """The taint findings of a row, one per line: what was copied or named, and from where."""
+    lines = []
+    for finding in entry.evidence:
+        shown = f": {_short(finding.evidence, 80)}" if finding.evidence else ""
+        lines.append(f"{finding.kind.value} ({finding.source}){shown}")
+    return "\n".join(lines)
+
+
+def _decision(entry: AuditEntry) -> str:
+    if entry.status is AuditStatus.pending:
+        return f"{entry.decision.value} (no result: stopped while it ran)"
+    return entry.decision.value
 
 
 def default_audit_path() -> Path:
@@ -70,7 +85,7 @@ def audit(
         return
     table = Table(title=f"audit log: {path}", show_lines=False)
     for column in ("id", "time", "session", "round", "tool", "arguments", "decision",
-                   "reason", "taint", "result"):
+                   "reason", "taint", "evidence", "result"):
         table.add_column(column, overflow="fold")
     for e in entries:
         style = _STYLES.get(e.decision.value, "")
@@ -81,9 +96,10 @@ def audit(
             str(e.id), e.ts.astimezone().strftime("%Y-%m-%d %H:%M:%S"), (e.session_id or "")[:12],
             "" if e.round is None else str(e.round), e.tool,
             _short(json.dumps(e.arguments, ensure_ascii=False), 120))),
-            Text(e.decision.value, style=style),
+            Text(_decision(e), style=style),
             *(Text(cell) for cell in (
-                _short(e.reason), ", ".join(e.taint_sources), _short(result + e.result_summary))),
+                _short(e.reason), ", ".join(e.taint_sources), _evidence(e),
+                _short(result + e.result_summary))),
         )
     Console().print(table)
     if not entries:

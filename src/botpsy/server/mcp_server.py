@@ -198,6 +198,17 @@ class CallRecorder:
         self.audit.record(AuditEntry.of_call(call, decision, reason, session_id=AUDIT_SESSION,
                                              result=result))
 
+    async def run(self, registry: ToolRegistry, call: ToolCall, decision: AuditDecision,
+                  reason: str) -> ToolResult:
+        """Run ``call`` with its audit row written and synced before, completed after."""
+        if self.audit is None:
+            return await registry.aexecute(call)
+        row = self.audit.begin(AuditEntry.of_call(call, decision, reason,
+                                                  session_id=AUDIT_SESSION))
+        result = await registry.aexecute(call)
+        self.audit.complete(row, result)
+        return result
+
 
 _AUDITED = {
     Decision.approved: AuditDecision.confirmed,
@@ -261,8 +272,7 @@ def build_mcp_server(
                     f"Not run: {tool.name} was not executed because {reason}.", error=True
                 )
             done, why = _AUDITED[decision], f"side effect, {decision.value}"
-        result = await registry.aexecute(call)
-        record(call, done, why, result)
+        result = await record.run(registry, call, done, why)
         return _text_result(result.content, error=not result.ok)
 
     return Server(

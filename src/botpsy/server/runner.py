@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import uvicorn
 from starlette.types import ASGIApp
 
+from botpsy.server.deadlines import server_config
+
 
 @dataclass(frozen=True)
 class RunningServer:
@@ -30,16 +32,18 @@ class RunningServer:
 
 @contextmanager
 def serve_in_thread(
-    app: ASGIApp, *, startup_timeout: float = 20.0, log_level: str = "warning"
+    app: ASGIApp, *, startup_timeout: float = 20.0, log_level: str = "warning", **options
 ) -> Iterator[RunningServer]:
-    """Serve ``app`` on 127.0.0.1:<free port> until the block exits."""
+    """Serve ``app`` on 127.0.0.1:<free port> until the block exits; ``options`` go to
+    ``server_config`` (e.g. ``header_timeout``)."""
     # IPPROTO_TCP explicitly: asyncio turns Nagle off (TCP_NODELAY) only on sockets whose
     # proto says TCP, and with proto 0 every keep-alive response waits ~40 ms for an ACK.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level=log_level, timeout_graceful_shutdown=2, lifespan="on")
+    config = server_config(app, log_level=log_level, timeout_graceful_shutdown=2, lifespan="on",
+                           **options)
     server = uvicorn.Server(config)
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [sock]}, daemon=True, name=f"uvicorn-{port}"
