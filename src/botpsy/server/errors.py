@@ -132,6 +132,8 @@ def _http_error(exc: StarletteHTTPException) -> APIError:
     kind = kinds.get(exc.status_code, ErrorKind.invalid_request)
     if exc.status_code >= 500:
         kind = ErrorKind.server_error
+    if isinstance(exc.__cause__, RecursionError):  # FastAPI's JSON decoding gave up
+        return APIError(400, ErrorKind.too_deep, "request body is nested too deeply to read")
     return APIError(exc.status_code, kind, str(exc.detail))
 
 

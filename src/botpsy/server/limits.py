@@ -98,7 +98,8 @@ class JsonProblem:
 
     @property
     def message(self) -> str:
-        return f"{self.where} {self.what}"
+        where = self.where if len(self.where) <= 80 else f"{self.where[:40]}\u2026{self.where[-30:]}"
+        return f"{where} {self.what}"
 
 
 def json_problem(value: Any, max_depth: int = MAX_JSON_DEPTH) -> JsonProblem | None:
@@ -142,4 +143,4 @@ async def check_json_body(request: Request) -> None:
         return  # not JSON: the route's own validation says so
     found = json_problem(body)
     if found is not None:
-        raise APIError(400, found.kind, found.message, param=found.where)
+        raise APIError(400, found.kind, found.message, param=found.where[:200])
