@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from botpsy.safetext import storable
 from botpsy.safety.policy import redact
 from botpsy.safety.taint import TaintFinding
 
@@ -130,12 +131,6 @@ class AuditEntry(BaseModel):
             error_kind=None if result is None or result.error_kind is None
             else result.error_kind.value,
         )
-
-
-def storable(text: str) -> str:
-    """``text`` as SQLite can store it: lone surrogates (which UTF-8 cannot encode)
-    become their ``\\udXXX`` escape; everything else is kept as it is."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _redact_values(value: Any) -> Any:

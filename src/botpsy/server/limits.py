@@ -21,6 +21,7 @@ from typing import Any
 from fastapi import HTTPException, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from botpsy.safetext import lone_surrogate
 from botpsy.server.errors import APIError, ErrorKind
 
 DEFAULT_MAX_BODY = 1 << 20  # 1 MiB: hundreds of chat turns; far above any sane request
@@ -74,17 +75,6 @@ def _content_length(scope: Scope) -> int | None:
                 return int(value)
             except ValueError:
                 return None
-    return None
-
-
-def lone_surrogate(text: str) -> int | None:
-    """The index of the first lone surrogate in ``text``, or None."""
-    if text.isascii():
-        return None
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        return exc.start
     return None
 
 
