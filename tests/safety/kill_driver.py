@@ -7,8 +7,9 @@ worker and prints the worker's pid. The worker opens the assistant in DATA_DIR
 (store, audit log, agent with a scripted model) and runs turns until it is
 killed: each turn the model calls ``create_note`` or ``add_reminder`` with a
 unique marker ``kN-I`` in its title or text, through the same pipeline as the
-CLI (review, confirmation, audit, execution). The worker prints ``ready`` once the
-assistant is open, so the killer's random delay falls among the turns. The zygote
+CLI (review, confirmation, audit, execution). The worker prints ``turn SECONDS``
+after each turn, so the killer can wait for one and aim its random delay at the
+turns that follow, whatever the machine's speed. The zygote
 reaps the worker, prints ``reaped`` and waits for the next line; ``quit`` (or end
 of input) ends it.
 Forking after the imports makes a kill round cost milliseconds instead of a
@@ -21,6 +22,7 @@ import itertools
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 from botpsy.assistant.runtime import open_assistant
@@ -40,13 +42,14 @@ def work(data_dir: Path, round_: int) -> None:
     model = FormattedChatModel(backend, get_format("hermes"), name="scripted")
     assistant = open_assistant(model, data_dir=data_dir, confirmer=ApproveAll(),
                                select_tools=False, call_mode="auto")
-    print("ready", flush=True)
     for index in itertools.count():
+        started = time.perf_counter()
         marker = f"k{round_}-{index}"
         call = (call_text("create_note", title=f"note {marker}", body="written by the kill test")
                 if index % 2 == 0 else call_text("add_reminder", text=f"reminder {marker}"))
         backend.outputs.extend([call, "Done."])
         assistant.agent.run(f"please save {marker}")
+        print(f"turn {time.perf_counter() - started:.4f}", flush=True)
 
 
 def main() -> None:

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from contextlib import closing
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from enum import Enum
 from pathlib import Path
@@ -157,35 +159,52 @@ class AuditLogError(ValueError):
 class AuditLog:
     """Append-only audit table in a SQLite file (WAL mode).
 
-    A connection is opened per operation so the log can be shared by threads
-    (the web server) and by the assistant store's own connection to the file.
-    ``read_only`` opens an existing log for viewing: nothing is created or
-    written, so pointing a viewer at the wrong file cannot change it."""
+    One connection, shared by the threads of the web server under a lock; other
+    connections (the assistant store's, a viewer's) may use the file at the same
+    time. A row announcing a call that is about to run is committed with
+    ``synchronous = FULL`` (on disk before the call runs); other rows need no sync
+    of their own. ``read_only`` opens an existing log for viewing: nothing is
+    created or written, so pointing a viewer at the wrong file cannot change it."""
 
     def __init__(self, path: str | Path, *, read_only: bool = False):
         self.path = Path(path)
         self.read_only = read_only
+        self._lock = threading.Lock()
+        try:
+            if not read_only:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = self._connect()
+        except (sqlite3.DatabaseError, OSError) as exc:
+            raise AuditLogError(f"{self.path} is not a botpsy audit log ({exc})") from None
         try:
             if read_only:
-                with closing(self._connect()) as db:
-                    db.execute("SELECT 1 FROM audit_log LIMIT 1")
+                self._db.execute("SELECT 1 FROM audit_log LIMIT 1")
                 return
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with closing(self._connect()) as db:
-                db.execute("PRAGMA journal_mode = WAL")  # persistent: set once per file
-                with db:
-                    db.executescript(_SCHEMA)
-                    _migrate(db)
-        except (sqlite3.DatabaseError, OSError) as exc:
+            self._db.execute("PRAGMA journal_mode = WAL")  # persistent: set once per file
+            with self._db:
+                self._db.executescript(_SCHEMA)
+                _migrate(self._db)
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
             raise AuditLogError(f"{self.path} is not a botpsy audit log ({exc})") from None
 
     def _connect(self) -> sqlite3.Connection:
         if self.read_only:
-            return sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=10)
-        db = sqlite3.connect(self.path, timeout=10)
-        # FULL: a committed row is on disk before the call it announces runs.
-        db.execute("PRAGMA synchronous = FULL")
-        return db
+            uri = f"{self.path.resolve().as_uri()}?mode=ro"
+            return sqlite3.connect(uri, uri=True, timeout=10, check_same_thread=False)
+        return sqlite3.connect(self.path, timeout=10, check_same_thread=False)
+
+    @contextmanager
+    def _writing(self, *, durable: bool) -> Iterator[sqlite3.Connection]:
+        """One write transaction; ``durable``: synced to disk when it commits."""
+        with self._lock:
+            self._db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+            with self._db:
+                yield self._db
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
 
     def record(self, entry: AuditEntry) -> AuditEntry:
         """Append ``entry`` (arguments, evidence and summary redacted); returns it with its id."""
@@ -200,7 +219,7 @@ class AuditLog:
             summarize(entry.result_summary), _text(entry.error_kind), entry.status.value,
             json.dumps(evidence, ensure_ascii=False),
         )
-        with closing(self._connect()) as db, db:
+        with self._writing(durable=entry.status is AuditStatus.pending) as db:
             cur = db.execute(
                 "INSERT INTO audit_log (ts, session_id, round, call_id, tool, arguments, decision,"
                 " reason, taint_sources, result_ok, result_summary, error_kind, status, evidence)"
@@ -224,7 +243,7 @@ class AuditLog:
             "result_summary": summarize(result.content),
             "error_kind": None if result.error_kind is None else result.error_kind.value,
         })
-        with closing(self._connect()) as db, db:
+        with self._writing(durable=False) as db:
             db.execute(
                 "UPDATE audit_log SET status = ?, result_ok = ?, result_summary = ?,"
                 " error_kind = ? WHERE id = ? AND status = ?",
@@ -259,9 +278,10 @@ class AuditLog:
         if limit is not None:
             params.append(limit)
         query = f"SELECT * FROM (SELECT * FROM audit_log {where} ORDER BY id DESC {tail}) ORDER BY id"
-        with closing(self._connect()) as db:
-            db.row_factory = sqlite3.Row
-            rows = db.execute(query, params).fetchall()
+        with self._lock:
+            cursor = self._db.execute(query, params)
+            cursor.row_factory = sqlite3.Row
+            rows = cursor.fetchall()
         return [_entry(row) for row in rows]
 
 
