@@ -68,7 +68,8 @@ def test_trickling_bytes_do_not_extend_the_deadline():
 
 
 def test_kept_alive_connections_serve_several_requests():
-    with serve_in_thread(create_app(scripted_model([])), header_timeout=DEADLINE_S) as server:
-        with httpx.Client(base_url=server.url) as client:
-            for _ in range(3):
-                assert client.get("/health").status_code == 200
+    app = create_app(scripted_model([]))
+    with (serve_in_thread(app, header_timeout=DEADLINE_S) as server,
+          httpx.Client(base_url=server.url) as client):
+        for _ in range(3):
+            assert client.get("/health").status_code == 200

@@ -30,9 +30,9 @@ def chat_body(extra: str) -> str:
 def assistant(tmp_path, live):
     model = scripted_model([])
     service = AssistantService.open(model, tmp_path)
-    with live(create_app(model, assistant=service)) as server:
-        with httpx.Client(base_url=server.url, timeout=20) as client:
-            yield server, client
+    with (live(create_app(model, assistant=service)) as server,
+          httpx.Client(base_url=server.url, timeout=20) as client):
+        yield server, client
 
 
 def test_a_rebound_host_reads_and_changes_nothing(assistant):
@@ -101,8 +101,8 @@ def test_deeply_nested_schemas_are_400(shared_server, where, depth, caplog):
 @pytest.mark.parametrize("body", [
     chat_body('"stop": "\\ud800"'),
     f'{{"model": "{MODEL_NAME}", "messages": [{{"role": "user", "content": "a\\udfffb"}}]}}',
-    f'{{"model": "{MODEL_NAME}", "messages": [{{"role": "user", "content": "x", '
-    f'"\\ud801": 1}}]}}',
+    (f'{{"model": "{MODEL_NAME}", "messages": [{{"role": "user", "content": "x", '
+     f'"\\ud801": 1}}]}}'),
 ])
 def test_lone_surrogates_in_a_body_are_400(shared_server, body):
     server, _ = shared_server

@@ -5,8 +5,8 @@ a 4xx carrying an OpenAI-shaped error, never a 5xx or a traceback, and keep serv
 from __future__ import annotations
 
 import json
-from urllib.parse import quote
 from datetime import UTC, datetime
+from urllib.parse import quote
 
 import pytest
 from hypothesis import HealthCheck, given, settings

@@ -76,7 +76,7 @@ class ReadDeadlineProtocol(H11Protocol):
         self._deadline = None
         if self.transport.is_closing():
             return
-        who = "%s:%d" % self.client if self.client else "a client"
+        who = f"{self.client[0]}:{self.client[1]}" if self.client else "a client"
         self.logger.warning("closed the connection of %s: its request %s did not arrive "
                             "within %g s", who, phase, seconds)
         started = self.cycle is not None and self.cycle.response_started

@@ -163,7 +163,7 @@ class ErrorBoundary:
 
         try:
             await self.app(scope, receive, tracking)
-        except Exception as exc:  # noqa: BLE001 - the boundary: nothing gets past it
+        except Exception as exc:
             log.error("%s %s failed: %s", scope.get("method"), scope.get("path"), one_line(exc))
             log.debug("traceback of that failure", exc_info=exc)
             if not started:
