@@ -11,7 +11,9 @@ import uuid
 from enum import Enum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from botpsy.safetext import storable, storable_value
 
 Role = Literal["system", "user", "assistant", "tool"]
 
@@ -66,6 +68,11 @@ class ToolCall(BaseModel):
     arguments: dict[str, Any] = Field(default_factory=dict)
     id: str = Field(default_factory=new_call_id)
 
+    # A lone surrogate (a model's "\\ud800" escape) could be stored, rendered or sent
+    # nowhere: it is kept as its escape, plain text (``botpsy.safetext``).
+    _safe_name = field_validator("name", "id")(storable)
+    _safe_arguments = field_validator("arguments")(storable_value)
+
 
 class Message(BaseModel):
     """One chat turn.
@@ -86,6 +93,13 @@ class Message(BaseModel):
     # set by the agent on its own tools' results only (never read from a client): what
     # the result held; None counts as untrusted
     provenance: Provenance | None = None
+
+    @field_validator("content", "tool_call_id", "name", "reasoning", "source")
+    @classmethod
+    def _storable(cls, value: str | None) -> str | None:
+        """Lone surrogates (a file name or argument in a bad encoding) kept as their
+        escapes, so a conversation can always be saved and rendered."""
+        return None if value is None else storable(value)
 
     def to_openai(self) -> dict[str, Any]:
         """This message as an OpenAI chat message (call arguments as a JSON string);

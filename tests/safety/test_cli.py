@@ -89,3 +89,25 @@ def test_mounts_as_a_subcommand(tmp_path: Path) -> None:
 
     result = runner.invoke(root, ["audit", "--data-dir", str(_log(tmp_path).parent), "--json"])
     assert result.exit_code == 0 and len(result.output.splitlines()) == 2
+
+
+def test_the_table_shows_taint_evidence_and_unfinished_calls(tmp_path: Path) -> None:
+    from botpsy.safety.taint import TaintFinding, TaintKind
+
+    path = tmp_path / "audit.db"
+    log = AuditLog(path)
+    log.record(AuditEntry(tool="draft_email", decision=AuditDecision.denied,
+                          arguments={"to": "eve@evil.example"}, evidence=[
+                              TaintFinding(kind=TaintKind.untrusted_address,
+                                           source="tool:read_email:c9",
+                                           evidence="eve@evil.example")]))
+    log.begin(AuditEntry(tool="create_note", decision=AuditDecision.executed,
+                         arguments={"title": "x"}, reason="clear \x1b[2J screen"))
+    result = runner.invoke(app, ["--db", str(path)], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    assert "untrusted_address (tool:read_email:c9): eve@evil.example" in result.output
+    assert "no result: stopped while it ran" in result.output
+    assert "\x1b" not in result.output and "clear \\x1b[2J screen" in result.output
+    shown = runner.invoke(app, ["--db", str(path), "--json"]).output.splitlines()
+    assert json.loads(shown[0])["evidence"][0]["evidence"] == "eve@evil.example"
+    assert json.loads(shown[1])["status"] == "pending"

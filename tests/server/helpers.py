@@ -14,6 +14,7 @@ from botpsy.formats import get_format
 from botpsy.types import GenerationParams, Message, ToolCall
 
 MODEL_NAME = "botpsy-test"
+KEY = "test-key-0123456789abcdef"  # at least auth.MIN_API_KEY_CHARS long
 WEATHER_TOOL = {
     "type": "function",
     "function": {

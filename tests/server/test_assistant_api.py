@@ -12,7 +12,7 @@ from botpsy.assistant.demo import seed_demo
 from botpsy.server.app import create_app
 from botpsy.server.assistant_service import AssistantService
 
-from .helpers import call_text, scripted_model, sse_events
+from .helpers import KEY, call_text, scripted_model, sse_events
 
 TODAY = date(2026, 3, 2)
 REPLY = "Sure, I will bring the latency numbers."
@@ -47,7 +47,8 @@ def turn(client: httpx.Client, session: str, text: str) -> list[dict]:
 
 
 def decide(client: httpx.Client, session: str, call_id: str, action: str) -> list[dict]:
-    with client.stream("POST", f"/assistant/sessions/{session}/pending/{call_id}/{action}") as r:
+    path = f"/assistant/sessions/{session}/pending/{call_id}/{action}"
+    with client.stream("POST", path, json={"call_id": call_id}) as r:
         assert r.status_code == 200, r.read()
         return sse_events(r)
 
@@ -109,7 +110,9 @@ def test_side_effect_waits_for_confirmation_then_runs(assistant_server):
     ]
     assert audit[1]["taint_sources"] == [f"tool:read_email:{read_id}"]
 
-    again = client.post(f"/assistant/sessions/{session}/pending/{pending['call']['id']}/confirm")
+    call_id = pending["call"]["id"]
+    again = client.post(f"/assistant/sessions/{session}/pending/{call_id}/confirm",
+                        json={"call_id": call_id})
     assert again.status_code == 404  # settled: it can never run twice
 
 
@@ -133,9 +136,11 @@ def test_bad_requests(assistant_server):
     session = client.post("/assistant/sessions").json()["id"]
     empty = client.post(f"/assistant/sessions/{session}/messages", json={"text": ""})
     assert empty.status_code == 422 and empty.json()["error"]["param"] == "text"
-    missing = client.post(f"/assistant/sessions/{session}/pending/call_x/confirm")
+    missing = client.post(f"/assistant/sessions/{session}/pending/call_x/confirm",
+                          json={"call_id": "call_x"})
     assert missing.status_code == 404 and "not pending" in missing.json()["error"]["message"]
-    wrong = client.post(f"/assistant/sessions/{session}/pending/call_x/maybe")
+    wrong = client.post(f"/assistant/sessions/{session}/pending/call_x/maybe",
+                        json={"call_id": "call_x"})
     assert wrong.status_code == 422
     assert client.get("/assistant/tools").json()[0]["name"]
     backend.outputs.append("Hello!")
@@ -145,8 +150,9 @@ def test_bad_requests(assistant_server):
 def test_assistant_routes_need_the_key(tmp_path, live):
     model = scripted_model([])
     service = AssistantService.open(model, tmp_path)
-    with live(create_app(model, assistant=service, api_key="k")) as server:
+    with live(create_app(model, assistant=service, api_key=KEY)) as server:
         assert httpx.post(server.url + "/assistant/sessions").status_code == 401
         assert httpx.get(server.url + "/").status_code == 200  # the page itself holds no data
-        made = httpx.post(server.url + "/assistant/sessions", headers={"Authorization": "Bearer k"})
+        made = httpx.post(server.url + "/assistant/sessions",
+                          headers={"Authorization": f"Bearer {KEY}"})
         assert made.status_code == 201

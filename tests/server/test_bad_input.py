@@ -14,7 +14,7 @@ from botpsy.backends.chat import FormattedChatModel
 from botpsy.formats import get_format
 from botpsy.server.app import create_app
 
-from .helpers import MODEL_NAME, WEATHER_TOOL, SlowBackend, scripted_model
+from .helpers import KEY, MODEL_NAME, WEATHER_TOOL, SlowBackend, scripted_model
 
 CHAT = "/v1/chat/completions"
 HELLO = {"model": MODEL_NAME, "messages": [{"role": "user", "content": "hi"}]}
@@ -161,7 +161,7 @@ def test_oversized_body_is_413_declared_or_streamed(live):
 
 def test_api_key_required_when_set(live):
     model = scripted_model(["ok"])
-    with live(create_app(model, api_key="s3cret")) as server:
+    with live(create_app(model, api_key=KEY)) as server:
         with httpx.Client(base_url=server.url) as client:
             missing = client.post(CHAT, json=HELLO)
             assert missing.status_code == 401 and error_of(missing)["code"] == "invalid_api_key"
@@ -170,7 +170,7 @@ def test_api_key_required_when_set(live):
             assert client.get("/health").json()["status"] == "ok"  # liveness stays open
         with pytest.raises(openai.AuthenticationError):
             openai.OpenAI(base_url=server.url + "/v1", api_key="wrong", max_retries=0).models.list()
-        good = openai.OpenAI(base_url=server.url + "/v1", api_key="s3cret", max_retries=0)
+        good = openai.OpenAI(base_url=server.url + "/v1", api_key=KEY, max_retries=0)
         reply = good.chat.completions.create(model=MODEL_NAME, messages=HELLO["messages"])
         assert reply.choices[0].message.content == "ok"
 

@@ -70,6 +70,12 @@ def test_serve_refuses_a_public_bind_without_key_before_loading_a_model(monkeypa
     assert "unknown model" not in result.output
 
 
+def test_serve_refuses_a_short_key_before_loading_a_model():
+    result = CliRunner().invoke(app, ["serve", "--api-key", "abc", "--model", "no-such-model"])
+    assert result.exit_code == 2
+    assert "at least 16" in result.output and "unknown model" not in result.output
+
+
 def test_serve_reports_an_unknown_model_clearly():
     result = CliRunner().invoke(app, ["serve", "--model", "no-such-model", "--no-assistant"])
     assert result.exit_code == 2 and "unknown model 'no-such-model'" in result.output

@@ -194,3 +194,12 @@ def test_bound_methods_become_tools_without_self() -> None:
     made = Tool.from_function(notes.add, name="notes.add")
     assert list(made.parameters["properties"]) == ["text"]
     assert made.invoke({"text": "x"}) == 1 and notes.items == ["x"]
+
+
+def test_a_schema_nested_absurdly_deep_is_a_value_error_not_a_crash() -> None:
+    # An MCP server or a tools file is not the HTTP API: its schemas meet no depth limit first.
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(600):
+        schema = {"type": "object", "properties": {"a": schema}}
+    with pytest.raises(ValueError, match="nested too deeply"):
+        Tool.from_openai({"type": "function", "function": {"name": "f", "parameters": schema}})

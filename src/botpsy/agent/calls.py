@@ -163,12 +163,15 @@ class CallPipeline:
         return Outcome(step, agent_message(review.call, review.decision, review.feedback))
 
     def execute(self, review: Review, round_: int, decision: AuditDecision) -> Outcome:
-        """Run the call (approved or confirmed) and audit it with its result; what it
-        writes is a stranger's when untrusted data was in view."""
+        """Run the call (approved or confirmed): its audit row is written (pending) and
+        synced before it runs, and completed with its result after; what it writes is a
+        stranger's when untrusted data was in view."""
+        row = self._audit(review, round_, decision, review.reason, begin=True)
         with writing_as(origin_for(review.taint.tainted)):
             result = self.registry.execute(review.call)
+        if row is not None and self.audit is not None:
+            self.audit.complete(row, result)
         step = self.step(review, round_, decision, review.reason, result=result)
-        self._audit(review, round_, decision, review.reason, result)
         return Outcome(step, tool_message(result))
 
     def step(self, review: Review, round_: int, decision: AuditDecision, reason: str,
@@ -178,10 +181,12 @@ class CallPipeline:
                          taint=review.taint, scope=review.scope, result=result, notice=notice)
 
     def _audit(self, review: Review, round_: int, decision: AuditDecision, reason: str,
-               result: ToolResult | None = None) -> None:
+               *, begin: bool = False) -> AuditEntry | None:
+        """Record a decision (``begin``: a call about to run, to complete after)."""
         if self.audit is None:
-            return
-        self.audit.record(AuditEntry.of_call(
+            return None
+        entry = AuditEntry.of_call(
             review.call, decision, reason, session_id=self.session_id, round_=round_,
-            taint_sources=review.taint.sources, result=result,
-        ))
+            taint_sources=review.taint.sources, evidence=review.taint.findings,
+        )
+        return self.audit.begin(entry) if begin else self.audit.record(entry)

@@ -78,17 +78,22 @@ def _now() -> str:
 
 
 class SessionStore:
-    """Sessions in one SQLite file; a connection per operation (thread-safe)."""
+    """Sessions in one SQLite file (WAL mode, as every botpsy database: readers never
+    block the writer, a killed process never leaves a half-written page); a connection
+    per operation (thread-safe)."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with closing(self._connect()) as db, db:
-            db.executescript(_SCHEMA)
+        with closing(self._connect()) as db:
+            db.execute("PRAGMA journal_mode = WAL")  # persistent: set once per file
+            with db:
+                db.executescript(_SCHEMA)
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=10)
         db.execute("PRAGMA foreign_keys = ON")
+        db.execute("PRAGMA synchronous = NORMAL")  # under WAL: safe against a killed process
         return db
 
     def create(self, title: str = "", messages: list[Message] | None = None) -> SessionInfo:

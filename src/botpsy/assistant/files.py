@@ -183,7 +183,7 @@ class FilesToolbox(Toolbox):
 
     # -- helpers --------------------------------------------------------------------
     def _entry(self, child: Path) -> FileEntry:
-        relative = child.relative_to(self.sandbox.root).as_posix()
+        relative = self.sandbox.relative(child)
         if child.is_symlink():
             return FileEntry(path=relative, kind="link")
         if child.is_dir():
@@ -199,7 +199,7 @@ class FilesToolbox(Toolbox):
         for folder, dirs, names in os.walk(self.sandbox.root, followlinks=False):
             dirs.sort()
             for name in sorted(names):
-                found.append((Path(folder) / name).relative_to(self.sandbox.root).as_posix())
+                found.append(self.sandbox.relative(Path(folder) / name))
         return found
 
     def _content_hits(self, relative: str, needle: str, room: int) -> list[FileHit]:

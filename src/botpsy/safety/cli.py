@@ -19,7 +19,7 @@ from typing import Annotated
 import typer
 
 from botpsy.options import DataDirOpt, JsonOpt
-from botpsy.safety.audit import AuditDecision
+from botpsy.safety.audit import AuditDecision, AuditEntry, AuditStatus
 
 app = typer.Typer(help="Show the audit log of proposed tool calls and their decisions.")
 
@@ -30,8 +30,34 @@ _STYLES = {
 }
 
 
+# Control characters (ESC starts terminal escape sequences) shown as escapes, newlines kept.
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if c != 0x0A}
+
+
+def _cell(text: str, style: str = ""):
+    """A table cell that shows ``text`` literally: no markup, no terminal escapes."""
+    from rich.text import Text
+
+    return Text(text.translate(_CONTROLS), style=style)
+
+
 def _short(text: str, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _evidence(entry: AuditEntry) -> str:
+    """The taint findings of a row, one per line: what was copied or named, and from where."""
+    lines = []
+    for finding in entry.evidence:
+        shown = f": {_short(finding.evidence, 80)}" if finding.evidence else ""
+        lines.append(f"{finding.kind.value} ({finding.source}){shown}")
+    return "\n".join(lines)
+
+
+def _decision(entry: AuditEntry) -> str:
+    if entry.status is AuditStatus.pending:
+        return f"{entry.decision.value} (no result: stopped while it ran)"
+    return entry.decision.value
 
 
 def default_audit_path(data_dir: Path | None = None) -> Path:
@@ -55,7 +81,6 @@ def audit(
     """Print the newest audit entries (oldest first) as a table (--json: one JSON object per line)."""
     from rich.console import Console
     from rich.table import Table
-    from rich.text import Text
 
     from botpsy.safety.audit import AuditLog, AuditLogError
 
@@ -81,20 +106,21 @@ def audit(
         return
     table = Table(title=f"audit log: {path}", show_lines=False)
     for column in ("id", "time", "session", "round", "tool", "arguments", "decision",
-                   "reason", "taint", "result"):
+                   "reason", "taint", "evidence", "result"):
         table.add_column(column, overflow="fold")
     for e in entries:
         style = _STYLES.get(e.decision.value, "")
         result = "" if e.result_ok is None else ("ok: " if e.result_ok else "failed: ")
         # every cell is plain text: arguments and results quote what a model or an
-        # email wrote, and Rich markup in them must neither style nor break the table
-        table.add_row(*(Text(cell) for cell in (
+        # email wrote, and neither Rich markup nor terminal escapes in them may act
+        table.add_row(*(_cell(cell) for cell in (
             str(e.id), e.ts.astimezone().strftime("%Y-%m-%d %H:%M:%S"), (e.session_id or "")[:12],
             "" if e.round is None else str(e.round), e.tool,
             _short(json.dumps(e.arguments, ensure_ascii=False), 120))),
-            Text(e.decision.value, style=style),
-            *(Text(cell) for cell in (
-                _short(e.reason), ", ".join(e.taint_sources), _short(result + e.result_summary))),
+            _cell(_decision(e), style),
+            *(_cell(cell) for cell in (
+                _short(e.reason), ", ".join(e.taint_sources), _evidence(e),
+                _short(result + e.result_summary))),
         )
     Console().print(table)
     if not entries:

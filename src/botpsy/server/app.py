@@ -7,23 +7,30 @@ Routes:
 
 Everything that touches the model goes through one ``ModelWorker`` (one thread),
 so one model instance serves any number of clients in turn.
+
+Around the routes, outermost first: ``ErrorBoundary`` (no traceback leaves the
+app), ``HostOriginGuard`` (DNS rebinding, other sites' pages), ``BodySizeLimit``;
+on every API route the key and ``check_json_body``. ``/docs`` and
+``/openapi.json`` sit behind the key too: they list every route a caller could try.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from fastapi import Depends, FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from botpsy.backends.base import ChatModel
-from botpsy.server.auth import ApiKeyGuard
+from botpsy.server.auth import LOOPBACK_NAMES, ApiKeyGuard, HostOriginGuard
 from botpsy.server.chat_routes import router as chat_router
-from botpsy.server.errors import install_error_handlers
-from botpsy.server.limits import DEFAULT_MAX_BODY, BodySizeLimit
+from botpsy.server.errors import ErrorBoundary, install_error_handlers
+from botpsy.server.limits import DEFAULT_MAX_BODY, BodySizeLimit, check_json_body
 from botpsy.server.state import DEFAULT_TIMEOUT_S, ServerState
 from botpsy.server.worker import DEFAULT_MAX_PENDING, ModelWorker
 
@@ -42,6 +49,7 @@ def create_app(
     request_timeout: float = DEFAULT_TIMEOUT_S,
     max_pending: int = DEFAULT_MAX_PENDING,
     aliases: tuple[str, ...] = (),
+    allowed_hosts: Iterable[str] = LOOPBACK_NAMES,
 ) -> FastAPI:
     """An app serving ``model`` (and, if given, the assistant and its web page).
 
@@ -49,6 +57,8 @@ def create_app(
     ``Authorization: Bearer KEY``. ``max_body``: bytes per request body (413 past it).
     ``request_timeout``: seconds a request may wait and generate (504 past it).
     ``max_pending``: queued requests before new ones get 503.
+    ``allowed_hosts``: the ``Host`` names it answers to (``auth.allowed_hosts_for``).
+    A key shorter than ``auth.MIN_API_KEY_CHARS`` raises ``UnsafeBindError``.
     """
     worker = ModelWorker(max_pending=max_pending)
     state = ServerState(model, worker, request_timeout, assistant, aliases)
@@ -60,17 +70,21 @@ def create_app(
         yield
         worker.shutdown()
 
+    guard = [Depends(ApiKeyGuard(api_key)), Depends(check_json_body)]
     app = FastAPI(
         title="botpsy",
         summary="OpenAI-compatible API and personal assistant on a small model",
         lifespan=lifespan,
+        docs_url=None, redoc_url=None, openapi_url=None,  # added behind the key below
     )
     app.state.botpsy = state
     install_error_handlers(app)
     app.add_middleware(BodySizeLimit, max_body=max_body)
-    guard = [Depends(ApiKeyGuard(api_key))]
+    app.add_middleware(HostOriginGuard, allowed_hosts=allowed_hosts)
+    app.add_middleware(ErrorBoundary)  # added last: the outermost
     app.include_router(chat_router, dependencies=guard)
     _add_health(app, state)
+    _add_docs(app, guard)
     if assistant is not None:
         from botpsy.server.assistant_routes import router as assistant_router
 
@@ -91,6 +105,22 @@ def _add_health(app: FastAPI, state: ServerState) -> None:
             "cancelled": state.worker.cancelled,
             "assistant": state.assistant is not None,
         }
+
+
+def _add_docs(app: FastAPI, guard: list) -> None:
+    """The OpenAPI schema and its two viewers, behind the key when one is set."""
+
+    @app.get("/openapi.json", include_in_schema=False, dependencies=guard)
+    async def openapi() -> JSONResponse:
+        return JSONResponse(app.openapi())
+
+    @app.get("/docs", include_in_schema=False, dependencies=guard)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(openapi_url="/openapi.json", title="botpsy API")
+
+    @app.get("/redoc", include_in_schema=False, dependencies=guard)
+    async def redoc() -> HTMLResponse:
+        return get_redoc_html(openapi_url="/openapi.json", title="botpsy API")
 
 
 def _add_page(app: FastAPI, needs_key: bool) -> None:

@@ -4,9 +4,11 @@
 - ``GET /assistant/sessions[/{id}]`` -> sessions / one session with its messages;
 - ``POST /assistant/sessions/{id}/messages`` ``{"text": ...}`` -> SSE stream of agent
   events (``token``, ``reasoning``, ``call``, ``decision``, ``result``, ``final``);
-- ``POST /assistant/sessions/{id}/pending/{call_id}/confirm`` (or ``/reject``) -> SSE:
-  ``decision_recorded`` (with the calls still undecided), then, once all are
-  decided, the events of the resumed turn;
+- ``POST /assistant/sessions/{id}/pending/{call_id}/confirm`` (or ``/reject``) with the
+  JSON body ``{"call_id": ...}`` -> SSE: ``decision_recorded`` (with the calls still
+  undecided), then, once all are decided, the events of the resumed turn. The body
+  is required so that a decision is never a "simple" cross-site request (a form
+  post cannot send JSON);
 - ``GET /assistant/audit?session_id=&limit=`` -> audit entries, oldest first;
 - ``GET /assistant/tools`` -> the tools the assistant may call.
 
@@ -51,6 +53,12 @@ class NewSession(BaseModel):
 
 class UserMessage(BaseModel):
     text: str = Field(min_length=1, max_length=MAX_TEXT)
+
+
+class DecisionBody(BaseModel):
+    """The body of a confirm/reject: the id of the call decided on, as in the path."""
+
+    call_id: str
 
 
 def get_assistant(state: StateDep) -> AssistantService:
@@ -116,9 +124,17 @@ async def send_message(
     "/sessions/{session_id}/pending/{call_id}/{action}", response_class=EventSourceResponse
 )
 async def decide(
-    session_id: str, call_id: str, action: Literal["confirm", "reject"], service: AssistantDep
+    session_id: str,
+    call_id: str,
+    action: Literal["confirm", "reject"],
+    body: DecisionBody,
+    service: AssistantDep,
 ) -> EventSourceResponse:
     """Confirm or reject one pending call; the turn resumes once all are decided."""
+    if body.call_id != call_id:
+        raise APIError(422, ErrorKind.invalid_request,
+                       f"the body names call {body.call_id!r}, the path {call_id!r}",
+                       param="call_id")
     recorded = await asyncio.to_thread(service.decide, session_id, call_id, action == "confirm")
     head = json.dumps(recorded.event())
     if recorded.remaining:

@@ -122,9 +122,14 @@ def serve(
     mcp_config: Annotated[
         Path | None, typer.Option(help="MCP servers whose tools the assistant may use (toml/json)")
     ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(help="another Host name clients use to reach this server (repeatable), "
+                     "e.g. behind a proxy; by default only the bound address is answered"),
+    ] = None,
 ) -> None:
     """Serve a model over an OpenAI-compatible API, plus the assistant and its web page."""
-    from botpsy.server.auth import UnsafeBindError, check_bind
+    from botpsy.server.auth import UnsafeBindError, allowed_hosts_for, check_bind
 
     try:
         check_bind(host, api_key)  # before loading anything: refuse fast and clearly
@@ -135,6 +140,7 @@ def serve(
     from botpsy.backends.store import ModelNotFoundError, load_chat_model
     from botpsy.server.app import create_app
     from botpsy.server.assistant_service import AssistantService
+    from botpsy.server.deadlines import server_config
 
     try:
         chat_model = load_chat_model(model, fmt=fmt, n_ctx=n_ctx)
@@ -158,6 +164,7 @@ def serve(
         max_body=max_body,
         request_timeout=timeout,
         aliases=tuple(alias or ()),
+        allowed_hosts=allowed_hosts_for(host, allowed_host or ()),
     )
     shown = f"[{host}]" if ":" in host else host
     typer.echo(
@@ -165,7 +172,9 @@ def serve(
         f"(OpenAI API at /v1{', web chat at /' if service else ''})",
         err=True,
     )
-    uvicorn.run(web, host=host, port=port, log_level="info", timeout_graceful_shutdown=5)
+    config = server_config(web, host=host, port=port, log_level="info",
+                           timeout_graceful_shutdown=5)
+    uvicorn.Server(config).run()
 
 
 def mcp(

@@ -5,6 +5,11 @@ Clients written against OpenAI (the official SDK, LangChain, curl scripts) read
 them exactly that for every failure, including the ones FastAPI and Starlette
 raise themselves (malformed JSON, schema errors, unknown routes), so that a bad
 request is always answered with a clear reason and never with a stack trace.
+
+An unexpected exception is answered with a 500 that names only its type and is
+logged as one line (``ErrorBoundary``): Starlette's own handler re-raises it to
+the server, which logs the whole traceback, and a traceback per request is a
+way to fill the disk. The traceback goes to the DEBUG level.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger("botpsy.server")
 
@@ -28,6 +34,10 @@ class ErrorKind(str, Enum):
     invalid_json = "invalid_json"  # the body is not JSON
     invalid_request = "invalid_request"  # JSON, but not a valid request (schema, values)
     invalid_api_key = "invalid_api_key"  # missing or wrong API key
+    invalid_host = "invalid_host"  # a Host header this server does not answer to
+    forbidden_origin = "forbidden_origin"  # a browser request from another site's page
+    too_deep = "too_deep"  # JSON nested deeper than the server accepts
+    invalid_text = "invalid_text"  # text that is not valid Unicode (a lone surrogate)
     model_not_found = "model_not_found"  # the request names a model this server does not serve
     not_found = "not_found"  # unknown route, session or pending call
     method_not_allowed = "method_not_allowed"
@@ -42,6 +52,7 @@ class ErrorKind(str, Enum):
 # OpenAI's ``type`` field: client errors vs. server-side errors.
 _TYPES = {
     ErrorKind.invalid_api_key: "authentication_error",
+    ErrorKind.forbidden_origin: "permission_error",
     ErrorKind.timeout: "timeout_error",
     ErrorKind.server_busy: "server_error",
     ErrorKind.model_error: "server_error",
@@ -121,11 +132,49 @@ def _http_error(exc: StarletteHTTPException) -> APIError:
     kind = kinds.get(exc.status_code, ErrorKind.invalid_request)
     if exc.status_code >= 500:
         kind = ErrorKind.server_error
+    if isinstance(exc.__cause__, RecursionError):  # FastAPI's JSON decoding gave up
+        return APIError(400, ErrorKind.too_deep, "request body is nested too deeply to read")
     return APIError(exc.status_code, kind, str(exc.detail))
 
 
+def one_line(exc: BaseException, limit: int = 300) -> str:
+    """``Type: message`` on one line, cut at ``limit`` characters."""
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+class ErrorBoundary:
+    """ASGI middleware (outermost): an exception nothing else handled becomes a 500
+    naming its type (when no response has started), one log line, and no re-raise."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking)
+        except Exception as exc:
+            log.error("%s %s failed: %s", scope.get("method"), scope.get("path"), one_line(exc))
+            log.debug("traceback of that failure", exc_info=exc)
+            if not started:
+                error = APIError(500, ErrorKind.server_error,
+                                 f"internal error ({type(exc).__name__})")
+                await error.response()(scope, receive, send)
+
+
 def install_error_handlers(app: FastAPI) -> None:
-    """Route every exception to an OpenAI-style body; unexpected ones are logged, not leaked."""
+    """Route every exception to an OpenAI-style body; unexpected ones reach the
+    ``ErrorBoundary`` the app adds last, which logs them in one line."""
 
     @app.exception_handler(APIError)
     async def _api_error(_: Request, exc: APIError) -> JSONResponse:
@@ -138,10 +187,3 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         return _http_error(exc).response()
-
-    @app.exception_handler(Exception)
-    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return APIError(
-            500, ErrorKind.server_error, f"internal error ({type(exc).__name__})"
-        ).response()

@@ -322,6 +322,23 @@ class CallRecorder:
             call, decision, reason, session_id=AUDIT_SESSION, result=result,
             taint_sources=taint.sources if taint is not None else []))
 
+    async def run(self, registry: ToolRegistry, call: ToolCall, decision: AuditDecision,
+                  reason: str, *, taint: TaintVerdict | None = None) -> ToolResult:
+        """Run ``call`` with its audit row written and synced before, completed after; what
+        it writes is a stranger's when untrusted data was in view."""
+        tainted = taint is not None and taint.tainted
+        row = None
+        if self.audit is not None:
+            row = self.audit.begin(AuditEntry.of_call(
+                call, decision, reason, session_id=AUDIT_SESSION,
+                taint_sources=taint.sources if taint is not None else [],
+                evidence=taint.findings if taint is not None else None))
+        with writing_as(origin_for(tainted)):
+            result = await registry.aexecute(call)
+        if row is not None and self.audit is not None:
+            self.audit.complete(row, result)
+        return result
+
 
 _AUDITED = {
     Decision.approved: AuditDecision.confirmed,
@@ -398,9 +415,7 @@ def build_mcp_server(
                     f"Not run: {tool.name} was not executed because {reason}.", error=True
                 )
             done, why = _AUDITED[decision], f"{why} {decision.value}"
-        with writing_as(origin_for(taint.tainted)):
-            result = await registry.aexecute(call)
-        record(call, done, why, result, taint=taint)
+        result = await record.run(registry, call, done, why, taint=taint)
         _remember(state, result)
         return _text_result(result.content, error=not result.ok, result=result)
 

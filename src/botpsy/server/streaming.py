@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from sse_starlette import EventSourceResponse
 
-from botpsy.server.errors import APIError, ErrorKind
+from botpsy.server.errors import APIError, ErrorKind, one_line
 from botpsy.server.worker import ModelWorker, QueueFullError
 
 log = logging.getLogger("botpsy.server")
@@ -40,7 +40,7 @@ def generation_error(exc: BaseException, timeout: float) -> APIError:
         )
     if isinstance(exc, ValueError):
         return APIError(400, ErrorKind.invalid_request, str(exc))
-    log.warning("model failure: %s: %s", type(exc).__name__, exc)
+    log.warning("model failure: %s", one_line(exc))
     return APIError(500, ErrorKind.model_error, f"the model failed: {type(exc).__name__}: {exc}")
 
 

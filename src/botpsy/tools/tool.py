@@ -213,6 +213,8 @@ def _check_parameters(name: str, parameters: Any) -> None:
     except SchemaError as exc:
         raise ValueError(f"tool {name!r}: parameters are not a valid JSON schema: "
                          f"{exc.message}") from None
+    except RecursionError:  # a schema from elsewhere (an MCP server, a file) nested absurdly
+        raise ValueError(f"tool {name!r}: parameters are nested too deeply") from None
 
 
 @overload

@@ -241,7 +241,7 @@ async function send(text) {
 async function decide(callId, action, box) {
   for (const b of box.querySelectorAll("button")) b.disabled = true;
   await stream("/assistant/sessions/" + state.session + "/pending/"
-               + encodeURIComponent(callId) + "/" + action);
+               + encodeURIComponent(callId) + "/" + action, { call_id: callId });
 }
 
 async function loadAudit() {
