@@ -103,11 +103,11 @@ def test_the_table_shows_taint_evidence_and_unfinished_calls(tmp_path: Path) -> 
                                            evidence="eve@evil.example")]))
     log.begin(AuditEntry(tool="create_note", decision=AuditDecision.executed,
                          arguments={"title": "x"}, reason="clear \x1b[2J screen"))
-    result = runner.invoke(app, ["--db", str(path)], env={"COLUMNS": "250"})
+    result = runner.invoke(app, ["--data-dir", str(tmp_path)], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
     assert "untrusted_address (tool:read_email:c9): eve@evil.example" in result.output
     assert "no result: stopped while it ran" in result.output
     assert "\x1b" not in result.output and "clear \\x1b[2J screen" in result.output
-    shown = runner.invoke(app, ["--db", str(path), "--json"]).output.splitlines()
+    shown = runner.invoke(app, ["--data-dir", str(tmp_path), "--json"]).output.splitlines()
     assert json.loads(shown[0])["evidence"][0]["evidence"] == "eve@evil.example"
     assert json.loads(shown[1])["status"] == "pending"
