@@ -378,3 +378,14 @@ def _comparison(run_a: Path, run_b: Path, skip_first: int) -> tuple[str, BaseMod
         return scenario_comparison_markdown(scenarios), scenarios
     comparison = compare(run_a, run_b, skip_first)
     return comparison_markdown(comparison), comparison
+
+
+def _register_yardsticks() -> None:
+    """The public benchmarks run with their own data and scorers (their packages load
+    inside the commands)."""
+    from botpsy.evals.agentdojo.cli import agentdojo
+
+    app.command("agentdojo")(agentdojo)
+
+
+_register_yardsticks()
