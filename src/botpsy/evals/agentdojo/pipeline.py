@@ -143,8 +143,9 @@ class BotpsyPipeline(BasePipelineElement):
     obedient planner needs the task's ground truth, computed on its environment)."""
 
     def __init__(self, name: str, suite: Any, settings: PipelineSettings,
-                 model: Callable[[Any], ChatModel]):
+                 model: Callable[[Any], ChatModel], selector: Bm25ToolSelector | None = None):
         self.name = name
+        self.selector = selector or Bm25ToolSelector()  # shared by a run: its index is kept
         self.suite = suite
         self.settings = settings
         self.make_model = model
@@ -163,7 +164,7 @@ class BotpsyPipeline(BasePipelineElement):
         registry = suite_registry(self.suite, runtime, env)
         confirmer = self._confirmer(registry.names())
         agent = Agent(model, registry, safety=self.settings.config(), confirmer=confirmer,
-                      params=self.settings.params, tool_selector=Bm25ToolSelector(),
+                      params=self.settings.params, tool_selector=self.selector,
                       call_mode=self.settings.call_mode or default_call_mode(model.name),
                       system_prompt_builder=SystemPrompt(clock=lambda: AGENTDOJO_NOW))
         result = agent.run(query)

@@ -22,13 +22,14 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
 
+from botpsy.agent import Bm25ToolSelector
 from botpsy.backends.base import ChatModel
 from botpsy.evals.agentdojo.pipeline import BotpsyPipeline, Outcome, PipelineSettings
 from botpsy.evals.agentdojo.planner import OBEDIENT_SPEC, ObedientPlanner
@@ -134,8 +135,8 @@ def obedient_factory(user_task: Any, injection_task: Any | None, injections: dic
     """The planner for one task, its plan read from the task's environment."""
 
     def make(env: Any) -> ChatModel:
-        pairs = lambda task: [(c.function, dict(c.args))
-                              for c in task.ground_truth(env.model_copy(deep=True))]
+        # as AgentDojo's GroundTruthPipeline: read from the task's environment as it starts
+        pairs = lambda task: [(c.function, dict(c.args)) for c in task.ground_truth(env)]
         if injection_task is None or not injections:
             return ObedientPlanner(pairs(user_task), user_task.GROUND_TRUTH_OUTPUT)
         return ObedientPlanner(pairs(user_task), user_task.GROUND_TRUTH_OUTPUT,
@@ -157,6 +158,12 @@ class RunContext:
     attacks: dict[str, Any]
     pipeline: str
     out: Path
+    selectors: dict[str, Any] = field(default_factory=dict)  # per suite, shared by its tasks
+
+    def selector(self, suite: str) -> Bm25ToolSelector:
+        if suite not in self.selectors:
+            self.selectors[suite] = Bm25ToolSelector()
+        return self.selectors[suite]
 
     def factory(self, user_task: Any, injection_task: Any, injections: dict[str, str]):
         if self.loaded is None:
@@ -170,6 +177,20 @@ def _dump(value: Any) -> Any:
     raise TypeError(f"cannot save {type(value).__name__}")
 
 
+def task_environment(suite: Any, injections: dict[str, str]) -> Any:
+    """``TaskSuite.load_and_inject_default_environment``, parsed with libyaml's loader
+    when present: the pure-Python parse of the workspace is most of a scripted task's time."""
+    import yaml
+    from agentdojo.task_suite.task_suite import read_suite_file, validate_injections
+
+    defaults = suite.get_injection_vector_defaults()
+    validate_injections(injections, defaults)
+    text = read_suite_file(suite.name, "environment.yaml", suite.data_path)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    data = yaml.load(text.format(**(defaults | injections)), Loader=loader)  # noqa: S506 - safe
+    return suite.environment_type.model_validate(data)
+
+
 def run_case(ctx: RunContext, case: Case) -> TaskResult:
     """Run one task through AgentDojo's runtime and checks; errors are kept, not raised."""
     suite = ctx.suites[case.suite]
@@ -179,7 +200,8 @@ def run_case(ctx: RunContext, case: Case) -> TaskResult:
     injections = (ctx.attacks[case.suite].attack(user_task, injection_task)
                   if injection_task is not None else {})
     pipeline = BotpsyPipeline(ctx.pipeline, suite, ctx.settings,
-                              ctx.factory(user_task, injection_task, injections))
+                              ctx.factory(user_task, injection_task, injections),
+                              ctx.selector(case.suite))
     result = TaskResult(suite_name=case.suite, pipeline_name=ctx.pipeline,
                         user_task_id=case.user_task, injection_task_id=case.injection_task,
                         attack_type=ctx.attack_name if injection_task else NO_ATTACK,
@@ -188,7 +210,8 @@ def run_case(ctx: RunContext, case: Case) -> TaskResult:
     start = time.perf_counter()
     try:
         result.utility, result.security = suite.run_task_with_pipeline(
-            pipeline, user_task, injection_task, injections)
+            pipeline, user_task, injection_task, injections,
+            environment=task_environment(suite, injections))
     except Exception as exc:  # noqa: BLE001 - one broken task must not end the run
         result.error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}"
     result.duration = time.perf_counter() - start

@@ -43,13 +43,24 @@ def _runner(runtime: Any, env: Any, name: str):
     return run
 
 
+_SPECS: dict[tuple[str, str], ToolSpec] = {}
+
+
+def function_spec(suite_name: str, function: Any) -> ToolSpec:
+    """The spec of an AgentDojo ``Function`` with its declared traits (made once per
+    function: every task of a run shows the same specs)."""
+    key = (suite_name, function.name)
+    if key not in _SPECS:
+        spec = {"name": function.name, "description": function.description,
+                "parameters": clean_schema(function.parameters.model_json_schema())}
+        made = Tool.from_openai(spec).spec
+        _SPECS[key] = made.model_copy(update=tool_flags(traits_of(suite_name, function.name)))
+    return _SPECS[key]
+
+
 def function_tool(suite_name: str, function: Any, runtime: Any, env: Any) -> Tool:
     """One AgentDojo ``Function`` as a runnable botpsy Tool with its declared traits."""
-    spec = {"name": function.name, "description": function.description,
-            "parameters": clean_schema(function.parameters.model_json_schema())}
-    tool = Tool.from_openai(spec, _runner(runtime, env, function.name))
-    tool.spec = tool.spec.model_copy(update=tool_flags(traits_of(suite_name, function.name)))
-    return tool
+    return Tool(function_spec(suite_name, function), _runner(runtime, env, function.name))
 
 
 def suite_registry(suite: Any, runtime: Any, env: Any) -> ToolRegistry:
