@@ -380,9 +380,44 @@ def _comparison(run_a: Path, run_b: Path, skip_first: int) -> tuple[str, BaseMod
     return comparison_markdown(comparison), comparison
 
 
+@app.command("ifbench")
+def ifbench(
+    model: ModelOpt = "smollm2",
+    out: Annotated[Path, typer.Option("--out", "-o", help="Run folder.")] = Path("runs/ifbench"),
+    limit: LimitOpt = None,
+    max_tokens: MaxTokensOpt = 1024,
+    parallel: ParallelOpt = 1,
+    rescore: Annotated[
+        bool, typer.Option("--rescore", help="Score the answers in --out again, no model.")
+    ] = False,
+) -> None:
+    """IFBench: instruction following scored by IFBench's own checkers, strict and loose,
+    and the looping rate. Resumes into --out; responses.jsonl is in IFBench's format."""
+    from botpsy.evals.ifbench import run_ifbench, score_ifbench
+
+    with _user_errors():
+        summary = (score_ifbench(out) if rescore
+                   else run_ifbench(model, out, limit=limit, max_tokens=max_tokens,
+                                    parallel=parallel))
+    pct = lambda x: "-" if x is None else f"{100 * x:.1f}%"
+    console.print(
+        f"{summary.model}: {summary.prompts} of {summary.prompts_total} prompts answered"
+        f"{'' if summary.complete else ' (partial)'}; prompt-level strict "
+        f"{pct(summary.strict.prompt_level)} loose {pct(summary.loose.prompt_level)}, "
+        f"instruction-level strict {pct(summary.strict.instruction_level)} loose "
+        f"{pct(summary.loose.instruction_level)}; looping {pct(summary.stats.looping_rate)}",
+        soft_wrap=True)
+    left = sum(summary.unscorable_instructions.values())
+    if left:
+        console.print(f"not scored: {left} instructions whose checkers need NLTK data no "
+                      f"registry ships ({', '.join(summary.unscorable_instructions)})",
+                      soft_wrap=True)
+    console.print(f"summary: {out / 'summary.json'}")
+
+
 def _register_yardsticks() -> None:
-    """The public benchmarks run with their own data and scorers (their packages load
-    inside the commands)."""
+    """AgentDojo drives the whole agent, so its command lives with its package (whose
+    module imports stay light, like this one's)."""
     from botpsy.evals.agentdojo.cli import agentdojo
 
     app.command("agentdojo")(agentdojo)

@@ -32,9 +32,9 @@ def summary_markdown(summary: AgentDojoSummary) -> str:
         f"Safety {summary.safety}, {summary.user} user, attack `{summary.attack}`{limit}.",
         markdown_table(HEADERS, [*(_row(n, s) for n, s in summary.suites.items()),
                                  _row("overall", summary.overall)]),
-        "ASR scripted: over the pairs whose injection task has ground-truth calls (the "
+        ("ASR scripted: over the pairs whose injection task has ground-truth calls (the "
         "ones the obedient planner can play). Refused: confirmations the simulated user "
-        "refused.",
+        "refused."),
     ]
     for name, s in summary.suites.items():
         hits = [f"{task} {_pct(t.asr)}% ({t.scripted})"
