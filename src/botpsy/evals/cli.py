@@ -380,6 +380,31 @@ def _comparison(run_a: Path, run_b: Path, skip_first: int) -> tuple[str, BaseMod
     return comparison_markdown(comparison), comparison
 
 
+@app.command("overall")
+def overall_cmd(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Scored runs of one model (scores/<model> or report.json), "
+                       "e.g. a full non-live run and a live + multi-turn run."),
+    ],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write overall.json and overall.md here.")
+    ] = None,
+) -> None:
+    """BFCL v4 overall from categories scored in several runs: the leaderboard's figure
+    (not run = 0) and the same weighting over what ran, naming what is missing."""
+    from botpsy.evals.report import combine_overall, combined_markdown
+
+    with _user_errors():
+        combined = combine_overall(paths)
+    text = combined_markdown(combined)
+    console.print(Markdown(text))
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "overall.json").write_text(combined.model_dump_json(indent=2), encoding="utf-8")
+        (out / "overall.md").write_text(text, encoding="utf-8")
+
+
 @app.command("ifbench")
 def ifbench(
     model: ModelOpt = "smollm2",
