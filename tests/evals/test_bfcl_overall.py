@@ -117,3 +117,19 @@ def test_runs_of_one_model_combine_into_one_overall(tmp_path):
     assert combined.overall.overall_ran == pytest.approx((0.5 * 10 + 0.25 * 30) / 40)
     with pytest.raises(ValueError, match="scored in both"):
         combine_overall([paths[0], paths[0]])
+
+
+@pytest.mark.slow
+@pytest.mark.model
+def test_live_and_multi_turn_run_and_the_overall_names_what_did_not(tmp_path):
+    """botpsy-smol on the first cases of every live and multi-turn category, scored by
+    bfcl-eval: the overall over what ran covers those groups, and names the rest."""
+    from botpsy.backends.store import load_chat_model
+    from botpsy.evals.bfcl import generate, score
+
+    summary = generate(load_chat_model("botpsy-smol"), ["live", "multi_turn"], tmp_path,
+                       limit=2, progress=False)
+    report = score(summary.model_dir, tmp_path)
+    assert {"live_simple", "multi_turn_base", "multi_turn_long_context"} <= set(report.categories)
+    assert report.overall.ran_groups == ["live", "irrelevance_all", "multi_turn"]
+    assert {"simple_python", "web_search_base", "memory_kv"} <= set(report.overall.missing)

@@ -74,3 +74,13 @@ def test_cli_rescore_and_missing_answers(tmp_path):
     missing = CliRunner().invoke(app, ["eval", "ifbench", "--rescore", "--out",
                                        str(tmp_path / "none")])
     assert missing.exit_code == 2 and "no IFBench answers" in missing.output
+
+
+@pytest.mark.slow
+@pytest.mark.model
+def test_smollm2_on_all_of_ifbench(tmp_path):
+    """Every prompt through the embedded SmolLM2 (hours on two cores): the full figures."""
+    summary = run_ifbench("smollm2", tmp_path, max_tokens=1024, progress=False)
+    assert summary.complete and summary.prompts == 294
+    assert summary.instructions_scored + sum(summary.unscorable_instructions.values()) == 335
+    assert 0.0 <= summary.stats.looping_rate <= 1.0
