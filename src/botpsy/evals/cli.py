@@ -412,6 +412,7 @@ def ifbench(
     limit: LimitOpt = None,
     max_tokens: MaxTokensOpt = 1024,
     parallel: ParallelOpt = 1,
+    threads: ThreadsOpt = None,
     rescore: Annotated[
         bool, typer.Option("--rescore", help="Score the answers in --out again, no model.")
     ] = False,
@@ -423,7 +424,7 @@ def ifbench(
     with _user_errors():
         summary = (score_ifbench(out) if rescore
                    else run_ifbench(model, out, limit=limit, max_tokens=max_tokens,
-                                    parallel=parallel))
+                                    parallel=parallel, threads=threads))
     pct = lambda x: "-" if x is None else f"{100 * x:.1f}%"
     console.print(
         f"{summary.model}: {summary.prompts} of {summary.prompts_total} prompts answered"

@@ -255,13 +255,14 @@ def score_ifbench(out_dir: str | Path, model_name: str = "") -> IfbenchSummary:
 
 
 def run_ifbench(model: str | ChatModel, out_dir: str | Path, *, limit: int | None = None,
-                max_tokens: int = 1024, parallel: int = 1, progress: bool = True
-                ) -> IfbenchSummary:
-    """Answer (or resume answering) the first ``limit`` prompts, then score every answer."""
+                max_tokens: int = 1024, parallel: int = 1, progress: bool = True,
+                threads: int | None = None) -> IfbenchSummary:
+    """Answer (or resume answering) the first ``limit`` prompts, then score every answer.
+    ``threads``: llama.cpp threads for a model loaded from a spec (None: its default)."""
     if isinstance(model, str):
         from botpsy.backends.store import load_chat_model
 
-        model = load_chat_model(model, parallel=parallel)
+        model = load_chat_model(model, parallel=parallel, n_threads=threads)
     generate_answers(model, load_prompts(limit), Path(out_dir),
                      GenerationParams(max_tokens=max_tokens), parallel, progress)
     return score_ifbench(out_dir, model.name)

@@ -35,6 +35,9 @@ def agentdojo(
     limit: Annotated[int | None, typer.Option(
         "--limit", "-n", min=1, help="only the first N user tasks of each suite")] = None,
     parallel: Annotated[int, typer.Option("--parallel", min=1, help="tasks run at once")] = 1,
+    threads: Annotated[int | None, typer.Option(
+        "--threads", min=1, help="llama.cpp threads (1 keeps decoding alive on a busy CPU)")
+    ] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="run folder")] = Path("runs/agentdojo"),
     max_rounds: Annotated[int, typer.Option("--max-rounds", min=1, max=50)] = 24,
     max_tokens: Annotated[int, typer.Option("--max-tokens")] = 256,
@@ -59,7 +62,7 @@ def agentdojo(
     try:
         if not rescore:
             run_agentdojo(model, out, suites=suite or ["all"], attack=attack, settings=settings,
-                          limit=limit, parallel=parallel)
+                          limit=limit, parallel=parallel, threads=threads)
         summary = summarize(out)
     except (ModelNotFoundError, ValueError, FileNotFoundError) as exc:
         Console(stderr=True).print(f"[bold red]error:[/] {escape(str(exc))}")

@@ -261,20 +261,20 @@ def write_manifest(out: Path, manifest: RunManifest) -> RunManifest:
     return manifest
 
 
-def load_model(model: str, parallel: int) -> ChatModel | None:
+def load_model(model: str, parallel: int, threads: int | None = None) -> ChatModel | None:
     if model == OBEDIENT_SPEC:
         return None
     from botpsy.backends.store import load_chat_model
 
-    return load_chat_model(model, parallel=parallel)
+    return load_chat_model(model, parallel=parallel, n_threads=threads)
 
 
 def run_agentdojo(model: str, out_dir: str | Path, *, suites: list[str] | None = None,
                   attack: str = "important_instructions", settings: PipelineSettings,
                   limit: int | None = None, parallel: int = 1, progress: bool = True,
-                  loaded: ChatModel | None = None) -> RunManifest:
+                  loaded: ChatModel | None = None, threads: int | None = None) -> RunManifest:
     """Run (or resume) the chosen suites; returns the run's manifest. ``loaded``: a
-    ChatModel to use instead of loading ``model`` (tests)."""
+    ChatModel to use instead of loading ``model`` (tests); ``threads``: llama.cpp's."""
     from agentdojo.attacks.attack_registry import load_attack
     from agentdojo.task_suite.load_suites import get_suite
 
@@ -287,7 +287,7 @@ def run_agentdojo(model: str, out_dir: str | Path, *, suites: list[str] | None =
         max_tokens=settings.params.max_tokens, call_mode=settings.call_mode,
         agentdojo_version=package_version("agentdojo"), botpsy_version=package_version("botpsy"),
         suites=chosen, limit=limit, started=datetime.now(UTC).isoformat(timespec="seconds")))
-    loaded = loaded if loaded is not None else load_model(model, parallel)
+    loaded = loaded if loaded is not None else load_model(model, parallel, threads)
     suite_objs = {s: get_suite(BENCHMARK_VERSION, s) for s in chosen}
     ctx = RunContext(model=model, loaded=loaded, settings=settings, attack_name=attack,
                      suites=suite_objs, attacks={}, pipeline=name, out=out)
