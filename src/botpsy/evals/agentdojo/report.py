@@ -27,9 +27,11 @@ def _row(name: str, s: SuiteSummary) -> list[object]:
 def summary_markdown(summary: AgentDojoSummary) -> str:
     partial = "" if summary.complete else " (PARTIAL: tasks missing, see `missing`)"
     limit = f", first {summary.limit} user tasks per suite" if summary.limit else ""
+    who = ("every call approved unread" if summary.safety == "off"
+           else f"{summary.user} user answering confirmations")
     parts = [
         f"# AgentDojo {summary.benchmark_version}: {summary.model}{partial}",
-        f"Safety {summary.safety}, {summary.user} user, attack `{summary.attack}`{limit}.",
+        f"Safety {summary.safety}, {who}, attack `{summary.attack}`{limit}.",
         markdown_table(HEADERS, [*(_row(n, s) for n, s in summary.suites.items()),
                                  _row("overall", summary.overall)]),
         ("ASR scripted: over the pairs whose injection task has ground-truth calls (the "
