@@ -410,6 +410,9 @@ def ifbench(
     model: ModelOpt = "smollm2",
     out: Annotated[Path, typer.Option("--out", "-o", help="Run folder.")] = Path("runs/ifbench"),
     limit: LimitOpt = None,
+    every: Annotated[int, typer.Option(
+        "--every", min=1, help="Every Nth prompt: a sample spanning IFBench's instructions.")
+    ] = 1,
     max_tokens: MaxTokensOpt = 1024,
     parallel: ParallelOpt = 1,
     threads: ThreadsOpt = None,
@@ -423,8 +426,8 @@ def ifbench(
 
     with _user_errors():
         summary = (score_ifbench(out) if rescore
-                   else run_ifbench(model, out, limit=limit, max_tokens=max_tokens,
-                                    parallel=parallel, threads=threads))
+                   else run_ifbench(model, out, limit=limit, every=every,
+                                    max_tokens=max_tokens, parallel=parallel, threads=threads))
     pct = lambda x: "-" if x is None else f"{100 * x:.1f}%"
     console.print(
         f"{summary.model}: {summary.prompts} of {summary.prompts_total} prompts answered"

@@ -89,9 +89,10 @@ def _data_file(name: str) -> str:
     return str(importlib.resources.files("ifbench") / "data" / name)
 
 
-def load_prompts(limit: int | None = None) -> list[Any]:
-    """IFBench's prompts (its ``InputExample``s), the first ``limit`` when given."""
-    prompts = evaluation_lib().read_prompt_list(_data_file(DATA))
+def load_prompts(limit: int | None = None, every: int = 1) -> list[Any]:
+    """IFBench's prompts (its ``InputExample``s): every ``every``-th one (the file is
+    grouped by instruction, so a sample that spans them), the first ``limit`` of those."""
+    prompts = evaluation_lib().read_prompt_list(_data_file(DATA))[::every]
     return prompts[:limit] if limit is not None else prompts
 
 
@@ -255,14 +256,15 @@ def score_ifbench(out_dir: str | Path, model_name: str = "") -> IfbenchSummary:
 
 
 def run_ifbench(model: str | ChatModel, out_dir: str | Path, *, limit: int | None = None,
-                max_tokens: int = 1024, parallel: int = 1, progress: bool = True,
-                threads: int | None = None) -> IfbenchSummary:
-    """Answer (or resume answering) the first ``limit`` prompts, then score every answer.
+                every: int = 1, max_tokens: int = 1024, parallel: int = 1,
+                progress: bool = True, threads: int | None = None) -> IfbenchSummary:
+    """Answer (or resume answering) the prompts ``load_prompts(limit, every)`` chooses,
+    then score every answer in ``out_dir``.
     ``threads``: llama.cpp threads for a model loaded from a spec (None: its default)."""
     if isinstance(model, str):
         from botpsy.backends.store import load_chat_model
 
         model = load_chat_model(model, parallel=parallel, n_threads=threads)
-    generate_answers(model, load_prompts(limit), Path(out_dir),
+    generate_answers(model, load_prompts(limit, every), Path(out_dir),
                      GenerationParams(max_tokens=max_tokens), parallel, progress)
     return score_ifbench(out_dir, model.name)
