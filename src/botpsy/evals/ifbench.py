@@ -1,14 +1,13 @@
 """IFBench (instruction following, 294 prompts) through any model, scored by IFBench itself.
 
 ``run_ifbench(model, out)`` asks the model each prompt of ``IFBench_test.jsonl``
-(one user turn, no tools) and writes, as they come:
+(one user turn, no tools) and writes, as they come, ``OUT/completions.jsonl``:
+botpsy's ``Completion`` per prompt (for the looping rate and the token counts; a
+run resumes from it). ``score_ifbench(out)`` then writes
 
-- ``OUT/completions.jsonl``: botpsy's ``Completion`` per prompt (for the looping
-  rate and the token counts; a run resumes from it);
 - ``OUT/responses.jsonl``: ``{"prompt", "response"}`` lines, IFBench's own response
   format, so its ``run_eval`` can score the same answers again;
-
-then ``score_ifbench(out)`` writes ``OUT/summary.json``: prompt- and
+- ``OUT/summary.json``: prompt- and
 instruction-level accuracy, strict and loose, computed by IFBench's
 ``evaluation_lib`` (its checkers, its loose variants of each response), and the
 looping rate (``botpsy.evals.stats``).
@@ -172,8 +171,8 @@ def read_answers(out: Path) -> dict[str, GeneratedAnswer]:
 
 def generate_answers(model: ChatModel, prompts: list[Any], out: Path, params: GenerationParams,
                      parallel: int = 1, progress: bool = True) -> None:
-    """Answer the prompts not answered yet in ``out``, appending as each one finishes;
-    then ``responses.jsonl`` is written from every answer, in IFBench's order."""
+    """Answer the prompts not answered yet in ``out``, appending each to
+    ``completions.jsonl`` as it finishes."""
     out.mkdir(parents=True, exist_ok=True)
     done = read_answers(out)
     todo = [p for p in prompts if str(p.key) not in done]
@@ -184,11 +183,17 @@ def generate_answers(model: ChatModel, prompts: list[Any], out: Path, params: Ge
             sink.write(answer.model_dump_json() + "\n")
             sink.flush()  # a killed run keeps every finished answer
             bar.advance(task)
-    answers = read_answers(out)
+
+
+def write_responses(out: Path, answers: dict[str, GeneratedAnswer]) -> Path:
+    """``responses.jsonl`` from every answer so far, in IFBench's order and format (made
+    at scoring time, so a run that was stopped half-way still scores what it answered)."""
     order = [str(p.key) for p in load_prompts()]
     lines = [json.dumps({"prompt": answers[k].prompt, "response": answers[k].completion.content},
                         ensure_ascii=False) for k in order if k in answers]
-    (out / "responses.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path = out / "responses.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
 
 
 # -- scoring ---------------------------------------------------------------------------------
@@ -223,13 +228,14 @@ def _per_instruction(outputs: list[Any]) -> dict[str, float]:
 
 
 def score_ifbench(out_dir: str | Path, model_name: str = "") -> IfbenchSummary:
-    """Score ``responses.jsonl`` with IFBench's checkers; writes ``summary.json``."""
+    """Write ``responses.jsonl`` from the answers in ``out_dir`` and score it with IFBench's
+    checkers; writes ``summary.json``."""
     ev = evaluation_lib()
     out = Path(out_dir)
     answers = read_answers(out)
     if not answers:
         raise FileNotFoundError(f"no IFBench answers in {out}; generate them first")
-    responses = ev.read_prompt_to_response_dict(str(out / "responses.jsonl"))
+    responses = ev.read_prompt_to_response_dict(str(write_responses(out, answers)))
     everything = load_prompts()
     asked = [inp for inp in everything if inp.prompt in responses]
     bad = unscorable_instructions(everything)
