@@ -1,9 +1,12 @@
-"""``botpsy eval``: BFCL v4, re-scoring, your own tool schemas, run comparisons.
+"""``botpsy eval``: BFCL v4, re-scoring, your own tool schemas, run comparisons, IFBench, AgentDojo.
 
     botpsy eval bfcl --model smollm2 --category non_live --limit 20 --out runs/smol
     botpsy eval score runs/smol/results/smollm2            # again, from the files, no model
     botpsy eval toolcalls --data tests.jsonl --answers answers.jsonl --model smollm2
     botpsy eval compare runs/base/scores/smollm2 runs/tuned/scores/smollm2
+    botpsy eval overall runs/nonlive/scores/smollm2 runs/live/scores/smollm2  # one BFCL overall
+    botpsy eval ifbench --model smollm2 --every 12 --out runs/ifbench   # IFBench's own scorer
+    botpsy eval agentdojo --model agentdojo:obedient --suite all --out runs/ad   # AgentDojo v1.2
 
 Module-level imports stay light: the heavy parts load inside the commands.
 """
