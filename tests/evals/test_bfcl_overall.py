@@ -77,3 +77,59 @@ def test_mean_std(values, mean, std):
 
 def test_leaves_lists_a_groups_categories_through_nested_groups():
     assert list(leaves(NON_LIVE)) == NON_LIVE_AST  # simple's three, then the rest
+
+
+def test_overall_over_what_ran_rescales_the_weights_and_names_what_is_missing():
+    scores = {"simple_python": Accuracy(accuracy=0.5, total_count=10),
+              "irrelevance": Accuracy(accuracy=1.0, total_count=10),
+              "multi_turn_base": Accuracy(accuracy=0.2, total_count=5)}
+    result = overall_score(scores)
+    # simple is its one language that ran, non_live only simple, irrelevance only non-live,
+    # multi_turn only base: (0.5 * 10 + 1.0 * 10 + 0.2 * 30) / 50
+    assert result.ran_groups == ["non_live", "irrelevance_all", "multi_turn"]
+    assert result.overall_ran == pytest.approx((5 + 10 + 6) / 50)
+    assert result.overall < result.overall_ran  # the leaderboard counts the rest as 0
+    assert "live_simple" in result.missing and "web_search_base" in result.missing
+    assert overall_score({}).overall_ran is None
+
+
+def test_runs_of_one_model_combine_into_one_overall(tmp_path):
+    from botpsy.evals.bfcl.score import BfclReport, CategoryScore
+    from botpsy.evals.report import combine_overall
+
+    def report(model, name, accuracy, total):
+        score = CategoryScore.model_validate({"category": name, "kind": "ast", "group": "g",
+                                              "accuracy": accuracy,
+                                              "total": total, "correct": int(accuracy * total),
+                                              "dataset_size": total})
+        scores = {name: Accuracy(accuracy=accuracy, total_count=total)}
+        return BfclReport(model=model, mode="fc", result_dir="", created="",
+                          categories={name: score}, overall=overall_score(scores))
+
+    paths = []
+    for index, (name, acc) in enumerate([("simple_python", 0.5), ("multi_turn_base", 0.25)]):
+        path = tmp_path / f"r{index}" / "report.json"
+        path.parent.mkdir()
+        path.write_text(report("m", name, acc, 4).model_dump_json())
+        paths.append(path)
+    combined = combine_overall(paths)
+    assert set(combined.sources) == {"simple_python", "multi_turn_base"}
+    assert combined.overall.overall_ran == pytest.approx((0.5 * 10 + 0.25 * 30) / 40)
+    with pytest.raises(ValueError, match="scored in both"):
+        combine_overall([paths[0], paths[0]])
+
+
+@pytest.mark.slow
+@pytest.mark.model
+def test_live_and_multi_turn_run_and_the_overall_names_what_did_not(tmp_path):
+    """botpsy-smol on the first cases of every live and multi-turn category, scored by
+    bfcl-eval: the overall over what ran covers those groups, and names the rest."""
+    from botpsy.backends.store import load_chat_model
+    from botpsy.evals.bfcl import generate, score
+
+    summary = generate(load_chat_model("botpsy-smol"), ["live", "multi_turn"], tmp_path,
+                       limit=2, progress=False)
+    report = score(summary.model_dir, tmp_path)
+    assert {"live_simple", "multi_turn_base", "multi_turn_long_context"} <= set(report.categories)
+    assert report.overall.ran_groups == ["live", "irrelevance_all", "multi_turn"]
+    assert {"simple_python", "web_search_base", "memory_kv"} <= set(report.overall.missing)

@@ -1,9 +1,12 @@
-"""``botpsy eval``: BFCL v4, re-scoring, your own tool schemas, run comparisons.
+"""``botpsy eval``: BFCL v4, re-scoring, your own tool schemas, run comparisons, IFBench, AgentDojo.
 
     botpsy eval bfcl --model smollm2 --category non_live --limit 20 --out runs/smol
     botpsy eval score runs/smol/results/smollm2            # again, from the files, no model
     botpsy eval toolcalls --data tests.jsonl --answers answers.jsonl --model smollm2
     botpsy eval compare runs/base/scores/smollm2 runs/tuned/scores/smollm2
+    botpsy eval overall runs/nonlive/scores/smollm2 runs/live/scores/smollm2  # one BFCL overall
+    botpsy eval ifbench --model smollm2 --every 12 --out runs/ifbench   # IFBench's own scorer
+    botpsy eval agentdojo --model agentdojo:obedient --suite all --out runs/ad   # AgentDojo v1.2
 
 Module-level imports stay light: the heavy parts load inside the commands.
 """
@@ -378,3 +381,78 @@ def _comparison(run_a: Path, run_b: Path, skip_first: int) -> tuple[str, BaseMod
         return scenario_comparison_markdown(scenarios), scenarios
     comparison = compare(run_a, run_b, skip_first)
     return comparison_markdown(comparison), comparison
+
+
+@app.command("overall")
+def overall_cmd(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Scored runs of one model (scores/<model> or report.json), "
+                       "e.g. a full non-live run and a live + multi-turn run."),
+    ],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write overall.json and overall.md here.")
+    ] = None,
+) -> None:
+    """BFCL v4 overall from categories scored in several runs: the leaderboard's figure
+    (not run = 0) and the same weighting over what ran, naming what is missing."""
+    from botpsy.evals.report import combine_overall, combined_markdown
+
+    with _user_errors():
+        combined = combine_overall(paths)
+    text = combined_markdown(combined)
+    console.print(Markdown(text))
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "overall.json").write_text(combined.model_dump_json(indent=2), encoding="utf-8")
+        (out / "overall.md").write_text(text, encoding="utf-8")
+
+
+@app.command("ifbench")
+def ifbench(
+    model: ModelOpt = "smollm2",
+    out: Annotated[Path, typer.Option("--out", "-o", help="Run folder.")] = Path("runs/ifbench"),
+    limit: LimitOpt = None,
+    every: Annotated[int, typer.Option(
+        "--every", min=1, help="Every Nth prompt: a sample spanning IFBench's instructions.")
+    ] = 1,
+    max_tokens: MaxTokensOpt = 1024,
+    parallel: ParallelOpt = 1,
+    threads: ThreadsOpt = None,
+    rescore: Annotated[
+        bool, typer.Option("--rescore", help="Score the answers in --out again, no model.")
+    ] = False,
+) -> None:
+    """IFBench: instruction following scored by IFBench's own checkers, strict and loose,
+    and the looping rate. Resumes into --out; responses.jsonl is in IFBench's format."""
+    from botpsy.evals.ifbench import run_ifbench, score_ifbench
+
+    with _user_errors():
+        summary = (score_ifbench(out) if rescore
+                   else run_ifbench(model, out, limit=limit, every=every,
+                                    max_tokens=max_tokens, parallel=parallel, threads=threads))
+    pct = lambda x: "-" if x is None else f"{100 * x:.1f}%"
+    console.print(
+        f"{summary.model}: {summary.prompts} of {summary.prompts_total} prompts answered"
+        f"{'' if summary.complete else ' (partial)'}; prompt-level strict "
+        f"{pct(summary.strict.prompt_level)} loose {pct(summary.loose.prompt_level)}, "
+        f"instruction-level strict {pct(summary.strict.instruction_level)} loose "
+        f"{pct(summary.loose.instruction_level)}; looping {pct(summary.stats.looping_rate)}",
+        soft_wrap=True)
+    left = sum(summary.unscorable_instructions.values())
+    if left:
+        console.print(f"not scored: {left} instructions whose checkers need NLTK data no "
+                      f"registry ships ({', '.join(summary.unscorable_instructions)})",
+                      soft_wrap=True)
+    console.print(f"summary: {out / 'summary.json'}")
+
+
+def _register_yardsticks() -> None:
+    """AgentDojo drives the whole agent, so its command lives with its package (whose
+    module imports stay light, like this one's)."""
+    from botpsy.evals.agentdojo.cli import agentdojo
+
+    app.command("agentdojo")(agentdojo)
+
+
+_register_yardsticks()

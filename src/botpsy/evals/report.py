@@ -114,6 +114,14 @@ def _partial_line(report: BfclReport) -> str:
             "comparable to full-set scores.")
 
 
+def _ran_line(overall: OverallScore) -> str:
+    """The overall over what ran, and what it leaves out."""
+    if overall.overall_ran is None or not overall.missing:
+        return ""
+    return (f"Overall over what ran ({', '.join(overall.ran_groups)}; weights rescaled): "
+            f"**{_pct(overall.overall_ran)}**. Not run: {', '.join(overall.missing)}.")
+
+
 def bfcl_markdown(report: BfclReport) -> str:
     """The Markdown summary of one scored run."""
     parts = [
@@ -121,6 +129,7 @@ def bfcl_markdown(report: BfclReport) -> str:
         _generation_line(report),
         _partial_line(report),
         f"Overall (BFCL weighting, not run = 0): **{_pct(report.overall.overall)}**",
+        _ran_line(report.overall),
         markdown_table(
             ["group", "accuracy %", "cases", "complete"],
             [
@@ -447,3 +456,54 @@ def runs_markdown(summary: RunsSummary) -> str:
         + markdown_table(["category", "accuracy % (mean ± std)", "runs"], rows)
         + "\n"
     )
+
+
+class CombinedOverall(BaseModel):
+    """BFCL's overall from categories scored in several runs of one model (a full
+    non-live run and a partial live + multi-turn one, say): each category from the
+    run that has it, its accuracy and case count as scored there."""
+
+    model: str
+    sources: dict[str, str]  # category -> the report it came from
+    partial: dict[str, str]  # category -> "scored/dataset" when scored on part of its cases
+    overall: OverallScore
+
+
+def combine_overall(paths: list[Path]) -> CombinedOverall:
+    """Combine scored runs (``report.json`` or their folders); one model, no category twice."""
+    from botpsy.evals.bfcl.overall import Accuracy, overall_score
+
+    reports = [(str(p), load_report(p)) for p in paths]
+    models = sorted({r.model for _, r in reports})
+    if len(models) != 1:
+        raise ValueError(f"combine runs of one model; these are of {', '.join(models)}")
+    sources: dict[str, str] = {}
+    accuracies: dict[str, Accuracy] = {}
+    partial: dict[str, str] = {}
+    for path, report in reports:
+        for name, s in report.categories.items():
+            if name in sources:
+                raise ValueError(f"{name} is scored in both {sources[name]} and {path}")
+            sources[name] = path
+            accuracies[name] = Accuracy(accuracy=s.accuracy, total_count=s.total,
+                                        complete=not s.partial)
+            if s.partial:
+                partial[name] = f"{s.total}/{s.dataset_size}"
+    return CombinedOverall(model=models[0], sources=sources, partial=partial,
+                           overall=overall_score(accuracies))
+
+
+def combined_markdown(combined: CombinedOverall) -> str:
+    o = combined.overall
+    parts = [
+        f"# BFCL v4 overall: {combined.model}",
+        f"Overall (BFCL weighting, not run = 0): **{_pct(o.overall)}**",
+        _ran_line(o),
+        markdown_table(["group", "accuracy %", "cases", "complete"],
+                       [[n, _pct(g.accuracy), g.total_count, "yes" if g.complete else "no"]
+                        for n, g in o.groups.items()]),
+    ]
+    if combined.partial:
+        parts.append("Scored on part of their cases (not comparable to full-set scores): "
+                     + ", ".join(f"{n} {c}" for n, c in combined.partial.items()))
+    return "\n\n".join(p for p in parts if p) + "\n"

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from botpsy.evals.bfcl.categories import category
 from botpsy.evals.bfcl.dataset import dataset_size
@@ -72,11 +72,16 @@ class Accuracy(BaseModel):
 
 
 class OverallScore(BaseModel):
-    """The overall score and every group on the way, by name."""
+    """The overall score and every group on the way, by name. ``overall_ran`` is the
+    same weighting over what ran only: a category not run is left out of its group
+    (not counted as 0) and a group with nothing run is left out of the overall, the
+    weights of the rest scaled up; ``ran_groups`` names the top-level groups in it."""
 
     overall: float
     groups: dict[str, Accuracy]
     missing: list[str]
+    overall_ran: float | None = None
+    ran_groups: list[str] = Field(default_factory=list)
 
 
 def _combine(group: Group, parts: list[Accuracy]) -> Accuracy:
@@ -106,7 +111,26 @@ def overall_score(scores: Mapping[str, Accuracy]) -> OverallScore:
         return result
 
     top = visit(OVERALL)
-    return OverallScore(overall=top.accuracy, groups=groups, missing=missing)
+    ran = {part.name: value for part in OVERALL.parts
+           if isinstance(part, Group) and (value := _ran(part, scores)) is not None}
+    weights = {part.name: w for part, w in zip(OVERALL.parts, OVERALL.weights) if part.name in ran}
+    overall_ran = (sum(ran[n].accuracy * w for n, w in weights.items()) / sum(weights.values())
+                   if ran else None)
+    return OverallScore(overall=top.accuracy, groups=groups, missing=missing,
+                        overall_ran=overall_ran, ran_groups=list(ran))
+
+
+def _ran(node: Group | str, scores: Mapping[str, Accuracy]) -> Accuracy | None:
+    """``node``'s accuracy over the categories that ran (None: none of them did)."""
+    if isinstance(node, str):
+        return scores.get(node)
+    weights = node.weights or (1.0,) * len(node.parts)
+    found = [(acc, w) for part, w in zip(node.parts, weights)
+             if (acc := _ran(part, scores)) is not None]
+    if not found:
+        return None
+    kept = Group(node.name, node.how, (), tuple(w for _, w in found))
+    return _combine(kept, [acc for acc, _ in found])
 
 
 class MeanStd(BaseModel):
