@@ -13,6 +13,14 @@ conversion: llama-cpp-python's converter reads a type list as bare types and dro
 every other keyword, so a nullable argument's ``pattern``, ``enum`` or ``items``
 went unenforced (a narrowed retry could write the refused ``due`` again).
 
+A forced call must end, even from a model that would rather write whitespace
+forever (a random Qwen3.5 did, until its token budget ran out): in the qwen35
+grammar a string value's whitespace comes in runs of at most ``MAX_SPACES``
+spaces or tabs around at most two line breaks (the bound llama.cpp's own JSON
+grammars put on whitespace), and a ``maxLength`` bounds the value's length. Enum
+values are literals, and numbers take at most 16 digits per part (the converter's
+rules).
+
 Known limits: string values in the qwen35 grammar may not contain ``</``
 (it would end the parameter), and string ``pattern``/``format`` constraints
 are only enforced in JSON positions.
@@ -181,7 +189,27 @@ def hermes_grammar(tools: list[ToolSpec], tool_choice: str, parallel: bool = Tru
 
 # ---------------------------------------------------------------- qwen35
 
-_XML_TEXT = 'xml-text ::= ([^<] | "<" [^/])*'
+MAX_SPACES = 20  # spaces or tabs in a row inside a qwen35 string value
+_HSPACE = f"[ \\t\\r]{{0,{MAX_SPACES}}}"
+_XML_TEXT_RULES = [
+    # One character of a value: "<" only when "/" does not follow (that ends the value).
+    'xml-char ::= [^<\\x09\\x0A\\x0D\\x20] | "<" [^/]',
+    "xml-any ::= xml-char | [ \\t\\r\\n]",
+    f'xml-ws ::= [ \\t\\r]{{1,{MAX_SPACES}}} | {_HSPACE} "\\n" {_HSPACE} ("\\n" {_HSPACE})?',
+    "xml-text ::= xml-ws? (xml-char+ (xml-ws xml-char+)* xml-ws?)?",
+]
+
+
+def _xml_string(target: Any, name: str, rules: list[str]) -> str:
+    """A string value: at most ``maxLength`` characters when the schema says, else text
+    whose whitespace runs are bounded."""
+    branch = branch_for(target, "string") if isinstance(target, dict) else {}
+    longest = branch.get("maxLength")
+    if not isinstance(longest, int) or longest < 0:
+        return "xml-text"
+    shortest = min(max(int(branch.get("minLength") or 0), 0), longest)
+    rules.append(f"{name} ::= xml-any{{{shortest},{longest}}}")
+    return name
 
 
 def _xml_value(converter: Any, schema: Any, target: Any, name: str, rules: list[str]) -> str:
@@ -193,7 +221,7 @@ def _xml_value(converter: Any, schema: Any, target: Any, name: str, rules: list[
         return name
     types = schema_types(target)
     if not types or "string" in types:
-        return "xml-text"
+        return _xml_string(target, name, rules)
     return converter.visit(schema, name)
 
 
@@ -218,7 +246,7 @@ def qwen35_grammar(tools: list[ToolSpec], tool_choice: str, parallel: bool = Tru
     """``<tool_call>\\n<function=NAME>\\n<parameter=ARG>\\nVALUE\\n</parameter>\\n...``."""
     chosen = select_tools(tools, tool_choice)
     converter = _converter()
-    rules = [_XML_TEXT]
+    rules = list(_XML_TEXT_RULES)
     functions = [_xml_function(converter, spec, i, rules) for i, spec in enumerate(chosen)]
     rules.append(
         f"call ::= {literal(CALL_OPEN + NL)} ({' | '.join(functions)}) {literal(CALL_CLOSE)}"
