@@ -40,6 +40,9 @@ if [[ ! -f $STAMP || $(cat "$STAMP") != "$want" ]]; then
   echo "$want" > "$STAMP"
 fi
 "$VENV/bin/botpsy" models-fetch > /dev/null
+# llama.cpp's own converters (HF model / LoRA adapter -> GGUF) from the pinned llama-cpp-python
+# sdist, unpacked under the venv (nothing copied into the repo); a no-op once there.
+"$VENV/bin/python" -m botpsy.train.llama_converters fetch > /dev/null
 
 if [[ ${1:-} == "--browser" ]] && ! command -v chromium > /dev/null; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium > /dev/null) \
