@@ -359,3 +359,19 @@ def test_qwen35_values_keep_to_max_length(probe):
     assert probe.accepts(grammar, _note("x", "home")) and probe.accepts(grammar, _note("x", "wk"))
     assert not probe.accepts(grammar, _note("x", "office"))  # 6 > maxLength 5
     assert not probe.accepts(grammar, _note("x", "w"))  # 1 < minLength 2
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("fmt_name", ["hermes", "pythonic"])
+def test_json_strings_bound_their_whitespace_runs(probe, fmt_name):
+    from botpsy.formats.grammar import MAX_SPACES
+
+    fmt = get_format(fmt_name)
+    grammar = fmt.call_grammar([NOTE], "required")
+
+    def accepts(text: str) -> bool:
+        call = ToolCall(name="note", arguments={"text": text, "tag": "home"})
+        return probe.accepts(grammar, fmt.render_calls([call]))
+
+    assert accepts("milk and  bread") and accepts("a" + " " * MAX_SPACES + "b")
+    assert not accepts("a" + " " * (MAX_SPACES + 1) + "b")

@@ -14,10 +14,10 @@ every other keyword, so a nullable argument's ``pattern``, ``enum`` or ``items``
 went unenforced (a narrowed retry could write the refused ``due`` again).
 
 A forced call must end, even from a model that would rather write whitespace
-forever (a random Qwen3.5 did, until its token budget ran out): in the qwen35
-grammar a string value's whitespace comes in runs of at most ``MAX_SPACES``
-spaces or tabs around at most two line breaks (the bound llama.cpp's own JSON
-grammars put on whitespace), and a ``maxLength`` bounds the value's length. Enum
+forever (a random Qwen3.5 did, until its token budget ran out): a string value's
+whitespace (qwen35 parameter text, JSON strings) comes in runs of at most
+``MAX_SPACES`` spaces or tabs around at most two line breaks (the bound llama.cpp's
+own JSON grammars put on whitespace), and a ``maxLength`` bounds the value's length. Enum
 values are literals, and numbers take at most 16 digits per part (the converter's
 rules).
 
@@ -39,6 +39,14 @@ from botpsy.tools.jsonvalues import branch_for
 from botpsy.types import ToolSpec
 
 NL = "\n"
+MAX_SPACES = 20  # spaces or tabs in a row inside a string value (qwen35 text, JSON strings)
+_HSPACE = f"[ \\t\\r]{{0,{MAX_SPACES}}}"
+
+
+def _whitespace_rule(name: str) -> str:
+    """A run of whitespace: spaces and tabs around at most two line breaks (the bound
+    llama.cpp's own JSON grammars put on whitespace between tokens)."""
+    return f'{name} ::= [ \\t\\r]{{1,{MAX_SPACES}}} | {_HSPACE} "\\n" {_HSPACE} ("\\n" {_HSPACE})?'
 
 _RULE_CHARS = re.compile(r"[^A-Za-z0-9-]+")
 _JSON_BOOLEAN = re.compile(r"^boolean ::= .*$", re.MULTILINE)
@@ -90,7 +98,26 @@ def _grammar(
     ``parallel``)."""
     more = f" ({literal(separator)} call)*" if parallel else ""
     root = f"root ::= {literal(opener)} call{more} {literal(closer)}"
-    return "\n".join([root, *rules, converter.format_grammar()]) + "\n"
+    return "\n".join([root, *rules, bounded_json_strings(converter.format_grammar())]) + "\n"
+
+
+_JSON_STRING = 'string ::= "\\"" char* "\\"" space'
+_JSON_STRING_RULES = [
+    # a JSON string's characters without raw whitespace, which comes in bounded runs
+    'string ::= "\\"" json-ws? (json-char+ (json-ws json-char+)* json-ws?)? "\\"" space',
+    'json-char ::= [^"\\\\\\x09\\x0A\\x0D\\x20] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})',
+    _whitespace_rule("json-ws"),
+]
+
+
+def bounded_json_strings(grammar: str) -> str:
+    """The converter's unbounded JSON ``string`` rule with whitespace in bounded runs, as the
+    qwen35 values have (a schema's ``maxLength`` gets its own rule and stays as it is)."""
+    lines = grammar.splitlines()
+    if _JSON_STRING not in lines:
+        return grammar
+    index = lines.index(_JSON_STRING)
+    return "\n".join([*lines[:index], *_JSON_STRING_RULES, *lines[index + 1 :]]) + "\n"
 
 
 def json_grammar(schema: dict[str, Any]) -> str:
@@ -189,13 +216,11 @@ def hermes_grammar(tools: list[ToolSpec], tool_choice: str, parallel: bool = Tru
 
 # ---------------------------------------------------------------- qwen35
 
-MAX_SPACES = 20  # spaces or tabs in a row inside a qwen35 string value
-_HSPACE = f"[ \\t\\r]{{0,{MAX_SPACES}}}"
 _XML_TEXT_RULES = [
     # One character of a value: "<" only when "/" does not follow (that ends the value).
     'xml-char ::= [^<\\x09\\x0A\\x0D\\x20] | "<" [^/]',
     "xml-any ::= xml-char | [ \\t\\r\\n]",
-    f'xml-ws ::= [ \\t\\r]{{1,{MAX_SPACES}}} | {_HSPACE} "\\n" {_HSPACE} ("\\n" {_HSPACE})?',
+    _whitespace_rule("xml-ws"),
     "xml-text ::= xml-ws? (xml-char+ (xml-ws xml-char+)* xml-ws?)?",
 ]
 
