@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -122,6 +123,7 @@ def fetch(version: str | None = None) -> Converters:
             members = _members(archive, prefix)
             staging = target.with_name(f"{target.name}.part-{os.getpid()}")
             archive.extractall(staging, members=members, filter="data")
+    shutil.rmtree(target, ignore_errors=True)  # an incomplete copy from an interrupted fetch
     staging.replace(target)
     return find()
 

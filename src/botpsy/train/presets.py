@@ -390,8 +390,8 @@ def qwen35_08b(out_dir: str, base_model: str | None = None) -> RecipePlan:
                 "without them the recipe makes same-size teachers with the SFT code."
             ),
             (
-                "Export the final model with `botpsy train export --model OUT/dapo2/model`: "
-                "llama.cpp's own converter writes Qwen3.5's hybrid qwen35 GGUF"
+                "The last step exports the final model with llama.cpp's own converter "
+                "(Qwen3.5's hybrid qwen35 GGUF) and quantizer"
             ),
         ],
     )
