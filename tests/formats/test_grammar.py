@@ -326,3 +326,52 @@ def test_a_true_subschema_accepts_any_value():
     assert spec.parameters["properties"]["a"] is True  # the spec itself is left alone
     assert accept_anything({"properties": {"a": True}, "items": True}) == {
         "properties": {"a": {}}, "items": {}}
+
+
+NOTE = ToolSpec(name="note", parameters={
+    "type": "object", "required": ["text", "tag"],
+    "properties": {"text": {"type": "string"},
+                   "tag": {"type": "string", "minLength": 2, "maxLength": 5}}})
+
+
+def _note(text: str, tag: str = "home") -> str:
+    return get_format("qwen35").render_calls(
+        [ToolCall(name="note", arguments={"text": text, "tag": tag})])
+
+
+@pytest.mark.model
+def test_qwen35_values_bound_their_whitespace_runs(probe):
+    """A random Qwen3.5 wrote whitespace inside a forced parameter until its budget ran
+    out: runs past MAX_SPACES spaces, or past two line breaks, are not writable."""
+    from botpsy.formats.grammar import MAX_SPACES
+
+    grammar = get_format("qwen35").call_grammar([NOTE], "required")
+    assert probe.accepts(grammar, _note("milk  and\n\n  bread < 3 a<b"))
+    assert probe.accepts(grammar, _note("a" + " " * MAX_SPACES + "b"))
+    assert not probe.accepts(grammar, _note("a" + " " * (MAX_SPACES + 1) + "b"))
+    assert not probe.accepts(grammar, _note("a\n\n\nb"))
+    assert not probe.accepts(grammar, _note("a </b"))
+
+
+@pytest.mark.model
+def test_qwen35_values_keep_to_max_length(probe):
+    grammar = get_format("qwen35").call_grammar([NOTE], "required")
+    assert probe.accepts(grammar, _note("x", "home")) and probe.accepts(grammar, _note("x", "wk"))
+    assert not probe.accepts(grammar, _note("x", "office"))  # 6 > maxLength 5
+    assert not probe.accepts(grammar, _note("x", "w"))  # 1 < minLength 2
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("fmt_name", ["hermes", "pythonic"])
+def test_json_strings_bound_their_whitespace_runs(probe, fmt_name):
+    from botpsy.formats.grammar import MAX_SPACES
+
+    fmt = get_format(fmt_name)
+    grammar = fmt.call_grammar([NOTE], "required")
+
+    def accepts(text: str) -> bool:
+        call = ToolCall(name="note", arguments={"text": text, "tag": "home"})
+        return probe.accepts(grammar, fmt.render_calls([call]))
+
+    assert accepts("milk and  bread") and accepts("a" + " " * MAX_SPACES + "b")
+    assert not accepts("a" + " " * (MAX_SPACES + 1) + "b")

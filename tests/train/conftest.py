@@ -70,3 +70,11 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory):
 
     plan = shrink(get_preset("tiny", str(tmp_path_factory.mktemp("recipe"))))
     return plan, main(plan)
+
+
+@pytest.fixture(scope="session")
+def tiny_qwen35_dir(default_gguf, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A random Qwen3.5 (linear x3 + full attention, hidden 64) with SmolLM2's tokenizer."""
+    from botpsy.train.tiny import make_tiny_qwen35
+
+    return make_tiny_qwen35(tmp_path_factory.mktemp("qwen35"))

@@ -85,6 +85,30 @@ def test_gpu_preset_writes_a_launch_bundle(tmp_path):
     assert balance["stage_name"] == "balance" and balance["model"].endswith("distill/model")
     dapo = json.loads((run / "configs" / "dapo1.json").read_text())
     assert dapo["use_vllm"] and dapo["format"] == "qwen35" and dapo["epsilon_high"] == 0.28
+    # GPU-only needs are checked first and named; the export comes last
+    assert 'python -c "import deepspeed"' in script and "pip install deepspeed" in script
+    assert 'python -c "import vllm"' in script and "GPUs only" in script
+    assert script.index("import vllm") < script.index("cli data")
+    commands = [line for line in script.splitlines() if not line.startswith("#")]
+    assert "-m botpsy.train.cli export --model" in commands[-1]
+
+
+def test_cpu_bundle_at_smoke_scale_leaves_deepspeed_and_vllm_out(tmp_path):
+    base = tmp_path / "qwen"
+    base.mkdir()
+    run = tmp_path / "run"
+    result = runner.invoke(app, ["recipe", "--preset", "qwen3.5-0.8b", "--out", str(run),
+                                 "--base-model", str(base), "--smoke", "--bundle", "--cpu",
+                                 "--processes", "2"])
+    assert result.exit_code == 0, result.output
+    script = (run / "launch.sh").read_text()
+    cpu = yaml.safe_load((run / "accelerate" / "cpu.yaml").read_text())
+    assert cpu["num_processes"] == 2 and cpu["distributed_type"] == "MULTI_GPU"
+    assert not list((run / "accelerate").glob("zero*.yaml"))
+    assert "deepspeed" not in script and "vllm" not in script
+    assert script.count("accelerate launch --config_file accelerate/cpu.yaml") == 5
+    dapo = json.loads((run / "configs" / "dapo2.json").read_text())
+    assert dapo["max_steps"] == 1 and not dapo["use_vllm"] and not dapo["bf16"]
 
 
 def test_unknown_preset_and_bad_config_are_clear_errors(tmp_path):

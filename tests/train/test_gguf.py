@@ -1,4 +1,4 @@
-"""GGUF export and import, checked against llama.cpp's own forward pass."""
+"""GGUF export (llama.cpp's converters) and import, checked against llama.cpp's forward pass."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from botpsy.train.export import check_gguf, quantize
-from botpsy.train.gguf_arch import UnsupportedModelError
 from botpsy.train.gguf_export import convert_hf_to_gguf, convert_lora_to_gguf
 from botpsy.train.gguf_import import dequantize_gguf_to_hf
+from botpsy.train.llama_converters import UnsupportedModelError
 
 from .gguf_helpers import PROMPT, cpp_logits, make_tiny_llama, prompt_ids
 
@@ -22,8 +22,10 @@ def tiny_llama_dir(tiny_model_dir, tmp_path_factory):
     return make_tiny_llama(tiny_model_dir, out, tied=False, seed=1, rope_theta=5e5)
 
 
-@pytest.fixture(params=["qwen3", "llama"])
+@pytest.fixture(params=["qwen3", "llama", "qwen3.5"])
 def hf_dir(request, tiny_model_dir, tiny_llama_dir):
+    if request.param == "qwen3.5":  # hybrid linear/full attention, SmolLM2's tokenizer
+        return request.getfixturevalue("tiny_qwen35_dir")
     return tiny_model_dir if request.param == "qwen3" else tiny_llama_dir
 
 
@@ -96,13 +98,31 @@ def test_gguf_back_to_hf_round_trip(tiny_llama_dir, tmp_path):
 
 
 def test_unsupported_architecture_is_a_clear_error(tmp_path):
-    from transformers import GPT2Config, GPT2LMHeadModel
+    """An architecture llama.cpp's converter does not register: an error naming those it does,
+    and on the command line a usage error, not a traceback."""
+    from typer.testing import CliRunner
 
-    GPT2LMHeadModel(GPT2Config(n_layer=1, n_embd=16, n_head=2, vocab_size=50)).save_pretrained(
-        tmp_path
+    from botpsy.train.cli import app
+
+    (tmp_path / "config.json").write_text(
+        '{"architectures": ["NoSuchForCausalLM"], "model_type": "nosuch"}'
     )
-    with pytest.raises(UnsupportedModelError, match="gpt2"):
+    with pytest.raises(UnsupportedModelError, match="NoSuchForCausalLM.*Qwen3_5ForCausalLM"):
         convert_hf_to_gguf(tmp_path, tmp_path / "x.gguf")
+    done = CliRunner().invoke(app, ["export", "--model", str(tmp_path), "--out", str(tmp_path)])
+    assert done.exit_code == 2
+    assert "LlamaForCausalLM" in done.output and "Traceback" not in done.output
+
+
+def test_qwen35_gguf_is_llama_cpps_hybrid_architecture(tiny_qwen35_dir, tmp_path):
+    import gguf
+
+    path = convert_hf_to_gguf(tiny_qwen35_dir, tmp_path / "q.gguf", name="tiny")
+    reader = gguf.GGUFReader(str(path))
+    assert reader.fields["general.architecture"].contents() == "qwen35"
+    assert reader.fields["tokenizer.ggml.pre"].contents() == "smollm"  # recognised, no fallback
+    recurrent = reader.fields["qwen35.attention.recurrent_layers"].contents()
+    assert recurrent == [True, True, True, False]
 
 
 @pytest.mark.model

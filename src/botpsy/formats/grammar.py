@@ -13,6 +13,14 @@ conversion: llama-cpp-python's converter reads a type list as bare types and dro
 every other keyword, so a nullable argument's ``pattern``, ``enum`` or ``items``
 went unenforced (a narrowed retry could write the refused ``due`` again).
 
+A forced call must end, even from a model that would rather write whitespace
+forever (a random Qwen3.5 did, until its token budget ran out): a string value's
+whitespace (qwen35 parameter text, JSON strings) comes in runs of at most
+``MAX_SPACES`` spaces or tabs around at most two line breaks (the bound llama.cpp's
+own JSON grammars put on whitespace), and a ``maxLength`` bounds the value's length. Enum
+values are literals, and numbers take at most 16 digits per part (the converter's
+rules).
+
 Known limits: string values in the qwen35 grammar may not contain ``</``
 (it would end the parameter), and string ``pattern``/``format`` constraints
 are only enforced in JSON positions.
@@ -31,6 +39,14 @@ from botpsy.tools.jsonvalues import branch_for
 from botpsy.types import ToolSpec
 
 NL = "\n"
+MAX_SPACES = 20  # spaces or tabs in a row inside a string value (qwen35 text, JSON strings)
+_HSPACE = f"[ \\t\\r]{{0,{MAX_SPACES}}}"
+
+
+def _whitespace_rule(name: str) -> str:
+    """A run of whitespace: spaces and tabs around at most two line breaks (the bound
+    llama.cpp's own JSON grammars put on whitespace between tokens)."""
+    return f'{name} ::= [ \\t\\r]{{1,{MAX_SPACES}}} | {_HSPACE} "\\n" {_HSPACE} ("\\n" {_HSPACE})?'
 
 _RULE_CHARS = re.compile(r"[^A-Za-z0-9-]+")
 _JSON_BOOLEAN = re.compile(r"^boolean ::= .*$", re.MULTILINE)
@@ -82,7 +98,26 @@ def _grammar(
     ``parallel``)."""
     more = f" ({literal(separator)} call)*" if parallel else ""
     root = f"root ::= {literal(opener)} call{more} {literal(closer)}"
-    return "\n".join([root, *rules, converter.format_grammar()]) + "\n"
+    return "\n".join([root, *rules, bounded_json_strings(converter.format_grammar())]) + "\n"
+
+
+_JSON_STRING = 'string ::= "\\"" char* "\\"" space'
+_JSON_STRING_RULES = [
+    # a JSON string's characters without raw whitespace, which comes in bounded runs
+    'string ::= "\\"" json-ws? (json-char+ (json-ws json-char+)* json-ws?)? "\\"" space',
+    'json-char ::= [^"\\\\\\x09\\x0A\\x0D\\x20] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})',
+    _whitespace_rule("json-ws"),
+]
+
+
+def bounded_json_strings(grammar: str) -> str:
+    """The converter's unbounded JSON ``string`` rule with whitespace in bounded runs, as the
+    qwen35 values have (a schema's ``maxLength`` gets its own rule and stays as it is)."""
+    lines = grammar.splitlines()
+    if _JSON_STRING not in lines:
+        return grammar
+    index = lines.index(_JSON_STRING)
+    return "\n".join([*lines[:index], *_JSON_STRING_RULES, *lines[index + 1 :]]) + "\n"
 
 
 def json_grammar(schema: dict[str, Any]) -> str:
@@ -181,7 +216,25 @@ def hermes_grammar(tools: list[ToolSpec], tool_choice: str, parallel: bool = Tru
 
 # ---------------------------------------------------------------- qwen35
 
-_XML_TEXT = 'xml-text ::= ([^<] | "<" [^/])*'
+_XML_TEXT_RULES = [
+    # One character of a value: "<" only when "/" does not follow (that ends the value).
+    'xml-char ::= [^<\\x09\\x0A\\x0D\\x20] | "<" [^/]',
+    "xml-any ::= xml-char | [ \\t\\r\\n]",
+    _whitespace_rule("xml-ws"),
+    "xml-text ::= xml-ws? (xml-char+ (xml-ws xml-char+)* xml-ws?)?",
+]
+
+
+def _xml_string(target: Any, name: str, rules: list[str]) -> str:
+    """A string value: at most ``maxLength`` characters when the schema says, else text
+    whose whitespace runs are bounded."""
+    branch = branch_for(target, "string") if isinstance(target, dict) else {}
+    longest = branch.get("maxLength")
+    if not isinstance(longest, int) or longest < 0:
+        return "xml-text"
+    shortest = min(max(int(branch.get("minLength") or 0), 0), longest)
+    rules.append(f"{name} ::= xml-any{{{shortest},{longest}}}")
+    return name
 
 
 def _xml_value(converter: Any, schema: Any, target: Any, name: str, rules: list[str]) -> str:
@@ -193,7 +246,7 @@ def _xml_value(converter: Any, schema: Any, target: Any, name: str, rules: list[
         return name
     types = schema_types(target)
     if not types or "string" in types:
-        return "xml-text"
+        return _xml_string(target, name, rules)
     return converter.visit(schema, name)
 
 
@@ -218,7 +271,7 @@ def qwen35_grammar(tools: list[ToolSpec], tool_choice: str, parallel: bool = Tru
     """``<tool_call>\\n<function=NAME>\\n<parameter=ARG>\\nVALUE\\n</parameter>\\n...``."""
     chosen = select_tools(tools, tool_choice)
     converter = _converter()
-    rules = [_XML_TEXT]
+    rules = list(_XML_TEXT_RULES)
     functions = [_xml_function(converter, spec, i, rules) for i, spec in enumerate(chosen)]
     rules.append(
         f"call ::= {literal(CALL_OPEN + NL)} ({' | '.join(functions)}) {literal(CALL_CLOSE)}"

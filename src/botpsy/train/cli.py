@@ -356,14 +356,47 @@ def recipe(
             help="N times the preset's data and steps in every stage (e.g. 30 for smol on a GPU)",
         ),
     ] = 1,
+    smoke: Annotated[
+        bool,
+        typer.Option(
+            "--smoke",
+            help="1-2 CPU steps per stage on a few dozen conversations, in this process, then "
+            "the GGUF export: checks a preset's whole path on a small model (e.g. qwen3.5-0.8b "
+            "on `botpsy train tiny-qwen35`)",
+        ),
+    ] = False,
+    bundle: Annotated[
+        bool, typer.Option("--bundle", help="write the launch bundle (launch.sh) instead")
+    ] = False,
+    processes: Annotated[
+        int, typer.Option("--processes", min=1, help="launch bundle: processes (GPUs) per stage")
+    ] = 8,
+    cpu: Annotated[
+        bool,
+        typer.Option("--cpu", help="launch bundle: CPU processes (gloo, no DeepSpeed)"),
+    ] = False,
 ) -> None:
     """The whole recipe; re-run the same command to resume an interrupted run."""
+    from dataclasses import replace
+
     from botpsy.train.adapter_rl import AdapterRL
-    from botpsy.train.presets import get_preset, with_adapter_rl, with_scale, with_user_recipes
+    from botpsy.train.launch import LaunchSettings
+    from botpsy.train.presets import (
+        get_preset,
+        with_adapter_rl,
+        with_scale,
+        with_smoke_scale,
+        with_user_recipes,
+    )
     from botpsy.train.recipe import check_plan, main
 
     try:
-        plan = get_preset(preset, str(out), base_model)
+        # absolute: a launch bundle's script runs from inside the run folder
+        plan = get_preset(preset, str(out.absolute()), base_model)
+        if smoke:
+            plan = with_smoke_scale(plan)
+        if bundle:
+            plan = replace(plan, launch_only=True)
         if base_model and not plan.launch_only:  # a launch bundle names a folder elsewhere
             _model_folder(base_model, "--base-model")
         if only_user_recipes and not recipes:
@@ -393,7 +426,7 @@ def recipe(
 
         evaluator = _bfcl_evaluator(bfcl_limit or None, bfcl_threads)
         plan.notes.append(describe(evaluator.settings))
-    report = main(plan, evaluator)
+    report = main(plan, evaluator, LaunchSettings(processes=processes, cpu=cpu))
     typer.echo(f"{report.preset}: report in {out / 'recipe_report.md'}")
     typer.echo((out / "recipe_report.md").read_text(encoding="utf-8"))
 
@@ -416,7 +449,7 @@ def score_run(
 ) -> None:
     """Score the base and every finished stage of a run with BFCL; rewrite its reports."""
     from botpsy.train.bfcl_eval import describe
-    from botpsy.train.gguf_arch import UnsupportedModelError
+    from botpsy.train.llama_converters import UnsupportedModelError
     from botpsy.train.score_run import score_run as rescore
 
     evaluator = _bfcl_evaluator(limit, threads)
@@ -475,8 +508,10 @@ def export(
     name: Annotated[str, typer.Option("--name")] = "botpsy",
     verify: Annotated[bool, typer.Option("--verify/--no-verify")] = True,
 ) -> None:
-    """HF model -> GGUF F16 -> quantized GGUFs, each loaded once in llama.cpp."""
-    from botpsy.train.export import ExportConfig, main
+    """HF model -> GGUF F16 -> quantized GGUFs (llama.cpp's converter and quantizer), each
+    loaded once in llama.cpp."""
+    from botpsy.train.export import ExportConfig, ExportError, main
+    from botpsy.train.llama_converters import ConverterError, UnsupportedModelError
 
     _model_folder(model, "--model")
     cfg = ExportConfig(
@@ -487,7 +522,20 @@ def export(
         adapter_dir=str(adapter) if adapter else None,
         quants=quant or ["Q8_0", "Q4_K_M"],
     )
-    _show(main(cfg))
+    try:
+        result = main(cfg)
+    except (UnsupportedModelError, ConverterError, ExportError, FileNotFoundError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--model") from exc
+    _show(result)
+
+
+@app.command("tiny-qwen35")
+def tiny_qwen35(out: OutDir) -> None:
+    """A tiny random Qwen3.5 (hybrid linear/full attention, hidden 64, SmolLM2's tokenizer):
+    an HF folder to try the qwen3.5-0.8b preset and every command on in minutes."""
+    from botpsy.train.tiny import make_tiny_qwen35
+
+    typer.echo(str(make_tiny_qwen35(out)))
 
 
 @app.command("import-gguf")
@@ -541,8 +589,8 @@ def extract_lora(
     ] = "",
 ) -> None:
     """Full fine-tune -> LoRA adapter (PEFT folder + llama.cpp GGUF) by truncated SVD."""
-    from botpsy.train.gguf_arch import UnsupportedModelError
     from botpsy.train.gguf_export import LORA_DTYPES, convert_lora_to_gguf
+    from botpsy.train.llama_converters import ConverterError, UnsupportedModelError
     from botpsy.train.lora_extract import LoraExtractionError
     from botpsy.train.lora_extract import extract_lora as extract
 
@@ -552,7 +600,7 @@ def extract_lora(
         pattern = _rank_pattern(rank_pattern)
         result = extract(base, tuned, out, rank=rank, rank_pattern=pattern)
         path = convert_lora_to_gguf(out, base, gguf or out / "adapter.gguf", dtype=dtype)
-    except (LoraExtractionError, UnsupportedModelError) as exc:
+    except (LoraExtractionError, UnsupportedModelError, ConverterError) as exc:
         raise typer.BadParameter(str(exc)) from exc
     typer.echo("\n".join(result.summary_lines()))
     typer.echo(f"PEFT adapter: {out}")

@@ -11,7 +11,6 @@ Run: ``botpsy train export --model runs/x/dapo2 --out runs/x/gguf``.
 
 from __future__ import annotations
 
-import ctypes
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,18 +53,23 @@ class ExportResult(BaseModel):
     checks: list[GGUFCheck] = []
 
 
-def ftype_of(name: str) -> int:
-    """llama.cpp's file-type id of a quantization name like ``Q4_K_M``."""
-    import llama_cpp
+def quantize(f16_path: Path, out_path: Path, quant: str, threads: int = 2) -> Path:
+    """Quantize a GGUF with llama.cpp's quantizer (the bench's ``run_quantizer``; tensors
+    whose rows do not fit a K-quant block fall back to a compatible type, as llama.cpp decides)."""
+    from botpsy.bench.errors import BenchError
+    from botpsy.bench.quantize import QUANT_FTYPES, run_quantizer
 
-    value = getattr(llama_cpp, f"LLAMA_FTYPE_MOSTLY_{name.upper()}", None)
-    if value is None:
-        raise ExportError(f"unknown quantization {name!r} (e.g. Q8_0, Q4_K_M, Q5_K_M, Q6_K, Q4_0)")
-    return int(value)
+    if quant.lower() not in QUANT_FTYPES:
+        raise ExportError(f"unknown quantization {quant!r}; known: {', '.join(QUANT_FTYPES)}")
+    try:
+        run_quantizer(f16_path, out_path, quant.lower(), threads)
+    except BenchError as exc:
+        raise ExportError(str(exc)) from exc
+    return out_path
 
 
 class _quiet_stderr:
-    """Silence llama.cpp's C-level stderr (one line per fallback tensor) unless debugging."""
+    """Silence llama.cpp's C-level stderr (load messages) unless debugging."""
 
     def __enter__(self) -> None:
         self._saved = None
@@ -80,23 +84,6 @@ class _quiet_stderr:
         if self._saved is not None:
             os.dup2(self._saved, 2)
             os.close(self._saved)
-
-
-def quantize(f16_path: Path, out_path: Path, quant: str, threads: int = 2) -> Path:
-    """Quantize a GGUF with llama.cpp's quantizer (tensors whose rows do not fit a
-    K-quant block fall back to a compatible type, as llama.cpp decides)."""
-    import llama_cpp
-
-    params = llama_cpp.llama_model_quantize_default_params()
-    params.ftype = ftype_of(quant)
-    params.nthread = threads
-    with _quiet_stderr():
-        status = llama_cpp.llama_model_quantize(
-            str(f16_path).encode(), str(out_path).encode(), ctypes.byref(params)
-        )
-    if status != 0 or not out_path.exists():
-        raise ExportError(f"llama.cpp could not quantize {f16_path} to {quant} (status {status})")
-    return out_path
 
 
 def check_gguf(

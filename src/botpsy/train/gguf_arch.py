@@ -1,25 +1,23 @@
-"""What HF and GGUF files call the same transformer: names, hyperparameters, RoPE layout.
+"""What GGUF and HF files call the same transformer, for reading a GGUF back into HF.
 
-Shared by the converter (HF -> GGUF) and the importer (GGUF -> HF) so both
-directions use one table. Tensor names come from ``gguf.TensorNameMap`` (the
-mapping llama.cpp itself maintains); the one numeric difference is that
-llama.cpp's ``llama`` architecture rotates adjacent pairs (GPT-J style RoPE)
-while HF Llama rotates halves, so Q and K rows are permuted on the way in and
-un-permuted on the way out. Qwen models use NeoX RoPE on both sides: no
-permutation.
+Used by the importer (GGUF -> HF, ``botpsy.train.gguf_import``): llama.cpp's converters
+only go the other way. Tensor names come from ``gguf.TensorNameMap`` (the mapping
+llama.cpp itself maintains); the one numeric difference is that llama.cpp's ``llama``
+architecture rotates adjacent pairs (GPT-J style RoPE) while HF Llama rotates halves,
+so Q and K rows are un-permuted on the way out. Qwen models use NeoX RoPE on both
+sides: no permutation.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import gguf
 import numpy as np
 
+from botpsy.train.llama_converters import UnsupportedModelError
 
-class UnsupportedModelError(ValueError):
-    """A model this converter does not know how to map (architecture, RoPE scaling, tokenizer)."""
+__all__ = ["UnsupportedModelError"]
 
 
 @dataclass(frozen=True)
@@ -76,18 +74,9 @@ def gguf_name(info: ArchInfo, n_layers: int, hf_name: str) -> str:
     return name
 
 
-def permute_qk(weights: np.ndarray, n_head: int) -> np.ndarray:
-    """HF (rotate-half) rows -> llama.cpp (adjacent pairs) rows, per head."""
-    rows = weights.shape[0]
-    return (
-        weights.reshape(n_head, 2, rows // n_head // 2, *weights.shape[1:])
-        .swapaxes(1, 2)
-        .reshape(weights.shape)
-    )
-
-
 def unpermute_qk(weights: np.ndarray, n_head: int) -> np.ndarray:
-    """The inverse of ``permute_qk``."""
+    """llama.cpp (adjacent pairs) rows -> HF (rotate-half) rows, per head: the inverse of
+    the permutation llama.cpp's converter applies to Llama's Q and K."""
     rows = weights.shape[0]
     return (
         weights.reshape(n_head, rows // n_head // 2, 2, *weights.shape[1:])
@@ -111,39 +100,3 @@ class HParams:
     rope_theta: float
     rms_eps: float
     tied: bool
-
-    @classmethod
-    def from_hf(cls, config: Any) -> HParams:
-        rope = dict(getattr(config, "rope_parameters", None) or {})
-        if rope.get("rope_type", "default") != "default":
-            raise UnsupportedModelError(
-                f"RoPE scaling {rope.get('rope_type')!r} is not supported by this converter"
-            )
-        heads = config.num_attention_heads
-        return cls(
-            n_layers=config.num_hidden_layers,
-            hidden=config.hidden_size,
-            intermediate=config.intermediate_size,
-            n_head=heads,
-            n_head_kv=getattr(config, "num_key_value_heads", None) or heads,
-            head_dim=getattr(config, "head_dim", None) or config.hidden_size // heads,
-            vocab_size=config.vocab_size,
-            context=config.max_position_embeddings,
-            rope_theta=float(rope.get("rope_theta", getattr(config, "rope_theta", 10000.0))),
-            rms_eps=float(config.rms_norm_eps),
-            tied=bool(getattr(config, "tie_word_embeddings", False)),
-        )
-
-    def write(self, writer: gguf.GGUFWriter) -> None:
-        writer.add_block_count(self.n_layers)
-        writer.add_context_length(self.context)
-        writer.add_embedding_length(self.hidden)
-        writer.add_feed_forward_length(self.intermediate)
-        writer.add_head_count(self.n_head)
-        writer.add_head_count_kv(self.n_head_kv)
-        writer.add_rope_freq_base(self.rope_theta)
-        writer.add_layer_norm_rms_eps(self.rms_eps)
-        writer.add_rope_dimension_count(self.head_dim)
-        writer.add_key_length(self.head_dim)
-        writer.add_value_length(self.head_dim)
-        writer.add_vocab_size(self.vocab_size)

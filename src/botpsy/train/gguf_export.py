@@ -1,164 +1,89 @@
-"""HF model folder -> GGUF (F16), and PEFT LoRA adapter -> GGUF LoRA adapter.
+"""HF model folder -> GGUF, and PEFT LoRA adapter -> GGUF adapter, with llama.cpp's converters.
 
-llama.cpp's own ``convert_hf_to_gguf.py`` is not a Python package, so botpsy
-writes GGUF files itself with the ``gguf`` package (llama.cpp's reference
-writer): tensor names from ``gguf.TensorNameMap``, hyperparameters and the
-byte-level BPE tokenizer as llama.cpp expects them. Supported: Llama, Qwen2
-and Qwen3 dense models, which covers SmolLM2 and the tiny test models; the
-result is checked by loading it with ``llama_cpp`` (see ``botpsy.train.export``).
+Both run llama.cpp's own scripts (``botpsy.train.llama_converters``) in a subprocess,
+so every architecture they register converts (Llama, Qwen2/3, Qwen3.5's hybrid
+``qwen35``...). botpsy checks beforehand what it can tell clearly: the architecture is
+one the converter registers (else ``UnsupportedModelError`` naming them), and a Qwen3.5
+checkpoint saved without its multi-token-prediction layers (transformers drops them)
+converts as with ``--no-mtp``.
+
+One part of the adapter path is botpsy's own: each module's PEFT scale (``alpha / r``,
+per module under ``rank_pattern``/``alpha_pattern``) is folded into B in a copy of the
+adapter whose alpha is 0, which llama.cpp reads as scale 1. llama.cpp's converter writes
+one file-wide alpha and ignores those patterns, so a rank-patterned adapter (as
+``extract-lora --rank-pattern`` writes) would be applied at the wrong scale otherwise.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import tempfile
 from pathlib import Path
 from typing import Any
 
-import gguf
-import numpy as np
+from botpsy.train.llama_converters import UnsupportedModelError, find, run_converter
 
-from botpsy.train.gguf_arch import (
-    ArchInfo,
-    HParams,
-    UnsupportedModelError,
-    arch_for_model_type,
-    gguf_name,
-    hf_tensor_names,
-    permute_qk,
-)
-
-# Split regexes of known pre-tokenizers, told apart by a distinctive piece.
-_SPLIT_PRETOKENIZERS = ((r"\p{N}{1,3}", "llama-bpe"), (r"\p{L}+|\p{N}|", "qwen2"))
+# Adapter tensor types: f16 halves the file; f32 keeps the PEFT values exactly; q8_0
+# halves f16 again (tensors whose rows do not fill Q8_0 blocks stay f16).
+LORA_DTYPES = ("f16", "f32", "q8_0")
+HF_OUTTYPES = ("f16", "bf16", "f32", "q8_0")
 
 
-def read_state(model_dir: Path) -> dict[str, np.ndarray]:
-    """All tensors of a safetensors model folder (sharded or not) as float32 arrays."""
+def _json(path: Path, what: str) -> dict[str, Any]:
+    if not path.is_file():
+        raise FileNotFoundError(f"{path.parent}: no {path.name} ({what})")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def weight_names(model_dir: Path) -> list[str]:
+    """Tensor names of a safetensors folder, read from the file headers."""
     from safetensors import safe_open
 
     files = sorted(model_dir.glob("*.safetensors"))
     if not files:
         raise FileNotFoundError(f"{model_dir}: no .safetensors weights (save with save_pretrained)")
-    state: dict[str, np.ndarray] = {}
+    names: list[str] = []
     for file in files:
         with safe_open(str(file), framework="pt") as handle:
-            for key in handle.keys():  # noqa: SIM118 - safe_open is not a mapping
-                state[key] = handle.get_tensor(key).float().numpy()
-    return state
+            names += list(handle.keys())
+    return names
 
 
-def pre_tokenizer_name(tokenizer_json: dict[str, Any]) -> str:
-    """llama.cpp's name for the pre-tokenizer of an HF ``tokenizer.json``."""
-    pre = tokenizer_json.get("pre_tokenizer") or {}
-    parts = pre.get("pretokenizers", [pre]) if pre.get("type") == "Sequence" else [pre]
-    kinds = [p.get("type") for p in parts]
-    if kinds == ["ByteLevel"] and parts[0].get("use_regex", True):
-        return "gpt-2"
-    if kinds == ["Digits", "ByteLevel"] and parts[0].get("individual_digits"):
-        return "smollm"
-    if kinds == ["Split", "ByteLevel"]:
-        regex = str((parts[0].get("pattern") or {}).get("Regex", ""))
-        for piece, name in _SPLIT_PRETOKENIZERS:
-            if piece in regex:
-                return name
-    raise UnsupportedModelError(
-        f"pre-tokenizer {kinds} is not one llama.cpp knows here (gpt-2, smollm, qwen2, llama-bpe)"
-    )
-
-
-def _merges(model: dict[str, Any]) -> list[str]:
-    return [m if isinstance(m, str) else " ".join(m) for m in model.get("merges", [])]
-
-
-def add_tokenizer(writer: gguf.GGUFWriter, model_dir: Path, vocab_size: int) -> None:
-    """Tokens, types, merges, special ids and chat template of a byte-level BPE tokenizer."""
-    path = model_dir / "tokenizer.json"
-    if not path.exists():
-        raise FileNotFoundError(
-            f"{model_dir}: no tokenizer.json (a fast byte-level BPE tokenizer is needed)"
+def check_supported(model_dir: Path) -> str:
+    """The model's HF architecture, if llama.cpp's converter registers it."""
+    config = _json(model_dir / "config.json", "not a Hugging Face model folder")
+    archs = config.get("architectures") or []
+    supported = find().architectures()
+    if not archs or archs[0] not in supported:
+        raise UnsupportedModelError(
+            f"{model_dir}: architecture {archs[0] if archs else None!r} "
+            f"(model type {config.get('model_type')!r}) is not one llama.cpp's converter "
+            f"supports; supported: {', '.join(supported)}"
         )
-    data = json.loads(path.read_text(encoding="utf-8"))
-    model = data.get("model", {})
-    if model.get("type") != "BPE" or (data.get("decoder") or {}).get("type") != "ByteLevel":
-        raise UnsupportedModelError("only byte-level BPE tokenizers can be written to GGUF here")
-    tokens: dict[int, str] = {i: t for t, i in model["vocab"].items()}
-    types: dict[int, int] = {i: gguf.TokenType.NORMAL for i in tokens}
-    for added in data.get("added_tokens", []):
-        tokens[added["id"]] = added["content"]
-        types[added["id"]] = (
-            gguf.TokenType.CONTROL if added.get("special") else gguf.TokenType.USER_DEFINED
-        )
-    size = max(vocab_size, max(tokens) + 1)
-    writer.add_tokenizer_model("gpt2")
-    writer.add_tokenizer_pre(pre_tokenizer_name(data))
-    writer.add_token_list([tokens.get(i, f"[PAD{i}]") for i in range(size)])
-    writer.add_token_types([types.get(i, gguf.TokenType.UNUSED) for i in range(size)])
-    writer.add_token_merges(_merges(model))
-    special = gguf.SpecialVocab(model_dir, load_merges=False, n_vocab=size)
-    special.add_to_gguf(writer, quiet=True)
+    return archs[0]
 
 
-def _tensor(info: ArchInfo, hp: HParams, hf_name: str, array: np.ndarray) -> np.ndarray:
-    if info.permute_qk and hf_name.endswith("q_proj.weight"):
-        array = permute_qk(array, hp.n_head)
-    elif info.permute_qk and hf_name.endswith("k_proj.weight"):
-        array = permute_qk(array, hp.n_head_kv)
-    # llama.cpp keeps norms and biases in F32; matrices go to F16 (MOSTLY_F16).
-    return array.astype(np.float32 if array.ndim == 1 else np.float16)
+def has_mtp(model_dir: Path) -> bool:
+    """Whether the weights hold multi-token-prediction layers (transformers drops them on load,
+    so a fine-tune saved by it has none, whatever its config declares)."""
+    if not any(model_dir.glob("*.safetensors")):  # a config-only base of an adapter
+        return False
+    return any(n.startswith(("mtp.", "model.mtp.")) for n in weight_names(model_dir))
 
 
 def convert_hf_to_gguf(
-    model_dir: str | Path, out_path: str | Path, name: str | None = None
+    model_dir: str | Path, out_path: str | Path, name: str | None = None, outtype: str = "f16"
 ) -> Path:
-    """Write an F16 GGUF of the HF model in ``model_dir`` (config, safetensors, tokenizer.json)."""
-    from transformers import AutoConfig
-
+    """Write a GGUF (``outtype``: f16, bf16, f32 or q8_0) of the HF model in ``model_dir``."""
+    if outtype not in HF_OUTTYPES:
+        raise ValueError(f"outtype must be one of {HF_OUTTYPES}, got {outtype!r}")
     model_dir, out_path = Path(model_dir), Path(out_path)
-    config = AutoConfig.from_pretrained(model_dir)
-    info = arch_for_model_type(config.model_type)
-    hp = HParams.from_hf(config)
-    state = read_state(model_dir)
-    writer = gguf.GGUFWriter(str(out_path), gguf.MODEL_ARCH_NAMES[info.gguf_arch])
-    writer.add_type(gguf.GGUFType.MODEL)
-    writer.add_name(name or model_dir.name)
-    writer.add_file_type(gguf.LlamaFileType.MOSTLY_F16)
-    hp.write(writer)
-    add_tokenizer(writer, model_dir, hp.vocab_size)
-    for hf_name in hf_tensor_names(info, hp.n_layers, hp.tied):
-        if hf_name not in state:
-            raise UnsupportedModelError(
-                f"{model_dir}: tensor {hf_name!r} is missing from the weights"
-            )
-        writer.add_tensor(
-            gguf_name(info, hp.n_layers, hf_name), _tensor(info, hp, hf_name, state[hf_name])
-        )
-    _write(writer)
+    check_supported(model_dir)
+    args = [str(model_dir), "--outfile", str(out_path), "--outtype", outtype]
+    args += ["--model-name", name or model_dir.name]
+    run_converter(find().hf_script, args, model_dir, str(model_dir), mtp=has_mtp(model_dir))
     return out_path
-
-
-def _write(writer: gguf.GGUFWriter) -> None:
-    writer.write_header_to_file()
-    writer.write_kv_data_to_file()
-    writer.write_tensors_to_file()
-    writer.close()
-
-
-# Adapter tensor types: f16 halves the file (the shipped adapter must stay small);
-# f32 keeps the PEFT values exactly; q8_0 halves f16 again at about 0.4% relative error
-# per value, which lets a higher rank (more of a fine-tune) fit the same size.
-LORA_DTYPES = {"f16": np.float16, "f32": np.float32, "q8_0": np.float16}
-_Q8_0_ROW = 32  # ggml's Q8_0 block: a row (GGUF's first dimension, numpy's last) must divide
-
-
-def _adapter_tensor(
-    array: np.ndarray, dtype: str
-) -> tuple[np.ndarray, gguf.GGMLQuantizationType | None]:
-    """``array`` as stored, and its raw GGML type when the writer cannot infer it from the
-    numpy dtype: Q8_0 blocks where its rows divide into them, else a plain cast (q8_0: f16)."""
-    if dtype == "q8_0" and array.shape[-1] % _Q8_0_ROW == 0:
-        kind = gguf.GGMLQuantizationType.Q8_0
-        return gguf.quants.quantize(array.astype(np.float32), kind), kind
-    return array.astype(LORA_DTYPES[dtype]), None
 
 
 def _peft_scale(adapter_cfg: dict[str, Any], module: str, rank: int) -> float:
@@ -171,56 +96,40 @@ def _peft_scale(adapter_cfg: dict[str, Any], module: str, rank: int) -> float:
     return float(alpha) / rank
 
 
-def convert_lora_to_gguf(
-    adapter_dir: str | Path,
-    base_dir: str | Path,
-    out_path: str | Path,
-    dtype: str = "f16",
-) -> Path:
-    """Write a PEFT LoRA adapter as a llama.cpp GGUF adapter for the base model in ``base_dir``.
+def fold_lora_scales(adapter_dir: Path, out_dir: Path) -> Path:
+    """A copy of a plain LoRA adapter with each module's scale folded into B and alpha 0."""
+    from safetensors.torch import load_file, save_file
 
-    Each module's PEFT scale (``alpha / r``, per module under ``rank_pattern`` and
-    ``alpha_pattern``) is folded into B and the file's alpha is 0, which llama.cpp
-    reads as scale 1: its single file-wide alpha could not express per-module ranks.
-    For Llama the rows of B on Q and K get the same RoPE permutation as the base
-    weights. ``dtype`` is ``f16`` (default), ``f32`` or ``q8_0``.
-    """
-    from transformers import AutoConfig
-
-    if dtype not in LORA_DTYPES:
-        raise ValueError(f"adapter dtype must be one of {sorted(LORA_DTYPES)}, got {dtype!r}")
-    adapter_dir, out_path = Path(adapter_dir), Path(out_path)
-    adapter_cfg = json.loads((adapter_dir / "adapter_config.json").read_text(encoding="utf-8"))
-    if (
-        adapter_cfg.get("peft_type", "LORA") != "LORA"
-        or adapter_cfg.get("use_rslora")
-        or adapter_cfg.get("use_dora")
-    ):
+    cfg = _json(adapter_dir / "adapter_config.json", "not a PEFT adapter folder")
+    if cfg.get("peft_type", "LORA") != "LORA" or cfg.get("use_rslora") or cfg.get("use_dora"):
         raise UnsupportedModelError("only plain LoRA adapters (no rsLoRA/DoRA) convert to GGUF")
-    config = AutoConfig.from_pretrained(base_dir)
-    info, hp = arch_for_model_type(config.model_type), HParams.from_hf(config)
-    state = read_state(adapter_dir)
-    writer = gguf.GGUFWriter(str(out_path), gguf.MODEL_ARCH_NAMES[info.gguf_arch])
-    writer.add_type(gguf.GGUFType.ADAPTER)
-    writer.add_string(gguf.Keys.Adapter.TYPE, "lora")
-    writer.add_float32(gguf.Keys.Adapter.LORA_ALPHA, 0.0)  # scales are folded into B
-    pairs = 0
-    for key in sorted(state):
-        if ".lora_A." not in key:
-            continue
-        base = key.replace("base_model.model.", "", 1).replace(".lora_A.weight", ".weight")
-        lora_a, lora_b = state[key], state[key.replace(".lora_A.", ".lora_B.")]
-        module = base.removesuffix(".weight")
-        lora_b = lora_b * _peft_scale(adapter_cfg, module, lora_a.shape[0])
-        if info.permute_qk and base.endswith(("q_proj.weight", "k_proj.weight")):
-            heads = hp.n_head if base.endswith("q_proj.weight") else hp.n_head_kv
-            lora_b = permute_qk(lora_b, heads)
-        target = gguf_name(info, hp.n_layers, base)
-        for part, array in (("lora_a", lora_a), ("lora_b", lora_b)):
-            data, kind = _adapter_tensor(array, dtype)
-            writer.add_tensor(f"{target}.{part}", data, raw_dtype=kind)
-        pairs += 1
+    state = load_file(str(adapter_dir / "adapter_model.safetensors"))
+    pairs = [key for key in state if ".lora_A." in key]
     if not pairs:
         raise UnsupportedModelError(f"{adapter_dir}: no LoRA A/B tensors found")
-    _write(writer)
+    for key in pairs:
+        module = key.replace("base_model.model.", "", 1).removesuffix(".lora_A.weight")
+        b_key = key.replace(".lora_A.", ".lora_B.")
+        scale = _peft_scale(cfg, module, state[key].shape[0])
+        state[b_key] = (state[b_key].float() * scale).contiguous()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cfg.update(lora_alpha=0, alpha_pattern={}, rank_pattern={})
+    (out_dir / "adapter_config.json").write_text(json.dumps(cfg), encoding="utf-8")
+    save_file(state, str(out_dir / "adapter_model.safetensors"), metadata={"format": "pt"})
+    return out_dir
+
+
+def convert_lora_to_gguf(
+    adapter_dir: str | Path, base_dir: str | Path, out_path: str | Path, dtype: str = "f16"
+) -> Path:
+    """Write a PEFT LoRA adapter as a llama.cpp GGUF adapter for the base model in ``base_dir``
+    (``dtype``: f16, f32 or q8_0), scales folded as the module docstring says."""
+    if dtype not in LORA_DTYPES:
+        raise ValueError(f"adapter dtype must be one of {list(LORA_DTYPES)}, got {dtype!r}")
+    adapter_dir, base_dir, out_path = Path(adapter_dir), Path(base_dir), Path(out_path)
+    check_supported(base_dir)
+    with tempfile.TemporaryDirectory() as tmp:
+        folded = fold_lora_scales(adapter_dir, Path(tmp))
+        args = ["--base", str(base_dir), "--outfile", str(out_path), "--outtype", dtype, str(folded)]
+        run_converter(find().lora_script, args, base_dir, str(adapter_dir), has_mtp(base_dir))
     return out_path

@@ -380,7 +380,9 @@ def qwen35_08b(out_dir: str, base_model: str | None = None) -> RecipePlan:
         distill=distill,
         dapo1=dapo1,
         dapo2=dapo2,
-        export=None,
+        export=ExportConfig(
+            model_dir=p.model("dapo2"), out_dir=str(p.out / "gguf"), name="botpsy-qwen3.5-0.8b"
+        ),
         launch_only=True,
         notes=[
             (
@@ -388,9 +390,8 @@ def qwen35_08b(out_dir: str, base_model: str | None = None) -> RecipePlan:
                 "without them the recipe makes same-size teachers with the SFT code."
             ),
             (
-                "Qwen3.5 (qwen35) is a hybrid architecture botpsy's GGUF writer does not cover: "
-                "convert the "
-                "final model with llama.cpp's convert_hf_to_gguf.py and quantize with llama-quantize."
+                "The last step exports the final model with llama.cpp's own converter "
+                "(Qwen3.5's hybrid qwen35 GGUF) and quantizer"
             ),
         ],
     )
@@ -493,6 +494,45 @@ def _balance_share(settings: AdapterRL) -> str:
     if not settings.balance_rank:
         return ""
     return f" ({settings.balance_rank} of the ranks truncate the balance phase's own change)"
+
+
+# What every stage keeps at smoke scale: a couple of optimiser steps of two conversations,
+# in float32 on the CPU, no validation generations, no checkpoints along the way.
+_SMOKE_STAGE = {"batch_size": 2, "grad_accum": 1, "bf16": False, "gradient_checkpointing": False,
+                "val_samples": 0, "save_steps": 1000, "threads": 1, "epochs": 1.0}
+_SMOKE_RL = {"max_steps": 1, "num_generations": 2, "max_completion_length": 48,
+             "overlong_cache": 8, "use_vllm": False, "dynamic_sampling": False,
+             "pool_target": None, "kind_shares": {}, "filter_max_new_tokens": None}
+
+
+def with_smoke_scale(plan: RecipePlan) -> RecipePlan:
+    """``plan`` cut to 1-2 CPU steps per stage on a few dozen conversations, run in this
+    process, then exported to Q8_0: the path a preset's stages take (its formats, teachers'
+    LoRA, losses, the export), checked in minutes on a tiny model, as the tests check the
+    ``qwen3.5-0.8b`` preset on a tiny Qwen3.5.
+
+    DAPO keeps every prompt (no dynamic sampling): an untrained model's rollouts rarely
+    differ in reward, and the pool filter would rightly find none worth training on. vLLM
+    rollouts are GPU-only, so they are off."""
+    p = Paths(Path(plan.out_dir))
+    sft = replace(plan.sft, **_SMOKE_STAGE, max_steps=2, max_length=512)
+    teacher = replace(plan.distill.teacher, max_steps=1, batch_size=2)
+    distill = replace(plan.distill, **_SMOKE_STAGE, max_steps=1, max_completion_length=16,
+                      teacher=teacher)
+    balance = plan.balance and replace(plan.balance, **_SMOKE_STAGE, max_steps=1, max_length=512)
+    dapo1, dapo2 = (replace(s, **_SMOKE_STAGE, **_SMOKE_RL) for s in (plan.dapo1, plan.dapo2))
+    name = plan.export.name if plan.export else f"botpsy-{plan.preset}"
+    export = ExportConfig(model_dir=p.model("dapo2"), out_dir=str(p.out / "gguf"), name=name,
+                          quants=["Q8_0"], threads=1)
+    return replace(
+        plan,
+        data=replace(plan.data, n_samples=40, val_fraction=0.1),
+        balance_data=plan.balance_data and replace(plan.balance_data, n_samples=20),
+        sft=sft, distill=distill, balance=balance, dapo1=dapo1, dapo2=dapo2, export=export,
+        launch_only=False,
+        stage_processes=False,
+        notes=[*plan.notes, "Smoke scale: 1-2 CPU steps per stage, no dynamic sampling, no vLLM"],
+    )
 
 
 def get_preset(name: str, out_dir: str, base_model: str | None = None) -> RecipePlan:

@@ -221,12 +221,15 @@ def score_resumed(
     return scored
 
 
-def main(plan: RecipePlan, evaluator: ModelEvaluator | None = None) -> RecipeReport:
-    """Run the whole recipe (or write the launch bundle for a multi-GPU preset)."""
+def main(
+    plan: RecipePlan, evaluator: ModelEvaluator | None = None, launch: Any = None
+) -> RecipeReport:
+    """Run the whole recipe (or write the launch bundle for a multi-GPU preset, launched as
+    ``launch``, a ``botpsy.train.launch.LaunchSettings``)."""
     if plan.launch_only:
         from botpsy.train.launch import write_launch_bundle
 
-        script = write_launch_bundle(plan)
+        script = write_launch_bundle(plan, launch)
         report = RecipeReport(
             preset=plan.preset,
             out_dir=plan.out_dir,
