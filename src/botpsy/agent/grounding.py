@@ -66,6 +66,11 @@ class Item:
     words: frozenset[str]
 
 
+def named_ids(said: str) -> set[int]:
+    """The item ids the user wrote ("delete event 14", "reminder #3")."""
+    return {int(n) for n in _NAMED_ID.findall(said)}
+
+
 def id_arguments(call: ToolCall) -> dict[str, int]:
     """The call's item ids: integer arguments whose name ends in ``_id``."""
     return {k: v for k, v in call.arguments.items()
@@ -159,11 +164,13 @@ def ungrounded(
             why = f"{arg} {value} is {label!r}, which is not what the request is about"
         else:
             continue
-        return _refusal(why, arg, list(fitting.values()), finders(family, registry))
+        return refusal_for(why, arg, list(fitting.values()), finders(family, registry))
     return None
 
 
-def _refusal(why: str, arg: str, fitting: list[Item], finder_names: list[str]) -> Refusal:
+def refusal_for(why: str, arg: str, fitting: list[Item], finder_names: list[str]) -> Refusal:
+    """A refusal of an id: the items that fit the request (the retry may write only theirs),
+    else the tools that list the family's ids."""
     if fitting:
         shown = ", ".join(f"{i.id} ({i.label!r})" if i.label else str(i.id) for i in fitting[:5])
         return Refusal(f"{why}; the items that match the request: {shown}",

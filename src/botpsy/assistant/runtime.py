@@ -14,6 +14,8 @@ from pathlib import Path
 
 from botpsy.agent import Agent, Bm25ToolSelector, SessionStore, SystemPrompt
 from botpsy.agent.checks import CallCheck
+from botpsy.agent.intent import IntentCheck
+from botpsy.agent.lookup import LookupCheck
 from botpsy.agent.session import SESSIONS_DB
 from botpsy.assistant.addresscheck import AddressCheck
 from botpsy.assistant.daycheck import DayCheck
@@ -70,7 +72,8 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry) -> list
 
     return [DayCheck(lambda: store.tz, store.now, takes),
             DurationCheck(lambda: store.tz, store.now),
-            AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck(takes)]
+            AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck(takes),
+            IntentCheck(lambda: [store.profile.email]), LookupCheck(registry)]
 
 
 class StoreError(ValueError):
