@@ -117,6 +117,11 @@ def heldout(
     case_class: Annotated[list[str] | None, typer.Option(
         "--class", help="only this class (repeatable): create, lookup, two_step, "
         "no_side_effect, edit")] = None,
+    cases_file: Annotated[Path | None, typer.Option(
+        "--cases", help="another request file in the held-out format (e.g. your own dev "
+        "requests); default: the shipped held-out set")] = None,
+    every: Annotated[int, typer.Option("--every", min=1, help="every Nth case of each class: "
+                                       "a sample with every class in it")] = 1,
     runs: Annotated[int, typer.Option("--runs", min=1, help="run N times (out/run1..runN) "
                                       "and report run-to-run agreement")] = 1,
     max_tokens: MaxTokensOpt = 256,
@@ -128,18 +133,20 @@ def heldout(
     """Fresh requests written blind (measure only, never tune): store changes and reply facts,
     per class with 95% intervals, junk side effects, run-to-run agreement."""
     from botpsy.backends.store import ModelNotFoundError
+    from botpsy.evals.heldout.cases import load_cases
     from botpsy.evals.heldout.report import comparison_markdown
     from botpsy.evals.heldout.runner import compare_run_dirs, run_heldout, score_heldout
 
     folders = [out] if runs == 1 else [out / f"run{i + 1}" for i in range(runs)]
     try:
+        chosen = load_cases(cases_file, limit=limit, classes=case_class, every=every)
         for folder in folders:
-            report = score_heldout(folder) if rescore else run_heldout(
-                model, folder, limit=limit, classes=case_class, max_tokens=max_tokens,
-                parallel=parallel, resume=resume)
+            report = score_heldout(folder, chosen) if rescore else run_heldout(
+                model, folder, cases=chosen, max_tokens=max_tokens, parallel=parallel,
+                resume=resume)
             _print_heldout(report, folder)
         if runs > 1:
-            result = compare_run_dirs(folders[0], folders[1])
+            result = compare_run_dirs(folders[0], folders[1], chosen)
             text = comparison_markdown(result, folders[0].name, folders[1].name)
             (out / "agreement.md").write_text(text, encoding="utf-8")
             (out / "agreement.json").write_text(result.model_dump_json(indent=2), encoding="utf-8")
@@ -160,16 +167,38 @@ def _print_heldout(report, folder: Path) -> None:
 def heldout_compare(
     run_a: Annotated[Path, typer.Argument(help="a held-out run folder (eval heldout --out)")],
     run_b: Annotated[Path, typer.Argument(help="another, on the same cases")],
+    cases_file: Annotated[Path | None, typer.Option("--cases", help="their request file "
+                                                    "(default: the held-out set)")] = None,
 ) -> None:
     """Two held-out runs: same calls (run-to-run agreement) and McNemar per class."""
+    from botpsy.evals.heldout.cases import load_cases
     from botpsy.evals.heldout.report import comparison_markdown
     from botpsy.evals.heldout.runner import compare_run_dirs
 
     try:
-        result = compare_run_dirs(run_a, run_b)
+        result = compare_run_dirs(run_a, run_b, load_cases(cases_file))
     except (ValueError, FileNotFoundError) as exc:
         _fail(str(exc))
     console.print(comparison_markdown(result, str(run_a), str(run_b)), markup=False)
+
+
+def heldout_recall(
+    cases_file: Annotated[Path | None, typer.Option("--cases", help="a request file in the "
+                                                    "held-out format (default: the held-out set)")] = None,
+) -> None:
+    """Recall of the tool selector on requests that change the store (a measurement only:
+    each case's changes name the tools that make them)."""
+    from botpsy.agent import Bm25ToolSelector
+    from botpsy.evals.heldout.cases import load_cases
+    from botpsy.evals.heldout.selection import selector_recall
+
+    try:
+        result = selector_recall(Bm25ToolSelector(), load_cases(cases_file))
+    except (ValueError, FileNotFoundError) as exc:
+        _fail(str(exc))
+    for name, group in {**result.classes, "all": result.overall}.items():
+        console.print(f"{name}: recall {group.recalled}/{group.cases} ({group.recall:.1%}), "
+                      f"{group.mean_tools_shown:.1f} tools shown on average")
 
 
 def register(app: typer.Typer) -> None:
@@ -177,3 +206,4 @@ def register(app: typer.Typer) -> None:
     for command in (scenarios, injection, safety, heldout):
         app.command()(command)
     app.command("heldout-compare")(heldout_compare)
+    app.command("heldout-recall")(heldout_recall)

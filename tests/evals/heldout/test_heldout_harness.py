@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from botpsy.evals.heldout.cases import HeldoutCase, load_cases
+from botpsy.evals.heldout.cases import HeldoutCase, Matcher, load_cases
 from botpsy.evals.heldout.grade import Op, RowChange, grade_case, matches
-from botpsy.evals.heldout.cases import Matcher
 from botpsy.evals.heldout.report import wilson
-from botpsy.evals.heldout.runner import run_heldout, score_heldout
+from botpsy.evals.heldout.runner import compare_run_dirs, run_heldout, score_heldout
 from botpsy.evals.scenarios.reference import scripted_model
 from botpsy.formats.hermes import HermesFormat
 from botpsy.types import ToolCall
@@ -83,19 +82,9 @@ def test_resume_keeps_finished_cases_and_two_runs_agree(tmp_path: Path,
     report = run_heldout(counting, tmp_path / "a", cases=cases, progress=False)
     assert played == ["t3"] and report.overall.cases == 3
     run_heldout(factory, tmp_path / "b", cases=cases, progress=False)
-    result = compare_run_dirs_for(tmp_path / "a", tmp_path / "b", cases)
+    result = compare_run_dirs(tmp_path / "a", tmp_path / "b", cases)
     assert result.cases == 3 and result.same_calls == 3 and result.agreement == 1.0
     assert result.paired.fixed == 0 and result.paired.broken == 0
-
-
-def compare_run_dirs_for(a: Path, b: Path, cases: list[HeldoutCase]):
-    from botpsy.evals.heldout.report import compare_runs
-    from botpsy.evals.heldout.runner import grade_run, read_runs, RESULTS_FILE
-
-    known = {c.id: c for c in cases}
-    runs_a, runs_b = read_runs(a / RESULTS_FILE), read_runs(b / RESULTS_FILE)
-    return compare_runs(runs_a, [grade_run(known[r.case_id], r) for r in runs_a],
-                        runs_b, [grade_run(known[r.case_id], r) for r in runs_b])
 
 
 def test_junk_change_fails_a_case_and_is_counted(cases: list[HeldoutCase]) -> None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 from pathlib import Path
 
-from botpsy.evals.heldout.cases import load_cases
+from botpsy.evals.heldout.cases import EXCLUDED, load_cases
 from botpsy.evals.scenarios.catalog import load_scenarios
 from botpsy.train.catalog import builtin_recipes
 from botpsy.train.data import generate
@@ -37,8 +38,15 @@ def fixed_templates() -> set[str]:
 
 def shared_ids(texts: set[str]) -> list[str]:
     """The held-out case ids whose request is among ``texts`` (ids only: the requests
-    themselves stay out of test output)."""
+    themselves stay out of test output). Cases excluded from the set (``EXCLUDED``, for
+    sharing a request with training data) are left out of scoring and of this check."""
     return [c.id for c in load_cases() if normal(c.request) in texts]
+
+
+def test_excluded_cases_are_out_of_the_scored_set() -> None:
+    scored = {c.id for c in load_cases()}
+    everything = {c.id for c in load_cases(include_excluded=True)}
+    assert EXCLUDED and set(EXCLUDED) <= everything and not set(EXCLUDED) & scored
 
 
 def test_no_template_is_a_heldout_request() -> None:
@@ -66,7 +74,11 @@ def test_no_everyday_or_scenario_request_is_a_heldout_request() -> None:
     spec = importlib.util.spec_from_file_location("everyday", ROOT / "benchmarks" /
                                                   "everyday_requests.py")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
     everyday = {normal(r) for s in module.SETS.values() for r in s}
     turns = {normal(t) for s in load_scenarios() for t in s.turns}
     assert everyday and turns

@@ -20,6 +20,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
 HELDOUT_FILE = "fresh_requests.jsonl"
+# Cases left out of the scored set, and why. Each was found by the test that no training
+# sample shares a request with the set (tests/evals/heldout/test_heldout_not_trained.py):
+# a request the model may have been trained on measures nothing about new wording.
+EXCLUDED: dict[str, str] = {
+    "f104": "its request is word for word a user turn of the smol recipe's synthetic SFT data "
+            "(seed 0), on which the shipped botpsy-smol was trained",
+    "f066": "its request is word for word one of the project's tuned request sets (the "
+            "everyday requests or a scenario turn), which the agent was developed against",
+}
 # Monday 2026-12-07 09:00 in Berlin: the moment every request is made, and the day the
 # demo store is seeded around (``botpsy init --demo --today 2026-12-07``).
 HELDOUT_TODAY = date(2026, 12, 7)
@@ -98,9 +107,13 @@ def default_path() -> Path:
 
 
 def load_cases(path: Path | None = None, *, limit: int | None = None,
-               classes: list[str] | None = None) -> list[HeldoutCase]:
-    """The cases in ``path`` (default: the shipped set), in file order; ``classes``
-    keeps only those classes, ``limit`` the first N after that."""
+               classes: list[str] | None = None, every: int = 1,
+               include_excluded: bool = False) -> list[HeldoutCase]:
+    """The cases in ``path`` (default: the shipped set, without ``EXCLUDED``), in file
+    order; ``classes`` keeps only those classes, ``every`` every Nth case of each class
+    (a smaller sample with every class in it), ``limit`` the first N after that."""
+    if every < 1:
+        raise ValueError(f"every must be >= 1, got {every}")
     source = path or default_path()
     if not source.is_file():
         raise FileNotFoundError(f"no held-out set at {source}")
@@ -115,7 +128,17 @@ def load_cases(path: Path | None = None, *, limit: int | None = None,
     ids = [c.id for c in cases]
     if len(set(ids)) != len(ids):
         raise HeldoutDataError(f"{source}: case ids repeat")
+    if path is None and not include_excluded:
+        cases = [c for c in cases if c.id not in EXCLUDED]
     if classes:
         wanted = {CaseClass(c) for c in classes}
         cases = [c for c in cases if c.case_class in wanted]
+    if every > 1:
+        seen: dict[CaseClass, int] = {}
+        kept = []
+        for case in cases:
+            seen[case.case_class] = seen.get(case.case_class, -1) + 1
+            if seen[case.case_class] % every == 0:
+                kept.append(case)
+        cases = kept
     return cases[:limit] if limit is not None else cases

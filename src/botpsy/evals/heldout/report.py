@@ -105,8 +105,8 @@ def report_markdown(report: HeldoutReport) -> str:
     return "\n".join([
         f"# Held-out requests: {report.model}", "",
         markdown_table(headers, rows), "",
-        f"Junk side effects: {report.junk_changes} store changes nobody asked for, in "
-        f"{report.junk_cases} of {report.overall.cases} cases.",
+        (f"Junk side effects: {report.junk_changes} store changes nobody asked for, in "
+        f"{report.junk_cases} of {report.overall.cases} cases."),
         f"Median time per request: {report.median_wall_s} s.", ""])
 
 
@@ -158,7 +158,7 @@ def comparison_markdown(result: RunComparison, label_a: str, label_b: str) -> st
     return "\n".join([
         f"# Held-out: {label_a} against {label_b}", "",
         f"Cases in both: {result.cases}. Passed: {result.passed_a} in A, {result.passed_b} in B.",
-        f"Same calls in both runs: {result.same_calls} of {result.cases} "
-        f"({_pct(result.agreement)}); same verdict: {result.same_verdict}.", "",
+        (f"Same calls in both runs: {result.same_calls} of {result.cases} "
+        f"({_pct(result.agreement)}); same verdict: {result.same_verdict}."), "",
         markdown_table(["class", "fixed (B only)", "broken (A only)", "p"], rows), "",
         P_NOTE, ""])

@@ -22,7 +22,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from botpsy.assistant.runtime import open_assistant
-from botpsy.evals.heldout.cases import HELDOUT_NOW, HELDOUT_TODAY, HeldoutCase, load_cases
+from botpsy.evals.heldout.cases import EXCLUDED, HELDOUT_NOW, HELDOUT_TODAY, HeldoutCase, load_cases
 from botpsy.evals.heldout.grade import CaseGrade, RowChange, grade_case, row_changes
 from botpsy.evals.heldout.report import (
     HeldoutReport,
@@ -105,7 +105,8 @@ def score_heldout(out_dir: str | Path, cases: list[HeldoutCase] | None = None,
     """Grade saved results (no model needed); write per-case grades and the report.
     ``only``: grade just these case ids (a --limit run in a folder that holds more)."""
     out = Path(out_dir)
-    runs = [r for r in read_runs(out / RESULTS_FILE) if only is None or r.case_id in only]
+    runs = [r for r in read_runs(out / RESULTS_FILE)
+            if (only is None or r.case_id in only) and r.case_id not in EXCLUDED]
     known = {c.id: c for c in (cases if cases is not None else load_cases())}
     unknown = [r.case_id for r in runs if r.case_id not in known]
     if unknown:
@@ -118,14 +119,15 @@ def score_heldout(out_dir: str | Path, cases: list[HeldoutCase] | None = None,
 
 
 def run_heldout(model: ModelSource, out_dir: str | Path, *, limit: int | None = None,
-                classes: list[str] | None = None, max_tokens: int = DEFAULT_MAX_TOKENS,
+                classes: list[str] | None = None, every: int = 1, max_tokens: int = DEFAULT_MAX_TOKENS,
                 parallel: int = 1, resume: bool = True, progress: bool = True,
                 cases: list[HeldoutCase] | None = None) -> HeldoutReport:
     """Generate the (selected) cases with ``model``, then score every saved one.
 
     ``resume`` keeps the cases already in ``out/results`` (from a run that stopped) and
     runs only the rest; a case that ended in a runner error is run again."""
-    chosen = cases if cases is not None else load_cases(limit=limit, classes=classes)
+    chosen = (cases if cases is not None
+              else load_cases(limit=limit, classes=classes, every=every))
     out = Path(out_dir)
     path = out / RESULTS_FILE
     kept = _finished(path) if resume else {}
@@ -156,15 +158,19 @@ def _finished(path: Path) -> dict[str, HeldoutRun]:
     return kept
 
 
-def graded(out_dir: str | Path) -> tuple[list[HeldoutRun], list[CaseGrade]]:
-    """A run folder's saved runs and their grades (graded again from the results)."""
-    runs = read_runs(Path(out_dir) / RESULTS_FILE)
-    known = {c.id: c for c in load_cases()}
-    return runs, [grade_run(known[r.case_id], r) for r in runs if r.case_id in known]
+def graded(out_dir: str | Path, cases: list[HeldoutCase]
+           ) -> tuple[list[HeldoutRun], list[CaseGrade]]:
+    """A run folder's saved runs of ``cases`` and their grades (graded again from the results)."""
+    known = {c.id: c for c in cases}
+    runs = [r for r in read_runs(Path(out_dir) / RESULTS_FILE) if r.case_id in known]
+    return runs, [grade_run(known[r.case_id], r) for r in runs]
 
 
-def compare_run_dirs(dir_a: str | Path, dir_b: str | Path) -> RunComparison:
-    """Run-to-run agreement and the McNemar test of two run folders on their shared cases."""
-    runs_a, grades_a = graded(dir_a)
-    runs_b, grades_b = graded(dir_b)
+def compare_run_dirs(dir_a: str | Path, dir_b: str | Path,
+                     cases: list[HeldoutCase] | None = None) -> RunComparison:
+    """Run-to-run agreement and the McNemar test of two run folders on their shared cases
+    (of ``cases``, default the held-out set)."""
+    chosen = cases if cases is not None else load_cases()
+    runs_a, grades_a = graded(dir_a, chosen)
+    runs_b, grades_b = graded(dir_b, chosen)
     return compare_runs(runs_a, grades_a, runs_b, grades_b)
