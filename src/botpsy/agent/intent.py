@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.grounding import user_text, words
+from botpsy.agent.grounding import json_objects, user_text, words
 from botpsy.agent.selection import (
     _QUESTION,
     ACTION_WORDS,
@@ -173,14 +173,4 @@ def _result_objects(messages: list[Message]) -> Iterator[dict]:
             data = json.loads(message.content)
         except ValueError:
             continue
-        yield from _dicts(data)
-
-
-def _dicts(data: object) -> Iterator[dict]:
-    if isinstance(data, dict):
-        yield data
-        for value in data.values():
-            yield from _dicts(value)
-    elif isinstance(data, list):
-        for value in data:
-            yield from _dicts(value)
+        yield from json_objects(data)

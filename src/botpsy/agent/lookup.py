@@ -19,17 +19,7 @@ one that reads what it found never meets the second.
 from __future__ import annotations
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.grounding import (
-    acts_on_items,
-    finders,
-    id_arguments,
-    named_ids,
-    refusal_for,
-    shown_items,
-    user_text,
-    words,
-)
-from botpsy.agent.selection import name_family
+from botpsy.agent.grounding import acts_on_items, off_request_id
 from botpsy.tools import ToolRegistry
 from botpsy.types import Message, ToolCall
 
@@ -41,24 +31,6 @@ class LookupCheck:
         self.registry = registry
 
     def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
-        ids = id_arguments(call)
-        if not ids or acts_on_items(call.name):
-            return None
-        family = name_family(call.name)
-        said = user_text(messages)
-        wanted = words(said)
-        items = [i for i in shown_items(messages) if i.family == family]
-        fitting = {i.id: i for i in items if i.words & wanted}
-        for arg, value in ids.items():
-            if value in named_ids(said):
-                continue
-            matches = [i for i in items if i.id == value]
-            if not matches:
-                why = f"{arg} {value} is not an id that a lookup in this conversation showed"
-            elif fitting and value not in fitting:
-                label = matches[0].label or f"id {value}"
-                why = f"{arg} {value} is {label!r}, which is not what the request is about"
-            else:
-                continue
-            return refusal_for(why, arg, list(fitting.values()), finders(family, self.registry))
-        return None
+        if acts_on_items(call.name):
+            return None  # agent.grounding judges those
+        return off_request_id(call, messages, self.registry, fit_needed=False)
