@@ -21,8 +21,8 @@ from botpsy.types import ToolCall
 HERMES = HermesFormat()
 
 
-def call(name: str, **arguments: object) -> str:
-    return HERMES.render_calls([ToolCall(name=name, arguments=arguments)])
+def call(tool: str, /, **arguments: object) -> str:
+    return HERMES.render_calls([ToolCall(name=tool, arguments=arguments)])
 
 
 CASES = [
@@ -130,3 +130,35 @@ def test_the_shipped_set_loads() -> None:
     assert len(cases) >= 120
     assert {c.case_class.value for c in cases} == {
         "create", "lookup", "two_step", "no_side_effect", "edit"}
+
+
+JUNK_CASES = [
+    {"id": "j1", "class": "two_step",
+     "request": "Draft an email to Jonas saying the build is green. Don't send anything yet.",
+     "expect_changes": [{"table": "emails", "op": "insert", "fields": {
+         "folder": {"equals": "drafts"},
+         "recipients": {"contains_all": ["jonas.weber@northwind.example"]}}}],
+     "answer_facts": []},
+    {"id": "j2", "class": "no_side_effect", "request": "What did the binoculars for Dad cost?",
+     "expect_changes": [], "answer_facts": []},
+]
+JUNK_SCRIPTS = {
+    "j1": [call("search_contacts", query="Jonas"),
+           call("send_email", to="jonas.weber@northwind.example", subject="Build",
+                body="The build is green."),
+           call("draft_email", to="jonas.weber@northwind.example", subject="Build",
+                body="The build is green."), "Drafted, not sent."],
+    "j2": [call("add_contact", name="Sam"), "I could not find a price."],
+}
+
+
+def test_writes_nobody_asked_for_never_run_under_yes(tmp_path: Path) -> None:
+    """The issue's junk side effects, replayed: a send after "don't send" and a contact
+    made by a question are refused before they run, although --yes approves untainted
+    side effects; the draft that was asked for is made."""
+    path = tmp_path / "junk.jsonl"
+    path.write_text("".join(json.dumps(c) + "\n" for c in JUNK_CASES), encoding="utf-8")
+    report = run_heldout(lambda case, refs: scripted_model(list(JUNK_SCRIPTS[case.id]), "s"),
+                         tmp_path / "run", cases=load_cases(path), progress=False)
+    assert report.junk_changes == 0
+    assert report.overall.passed == 2
