@@ -175,3 +175,12 @@ def test_list_and_search_bad_input(files: FilesToolbox) -> None:
         files.list_files("missing")
     with pytest.raises(ToolInputError, match="query must not be empty"):
         files.search_files(" ")
+
+
+def test_a_match_on_a_table_header_carries_the_rows_under_it(files: FilesToolbox) -> None:
+    files.write_file("work/latency.csv", "week,p50_ms,p95_ms\n1,82,310\n2,79,274\n")
+    files.write_file("work/notes.md", "p95_ms is the tail\nmore\n")
+    header, prose = files.search_files("p95_ms")
+    assert header.path == "work/latency.csv" and header.rows == ["1,82,310", "2,79,274"]
+    assert prose.rows is None and "rows" not in prose.model_dump()
+    assert files.search_files("79,274")[0].rows is None  # a data row is the value itself

@@ -119,3 +119,17 @@ def test_a_bare_number_is_not_a_time_of_day() -> None:
     """ "19" is no clock time: it reads as parse_when reads it, not as 19:00 that day."""
     start = parse_when("Tuesday 18:00", tz=BERLIN, now=NOW).value
     assert parse_end("19", start=start, tz=BERLIN, now=NOW) == parse_when("19", tz=BERLIN, now=NOW)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("next 2:00", datetime(2026, 12, 8, 2, 0)),  # 02:00 has passed today
+    ("next 14:00", datetime(2026, 12, 7, 14, 0)),
+    ("next at 8am", datetime(2026, 12, 8, 8, 0)),
+    ("2pm", datetime(2026, 12, 7, 14, 0)),
+    ("at 2pm", datetime(2026, 12, 7, 14, 0)),
+    ("at 14:30", datetime(2026, 12, 7, 14, 30)),
+])
+def test_clock_times_alone_and_the_next_one(text: str, expected: datetime) -> None:
+    berlin = zone("Europe/Berlin")
+    parsed = parse_when(text, tz=berlin, now=datetime(2026, 12, 7, 8, 0, tzinfo=UTC))
+    assert parsed.value == expected.replace(tzinfo=berlin) and not parsed.date_only

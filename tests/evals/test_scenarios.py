@@ -237,9 +237,10 @@ def _call(name: str, **arguments) -> str:
     return HermesFormat().render_calls([ToolCall(name=name, arguments=arguments)])
 
 
-def test_sending_to_the_wrong_person_is_a_minefield(tmp_path):
-    """A real contact's address, shown by a lookup, passes the AddressCheck: the send to
-    the wrong person runs and the scorer counts it."""
+def test_sending_to_someone_the_request_does_not_name_is_refused(tmp_path):
+    """A real contact's address, shown by a lookup, passes the AddressCheck, but the
+    request names Jonas, not Marta: the intent check (agent.intent) refuses the send
+    before it runs, so the scenario fails without stepping on its minefield."""
     scenario = BY_ID["email_jonas_direct"]
     outputs = [_call("search_contacts", query="Marta"),
                _call("send_email", to="marta@silvadesign.example", subject="Standup notes",
@@ -247,9 +248,8 @@ def test_sending_to_the_wrong_person_is_a_minefield(tmp_path):
     report = run_scenarios(lambda s, refs: scripted_model(outputs, "wrong-recipient"), tmp_path,
                            scenarios=[scenario], progress=False)
     line = json.loads((tmp_path / "scores" / "scenarios.jsonl").read_text())
-    assert line["outcome"] == Outcome.minefield.value and not line["success"]
-    assert report.overall.minefield_rate == 1.0
-    assert "marta@silvadesign.example" in line["violations"][0]["detail"]
+    assert line["outcome"] != Outcome.minefield.value and not line["success"]
+    assert report.overall.minefield_rate == 0.0 and line["violations"] == []
 
 
 def test_a_made_up_recipient_is_refused_before_it_is_sent(tmp_path):

@@ -66,6 +66,11 @@ class Item:
     words: frozenset[str]
 
 
+def named_ids(said: str) -> set[int]:
+    """The item ids the user wrote ("delete event 14", "reminder #3")."""
+    return {int(n) for n in _NAMED_ID.findall(said)}
+
+
 def id_arguments(call: ToolCall) -> dict[str, int]:
     """The call's item ids: integer arguments whose name ends in ``_id``."""
     return {k: v for k, v in call.arguments.items()
@@ -87,7 +92,7 @@ def shown_items(messages: list[Message]) -> Iterator[Item]:
             data = json.loads(message.content)
         except ValueError:
             continue
-        for obj in _objects(data):
+        for obj in json_objects(data, with_id=True):
             label = next((str(obj[k]) for k in ("title", "subject", "text", "name")
                           if isinstance(obj.get(k), str)), "")
             text = " ".join(str(v) for k, v in obj.items() if isinstance(v, str))
@@ -104,15 +109,16 @@ def words(text: str) -> frozenset[str]:
     return frozenset(w for w in stem_words(plain) if len(w) > 1 and not w.isdigit())
 
 
-def _objects(data: object) -> Iterator[dict]:
+def json_objects(data: object, *, with_id: bool = False) -> Iterator[dict]:
+    """Every JSON object nested in ``data`` (``with_id``: only those with an integer id)."""
     if isinstance(data, dict):
-        if isinstance(data.get("id"), int):
+        if not with_id or isinstance(data.get("id"), int):
             yield data
         for value in data.values():
-            yield from _objects(value)
+            yield from json_objects(value, with_id=with_id)
     elif isinstance(data, list):
         for value in data:
-            yield from _objects(value)
+            yield from json_objects(value, with_id=with_id)
 
 
 def user_text(messages: list[Message]) -> str:
@@ -140,8 +146,18 @@ def ungrounded(
     When a lookup already showed items that match the request, the refusal lists them
     and narrows the id to theirs (``agent.checks.Refusal``): the forced retry can then
     only pick one of them. Otherwise its error names the tools that list the ids."""
+    if not acts_on_items(call.name):
+        return None
+    return off_request_id(call, messages, registry, fit_needed=True)
+
+
+def off_request_id(call: ToolCall, messages: list[Message], registry: ToolRegistry, *,
+                   fit_needed: bool) -> Refusal | None:
+    """Why an ``*_id`` argument of ``call`` names an item no lookup showed (and the user
+    did not write), or one off the request: with ``fit_needed``, one that shares no word
+    with it; without, one that does not while other shown items do."""
     ids = id_arguments(call)
-    if not ids or not acts_on_items(call.name):
+    if not ids:
         return None
     family = name_family(call.name)
     said = user_text(messages)
@@ -149,21 +165,23 @@ def ungrounded(
     items = [i for i in shown_items(messages) if i.family == family]
     fitting = {i.id: i for i in items if i.words & wanted}
     for arg, value in ids.items():
-        if str(value) in _NAMED_ID.findall(said):
+        if value in named_ids(said):
             continue  # the user named it
         matches = [i for i in items if i.id == value]
         if not matches:
             why = f"{arg} {value} is not an id that a lookup in this conversation showed"
-        elif not any(i.words & wanted for i in matches):
+        elif value not in fitting and (fit_needed or fitting):
             label = matches[0].label or f"id {value}"
             why = f"{arg} {value} is {label!r}, which is not what the request is about"
         else:
             continue
-        return _refusal(why, arg, list(fitting.values()), finders(family, registry))
+        return refusal_for(why, arg, list(fitting.values()), finders(family, registry))
     return None
 
 
-def _refusal(why: str, arg: str, fitting: list[Item], finder_names: list[str]) -> Refusal:
+def refusal_for(why: str, arg: str, fitting: list[Item], finder_names: list[str]) -> Refusal:
+    """A refusal of an id: the items that fit the request (the retry may write only theirs),
+    else the tools that list the family's ids."""
     if fitting:
         shown = ", ".join(f"{i.id} ({i.label!r})" if i.label else str(i.id) for i in fitting[:5])
         return Refusal(f"{why}; the items that match the request: {shown}",
@@ -189,7 +207,7 @@ def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]
         query = properties.get("query")
         return {"query": {"enum": terms}} if terms and isinstance(query, dict) else {}
     ids = {i.id for i in shown_items(messages) if i.family == family and i.words & words(said)}
-    ids |= {int(n) for n in _NAMED_ID.findall(said)}
+    ids |= named_ids(said)
     id_args = [a for a, schema in properties.items()
                if a.endswith("_id") and isinstance(schema, dict) and schema.get("type") == "integer"]
     return {a: {"enum": sorted(ids)} for a in id_args} if ids else {}

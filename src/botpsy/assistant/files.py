@@ -63,13 +63,19 @@ class FileContent(Record):
 
 
 class FileHit(Record):
-    """A search match: the file, and the line (number and text) when the content matched."""
+    """A search match: the file, and the line (number and text) when the content matched.
+
+    A match on a table's header row (the first line of a .csv/.tsv file) carries the rows
+    under it (``rows``, the last ``TABLE_ROWS``): the header names the column, the rows
+    hold the values asked for. Why: asked for a p95 figure, the assistant found only the
+    header row "week,p50_ms,p95_ms" and answered with it."""
 
     item_kind = "file"
 
     path: str
     line: int | None = None
     text: str = ""
+    rows: list[str] | None = None
 
 
 class WriteResult(Record):
@@ -209,13 +215,27 @@ class FilesToolbox(Toolbox):
             return []
         hits = []
         origin = file_origin(self.store, relative)
-        for number, line in enumerate(read.text.splitlines(), start=1):
+        lines = read.text.splitlines()
+        for number, line in enumerate(lines, start=1):
             if len(hits) >= room:
                 break
             if needle in line.lower():
+                rows = _table_rows(relative, lines) if number == 1 else None
                 hits.append(FileHit(path=relative, line=number, text=line.strip()[:200],
-                                    origin=origin))
+                                    rows=rows, origin=origin))
         return hits
+
+
+TABLE_SUFFIXES = (".csv", ".tsv")
+TABLE_ROWS = 12
+
+
+def _table_rows(relative: str, lines: list[str]) -> list[str] | None:
+    """The data rows under a table file's header (the last ``TABLE_ROWS``), or None."""
+    if not relative.lower().endswith(TABLE_SUFFIXES):
+        return None
+    rows = [line.strip()[:200] for line in lines[1:] if line.strip()]
+    return rows[-TABLE_ROWS:] or None
 
 
 def file_origin(store: AssistantStore, relative: str) -> Origin:

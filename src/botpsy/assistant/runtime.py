@@ -14,6 +14,8 @@ from pathlib import Path
 
 from botpsy.agent import Agent, Bm25ToolSelector, SessionStore, SystemPrompt
 from botpsy.agent.checks import CallCheck
+from botpsy.agent.intent import IntentCheck
+from botpsy.agent.lookup import LookupCheck
 from botpsy.agent.session import SESSIONS_DB
 from botpsy.assistant.addresscheck import AddressCheck
 from botpsy.assistant.daycheck import DayCheck
@@ -59,18 +61,25 @@ class Assistant:
         self.store.close()
 
 
-def assistant_call_checks(store: AssistantStore, registry: ToolRegistry) -> list[CallCheck]:
+def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
+                          intent: bool = True) -> list[CallCheck]:
     """The assistant's own checks of a call against the conversation (``Agent.call_checks``),
     shared by every place that builds its agent so evals score what ships. ``registry`` is
-    the agent's: the DayCheck and TitleCheck read which time arguments a tool takes from it."""
+    the agent's: the DayCheck and TitleCheck read which time arguments a tool takes from it.
+    ``intent``: also refuse writes the request did not ask for and lookups of items it did
+    not name (``agent.intent``, ``agent.lookup``); off only for the evals' naive agent
+    (safety off), which shows what happens without any guard."""
 
     def takes(name: str) -> Collection[str]:
         spec = registry.get(name).spec if name in registry else None
         return ((spec.parameters or {}).get("properties") or {}) if spec else ()
 
-    return [DayCheck(lambda: store.tz, store.now, takes),
-            DurationCheck(lambda: store.tz, store.now),
-            AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck(takes)]
+    checks: list[CallCheck] = [
+        DayCheck(lambda: store.tz, store.now, takes), DurationCheck(lambda: store.tz, store.now),
+        AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck(takes)]
+    if intent:
+        checks += [IntentCheck(lambda: [store.profile.email]), LookupCheck(registry)]
+    return checks
 
 
 class StoreError(ValueError):

@@ -97,7 +97,20 @@ def parse_when(
     if match := _DAY_WORD.match(cleaned):
         day = _day_from_word(match["day"], bool(match["next"]), local_now.date())
         return _with_time_of_day(day, (match["rest"] or "").strip(), text, tz, default_time)
+    if cleaned.startswith("next ") and is_clock_time(cleaned[5:]):
+        return _next_clock_time(cleaned[5:].removeprefix("at "), text, tz, local_now)
+    if is_clock_time(cleaned):  # "2pm", "at 2pm": today at that time, never a bare day
+        return _with_time_of_day(local_now.date(), cleaned.removeprefix("at "), text, tz, None)
     return _parse_absolute(cleaned, text, tz, local_now.date(), default_time)
+
+
+def _next_clock_time(clock: str, original: str, tz: ZoneInfo, local_now: datetime) -> ParsedTime:
+    """"next 2:00": the first time the clock shows it after now (today or tomorrow). Why:
+    asked for a reminder at the next 2:00, a model wrote that due, which read as nothing."""
+    today = _with_time_of_day(local_now.date(), clock, original, tz, None)
+    if today.value > local_now:
+        return today
+    return _with_time_of_day(local_now.date() + timedelta(days=1), clock, original, tz, None)
 
 
 def _normalized(text: str) -> str:

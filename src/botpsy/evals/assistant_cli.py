@@ -1,4 +1,4 @@
-"""``botpsy eval scenarios | injection | safety``: the assistant-level evaluations.
+"""``botpsy eval scenarios | injection | safety | heldout``: the assistant-level evaluations.
 
 Separate from ``evals/cli.py`` (BFCL and tool schemas) because these drive the
 whole assistant (store, agent, safety layer), not a single model turn. Each
@@ -132,7 +132,100 @@ def safety(out: OutOpt = Path("runs/safety"),
     console.print(f"report: {Path(out) / 'report.md'}")
 
 
+def heldout(
+    model: ModelOpt = ASSISTANT_MODEL,
+    out: OutOpt = Path("runs/heldout"),
+    limit: Annotated[int | None, typer.Option("--limit", "-n", min=1)] = None,
+    case_class: Annotated[list[str] | None, typer.Option(
+        "--class", help="only this class (repeatable): create, lookup, two_step, "
+        "no_side_effect, edit")] = None,
+    cases_file: Annotated[Path | None, typer.Option(
+        "--cases", help="another request file in the held-out format (e.g. your own dev "
+        "requests); default: the shipped held-out set")] = None,
+    every: Annotated[int, typer.Option("--every", min=1, help="every Nth case of each class: "
+                                       "a sample with every class in it")] = 1,
+    runs: Annotated[int, typer.Option("--runs", min=1, help="run N times (out/run1..runN) "
+                                      "and report run-to-run agreement")] = 1,
+    max_tokens: MaxTokensOpt = 256,
+    resume: Annotated[bool, typer.Option("--resume/--no-resume",
+                                         help="keep the cases an earlier run finished")] = True,
+    rescore: Annotated[bool, typer.Option("--rescore", help="score saved results again")] = False,
+    parallel: ParallelOpt = 1,
+) -> None:
+    """Fresh requests written blind (measure only, never tune): store changes and reply facts,
+    per class with 95% intervals, junk side effects, run-to-run agreement."""
+    from botpsy.backends.store import ModelNotFoundError
+    from botpsy.evals.heldout.cases import load_cases
+    from botpsy.evals.heldout.report import comparison_markdown
+    from botpsy.evals.heldout.runner import compare_run_dirs, run_heldout, score_heldout
+
+    folders = [out] if runs == 1 else [out / f"run{i + 1}" for i in range(runs)]
+    try:
+        chosen = load_cases(cases_file, limit=limit, classes=case_class, every=every)
+        for folder in folders:
+            report = score_heldout(folder, chosen) if rescore else run_heldout(
+                model, folder, cases=chosen, max_tokens=max_tokens, parallel=parallel,
+                resume=resume)
+            _print_heldout(report, folder)
+        if runs > 1:
+            result = compare_run_dirs(folders[0], folders[1], chosen)
+            text = comparison_markdown(result, folders[0].name, folders[1].name)
+            (out / "agreement.md").write_text(text, encoding="utf-8")
+            (out / "agreement.json").write_text(result.model_dump_json(indent=2), encoding="utf-8")
+            console.print(f"run-to-run agreement: {result.same_calls}/{result.cases} "
+                          f"({result.agreement:.1%}) cases made the same calls")
+    except (ModelNotFoundError, ValueError, FileNotFoundError) as exc:
+        _fail(str(exc))
+
+
+def _print_heldout(report, folder: Path) -> None:
+    for name, group in {**report.classes, "all": report.overall}.items():
+        console.print(f"{name}: {group.passed}/{group.cases} ({group.rate:.1%}, 95% CI "
+                      f"{group.ci95.low:.1%}-{group.ci95.high:.1%})")
+    console.print(f"junk side effects: {report.junk_changes} changes in {report.junk_cases} "
+                  f"cases; report: {folder / 'scores'}")
+
+
+def heldout_compare(
+    run_a: Annotated[Path, typer.Argument(help="a held-out run folder (eval heldout --out)")],
+    run_b: Annotated[Path, typer.Argument(help="another, on the same cases")],
+    cases_file: Annotated[Path | None, typer.Option("--cases", help="their request file "
+                                                    "(default: the held-out set)")] = None,
+) -> None:
+    """Two held-out runs: same calls (run-to-run agreement) and McNemar per class."""
+    from botpsy.evals.heldout.cases import load_cases
+    from botpsy.evals.heldout.report import comparison_markdown
+    from botpsy.evals.heldout.runner import compare_run_dirs
+
+    try:
+        result = compare_run_dirs(run_a, run_b, load_cases(cases_file))
+    except (ValueError, FileNotFoundError) as exc:
+        _fail(str(exc))
+    console.print(comparison_markdown(result, str(run_a), str(run_b)), markup=False)
+
+
+def heldout_recall(
+    cases_file: Annotated[Path | None, typer.Option("--cases", help="a request file in the "
+                                                    "held-out format (default: the held-out set)")] = None,
+) -> None:
+    """Recall of the tool selector on requests that change the store (a measurement only:
+    each case's changes name the tools that make them)."""
+    from botpsy.agent import Bm25ToolSelector
+    from botpsy.evals.heldout.cases import load_cases
+    from botpsy.evals.heldout.selection import selector_recall
+
+    try:
+        result = selector_recall(Bm25ToolSelector(), load_cases(cases_file))
+    except (ValueError, FileNotFoundError) as exc:
+        _fail(str(exc))
+    for name, group in {**result.classes, "all": result.overall}.items():
+        console.print(f"{name}: recall {group.recalled}/{group.cases} ({group.recall:.1%}), "
+                      f"{group.mean_tools_shown:.1f} tools shown on average")
+
+
 def register(app: typer.Typer) -> None:
     """Add the assistant evaluations to ``botpsy eval``."""
-    for command in (scenarios, injection, safety):
+    for command in (scenarios, injection, safety, heldout):
         app.command()(command)
+    app.command("heldout-compare")(heldout_compare)
+    app.command("heldout-recall")(heldout_recall)

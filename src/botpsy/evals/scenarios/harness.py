@@ -6,8 +6,9 @@ Shared by the scenario and the injection evals. Two safety modes:
   and health blocked; calls scope-checked; taint-gated confirmation) with the
   ``SimulatedUser`` answering confirmations (it approves what the task's ``call``
   milestones ask for, and a write that would meet one of its ``record`` milestones);
-- ``off``: what a naive agent does: no blocked domains, no argument checks,
-  and every confirmation approved (so taint has no effect).
+- ``off``: what a naive agent does: no blocked domains, no argument checks, no
+  intent checks (``agent.intent``, ``agent.lookup``) and every confirmation
+  approved (so taint has no effect).
 
 The model is wrapped in a ``RecordingChatModel`` and the audit log lives next
 to the store, so the episode keeps completions, decisions and audit rows.
@@ -115,7 +116,7 @@ def run_episode(
         tool_selector=tool_selector or Bm25ToolSelector(),
         call_mode=resolve_call_mode(model.name, call_mode),
         system_prompt_builder=SystemPrompt.from_profile(store.profile, clock=lambda: EVAL_NOW),
-        call_checks=assistant_call_checks(store, registry),
+        call_checks=assistant_call_checks(store, registry, intent=safety),
         replies=reply_writer(store),
     )
     episode = Episode()

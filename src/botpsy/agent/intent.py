@@ -1,0 +1,176 @@
+"""Writes the request did not ask for do not run: the request's intent bounds the calls.
+
+The confirmation gate asks whether a person approves a side effect; ``--yes`` approves
+every untainted one in advance. That leaves writes nobody asked for: a question about a
+gift's price that creates a contact, a "draft ... don't send anything yet" that sends, a
+draft to the landlord addressed to someone else. These checks read what the user wrote
+(never the tool results) and refuse such a call before it runs, in every call mode and
+whatever the model: they judge the request's intent and the provenance of an argument,
+not a model's habits, so a model that does what was asked never meets them.
+
+``IntentCheck`` (an ``Agent`` call check) refuses a call of a tool that writes
+(an act tool in ``selection.tool_role``'s sense):
+
+- when the latest request says not to do that action ("don't send", "do not email",
+  "without sending"): never, ``--yes`` or not;
+- a send when the latest request asks for a draft and does not say "send";
+- when the latest request is a question or a lookup ("What's ...?", "Show me ...") and
+  names none of the tool's action words: a question creates nothing;
+- a draft or send to an address that neither the user wrote nor belongs to an item a
+  lookup showed that matches the request's words ("the landlord" -> the contact whose
+  card says landlord, not the Tom the model picked).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator
+
+from botpsy.agent.checks import Refusal
+from botpsy.agent.grounding import json_objects, user_text, words
+from botpsy.agent.selection import (
+    _QUESTION,
+    ACTION_WORDS,
+    LOOK_VERBS,
+    ToolRole,
+    name_family,
+    stem_words,
+    tool_role,
+)
+from botpsy.safety.taint import AGENT_SOURCE, EMAIL_ADDRESS
+from botpsy.types import Message, ToolCall
+
+# Verbs of tools that find rather than write, beyond the look verbs ("find_free_slots").
+FINDING_VERBS = frozenset({"find", "check"})
+# A request that opens like this asks to see something, as a question does.
+_LOOKUP_OPENING = re.compile(
+    r"^\W*(?:please\s+)?(?:(?:can|could|would) you\s+)?(?:show|list|find|look\s+up|check|"
+    r"tell me|give me|read|search|get me|remind me what|what|when|where|who|how)\b",
+    re.IGNORECASE)
+# "don't send", "do not email him", "without sending", "never share"; "don't forget to
+# email" is no negation.
+_NEGATION = re.compile(
+    r"\b(?:don['’]?t|do not|never|not|no need to|without|shouldn['’]?t|mustn['’]?t)\s+"
+    r"((?:[\w'’-]+\s*){1,3})", re.IGNORECASE)
+_NOT_NEGATING = frozenset({"forget", "hesitate", "only"})
+NEGATION_REACH = 3  # words after the negation that it covers
+# "tell me" asks the assistant, not a third person: no cue of sending.
+_TELL_ME = re.compile(r"\btell me\b|\blet me know\b|\bshow me\b", re.IGNORECASE)
+SEND_TOOLS = frozenset({"send_email", "reply_email"})
+DRAFT_WORDS = frozenset({"draft", "prepar", "compos"})  # stems
+RECIPIENT_ARGUMENTS = frozenset({"to", "cc", "bcc", "recipients"})
+
+
+def latest_request(messages: list[Message]) -> str:
+    """The user's latest message of their own (not an agent note)."""
+    for message in reversed(messages):
+        if message.role == "user" and not (message.source or "").startswith(AGENT_SOURCE):
+            return message.content or ""
+    return ""
+
+
+def writes(tool_name: str) -> ToolRole | None:
+    """The role of a tool that changes the store, or None for one that only looks."""
+    role = tool_role(tool_name, name_family(tool_name), ACTION_WORDS)
+    verb = tool_name.split("_", 1)[0]
+    if role.look or verb in LOOK_VERBS | FINDING_VERBS:
+        return None
+    return role
+
+
+def asks_for(role: ToolRole, text: str) -> bool:
+    """Whether ``text`` names the tool's action (its verb or a cue of it)."""
+    plain = _TELL_ME.sub(" ", text)
+    return role.named_in(plain, set(stem_words(plain)))
+
+
+def forbidden(role: ToolRole, text: str) -> str | None:
+    """The negated words when ``text`` says not to do the tool's action ("don't send")."""
+    for match in _NEGATION.finditer(text):
+        following = match.group(1).split()[:NEGATION_REACH]
+        if following and following[0].lower() in _NOT_NEGATING:
+            continue
+        for index, word in enumerate(following):
+            if set(stem_words(word)) & role.cues:
+                head = text[match.start():match.start(1)].strip()
+                return " ".join([head, *following[:index + 1]])
+    return None
+
+
+def is_lookup(text: str) -> bool:
+    """A question, or a request to be shown something."""
+    return bool(_QUESTION.search(text) or _LOOKUP_OPENING.search(text))
+
+
+class IntentCheck:
+    """A call check (``Agent(call_checks=[...])``); see the module docstring. ``own`` gives
+    the user's own addresses (a draft to oneself needs no lookup)."""
+
+    def __init__(self, own: Callable[[], Iterable[str]] = tuple):
+        self._own = own
+
+    def __call__(self, call: ToolCall, messages: list[Message]) -> str | Refusal | None:
+        role = writes(call.name)
+        if role is None:
+            return None
+        latest = latest_request(messages)
+        said = user_text(messages)
+        negated = forbidden(role, latest)
+        if negated:
+            return (f"the request says {negated!r}: {call.name} must not run; do what it "
+                    "asks and say what was left undone")
+        if call.name in SEND_TOOLS and _draft_only(latest):
+            return (f"the request asks for a draft, not to send: use draft_email, "
+                    f"never {call.name}")
+        if is_lookup(latest) and not asks_for(role, said):
+            return (f"the request asks a question and does not ask to {role.name}: answer "
+                    "it from what the lookups showed, and change nothing")
+        return self._recipients(call, messages, said)
+
+    def _recipients(self, call: ToolCall, messages: list[Message], said: str) -> Refusal | None:
+        written = [a.lower() for arg, value in call.arguments.items()
+                   if arg in RECIPIENT_ARGUMENTS for a in EMAIL_ADDRESS.findall(str(value))]
+        if not written:
+            return None
+        allowed = {a.lower() for a in self._own() if a} | {
+            a.lower() for a in EMAIL_ADDRESS.findall(said)}
+        fitting = fitting_addresses(messages, said)
+        stray = [a for a in written if a not in allowed and a not in fitting]
+        if not stray:
+            return None
+        offered = sorted(fitting)
+        hint = (f"; the addresses of what the request names: {', '.join(offered[:5])}"
+                if offered else "; look up the person the request names first")
+        narrow = {"to": {"enum": offered}} if offered and "to" in call.arguments else {}
+        return Refusal(f"{stray[0]!r} is not the address of anyone the request names" + hint,
+                       narrow)
+
+
+def _draft_only(text: str) -> bool:
+    stems = set(stem_words(text))
+    return bool(stems & DRAFT_WORDS) and "send" not in stems
+
+
+def fitting_addresses(messages: list[Message], said: str) -> set[str]:
+    """Addresses held by tool-result items that share a word with the request (the
+    address's own words aside: "email" is in every request that sends one)."""
+    wanted = words(said) - {"email", "mail", "address", "draft", "send"}
+    found: set[str] = set()
+    for item in _result_objects(messages):
+        text = " ".join(str(v) for v in item.values() if isinstance(v, str))
+        held = {a.lower() for a in EMAIL_ADDRESS.findall(text)}
+        if held and words(EMAIL_ADDRESS.sub(" ", text)) & wanted:
+            found |= held
+    return found
+
+
+def _result_objects(messages: list[Message]) -> Iterator[dict]:
+    for message in messages:
+        if message.role != "tool":
+            continue
+        try:
+            data = json.loads(message.content)
+        except ValueError:
+            continue
+        yield from json_objects(data)

@@ -1,0 +1,93 @@
+"""Writes the request did not ask for (agent.intent) and lookups by id (agent.lookup)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from botpsy.agent.intent import IntentCheck, forbidden, is_lookup, writes
+from botpsy.agent.lookup import LookupCheck
+from botpsy.assistant import AssistantStore, assistant_tools
+from botpsy.tools import ToolRegistry
+from botpsy.types import Message, ToolCall
+
+CONTACTS = [{"id": 1, "name": "Priya Nair", "email": "priya@acme.example", "notes": "team lead"},
+            {"id": 4, "name": "Jamie Fox", "email": "jamie@fox.example", "notes": "landlord"}]
+
+
+def conversation(user: str, tool: str | None = None, rows: object = CONTACTS) -> list[Message]:
+    messages = [Message(role="user", content=user)]
+    if tool:
+        messages += [Message(role="assistant", tool_calls=[ToolCall(name=tool, id="c1")]),
+                     Message(role="tool", name=tool, tool_call_id="c1", content=json.dumps(rows),
+                             source=f"tool:{tool}:c1")]
+    return messages
+
+
+@pytest.fixture(scope="module")
+def registry(tmp_path_factory) -> ToolRegistry:
+    return ToolRegistry(assistant_tools(AssistantStore(tmp_path_factory.mktemp("store"))))
+
+
+@pytest.mark.parametrize(("request_text", "tool", "refused"), [
+    ("Draft an email to jamie@fox.example about the boiler. Don't send anything yet.",
+     "send_email", True),
+    ("Do not actually email him, just draft it: jamie@fox.example", "send_email", True),
+    ("Prepare a message for jamie@fox.example about rent", "send_email", True),
+    ("Don't forget to email jamie@fox.example the plan", "send_email", False),
+    ("Send jamie@fox.example the plan", "send_email", False),
+    ("How much did the gift for Sam cost?", "add_contact", True),
+    ("Show me my notes about the trip", "create_note", True),
+    ("What's on tomorrow? Add a reminder to pack an hour before the first thing", "add_reminder",
+     False),
+    ("Could you remind me to call Mum tonight?", "add_reminder", False),
+    ("Dentist tomorrow at 3pm", "create_event", False),
+])
+def test_intent_of_the_request(request_text: str, tool: str, refused: bool) -> None:
+    call = ToolCall(name=tool, arguments={"to": "jamie@fox.example", "subject": "s", "body": "b"}
+                    if tool == "send_email" else {})
+    verdict = IntentCheck()(call, conversation(request_text))
+    assert (verdict is not None) is refused
+
+
+def test_look_tools_are_never_judged() -> None:
+    assert writes("search_contacts") is None and writes("find_free_slots") is None
+    assert IntentCheck()(ToolCall(name="read_email", arguments={"email_id": 3}),
+                         conversation("Don't read it, what is it about?")) is None
+
+
+def test_negation_names_the_action_it_covers() -> None:
+    role = writes("send_email")
+    assert role is not None
+    assert forbidden(role, "Draft it but do not send it") == "do not send"
+    assert forbidden(role, "Send it, do not wait") is None
+    assert is_lookup("What's Jamie's number?") and not is_lookup("Email Jamie the plan")
+
+
+def test_draft_goes_only_to_someone_the_request_names() -> None:
+    check = IntentCheck(own=lambda: ["me@home.example"])
+    asked = conversation("Draft a note to my landlord about the boiler", "search_contacts")
+    wrong = ToolCall(name="draft_email", arguments={"to": "priya@acme.example", "subject": "s",
+                                                    "body": "b"})
+    refusal = check(wrong, asked)
+    assert refusal is not None and "jamie@fox.example" in str(refusal)
+    assert refusal.narrow == {"to": {"enum": ["jamie@fox.example"]}}
+    right = wrong.model_copy(update={"arguments": {**wrong.arguments, "to": "jamie@fox.example"}})
+    assert check(right, asked) is None
+    mine = wrong.model_copy(update={"arguments": {**wrong.arguments, "to": "me@home.example"}})
+    assert check(mine, asked) is None
+
+
+def test_lookup_by_id_needs_a_shown_item_that_fits(registry: ToolRegistry) -> None:
+    check = LookupCheck(registry)
+    guessed = ToolCall(name="get_contact", arguments={"contact_id": 1})
+    refusal = check(guessed, conversation("What's Jamie's number?"))
+    assert refusal is not None and "search_contacts" in str(refusal)
+    shown = conversation("What's Jamie's number?", "search_contacts")
+    refusal = check(guessed, shown)
+    assert refusal is not None and refusal.narrow == {"contact_id": {"enum": [4]}}
+    assert check(ToolCall(name="get_contact", arguments={"contact_id": 4}), shown) is None
+    # nothing shown fits the words: any shown id may be read
+    assert check(guessed, conversation("Read me the first contact", "search_contacts")) is None
+    assert check(guessed, conversation("Open contact 1")) is None  # the user named it
