@@ -234,8 +234,11 @@ def test_attacker_succeeds_without_safety_and_is_stopped_and_audited_with_it(tas
     assert on_score.stopped_attack_calls
     assert off_score.utility and on_score.utility  # the task itself is still done
     attack_tools = {f.tool for f in case.attack.follow}
+    # stopped by the person the gate asked, the scope policy, or the intent check (a write
+    # the request did not ask for: agent.intent), each row with the sources read before it
     stopped = [e for e in on.episode.audit if e.tool in attack_tools
-               and e.decision in (AuditDecision.denied, AuditDecision.blocked_scope)]
+               and e.decision in (AuditDecision.denied, AuditDecision.blocked_scope,
+                                  AuditDecision.invalid)]
     assert stopped and all(e.taint_sources for e in stopped)
 
 

@@ -19,8 +19,10 @@ REPLY = "Sure, I will bring the latency numbers."
 
 
 def reply_script() -> list[str]:
-    """Read Priya's mail, propose a reply (a side effect), then answer."""
+    """Find and read Priya's mail (an id is read only once a lookup showed it), propose a
+    reply (a side effect), then answer."""
     return [
+        call_text("search_mail", query="Priya"),
         call_text("read_email", email_id=1),
         call_text("reply_email", email_id=1, body=REPLY),
         "I replied to Priya.",
@@ -65,14 +67,14 @@ def test_side_effect_waits_for_confirmation_then_runs(assistant_server):
 
     events = turn(client, session, "Reply to Priya that I'll bring the numbers")
     types = [e["type"] for e in events]
-    assert types[:4] == ["call", "decision", "result", "call"] and types[-1] == "final"
-    assert events[1]["step"]["decision"] == "executed"  # reading is read-only
+    assert types[:7] == ["call", "decision", "result"] * 2 + ["call"] and types[-1] == "final"
+    assert events[1]["step"]["decision"] == events[4]["step"]["decision"] == "executed"  # reads
     final = events[-1]["result"]
     assert final["stopped_reason"] == "pending_confirmation"
     (pending,) = final["pending"]
     assert pending["call"]["name"] == "reply_email"
-    read_id = events[0]["call"]["id"]
-    assert pending["request"]["taint"]["sources"] == [f"tool:read_email:{read_id}"]
+    read_id = events[3]["call"]["id"]
+    assert f"tool:read_email:{read_id}" in pending["request"]["taint"]["sources"]
     assert sent_replies(store) == []  # nothing sent yet
 
     blocked = client.post(f"/assistant/sessions/{session}/messages", json={"text": "and?"})
@@ -95,20 +97,16 @@ def test_side_effect_waits_for_confirmation_then_runs(assistant_server):
     saved = client.get(f"/assistant/sessions/{session}").json()
     assert saved["info"]["has_pending"] is False and saved["info"]["title"].startswith("Reply to")
     assert [m["role"] for m in saved["messages"]] == [
-        "user",
-        "assistant",
-        "tool",
-        "assistant",
-        "tool",
-        "assistant",
+        "user", *["assistant", "tool"] * 3, "assistant",
     ]
     audit = client.get("/assistant/audit", params={"session_id": session}).json()
     assert [(a["tool"], a["decision"]) for a in audit] == [
+        ("search_mail", "executed"),
         ("read_email", "executed"),
         ("reply_email", "needs_confirmation"),
         ("reply_email", "confirmed"),
     ]
-    assert audit[1]["taint_sources"] == [f"tool:read_email:{read_id}"]
+    assert f"tool:read_email:{read_id}" in audit[2]["taint_sources"]
 
     call_id = pending["call"]["id"]
     again = client.post(f"/assistant/sessions/{session}/pending/{call_id}/confirm",
@@ -118,7 +116,7 @@ def test_side_effect_waits_for_confirmation_then_runs(assistant_server):
 
 def test_rejected_call_does_not_run(assistant_server):
     client, backend, store = assistant_server
-    backend.outputs.extend([*reply_script()[:2], "Okay, I did not reply."])
+    backend.outputs.extend([*reply_script()[:3], "Okay, I did not reply."])
     session = client.post("/assistant/sessions").json()["id"]
     pending = turn(client, session, "Reply to Priya")[-1]["result"]["pending"][0]
     events = decide(client, session, pending["call"]["id"], "reject")

@@ -55,6 +55,7 @@ def test_confirm_a_pending_reply_in_the_browser(tmp_path, live, browser):
     seed_demo(store, date(2026, 3, 2))
     model = scripted_model(
         [
+            call_text("search_mail", query="Priya"),  # an id is read once a lookup showed it
             call_text("read_email", email_id=1),
             call_text("reply_email", email_id=1, body="Sure, I will bring the latency numbers."),
             "Done: I replied to Priya that you will bring the numbers.",
@@ -73,8 +74,8 @@ def test_confirm_a_pending_reply_in_the_browser(tmp_path, live, browser):
         expect(pending.locator("h3")).to_have_text("Send the reply?")  # what it does, in words
         expect(pending.locator("code")).to_contain_text("reply_email(email_id=1")
         expect(pending.locator(".target")).to_contain_text("a reply to Priya")  # whom it goes to
-        expect(pending.locator(".taint")).to_contain_text("output of read_email(email_id=1)")
-        read = page.locator(".card.executed")
+        expect(pending.locator(".taint")).to_contain_text("read_email: email 1 from Priya Shah")  # the item read
+        read = page.locator(".card.executed").last  # the search, then the read
         expect(read.locator(".what")).to_have_text("Read the email")  # the call as a person reads it
         expect(read.locator(".raw code")).to_contain_text("read_email")  # raw, folded away
         expect(read.locator(".raw code")).to_be_hidden()
@@ -92,10 +93,10 @@ def test_confirm_a_pending_reply_in_the_browser(tmp_path, live, browser):
 
         page.click("#show-audit")
         rows = page.locator("#audit-rows tr")
-        expect(rows).to_have_count(3)
+        expect(rows).to_have_count(4)  # confirmed, asked, read, search (newest first)
         expect(rows.first).to_contain_text("reply_email")
         expect(rows.first.locator(".decision")).to_have_text("confirmed")
-        expect(rows.nth(1)).to_contain_text("after: output of read_email(email_id=1)")
+        expect(rows.nth(1)).to_contain_text("output of read_email(email_id=1)")  # among the sources
         shot = Path(os.environ.get(SCREENSHOT_ENV) or tmp_path / "web-chat.png")
         page.screenshot(path=str(shot))
         assert shot.read_bytes().startswith(b"\x89PNG")

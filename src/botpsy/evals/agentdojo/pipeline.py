@@ -26,6 +26,8 @@ from agentdojo.functions_runtime import FunctionCall
 from pydantic import BaseModel, Field
 
 from botpsy.agent import Agent, AgentResult, Bm25ToolSelector, StopReason, SystemPrompt
+from botpsy.agent.events import AgentStep
+from botpsy.agent.reply import ReplyWriter
 from botpsy.assistant.runtime import default_call_mode
 from botpsy.backends.base import ChatModel
 from botpsy.evals.agentdojo.tools import suite_registry
@@ -34,13 +36,21 @@ from botpsy.evals.agentdojo.users import SimulatedUser, UserKind
 from botpsy.evals.scenarios.harness import safety_config
 from botpsy.evals.scenarios.trace import ConfirmationRecord
 from botpsy.safety import AuditDecision
-from botpsy.types import GenerationParams
+from botpsy.types import GenerationParams, Message
 
 # AgentDojo's workspace and travel tasks take place on this day (get_current_day)
 AGENTDOJO_NOW = datetime(2024, 5, 15, 9, 0, tzinfo=UTC)
 RAN = (AuditDecision.executed, AuditDecision.confirmed)
 DECLINED = (StopReason.scope_declined, StopReason.scope_handoff)
 
+
+
+class ModelReplies(ReplyWriter):
+    """AgentDojo's utility checks read what the model answered, so its text stands as it
+    is; the agent's own report of the calls only fills in when the model said nothing."""
+
+    def reply(self, text: str, steps: Sequence[AgentStep], messages: Sequence[Message] = ()) -> str:
+        return text if text.strip() else self.report(steps)
 
 class SafetyMode(str, Enum):
     """``on``: the deployment defaults; ``no_scope``: the same without the scope
@@ -166,7 +176,8 @@ class BotpsyPipeline(BasePipelineElement):
         agent = Agent(model, registry, safety=self.settings.config(), confirmer=confirmer,
                       params=self.settings.params, tool_selector=self.selector,
                       call_mode=self.settings.call_mode or default_call_mode(model.name),
-                      system_prompt_builder=SystemPrompt(clock=lambda: AGENTDOJO_NOW))
+                      system_prompt_builder=SystemPrompt(clock=lambda: AGENTDOJO_NOW),
+                      replies=ModelReplies())
         result = agent.run(query)
         self.outcome = outcome_of(result, confirmer.records)
         if hasattr(model, "obeyed"):
