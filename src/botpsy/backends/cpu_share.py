@@ -3,8 +3,8 @@
 Why: llama.cpp's threads meet at a barrier after every operation of the graph and
 wait for each other there by spinning. When the machine has fewer free cores than
 the model has threads, a thread spins on a core while the thread it waits for is
-not running, and decode does not slow in proportion to the load, it collapses
-(a process beside two other decoders got a tenth of its speed instead of a third).
+not running, and decode does not slow in proportion to the load, it collapses far
+below its fair share (``benchmarks/contention.py`` measures it).
 One thread never waits for another, so with the cores taken it gets its fair share;
 with the cores free, two threads are faster than one. Neither a fixed count nor a
 passive wait policy (which sleeps at every barrier and costs most of the free-CPU

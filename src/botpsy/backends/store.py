@@ -8,9 +8,9 @@ Specs:
 - ``botpsy-smol``: the same base, requantized to Q8_0, plus the tool-calling LoRA
   adapter that ships in the package (``botpsy/models/botpsy-smol-lora.gguf``, see
   ``botpsy.models``), applied by llama.cpp at load time. Q8_0 because llama.cpp
-  repacks its CPU kernels: prompts evaluate about 1.7 times faster than on the Q4_1
-  (most of a cold ``botpsy ask``), and Q8_0 holds the Q4_1 weights almost exactly
-  (the same everyday requests and scenarios solved); ``botpsy-smol:q4_1`` is the
+  repacks its CPU kernels, so prompts (most of a cold ``botpsy ask``) evaluate faster
+  than on the Q4_1, and Q8_0 holds the Q4_1 weights almost exactly (figures:
+  ``benchmarks/cold_ask.py``, ``botpsy bench``); ``botpsy-smol:q4_1`` is the
   shipped Q4_1 itself.
 - ``NAME:QUANT`` (``smollm2:q4_0``, ``botpsy-smol:q8_0``): a named model on its base
   requantized by llama.cpp (made once, cached with the bench's variants). Why:
