@@ -84,12 +84,16 @@ def _show_runs(reports: list[BfclReport], out: Path | None) -> None:
     from botpsy.evals.report import runs_markdown, summarize_runs
 
     summary = summarize_runs(reports)
-    text = runs_markdown(summary)
+    _show_and_save(runs_markdown(summary), summary, out, "runs_report")
+
+
+def _show_and_save(text: str, report: BaseModel, out: Path | None, stem: str) -> None:
+    """Print a report's markdown; with ``out``, also write it as ``stem``.md and .json."""
     console.print(Markdown(text))
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-        (out / "runs_report.json").write_text(summary.model_dump_json(indent=2), encoding="utf-8")
-        (out / "runs_report.md").write_text(text, encoding="utf-8")
+        (out / f"{stem}.json").write_text(report.model_dump_json(indent=2), encoding="utf-8")
+        (out / f"{stem}.md").write_text(text, encoding="utf-8")
 
 
 ModelOpt = Annotated[
@@ -400,12 +404,7 @@ def overall_cmd(
 
     with _user_errors():
         combined = combine_overall(paths)
-    text = combined_markdown(combined)
-    console.print(Markdown(text))
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "overall.json").write_text(combined.model_dump_json(indent=2), encoding="utf-8")
-        (out / "overall.md").write_text(text, encoding="utf-8")
+    _show_and_save(combined_markdown(combined), combined, out, "overall")
 
 
 @app.command("ifbench")
