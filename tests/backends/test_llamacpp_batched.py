@@ -134,8 +134,9 @@ def test_the_adapter_of_a_named_model_applies_to_every_sequence():
     )
     messages = [Message(role="user", content="What is the weather in Paris?")]
     params = GenerationParams(max_tokens=40)
-    alone = load_chat_model("botpsy-smol", n_ctx=1024, n_threads=2)
-    together = load_chat_model("botpsy-smol", n_ctx=1024, n_threads=2, parallel=2)
+    # the adapter applied at run time (plain botpsy-smol has it folded into the base)
+    alone = load_chat_model("botpsy-smol:f16+lora", n_ctx=1024, n_threads=2)
+    together = load_chat_model("botpsy-smol:f16+lora", n_ctx=1024, n_threads=2, parallel=2)
     try:
         expected = alone.complete(messages, tools, params)
         got = together.complete(messages, tools, params)

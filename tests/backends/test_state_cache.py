@@ -117,3 +117,21 @@ def test_states_beyond_the_limit_are_pruned(tmp_path):
         (tmp_path / f"{i:02d}{state_cache.SUFFIX}").write_bytes(b"x")
     state_cache.prune(tmp_path)
     assert len(list(tmp_path.glob(f"*{state_cache.SUFFIX}"))) == state_cache.KEEP
+
+
+def test_a_state_sharing_a_long_start_serves_that_start(fresh, tmp_path, monkeypatch):
+    """Another tool set after the same system prompt: the saved start is reused, the
+    rest evaluated, and the greedy text is what a cold evaluation gives."""
+    other = PREAMBLE.replace("<|im_end|>", "Tools: search_notes.<|im_end|>")
+    mine = PREAMBLE.replace("<|im_end|>", "Tools: add_reminder, list_events.<|im_end|>")
+    prompt = mine + "<|im_start|>user\nWhat can you do?<|im_end|>\n<|im_start|>assistant\n"
+    fresh().prime(other)
+    backend = fresh()
+    shared = state_cache.shared_prefix(backend.tokenize(other), backend.tokenize(mine))
+    assert shared >= 32
+    assert backend.prime(mine) == shared
+    reused = "".join(chunk.text for chunk in backend.generate(prompt, PARAMS))
+    assert len(list(tmp_path.glob(f"*{state_cache.SUFFIX}"))) == 2  # its own state saved too
+    assert fresh().prime(mine) == backend.count_tokens(mine)
+    monkeypatch.setenv("BOTPSY_STATE_CACHE", "0")
+    assert reused == "".join(chunk.text for chunk in fresh().generate(prompt, PARAMS))

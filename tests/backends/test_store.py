@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -29,10 +30,11 @@ def test_gguf_path_and_lora(default_gguf):
 
 
 def test_the_shipped_adapter_runs_in_single_call_mode(default_gguf):
-    """botpsy-smol calls tools, but does better when made to than deciding alone: it solved 10
-    of the 74 scenarios in single_call mode and 5 in auto mode (docs/assistant/default-model)."""
+    """botpsy-smol calls tools, but does better when made to than deciding alone
+    (``botpsy eval scenarios --call-mode`` compares the two)."""
     ref = resolve_model("botpsy-smol")
-    assert ref.lora and default_call_mode(ref.name) == "single_call"
+    assert "+botpsy-smol-lora-" in ref.location and default_call_mode(ref.name) == "single_call"
+    assert default_call_mode("botpsy-smol:f16+lora") == "single_call"
     # a requantized copy is the same model (the name keeps its quant suffix)
     assert (
         default_call_mode("botpsy-smol:q8_0") == default_call_mode("smollm2:q8_0") == "single_call"
@@ -147,12 +149,27 @@ def _smol_adapter(default_gguf, out_dir):
     return convert_lora_to_gguf(peft_dir, out_dir / "config", models / "botpsy-smol-lora.gguf")
 
 
+PROMPT = "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
+
+
 def _greedy(ref):
     backend = store.load_text_backend(ref, n_ctx=256, n_threads=2)
     try:
-        prompt = "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
-        out = backend.llama.create_completion(prompt, max_tokens=8, temperature=0.0)
+        out = backend.llama.create_completion(PROMPT, max_tokens=8, temperature=0.0)
         return out["choices"][0]["text"]
+    finally:
+        backend.close()
+
+
+def _logits(ref):
+    """The next-token logits after ``PROMPT``."""
+    import numpy as np
+
+    backend = store.load_text_backend(ref, n_ctx=256, n_threads=2)
+    try:
+        llama = backend.llama
+        llama.eval(backend.tokenize(PROMPT))
+        return np.ctypeslib.as_array(llama._ctx.get_logits(), shape=(llama.n_vocab(),)).copy()
     finally:
         backend.close()
 
@@ -163,16 +180,28 @@ def test_botpsy_smol_is_the_base_plus_the_shipped_adapter(tmp_path, monkeypatch,
     monkeypatch.setattr(store, "MODELS_DIR", adapter.parent)
     monkeypatch.setattr(store, "variants_dir", lambda: tmp_path / "variants")
     ref = resolve_model("botpsy-smol")
-    # on the base requantized to Q8_0 (llama.cpp's repacked CPU kernels); :q4_1 is the shipped file
-    q8 = tmp_path / "variants" / f"{store.SMOLLM2_SHA256[:16]}-q8_0.gguf"
-    assert ref == ModelRef("gguf", str(q8), "botpsy-smol", str(adapter))
-    assert resolve_model("botpsy-smol:q4_1").location == str(default_gguf)
+    # on the base as F16, the adapter folded into it once; :f16+lora applies it at run
+    # time instead, and so do quantized bases (:q8_0; :q4_1 is the shipped file)
+    f16 = tmp_path / "variants" / f"{store.SMOLLM2_SHA256[:16]}-f16.gguf"
+    assert ref.lora is None and Path(ref.location).parent == f16.parent
+    assert Path(ref.location).name.startswith(f"{f16.stem}+botpsy-smol-lora-")
+    runtime = resolve_model("botpsy-smol:f16+lora")
+    assert runtime == ModelRef("gguf", str(f16), "botpsy-smol:f16+lora", str(adapter))
+    assert resolve_model("botpsy-smol:q8_0").lora == str(adapter)
+    assert resolve_model("botpsy-smol:q4_1") == ModelRef(
+        "gguf", str(default_gguf), "botpsy-smol:q4_1", str(adapter))  # Q4_1 cannot take a fold
     assert resolve_model("smollm2") == ModelRef("gguf", str(default_gguf), "smollm2")
     assert ("botpsy-smol", store.NAMED_MODELS["botpsy-smol"].description, True) in (
         store.list_models()
     )
-    # llama.cpp loads the adapter and applies it (a random LoRA on Q changes greedy text)
-    assert _greedy(ref) != _greedy(resolve_model("smollm2"))
+    # llama.cpp loads the adapter and applies it (a random LoRA on Q changes greedy text),
+    # and the folded model computes the same function, but for one rounding of the sum
+    assert _greedy(runtime) != _greedy(resolve_model("smollm2"))
+    base, applied, folded = (_logits(r) for r in (resolve_model("smollm2"), runtime, ref))
+    assert abs(folded - applied).max() < 0.02 * abs(applied - base).max()
+    made = Path(ref.location).stat().st_mtime_ns
+    assert resolve_model("botpsy-smol").location == ref.location  # folded once, then reused
+    assert Path(ref.location).stat().st_mtime_ns == made
 
 
 @pytest.mark.model

@@ -77,10 +77,13 @@ def test_parallel_often_asks_in_one_sentence_for_several_calls_of_one_tool():
 def test_a_share_of_samples_opens_with_the_assistants_own_system_prompt(small_data):
     from botpsy.train.phrasing import ASSISTANT_PROMPT_SHARE
 
-    first = [s.messages[0] for s in small_data.train]
-    ours = [m for m in first if m.role == "system" and m.content.startswith("You are botpsy")]
+    first = [s.messages[:2] for s in small_data.train]
+    ours = [pair for pair in first
+            if pair[0].role == "system" and pair[0].content.startswith("You are botpsy")]
     assert abs(len(ours) / len(first) - ASSISTANT_PROMPT_SHARE) < 0.1
-    assert all("\nNow: " in m.content and "\nThe user is " in m.content for m in ours)
+    # laid out as the assistant sends it: who and the rules, then the time in its own message
+    assert all("\nThe user is " in fixed.content and "Now:" not in fixed.content
+               and now.role == "system" and now.content.startswith("Now: ") for fixed, now in ours)
 
 
 def test_some_parallel_requests_pair_two_lists_with_respectively():

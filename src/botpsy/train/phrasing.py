@@ -14,9 +14,10 @@ from zoneinfo import ZoneInfo
 
 from botpsy.agent.prompt import SystemPrompt
 from botpsy.train.vocab import FIRST_NAMES, LAST_NAMES, TIMEZONES
+from botpsy.types import Message
 
 # The share of samples that open with the assistant's own system prompt (``botpsy.agent.prompt``:
-# "Now: Tuesday 2025-03-04 09:30 (Europe/Berlin, ...)", the user, the house rules), so the model
+# the user, the house rules, then "Now: Tuesday 2025-03-04 09:30 (Europe/Berlin, ...)"), so the model
 # trains on the context it runs in; the rest draw from SYSTEM_PROMPTS.
 ASSISTANT_PROMPT_SHARE = 0.25
 
@@ -30,8 +31,9 @@ SYSTEM_PROMPTS = (
 )
 
 
-def assistant_system_prompt(rng: random.Random) -> str:
-    """The assistant's system prompt for a random user, time zone and moment in 2025-2026."""
+def assistant_system_prompt(rng: random.Random) -> list[Message]:
+    """The assistant's system messages (as ``botpsy.agent.prompt`` lays them out) for a
+    random user, time zone and moment in 2025-2026."""
     first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
     zone = ZoneInfo(rng.choice(sorted(TIMEZONES.values())))
     moment = datetime(2025, 1, 1, 7, tzinfo=zone) + timedelta(
