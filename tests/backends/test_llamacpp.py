@@ -138,3 +138,26 @@ def test_a_cancelled_job_stops_between_prompt_chunks_and_keeps_what_it_read(
         assert text and backend.last_stats.cached_tokens == 64
     finally:
         backend.close()
+
+
+def test_a_grammar_is_checked_on_the_likeliest_token_first_with_the_same_greedy_text(
+    smol_backend, default_gguf
+):
+    """The grammar-first sampler picks what llama.cpp's chain over the whole vocabulary
+    picks (the likeliest allowed token), on a grammar the model does not follow unaided."""
+    from llama_cpp import Llama, LlamaGrammar
+
+    from botpsy.backends.llamacpp import ChainSampler
+
+    grammar = 'root ::= "{\\"colour\\": \\"" [a-z]+ "\\", \\"count\\": " [0-9] "}"'
+    params = GenerationParams(max_tokens=24)
+    ours = "".join(c.text for c in smol_backend.generate(PROMPT, params, grammar))
+    assert isinstance(smol_backend.llama._init_sampler(grammar=LlamaGrammar.from_string(
+        grammar, verbose=False), temp=0.0).sampler, ChainSampler)
+    plain = Llama(model_path=str(default_gguf), n_ctx=512, n_threads=2, verbose=False)
+    try:
+        out = plain.create_completion(PROMPT, max_tokens=24, temperature=0.0,
+                                      grammar=LlamaGrammar.from_string(grammar, verbose=False))
+    finally:
+        plain.close()
+    assert ours == out["choices"][0]["text"] and ours.startswith('{"colour": "')
