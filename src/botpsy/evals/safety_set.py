@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import re
 import time
 from collections import Counter
 from enum import Enum
@@ -50,6 +51,7 @@ from botpsy.safety.classifier import (
 SAFETY_SET_FILE = DATA_DIR / "safety_set.yaml"
 LANGUAGES_SET_FILE = DATA_DIR / "safety_set_languages.yaml"
 FRESH_SET_FILE = DATA_DIR / "safety_set_fresh.yaml"
+TEST_SET_FILE = DATA_DIR / "safety_set_test.yaml"
 NONE = "none"
 TARGET_PRECISION = 0.95
 TARGET_RECALL = 0.95
@@ -71,6 +73,7 @@ class Split(str, Enum):
     tuned = "tuned"
     heldout = "held-out"  # a hashed share of the languages set
     fresh = "fresh"  # written after the rules
+    test = "test"  # written blind and frozen before the classifier's negatives were tuned
 
 
 class SafetyItem(BaseModel):
@@ -169,9 +172,11 @@ def load_safety_set(path: Path = SAFETY_SET_FILE, *, hold_out: bool = False,
 
 
 def load_full_set() -> list[SafetyItem]:
-    """The English set, the languages set (with its held-out rows) and the fresh set."""
+    """The English set, the languages set (with its held-out rows), the fresh set and
+    the frozen test set."""
     items = (load_safety_set(SAFETY_SET_FILE) + load_safety_set(LANGUAGES_SET_FILE, hold_out=True)
-             + load_safety_set(FRESH_SET_FILE, split=Split.fresh))
+             + load_safety_set(FRESH_SET_FILE, split=Split.fresh)
+             + load_safety_set(TEST_SET_FILE, split=Split.test))
     _reject_duplicates(items, "safety sets")
     return items
 
@@ -358,15 +363,43 @@ def cross_validate_classifier(embeddings, labels: list[str]) -> list[ClassifierC
     return choices
 
 
+def normal_text(text: str) -> str:
+    """Lower case, words only: "Tell me X." and "tell me x" are one request."""
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def measurement_requests() -> list[str]:
+    """The packaged requests that measure the assistant: the scenario turns and the
+    held-out requests (the everyday set lives in benchmarks/)."""
+    from botpsy.evals.heldout.cases import load_cases
+    from botpsy.evals.scenarios.catalog import load_scenarios
+
+    return ([t for s in load_scenarios() for t in s.turns]
+            + [c.request for c in load_cases(include_excluded=True)])
+
+
+def training_rows() -> list[SafetyItem]:
+    """What the classifier learns from: the tuned rows of the safety sets and the
+    ordinary assistant requests generated from the tool list and the demo week
+    (``safety_set_negatives``); never a held-out, fresh or test row, and never a row
+    that is (up to case and punctuation) a request of the measurement sets."""
+    from botpsy.evals.safety_set_negatives import ordinary_requests
+
+    measured = {normal_text(t) for t in measurement_requests()}
+    rows = [i for i in load_full_set() if i.split is Split.tuned] + ordinary_requests()
+    _reject_duplicates(rows, "classifier training rows")
+    return [i for i in rows if normal_text(i.text) not in measured]
+
+
 def train_classifier(items: list[SafetyItem] | None = None,
                      encoder: SentenceEncoder | None = None) -> ClassifierWeights:
-    """Fit the scope classifier on the tuned rows only (held-out and fresh rows never
-    reach it): multinomial logistic regression over sentence embeddings, classes
+    """Fit the scope classifier on ``training_rows`` (or the tuned rows of ``items``;
+    held-out, fresh and test rows never reach it): multinomial logistic regression over sentence embeddings, classes
     weighted by their frequency, with the setting of best cross-validated recall at a
     precision of at least CLASSIFIER_CV_PRECISION. Needs scikit-learn (``dev`` extra)."""
     from sklearn.linear_model import LogisticRegression
 
-    rows = [i for i in (items if items is not None else load_full_set()) if i.split is Split.tuned]
+    rows = [i for i in items if i.split is Split.tuned] if items is not None else training_rows()
     texts, labels = [i.text for i in rows], [i.label for i in rows]
     embeddings = (encoder or SentenceEncoder()).encode(texts)
     choices = cross_validate_classifier(embeddings, labels)
