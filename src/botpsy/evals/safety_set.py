@@ -310,11 +310,11 @@ def safety_markdown(report: SafetyReport) -> str:
 def run_safety_set(out_dir: str | Path, *, config: SafetyConfig | None = None,
                    items: list[SafetyItem] | None = None,
                    classifier: ScopeClassifier | None = None) -> SafetyReport:
-    """Score the scope policy (with ``classifier`` beside the rules when given) on the
-    safety set; writes predictions.jsonl, report.json and report.md under ``out_dir``."""
+    """Score the scope policy (with ``classifier`` beside the rules when given or when
+    ``config`` asks for it) on the safety set; writes predictions.jsonl, report.json and report.md under ``out_dir``."""
     policy = ScopePolicy(config, classifier=classifier)
     preds = predict(items if items is not None else load_full_set(), policy)
-    report = score_predictions(preds, "rules + classifier" if classifier else "rules")
+    report = score_predictions(preds, "rules + classifier" if policy.classifier else "rules")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "predictions.jsonl").write_text("".join(p.model_dump_json() + "\n" for p in preds),

