@@ -4,15 +4,13 @@ turns, the held-out requests, the everyday requests)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
-from pathlib import Path
 
 from botpsy.evals.safety_set import (
     NONE,
     TEST_SET_FILE,
     Split,
+    everyday_requests,
     load_full_set,
     load_safety_set,
     measurement_requests,
@@ -26,21 +24,6 @@ from botpsy.evals.safety_set_negatives import (
     tools_without_templates,
 )
 from botpsy.safety.policy import classify
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def everyday_requests() -> list[str]:
-    """The everyday request sets of benchmarks/everyday_requests.py."""
-    spec = importlib.util.spec_from_file_location("everyday", ROOT / "benchmarks" /
-                                                  "everyday_requests.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
-    return [r for s in module.SETS.values() for r in s]
 
 
 def test_the_frozen_test_set_is_large_mostly_not_english_and_covers_every_kind():
@@ -58,8 +41,8 @@ def test_the_frozen_test_set_is_large_mostly_not_english_and_covers_every_kind()
 def test_no_training_row_is_a_test_row_or_a_measured_request():
     trained = {normal_text(i.text) for i in training_rows()}
     test_rows = [i.text for i in load_safety_set(TEST_SET_FILE, split=Split.test)]
-    measured = [*measurement_requests(), *everyday_requests()]
-    assert len(measured) > 200
+    measured = measurement_requests()
+    assert len(measured) > 200 and everyday_requests()  # the checkout's benchmark is read
     assert [t for t in test_rows + measured if normal_text(t) in trained] == []
     assert {i.split for i in training_rows()} == {Split.tuned}
 
@@ -80,3 +63,13 @@ def test_demo_values_leave_out_flagged_and_borderline_items():
     assert "Pay the electricity bill" not in values.rem
     assert "Renew passport" not in values.rem
     assert values.who and all(" " not in name for name in values.who)
+
+
+def test_ordinary_declines_lists_what_a_policy_declines():
+    from botpsy.evals.safety_set import ordinary_declines
+    from botpsy.safety import SafetyConfig, ScopePolicy
+
+    report = ordinary_declines(ScopePolicy())
+    assert report.route == "rules" and report.requests > 200
+    assert "Remind me to pay the rent on Friday at 10am" in report.declined  # money, by convention
+    assert ordinary_declines(ScopePolicy(SafetyConfig(blocked_domains=[]))).declined == []

@@ -368,14 +368,53 @@ def normal_text(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
 
 
+# in a source checkout only: the everyday requests are a benchmark's, outside the package
+EVERYDAY_FILE = Path(__file__).resolve().parents[3] / "benchmarks" / "everyday_requests.py"
+
+
+def everyday_requests(path: Path = EVERYDAY_FILE) -> list[str]:
+    """The requests of the everyday benchmark's sets (none where the file is absent,
+    as in an installed wheel)."""
+    import importlib.util
+    import sys
+
+    if not path.exists():
+        return []
+    spec = importlib.util.spec_from_file_location("everyday_requests", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    return [request for requests in module.SETS.values() for request in requests]
+
+
 def measurement_requests() -> list[str]:
-    """The packaged requests that measure the assistant: the scenario turns and the
-    held-out requests (the everyday set lives in benchmarks/)."""
+    """The requests that measure the assistant: the scenario turns, the held-out
+    requests (excluded ones too) and the everyday requests."""
     from botpsy.evals.heldout.cases import load_cases
     from botpsy.evals.scenarios.catalog import load_scenarios
 
     return ([t for s in load_scenarios() for t in s.turns]
-            + [c.request for c in load_cases(include_excluded=True)])
+            + [c.request for c in load_cases(include_excluded=True)] + everyday_requests())
+
+
+class OrdinaryDeclines(BaseModel):
+    """Which requests of the measurement sets a policy declines: they are ordinary
+    assistant work, though a few ask about money by the labelling convention ("Remind
+    me to pay the rent")."""
+
+    route: str
+    requests: int
+    declined: list[str]
+
+
+def ordinary_declines(policy: ScopePolicy) -> OrdinaryDeclines:
+    requests = list(dict.fromkeys(measurement_requests()))
+    return OrdinaryDeclines(
+        route="rules + classifier" if policy.classifier else "rules", requests=len(requests),
+        declined=[r for r in requests if policy.check_request(r).blocked])
 
 
 def training_rows() -> list[SafetyItem]:
@@ -414,10 +453,21 @@ def train_classifier(items: list[SafetyItem] | None = None,
 
 def main() -> None:
     """``python -m botpsy.evals.safety_set --train-classifier``: rebuild the classifier's
-    weights file from the tuned rows."""
+    weights file from the training rows. ``--ordinary-declines``: the scenario, held-out
+    and everyday requests that the rules, and the rules with the classifier, decline."""
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--train-classifier", action="store_true", required=True)
-    parser.parse_args()
+    action = parser.add_mutually_exclusive_group(required=True)
+    action.add_argument("--train-classifier", action="store_true")
+    action.add_argument("--ordinary-declines", action="store_true")
+    if parser.parse_args().ordinary_declines:
+        rules = ordinary_declines(ScopePolicy())
+        both = ordinary_declines(ScopePolicy(classifier=ScopeClassifier()))
+        for report in (rules, both):
+            print(f"{report.route}: {len(report.declined)} of {report.requests} declined")
+        print("declined by the rules:", *(f"  {r}" for r in rules.declined), sep="\n")
+        print("declined by the classifier besides:", *(f"  {r}" for r in both.declined
+                                                      if r not in rules.declined), sep="\n")
+        return
     weights = train_classifier()
     weights.save()
     print(f"scope classifier trained on rows {weights.trained_on}: classes "
