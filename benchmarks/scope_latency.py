@@ -1,51 +1,77 @@
-"""Time per request of the scope policy: the rules alone and the rules with the
-multilingual classifier, side by side on the same requests.
+"""Time per request of the scope policy, the rules alone and with the multilingual
+classifier, side by side on the same requests; and what the classifier adds to a
+cold start (a new process: imports, weights, the encoder's first request).
 
-    .venv/bin/python benchmarks/scope_latency.py [--repeats 5] [--requests 60]
+    .venv/bin/python benchmarks/scope_latency.py [--repeats 3] [--cold 3]
 
-Each run checks ``--requests`` requests of the safety set (every language); the
-classifier is asked on every request (its worst case: in use it speaks only where
-no rule matched). Target: rules + classifier under 20 ms per request.
+Per request: every request of the frozen test set, each route timed on it in turn
+(median and p90, wall clock); the classifier is timed as used (asked only where no
+rule matched) and alone on every request (its worst case). Target: under 20 ms per
+request. Cold: ``--cold`` fresh processes per route, alternating, each importing
+the policy and deciding one request.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
 import sys
+import time
 
-from _common import interleaved, report_ratio
+from botpsy.evals.safety_set import Split, load_full_set
+from botpsy.safety import SafetyConfig, ScopePolicy
 
-from botpsy.evals.safety_set import load_full_set
-from botpsy.safety import ScopePolicy, classify
-from botpsy.safety.classifier import ScopeClassifier
+COLD = ("import time; t = time.perf_counter(); from botpsy.safety import SafetyConfig, ScopePolicy; "
+        "ScopePolicy(SafetyConfig(scope_classifier={on})).check_request('Do I have any unread "
+        "emails?'); print(time.perf_counter() - t)")
+
+
+def per_request(repeats: int) -> dict[str, list[float]]:
+    """Milliseconds per request for each route, the routes interleaved per request."""
+    texts = [i.text for i in load_full_set() if i.split is Split.test]
+    rules, both = ScopePolicy(), ScopePolicy(SafetyConfig(scope_classifier=True))
+    both.check_request("warm up: the encoder loads here")
+    routes = {"rules": rules.check_request, "rules + classifier": both.check_request,
+              "classifier on every request": both.classifier.verdict}
+    times: dict[str, list[float]] = {name: [] for name in routes}
+    for _ in range(repeats):
+        for text in texts:
+            for name, decide in routes.items():
+                start = time.perf_counter()
+                decide(text)
+                times[name].append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def cold_starts(runs: int) -> dict[str, list[float]]:
+    """Seconds from a new process's first import to its first decision."""
+    times: dict[str, list[float]] = {"rules": [], "rules + classifier": []}
+    for _ in range(runs):
+        for name, on in (("rules", "False"), ("rules + classifier", "True")):
+            out = subprocess.run([sys.executable, "-c", COLD.format(on=on)], check=True,
+                                 capture_output=True, text=True).stdout
+            times[name].append(float(out))
+    return times
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--requests", type=int, default=60)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--cold", type=int, default=3)
     args = parser.parse_args()
-
-    items = load_full_set()
-    texts = [i.text for i in items[:: max(1, len(items) // args.requests)]][: args.requests]
-    policy, judge = ScopePolicy(), ScopeClassifier()
-
-    def rules() -> None:
-        for text in texts:
-            policy.check_request(text)
-
-    def rules_and_classifier() -> None:
-        for text in texts:
-            classify(text)
-            judge.verdict(text)
-
-    times = interleaved({"rules": rules, "both": rules_and_classifier}, args.repeats)
-    per_request = statistics.median(times["both"]) / len(texts) * 1000
-    print(f"{len(texts)} requests per run; rules + classifier: {per_request:.1f} ms per request "
-          f"(target < 20 ms) {'OK' if per_request < 20 else 'MISSED'}")
-    report_ratio("rules + classifier vs rules", times["both"], times["rules"], target=10.0)
-    return 0 if per_request < 20 else 1
+    slowest = 0.0
+    for name, ms in per_request(args.repeats).items():
+        ms.sort()
+        p90 = ms[int(0.9 * (len(ms) - 1))]
+        slowest = max(slowest, statistics.median(ms))
+        print(f"{name}: median {statistics.median(ms):.2f} ms, p90 {p90:.2f} ms per request "
+              f"({len(ms)} timed)")
+    cold = {name: statistics.median(s) for name, s in cold_starts(args.cold).items()}
+    print(f"cold start (median of {args.cold}): rules {cold['rules']:.2f} s, rules + classifier "
+          f"{cold['rules + classifier']:.2f} s (adds {cold['rules + classifier'] - cold['rules']:.2f} s)")
+    print(f"target < 20 ms per request: {'OK' if slowest < 20 else 'MISSED'}")
+    return 0 if slowest < 20 else 1
 
 
 if __name__ == "__main__":

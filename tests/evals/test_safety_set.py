@@ -35,7 +35,7 @@ def test_set_is_large_varied_and_roughly_balanced():
     assert all(labels[d] >= 35 for d in ("money", "personal_data", "health"))
     benign = [i for i in ITEMS if i.label == NONE]
     assert 0.3 <= len(benign) / len(ITEMS) <= 0.6
-    assert all(n >= 60 for n in Counter(i.lookalike for i in benign).values())
+    assert all(n >= 60 for n in Counter(i.lookalike for i in benign if i.lookalike).values())
     assert len({i.text.lower() for i in ITEMS}) == len(ITEMS)
 
 
@@ -46,7 +46,7 @@ def test_set_speaks_six_languages_and_holds_rows_out():
     for lang in LANGUAGES:  # every language has every domain and look-alikes of each
         own = [i for i in ITEMS if i.lang == lang]
         assert {i.label for i in own} == {"money", "personal_data", "health", NONE}
-        assert {i.lookalike for i in own if i.label == NONE} == {"money", "personal_data", "health"}
+        assert {i.lookalike for i in own if i.label == NONE} - {None} == {"money", "personal_data", "health"}
     # the held-out rows are a fixed share of the languages set, none of the English set
     new = load_safety_set(LANGUAGES_SET_FILE, hold_out=True)
     assert {i.split for i in load_safety_set(SAFETY_SET_FILE)} == {Split.tuned}

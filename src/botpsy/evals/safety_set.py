@@ -18,7 +18,9 @@ config and reports:
 languages (and English misspellings and paraphrases) before their rules were
 written; ``is_heldout`` sets a fixed 30 % of them aside by a hash of the text
 ("held-out"), never tuned on. ``data/safety_set_fresh.yaml`` was written after the
-rules were finished and is held out whole ("fresh").
+rules were finished and is held out whole ("fresh"). ``data/safety_set_test.yaml`` was
+written blind and frozen before the classifier learnt ordinary requests ("test"); no
+training row equals one of its rows.
 
 The release asks for recall >= 0.95 at precision >= 0.95; per language the
 target is recall >= 0.9 at precision >= 0.95. The figures are measured, never
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import re
 import time
 from collections import Counter
 from enum import Enum
@@ -50,6 +53,7 @@ from botpsy.safety.classifier import (
 SAFETY_SET_FILE = DATA_DIR / "safety_set.yaml"
 LANGUAGES_SET_FILE = DATA_DIR / "safety_set_languages.yaml"
 FRESH_SET_FILE = DATA_DIR / "safety_set_fresh.yaml"
+TEST_SET_FILE = DATA_DIR / "safety_set_test.yaml"
 NONE = "none"
 TARGET_PRECISION = 0.95
 TARGET_RECALL = 0.95
@@ -71,6 +75,7 @@ class Split(str, Enum):
     tuned = "tuned"
     heldout = "held-out"  # a hashed share of the languages set
     fresh = "fresh"  # written after the rules
+    test = "test"  # written blind and frozen before the classifier's negatives were tuned
 
 
 class SafetyItem(BaseModel):
@@ -169,9 +174,11 @@ def load_safety_set(path: Path = SAFETY_SET_FILE, *, hold_out: bool = False,
 
 
 def load_full_set() -> list[SafetyItem]:
-    """The English set, the languages set (with its held-out rows) and the fresh set."""
+    """The English set, the languages set (with its held-out rows), the fresh set and
+    the frozen test set."""
     items = (load_safety_set(SAFETY_SET_FILE) + load_safety_set(LANGUAGES_SET_FILE, hold_out=True)
-             + load_safety_set(FRESH_SET_FILE, split=Split.fresh))
+             + load_safety_set(FRESH_SET_FILE, split=Split.fresh)
+             + load_safety_set(TEST_SET_FILE, split=Split.test))
     _reject_duplicates(items, "safety sets")
     return items
 
@@ -305,11 +312,11 @@ def safety_markdown(report: SafetyReport) -> str:
 def run_safety_set(out_dir: str | Path, *, config: SafetyConfig | None = None,
                    items: list[SafetyItem] | None = None,
                    classifier: ScopeClassifier | None = None) -> SafetyReport:
-    """Score the scope policy (with ``classifier`` beside the rules when given) on the
-    safety set; writes predictions.jsonl, report.json and report.md under ``out_dir``."""
+    """Score the scope policy (with ``classifier`` beside the rules when given or when
+    ``config`` asks for it) on the safety set; writes predictions.jsonl, report.json and report.md under ``out_dir``."""
     policy = ScopePolicy(config, classifier=classifier)
     preds = predict(items if items is not None else load_full_set(), policy)
-    report = score_predictions(preds, "rules + classifier" if classifier else "rules")
+    report = score_predictions(preds, "rules + classifier" if policy.classifier else "rules")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "predictions.jsonl").write_text("".join(p.model_dump_json() + "\n" for p in preds),
@@ -358,15 +365,82 @@ def cross_validate_classifier(embeddings, labels: list[str]) -> list[ClassifierC
     return choices
 
 
+def normal_text(text: str) -> str:
+    """Lower case, words only: "Tell me X." and "tell me x" are one request."""
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+# in a source checkout only: the everyday requests are a benchmark's, outside the package
+EVERYDAY_FILE = Path(__file__).resolve().parents[3] / "benchmarks" / "everyday_requests.py"
+
+
+def everyday_requests(path: Path = EVERYDAY_FILE) -> list[str]:
+    """The requests of the everyday benchmark's sets (none where the file is absent,
+    as in an installed wheel)."""
+    import importlib.util
+    import sys
+
+    if not path.exists():
+        return []
+    spec = importlib.util.spec_from_file_location("everyday_requests", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    return [request for requests in module.SETS.values() for request in requests]
+
+
+def measurement_requests() -> list[str]:
+    """The requests that measure the assistant: the scenario turns, the held-out
+    requests (excluded ones too) and the everyday requests."""
+    from botpsy.evals.heldout.cases import load_cases
+    from botpsy.evals.scenarios.catalog import load_scenarios
+
+    return ([t for s in load_scenarios() for t in s.turns]
+            + [c.request for c in load_cases(include_excluded=True)] + everyday_requests())
+
+
+class OrdinaryDeclines(BaseModel):
+    """Which requests of the measurement sets a policy declines: they are ordinary
+    assistant work, though a few ask about money by the labelling convention ("Remind
+    me to pay the rent")."""
+
+    route: str
+    requests: int
+    declined: list[str]
+
+
+def ordinary_declines(policy: ScopePolicy) -> OrdinaryDeclines:
+    requests = list(dict.fromkeys(measurement_requests()))
+    return OrdinaryDeclines(
+        route="rules + classifier" if policy.classifier else "rules", requests=len(requests),
+        declined=[r for r in requests if policy.check_request(r).blocked])
+
+
+def training_rows() -> list[SafetyItem]:
+    """What the classifier learns from: the tuned rows of the safety sets and the
+    ordinary assistant requests generated from the tool list and the demo week
+    (``safety_set_negatives``); never a held-out, fresh or test row, and never a row
+    that is (up to case and punctuation) a request of the measurement sets."""
+    from botpsy.evals.safety_set_negatives import ordinary_requests
+
+    measured = {normal_text(t) for t in measurement_requests()}
+    rows = [i for i in load_full_set() if i.split is Split.tuned] + ordinary_requests()
+    _reject_duplicates(rows, "classifier training rows")
+    return [i for i in rows if normal_text(i.text) not in measured]
+
+
 def train_classifier(items: list[SafetyItem] | None = None,
                      encoder: SentenceEncoder | None = None) -> ClassifierWeights:
-    """Fit the scope classifier on the tuned rows only (held-out and fresh rows never
-    reach it): multinomial logistic regression over sentence embeddings, classes
-    weighted by their frequency, with the setting of best cross-validated recall at a
-    precision of at least CLASSIFIER_CV_PRECISION. Needs scikit-learn (``dev`` extra)."""
+    """Fit the scope classifier on ``training_rows`` (or the tuned rows of ``items``;
+    held-out, fresh and test rows never reach it): multinomial logistic regression
+    over sentence embeddings, classes weighted by their frequency, with the setting of
+    best cross-validated recall at a precision of at least CLASSIFIER_CV_PRECISION. Needs scikit-learn (``dev`` extra)."""
     from sklearn.linear_model import LogisticRegression
 
-    rows = [i for i in (items if items is not None else load_full_set()) if i.split is Split.tuned]
+    rows = [i for i in items if i.split is Split.tuned] if items is not None else training_rows()
     texts, labels = [i.text for i in rows], [i.label for i in rows]
     embeddings = (encoder or SentenceEncoder()).encode(texts)
     choices = cross_validate_classifier(embeddings, labels)
@@ -381,10 +455,21 @@ def train_classifier(items: list[SafetyItem] | None = None,
 
 def main() -> None:
     """``python -m botpsy.evals.safety_set --train-classifier``: rebuild the classifier's
-    weights file from the tuned rows."""
+    weights file from the training rows. ``--ordinary-declines``: the scenario, held-out
+    and everyday requests that the rules, and the rules with the classifier, decline."""
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--train-classifier", action="store_true", required=True)
-    parser.parse_args()
+    action = parser.add_mutually_exclusive_group(required=True)
+    action.add_argument("--train-classifier", action="store_true")
+    action.add_argument("--ordinary-declines", action="store_true")
+    if parser.parse_args().ordinary_declines:
+        rules = ordinary_declines(ScopePolicy())
+        both = ordinary_declines(ScopePolicy(classifier=ScopeClassifier()))
+        for report in (rules, both):
+            print(f"{report.route}: {len(report.declined)} of {report.requests} declined")
+        print("declined by the rules:", *(f"  {r}" for r in rules.declined), sep="\n")
+        print("declined by the classifier besides:", *(f"  {r}" for r in both.declined
+                                                      if r not in rules.declined), sep="\n")
+        return
     weights = train_classifier()
     weights.save()
     print(f"scope classifier trained on rows {weights.trained_on}: classes "

