@@ -8,12 +8,11 @@ scenario turns."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 from botpsy.evals.heldout.cases import EXCLUDED, load_cases
+from botpsy.evals.safety_set import everyday_requests
 from botpsy.evals.scenarios.catalog import load_scenarios
 from botpsy.train.catalog import builtin_recipes
 from botpsy.train.data import generate
@@ -71,15 +70,7 @@ def test_no_synthetic_training_sample_is_a_heldout_request(tmp_path: Path) -> No
 
 
 def test_no_everyday_or_scenario_request_is_a_heldout_request() -> None:
-    spec = importlib.util.spec_from_file_location("everyday", ROOT / "benchmarks" /
-                                                  "everyday_requests.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
-    everyday = {normal(r) for s in module.SETS.values() for r in s}
+    everyday = {normal(r) for r in everyday_requests(ROOT / "benchmarks" / "everyday_requests.py")}
     turns = {normal(t) for s in load_scenarios() for t in s.turns}
     assert everyday and turns
     assert shared_ids(everyday | turns) == []
