@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from botpsy.agent.checks import Refusal, combine, kept_arguments, narrowed, remember
+from botpsy.agent.checks import (
+    Refusal,
+    combine,
+    determined_arguments,
+    kept_arguments,
+    narrowed,
+    remember,
+)
 from botpsy.types import ToolCall, ToolSpec
 
 SPEC = ToolSpec(
@@ -71,3 +78,19 @@ def test_a_retry_keeps_the_plain_values_the_refusal_did_not_narrow():
     why = Refusal("an hour", {"duration_minutes": {"enum": [60]}})
     assert kept_arguments(call, why) == {"date": {"enum": ["tomorrow"]},
                                          "strict": {"enum": [True]}}
+
+
+def test_a_schema_holding_every_argument_to_one_value_determines_the_call():
+    spec = ToolSpec(name="add_reminder", parameters={
+        "type": "object", "required": ["text"],
+        "properties": {"text": {"type": "string"}, "due": {"type": ["string", "null"]}}})
+    refused = ToolCall(name="add_reminder", arguments={"text": "call Anna at 9", "due": "tomorrow 9:00"})
+    why = Refusal("the text repeats the time", {"text": {"enum": ["call Anna"]}})
+    retry = narrowed(narrowed(spec, {"add_reminder": why.narrow}),
+                     {"add_reminder": kept_arguments(refused, why)})
+    assert determined_arguments(retry) == {"text": "call Anna", "due": "tomorrow 9:00"}
+    # a free argument (the due not kept), two allowed values, or no arguments: the model decides
+    assert determined_arguments(narrowed(spec, {"add_reminder": why.narrow})) is None
+    two = narrowed(spec, {"add_reminder": {"text": {"enum": ["a", "b"]}, "due": {"enum": ["x"]}}})
+    assert determined_arguments(two) is None
+    assert determined_arguments(ToolSpec(name="list_reminders", parameters={"type": "object"})) is None

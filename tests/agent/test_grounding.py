@@ -154,21 +154,19 @@ def test_single_call_repairs_a_made_up_id_through_a_lookup(tmp_path) -> None:
 
 
 def test_after_a_lookup_the_forced_action_may_only_pick_a_matching_item(tmp_path) -> None:
-    """The reminders were listed: the follow-through's grammar already offers only the
-    watering reminder's id (``forced_narrowing``). A model that writes another one anyway
-    (the scripted one ignores grammars) is refused, and the retry is held to it too."""
+    """The reminders were listed: the follow-through's grammar offers only the watering
+    reminder's id (``forced_narrowing``), so its one possible call is made without a
+    generation (the scripted model, which ignores grammars, would have written the other
+    id), and it still goes through the checks and the confirmation."""
     store, wanted, other = _two_reminders(tmp_path)
     agent = _agent(store, [call_text("list_reminders"),
                            call_text("complete_reminder", reminder_id=other),
                            call_text("complete_reminder", reminder_id=wanted)])
     result = agent.run("I've watered the plants, tick that reminder off.")
     assert [(s.call.name, s.decision.value) for s in result.steps] == [
-        ("list_reminders", "executed"), ("complete_reminder", "invalid"),
-        ("complete_reminder", "confirmed")]
-    assert "the items that match the request" in agent.model.backend.prompts[2]
-    follow, retry = agent.model.backend.grammars[1:3]
-    for grammar in (follow, retry):
-        assert f'"{wanted}"' in grammar and f'"{other}"' not in grammar
+        ("list_reminders", "executed"), ("complete_reminder", "confirmed")]
+    assert result.steps[1].call.arguments == {"reminder_id": wanted}
+    assert len(agent.model.backend.prompts) == 1  # the follow-through asked no model
 
 
 @pytest.mark.parametrize(

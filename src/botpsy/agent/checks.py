@@ -87,6 +87,21 @@ def narrowed(spec: ToolSpec, narrowing: Narrowing) -> ToolSpec:
     return spec.model_copy(update={"parameters": parameters})
 
 
+def determined_arguments(spec: ToolSpec) -> dict[str, Any] | None:
+    """The one argument object a forced call of ``spec`` can be, or None when its schema
+    leaves any choice: every property required and held to a single value (a refusal's
+    narrowing plus the kept arguments). Why: such a retry's grammar admits one call, so
+    asking the model for it costs a whole generation and decides nothing."""
+    parameters = spec.parameters or {}
+    properties = parameters.get("properties") or {}
+    if not properties or set(parameters.get("required") or []) != set(properties):
+        return None
+    values = {arg: schema.get("enum") for arg, schema in properties.items()}
+    if not all(isinstance(v, list) and len(v) == 1 for v in values.values()):
+        return None
+    return {arg: value[0] for arg, value in values.items()}
+
+
 def _non_null(schema: dict[str, Any]) -> dict[str, Any]:
     """``schema`` without ``null`` in a type list (``["string", "null"]`` -> ``"string"``)."""
     types = schema.get("type")

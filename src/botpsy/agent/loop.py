@@ -34,6 +34,7 @@ from botpsy.agent.checks import (
     CallCheck,
     Narrowing,
     combine,
+    determined_arguments,
     kept_arguments,
     narrowed,
     remember,
@@ -401,6 +402,11 @@ class Agent:
                 held = [self._narrow_forced(turn, spec) for spec in tools]
         elif turn.forced:
             tools, choice = turn.forced, "required"
+            fixed = determined_arguments(tools[0]) if len(tools) == 1 else None
+            if fixed is not None:  # the grammar admits this one call: no generation needed
+                call = ToolCall(name=tools[0].name, arguments=fixed)
+                return Completion(tool_calls=[call], finish_reason="tool_calls",
+                                  model=self.model.name)
         turn.shown.update((spec.name, spec) for spec in tools if spec.source)
         if choice is not None:
             # one call: a weak model forced to call tends to pad with unrelated extra calls
