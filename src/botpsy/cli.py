@@ -18,6 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from botpsy.console import fail
 from botpsy.options import (
     DEFAULT_MODEL,
     DataDirOpt,
@@ -39,12 +40,6 @@ app = typer.Typer(
 )
 console = Console()
 err = Console(stderr=True)
-
-
-def fail(message: str, code: int = 2) -> None:
-    """Print a clear error and exit: bad input never produces a traceback."""
-    err.print(f"[bold red]error:[/] {escape(str(message))}")
-    raise typer.Exit(code)
 
 
 def _load_tools(path: Path | None):

