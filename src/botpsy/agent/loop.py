@@ -46,6 +46,7 @@ from botpsy.agent.events import (
     PendingCall,
     StopReason,
     describe_call,
+    failed,
 )
 from botpsy.agent.grounding import forced_spec, ungrounded
 from botpsy.agent.guard import LoopGuard, Repeat
@@ -109,16 +110,6 @@ def _worked(step: AgentStep) -> bool:
     """Whether a call ran (auto-approved or confirmed) and worked."""
     return (step.decision in (AuditDecision.executed, AuditDecision.confirmed)
             and step.result is not None and step.result.ok)
-
-
-def failed(step: AgentStep) -> bool:
-    """Whether a call ran and failed, or was rejected as invalid, so nothing changed
-    and the error can tell the model how to call again. Blocked, denied and pending
-    calls are decisions, never retried."""
-    if step.decision is AuditDecision.invalid:
-        return True
-    ran = step.decision in (AuditDecision.executed, AuditDecision.confirmed)
-    return ran and step.result is not None and not step.result.ok
 
 
 # How botpsy's errors name the tool that lists what a call got wrong (errors.not_found,

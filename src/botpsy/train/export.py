@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from botpsy.backends.quantize import QUANT_FTYPES, QuantizeError, run_quantizer
 from botpsy.train.gguf_export import convert_hf_to_gguf, convert_lora_to_gguf
 
 
@@ -56,8 +57,6 @@ class ExportResult(BaseModel):
 def quantize(f16_path: Path, out_path: Path, quant: str, threads: int = 2) -> Path:
     """Quantize a GGUF with llama.cpp's quantizer (``botpsy.backends.quantize``; tensors
     whose rows do not fit a K-quant block fall back to a compatible type, as llama.cpp decides)."""
-    from botpsy.backends.quantize import QUANT_FTYPES, QuantizeError, run_quantizer
-
     if quant.lower() not in QUANT_FTYPES:
         raise ExportError(f"unknown quantization {quant!r}; known: {', '.join(QUANT_FTYPES)}")
     try:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from botpsy.backends.store import default_model_path
 from botpsy.train.adapter_rl import FINAL_ADAPTER, LOWRANK_STAGE, AdapterRL
 from botpsy.train.common import LoraSettings, StageCommon
 from botpsy.train.dapo import HARD, DAPOStageConfig
@@ -217,8 +218,6 @@ def tiny(out_dir: str, base_model: str | None = None) -> RecipePlan:
 
 
 def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
-    from botpsy.backends.store import default_model_path
-
     p = Paths(Path(out_dir))
     common = {
         "bf16": True,

@@ -29,6 +29,7 @@ from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.assistant.describe import reply_writer
 from botpsy.assistant.runtime import assistant_call_checks, default_call_mode
 from botpsy.backends.base import ChatModel, check_concurrency
+from botpsy.backends.store import load_chat_model
 from botpsy.evals.call_mode import CallMode, check_call_mode
 from botpsy.evals.scenarios.checks import Matcher
 from botpsy.evals.scenarios.schema import CallCheck, RecordCheck
@@ -72,7 +73,6 @@ def model_factory(model: ModelSource, reference: ModelFactory | None = None,
             if reference is None:
                 raise ValueError("this eval has no reference model")
             return reference
-        from botpsy.backends.store import load_chat_model
 
         loaded = load_chat_model(model, parallel=parallel)
         return lambda task, refs: loaded
