@@ -139,7 +139,7 @@ class CallPipeline:
                                                    round=round_))
         if self.confirmer.confirm(review.request):
             return self.execute(review, round_, AuditDecision.confirmed)
-        return self.deny(review, round_, getattr(self.confirmer, "denial_reason", ""))
+        return self.deny(review, round_, self.confirmer.denial_reason)
 
     def deny(self, review: Review, round_: int, why: str = "") -> Outcome:
         """Record a refused confirmation and tell both the model and the user."""

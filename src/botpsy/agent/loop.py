@@ -248,10 +248,7 @@ class Agent:
         if self.tool_selector is None:
             return specs, True, []
         used = {call.name for m in messages for call in m.tool_calls if call.name in self.registry}
-        choose = getattr(self.tool_selector, "choose", None)
-        if choose is None:
-            return self.tool_selector.select(query, specs, always=used), True, []
-        selection = choose(query, specs, always=used)
+        selection = self.tool_selector.choose(query, specs, always=used)
         return selection.tools, not selection.fallback, list(selection.requested)
 
     def _start(
