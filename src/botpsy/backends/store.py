@@ -15,8 +15,8 @@ Specs:
 - ``NAME:QUANT`` (``smollm2:q4_0``, ``botpsy-smol:q8_0``): a named model on its base
   requantized by llama.cpp (made once, cached with the bench's variants). Why:
   llama.cpp has repacked CPU kernels for Q4_0 and Q8_0 but not for the shipped
-  Q4_1, so on a CPU Q4_0 evaluates prompts about 2.4 times faster (716 against 292
-  tok/s on 2 cores); Q8_0 is the closest copy of the Q4_1 weights.
+  Q4_1, so on a CPU Q4_0 evaluates prompts faster (``botpsy bench`` measures it);
+  Q8_0 is the closest copy of the Q4_1 weights.
 - a path to a ``.gguf`` file (llama.cpp), optionally ``PATH.gguf+lora=ADAPTER.gguf``;
 - a Hugging Face model folder (transformers backend, ``hf`` extra);
 - ``openai:URL#model`` (any OpenAI-compatible endpoint);

@@ -53,7 +53,7 @@ from botpsy.bench.schema import BenchReport, BenchSettings, VariantResult
 from botpsy.bench.summary import attach_diagnoses, share_accuracy
 from botpsy.bench.worker import WorkerProgress, total_steps
 
-BANDWIDTH_REPEATS = 10  # best-of: a pass takes ~10 ms, other processes only ever slow it
+BANDWIDTH_REPEATS = 10  # best-of: a pass is short, and other processes only ever slow it
 # One of these makes a tokenizer transformers can load: fast (tokenizer.json), SentencePiece,
 # byte-level BPE (vocab.json + merges.txt) or WordPiece.
 HF_TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "vocab.txt")

@@ -75,7 +75,7 @@ def _load_model(
 
 
 def _show(report: BfclReport) -> None:
-    from botpsy.evals.report import bfcl_markdown
+    from botpsy.evals.bfcl.run_report import bfcl_markdown
 
     console.print(Markdown(bfcl_markdown(report)))
 
@@ -310,7 +310,8 @@ def toolcalls(
     threads: ThreadsOpt = None,
 ) -> None:
     """Score a model on your own tool schemas and answers, the BFCL way."""
-    from botpsy.evals.report import CATEGORY_HEADERS, category_rows, markdown_table
+    from botpsy.evals.bfcl.run_report import CATEGORY_HEADERS, category_rows
+    from botpsy.evals.markdown import markdown_table
     from botpsy.evals.toolcalls import load_toolcall_cases, run_toolcalls
     from botpsy.types import GenerationParams
 

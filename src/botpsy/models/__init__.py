@@ -19,6 +19,5 @@ stages trained:
 
 Any full fine-tune can also be factored afterwards with ``botpsy train extract-lora``
 (truncated SVD, ``botpsy.train.lora_extract``), as the earliest adapters were.
-The run behind this file, its BFCL and scenario scores:
-docs/training/smol/assistant-balance (section 3, third-try/).
+The run behind this file and its scores: docs/training/smol/recipe_report.md.
 """
