@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from botpsy.backends.model_files import sha256_file
 from botpsy.backends.quantize import SOURCE, variant_path
-from botpsy.backends.store import sha256_file
 from botpsy.bench.errors import BenchError, BenchErrorKind
 from botpsy.bench.gguf_info import read_gguf_info
 from botpsy.bench.quantize import make_variant, parse_quants

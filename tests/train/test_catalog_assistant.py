@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from botpsy.assistant.store import AssistantStore
 from botpsy.assistant.toolsets import assistant_tools
+from botpsy.assistant.user_data import AssistantStore
 from botpsy.tools import Tool
 from botpsy.train.catalog import ToolRecipe
 from botpsy.train.catalog_assistant import RECIPES

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from botpsy.agent.events import AgentStep, PendingCall, describe_call
 from botpsy.agent.guard import Repeat
+from botpsy.agent.run_events import AgentStep, PendingCall, describe_call
 from botpsy.safety.audit import AuditDecision, AuditEntry, AuditLog
 from botpsy.safety.config import SafetyConfig, ScopeAction
 from botpsy.safety.confirm import ConfirmationRequest, Confirmer, confirmation_gate

@@ -18,9 +18,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from botpsy.agent.events import AgentEvent, AgentResult, describe_call
 from botpsy.agent.loop import Agent
 from botpsy.agent.reply import ReplyWriter
+from botpsy.agent.run_events import AgentEvent, AgentResult, describe_call
 from botpsy.agent.session import SessionStore
 
 

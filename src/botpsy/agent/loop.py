@@ -39,7 +39,11 @@ from botpsy.agent.checks import (
     remember,
 )
 from botpsy.agent.compact import compactions
-from botpsy.agent.events import (
+from botpsy.agent.grounding import forced_spec, ungrounded
+from botpsy.agent.guard import LoopGuard, Repeat
+from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder
+from botpsy.agent.reply import ReplyWriter
+from botpsy.agent.run_events import (
     AgentEvent,
     AgentResult,
     AgentStep,
@@ -48,10 +52,6 @@ from botpsy.agent.events import (
     describe_call,
     failed,
 )
-from botpsy.agent.grounding import forced_spec, ungrounded
-from botpsy.agent.guard import LoopGuard, Repeat
-from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder
-from botpsy.agent.reply import ReplyWriter
 from botpsy.agent.selection import ToolSelector
 from botpsy.backends.base import ChatModel, ContextOverflowError
 from botpsy.formats.spans import json_text

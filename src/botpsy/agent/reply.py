@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-from botpsy.agent.events import AgentStep, failed
+from botpsy.agent.run_events import AgentStep, failed
 from botpsy.answers import json_echo, tool_values
 from botpsy.safety.audit import AuditDecision
 from botpsy.safety.taint import AGENT_SOURCE

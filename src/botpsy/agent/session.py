@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from botpsy.agent.events import AgentResult
+from botpsy.agent.run_events import AgentResult
 from botpsy.paths import default_data_dir
 from botpsy.types import Message
 

@@ -45,7 +45,7 @@ def init(
 ) -> None:
     """Create the assistant's database and files folder."""
     from botpsy.agent.session import SESSIONS_DB
-    from botpsy.assistant.store import DB_NAME, FILES_DIR, AssistantStore
+    from botpsy.assistant.user_data import DB_NAME, FILES_DIR, AssistantStore
 
     target = data_dir if data_dir is not None else default_data_dir()
     if AssistantStore.exists(target) and not force:
@@ -106,7 +106,7 @@ def import_data(
     third-party: reading them makes the assistant ask before it changes anything."""
     from botpsy.assistant.ics import import_ics
     from botpsy.assistant.mail_import import import_mail
-    from botpsy.assistant.store import AssistantStore
+    from botpsy.assistant.user_data import AssistantStore
     from botpsy.assistant.vcard import import_vcards
     from botpsy.safety.provenance import writing_as
     from botpsy.types import Origin

@@ -8,7 +8,7 @@ source, which the report records as ``source_quant``.
 
 Variants are cached under ``<cache>/bench/variants`` by the source's sha256 and
 the quant name, so the second bench run of a model quantizes nothing. The model specs
-(``smollm2:q8_0``, ``botpsy.backends.store``), the bench and the export all make their
+(``smollm2:q8_0``, ``botpsy.backends.model_files``), the bench and the export all make their
 variants here; a failure is a ``QuantizeError`` whose ``kind`` says which.
 """
 

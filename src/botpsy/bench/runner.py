@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from botpsy import __version__
-from botpsy.backends.store import (
+from botpsy.backends.model_files import (
     ModelNotFoundError,
     hf_weight_files,
     is_hf_model_folder,

@@ -40,7 +40,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from botpsy.backends.base import ChatModel
-from botpsy.backends.store import load_chat_model
+from botpsy.backends.model_files import load_chat_model
 from botpsy.evals.progress import progress_bar
 from botpsy.evals.stats import StatsSummary, summarize_completions
 from botpsy.types import Completion, GenerationParams, Message

@@ -15,7 +15,17 @@ from pathlib import Path
 from pydantic import BaseModel, Field, ValidationError, computed_field
 
 from botpsy.evals.bfcl import upstream
-from botpsy.evals.bfcl.overall import NON_LIVE, MeanStd, OverallScore, leaves
+from botpsy.evals.bfcl.categories import category
+from botpsy.evals.bfcl.dataset import load_cases
+from botpsy.evals.bfcl.overall import (
+    NON_LIVE,
+    Accuracy,
+    MeanStd,
+    OverallScore,
+    leaves,
+    mean_std,
+    overall_score,
+)
 from botpsy.evals.bfcl.run_report import ran_line
 from botpsy.evals.bfcl.scored import BfclReport, CategoryScore, read_score_file
 from botpsy.evals.markdown import markdown_table, pct
@@ -81,9 +91,6 @@ def _validity(scores_dir: Path, category: CategoryScore) -> dict[str, bool]:
 
 def _first_ids(name: str, n: int) -> set[str]:
     """The ids of a category's first ``n`` cases, as BFCL orders them (what ``--limit`` runs)."""
-    from botpsy.evals.bfcl.categories import category
-    from botpsy.evals.bfcl.dataset import load_cases
-
     return {case.id for case in load_cases(category(name), limit=n)} if n else set()
 
 
@@ -126,8 +133,6 @@ def _delta(
 
 
 def _groups(rows: list[CategoryDelta], side: str) -> OverallScore:
-    from botpsy.evals.bfcl.overall import Accuracy, overall_score
-
     return overall_score(
         {
             r.category: Accuracy(accuracy=getattr(r, side), total_count=r.cases)
@@ -231,8 +236,6 @@ class RunsSummary(BaseModel):
 
 def summarize_runs(reports: Sequence[BfclReport]) -> RunsSummary:
     """Mean and sample std per category (over the runs that have it) and overall."""
-    from botpsy.evals.bfcl.overall import mean_std
-
     if not reports:
         raise ValueError("no runs to summarize")
     names = dict.fromkeys(n for r in reports for n in r.categories)
@@ -278,8 +281,6 @@ class CombinedOverall(BaseModel):
 
 def combine_overall(paths: list[Path]) -> CombinedOverall:
     """Combine scored runs (``report.json`` or their folders); one model, no category twice."""
-    from botpsy.evals.bfcl.overall import Accuracy, overall_score
-
     reports = [(str(p), load_report(p)) for p in paths]
     models = sorted({r.model for _, r in reports})
     if len(models) != 1:

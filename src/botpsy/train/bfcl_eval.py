@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from botpsy.backends.chat import FormattedChatModel
-from botpsy.backends.store import is_hf_model_folder, load_text_backend
+from botpsy.backends.model_files import is_hf_model_folder, load_text_backend
 from botpsy.evals.bfcl import generate, score
 from botpsy.evals.bfcl.overall import NON_LIVE, Group
 from botpsy.evals.bfcl.score import BfclReport

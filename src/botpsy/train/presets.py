@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from botpsy.backends.store import default_model_path
+from botpsy.backends.model_files import default_model_path
 from botpsy.train.adapter_rl import FINAL_ADAPTER, LOWRANK_STAGE, AdapterRL
 from botpsy.train.common import LoraSettings, StageCommon
 from botpsy.train.dapo import HARD, DAPOStageConfig

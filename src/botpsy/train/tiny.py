@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from botpsy.backends.store import default_model_path
+from botpsy.backends.model_files import default_model_path
 from botpsy.formats import ChatFormat
 from botpsy.train.sample import TrainSample
 

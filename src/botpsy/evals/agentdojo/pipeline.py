@@ -26,8 +26,8 @@ from agentdojo.functions_runtime import FunctionCall
 from pydantic import BaseModel, Field
 
 from botpsy.agent import Agent, AgentResult, Bm25ToolSelector, StopReason, SystemPrompt
-from botpsy.agent.events import AgentStep
 from botpsy.agent.reply import ReplyWriter
+from botpsy.agent.run_events import AgentStep
 from botpsy.assistant.runtime import default_call_mode
 from botpsy.backends.base import ChatModel
 from botpsy.evals.agentdojo.tools import suite_registry

@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 
 from botpsy.agent import Bm25ToolSelector
 from botpsy.backends.base import ChatModel
-from botpsy.backends.store import load_chat_model
+from botpsy.backends.model_files import load_chat_model
 from botpsy.evals.agentdojo.pipeline import BotpsyPipeline, Outcome, PipelineSettings
 from botpsy.evals.agentdojo.planner import OBEDIENT_SPEC, ObedientPlanner
 from botpsy.evals.bfcl.generate import RunMismatchError, package_version

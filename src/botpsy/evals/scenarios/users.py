@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 from botpsy.assistant import AssistantStore, assistant_tools
-from botpsy.assistant.store import DB_NAME, FILES_DIR
+from botpsy.assistant.user_data import DB_NAME, FILES_DIR
 from botpsy.evals.scenarios.checks import CheckContext, Matcher, evaluate
 from botpsy.evals.scenarios.schema import CallCheck, RecordCheck
 from botpsy.evals.scenarios.trace import ConfirmationRecord

@@ -1,4 +1,4 @@
-"""Model store: turn a model spec into a loaded backend.
+"""Model files: where a model spec's files come from, and the spec turned into a loaded backend.
 
 Specs:
 - ``smollm2`` (the default): SmolLM2-135M-Instruct Q4_1 GGUF, carried inside the
