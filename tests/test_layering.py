@@ -1,6 +1,6 @@
 """The package layering of pyproject.toml's [tool.importlinter] contract holds: no module
-imports from a layer above its own (types, tools, formats at the bottom; backends; safety;
-agent; assistant; evals, bench, train, server; the CLI on top). A test, so the README's
+imports from a layer above its own (shared leaf modules, then types, tools, formats;
+backends; safety; agent; assistant; evals, bench, train, server; the CLI on top). A test, so the README's
 one test command enforces it; import-linter reads the imports without running them."""
 
 from __future__ import annotations
