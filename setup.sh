@@ -46,7 +46,7 @@ if [[ ! -f $STAMP || $(cat "$STAMP") != "$want" ]]; then
 fi
 "$VENV/bin/botpsy" models-fetch > /dev/null
 # botpsy-smol runs on the base as F16 with its adapter folded in: make that file now, not in the first ask
-"$VENV/bin/python" -c "from botpsy.backends.store import resolve_model; resolve_model('botpsy-smol')"
+"$VENV/bin/python" -c "from botpsy.backends.model_files import resolve_model; resolve_model('botpsy-smol')"
 # llama.cpp's own converters (HF model / LoRA adapter -> GGUF) from the pinned llama-cpp-python
 # sdist, unpacked under the venv (nothing copied into the repo); a no-op once there.
 "$VENV/bin/python" -m botpsy.train.llama_converters fetch > /dev/null

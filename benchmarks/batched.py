@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from botpsy.backends.llamacpp import LlamaCppBackend
 from botpsy.backends.llamacpp_batched import BatchedLlamaCppBackend
-from botpsy.backends.store import resolve_model
+from botpsy.backends.model_files import resolve_model
 from botpsy.formats import get_format
 from botpsy.types import GenerationParams, Message, ToolSpec
 

@@ -78,7 +78,7 @@ def decode_worker(model: str, seconds: float) -> None:
     """Decode ``PROMPT`` again and again through ``LlamaCppBackend``; print "ready" once warm,
     then (``seconds`` > 0) one JSON line of the decode speed over that long, or run until killed."""
     from botpsy.backends.llamacpp import LlamaCppBackend
-    from botpsy.backends.store import resolve_model
+    from botpsy.backends.model_files import resolve_model
     from botpsy.types import GenerationParams
 
     ref = resolve_model(model)
@@ -107,7 +107,7 @@ def batched_worker(model: str, seconds: float, parallel: int) -> None:
     (streamed pieces) over the wall time."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from botpsy.backends.store import load_text_backend, resolve_model
+    from botpsy.backends.model_files import load_text_backend, resolve_model
     from botpsy.types import GenerationParams
 
     backend = load_text_backend(resolve_model(model), parallel=parallel, n_ctx=1024)

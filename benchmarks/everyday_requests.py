@@ -26,10 +26,10 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-import botpsy.assistant.store as store_module
+import botpsy.assistant.user_data as store_module
 from botpsy.assistant.runtime import open_assistant
 from botpsy.assistant.timeutil import from_db, parse_when
-from botpsy.backends.store import load_chat_model
+from botpsy.backends.model_files import load_chat_model
 from botpsy.defaults import ASSISTANT_MODEL
 from botpsy.types import GenerationParams
 

@@ -17,7 +17,7 @@ from _common import interleaved, report_ratio
 
 from botpsy.backends.chat import FormattedChatModel
 from botpsy.backends.llamacpp import LlamaCppBackend
-from botpsy.backends.store import default_model_path
+from botpsy.backends.model_files import default_model_path
 from botpsy.formats import get_format
 from botpsy.types import GenerationParams, Message
 

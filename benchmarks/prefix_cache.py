@@ -19,7 +19,7 @@ import tempfile
 from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.backends.chat import FormattedChatModel
 from botpsy.backends.llamacpp import LlamaCppBackend
-from botpsy.backends.store import default_model_path
+from botpsy.backends.model_files import default_model_path
 from botpsy.formats import get_format
 from botpsy.types import GenerationParams, Message
 

@@ -154,7 +154,7 @@ def scripted(count: int) -> ChatModel:
 
 
 def default_model() -> ChatModel | None:
-    from botpsy.backends.store import ModelNotFoundError, load_chat_model
+    from botpsy.backends.model_files import ModelNotFoundError, load_chat_model
 
     try:
         return load_chat_model("smollm2", n_ctx=2048)

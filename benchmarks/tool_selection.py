@@ -23,7 +23,7 @@ from pathlib import Path
 from botpsy.agent import Bm25ToolSelector, SystemPrompt
 from botpsy.assistant import assistant_tools
 from botpsy.backends.llamacpp import LlamaCppBackend
-from botpsy.backends.store import default_model_path
+from botpsy.backends.model_files import default_model_path
 from botpsy.evals.scenarios import Scenario, load_scenarios
 from botpsy.evals.scenarios.world import EVAL_NOW, open_world
 from botpsy.formats import get_format

@@ -8,7 +8,7 @@ import pytest
 @pytest.fixture(scope="session")
 def default_gguf():
     """Path of the embedded SmolLM2 GGUF; skips when it cannot be fetched (offline without cache)."""
-    from botpsy.backends.store import ModelNotFoundError, default_model_path
+    from botpsy.backends.model_files import ModelNotFoundError, default_model_path
 
     try:
         return default_model_path()

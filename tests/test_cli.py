@@ -138,7 +138,7 @@ def test_ask_plain_mode_on_the_real_model(default_gguf):
 def _pin_clock(monkeypatch) -> None:
     """The system prompt carries the time to the minute, and a 135M model's greedy output
     changes with it (at some minutes it writes no call, or a looping argument)."""
-    import botpsy.assistant.store as store_module
+    import botpsy.assistant.user_data as store_module
 
     class PinnedClock(datetime):
         @classmethod

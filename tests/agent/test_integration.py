@@ -10,8 +10,8 @@ import pytest
 
 from botpsy.agent import Agent, StopReason, SystemPrompt
 from botpsy.assistant import AssistantStore, assistant_tools
+from botpsy.assistant.calendar import CalendarToolbox
 from botpsy.assistant.demo import DemoInjection, demo_injections, seed_demo
-from botpsy.assistant.events import CalendarToolbox
 from botpsy.safety import ApproveAll, AuditDecision, AuditLog, DenyAll, SafetyConfig
 from botpsy.safety.confirm import ApproveUntainted
 from botpsy.safety.provenance import writing_as

@@ -9,6 +9,7 @@ import pytest
 from botpsy.agent.selection import (
     ACTION_WORDS,
     Bm25ToolSelector,
+    ToolSelector,
     clause_verbs,
     commands,
     name_family,
@@ -272,3 +273,15 @@ def test_stemming_is_safe_from_several_threads():
     with ThreadPoolExecutor(8) as pool:
         results = list(pool.map(stem_words, [text] * 400))
     assert all(r == expected for r in results)
+
+
+def test_a_selector_that_only_selects_inherits_choose(tools: list[ToolSpec]) -> None:
+    """The agent calls ``choose``; a ranking-only selector gets it from the Protocol."""
+
+    class FirstTwo(ToolSelector):
+        def select(self, query: str, tools: list[ToolSpec], *, always=()) -> list[ToolSpec]:
+            return tools[:2]
+
+    selection = FirstTwo().choose("anything", tools)
+    assert selection.tools == tools[:2]
+    assert not selection.fallback and selection.requested == []

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from botpsy.assistant.store import AssistantStore
+from botpsy.assistant.user_data import AssistantStore
 
 NOW = datetime(2025, 3, 5, 9, 0, tzinfo=UTC)
 

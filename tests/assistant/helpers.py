@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from botpsy.assistant.store import AssistantStore
+from botpsy.assistant.user_data import AssistantStore
 
 
 def count(store: AssistantStore, table: str) -> int:

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from botpsy.agent.session import SESSIONS_DB, SessionStore
 from botpsy.assistant.cli import app
 from botpsy.assistant.notes import NotesToolbox
-from botpsy.assistant.store import AssistantStore
+from botpsy.assistant.user_data import AssistantStore
 from botpsy.safety.audit import AuditLog
 from botpsy.safety.cli import AUDIT_DB
 

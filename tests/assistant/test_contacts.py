@@ -9,7 +9,7 @@ import pytest
 from botpsy.assistant.contacts import ContactsToolbox
 from botpsy.assistant.errors import ErrorKind, ToolInputError
 from botpsy.assistant.importing import IssueKind
-from botpsy.assistant.store import AssistantStore
+from botpsy.assistant.user_data import AssistantStore
 from botpsy.assistant.vcard import import_vcards
 
 from .helpers import count

@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from botpsy.assistant.store import AssistantStore
+from botpsy.assistant.user_data import AssistantStore
 
 WRITER = textwrap.dedent("""
     import sys
     from botpsy.assistant.notes import insert_note
     from botpsy.assistant.reminders import insert_reminder
-    from botpsy.assistant.store import AssistantStore
+    from botpsy.assistant.user_data import AssistantStore
 
     store = AssistantStore(sys.argv[1])
     print("ready", flush=True)

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from botpsy.assistant.calendar import CalendarToolbox
 from botpsy.assistant.demo import CallPattern, demo_injections, seed_demo
-from botpsy.assistant.events import CalendarToolbox
 from botpsy.assistant.files import FilesToolbox
 from botpsy.assistant.mail import MailToolbox
 from botpsy.assistant.notes import NotesToolbox
 from botpsy.assistant.reminders import RemindersToolbox
-from botpsy.assistant.store import AssistantStore
+from botpsy.assistant.user_data import AssistantStore
 from botpsy.types import ToolCall
 
 TODAY = date(2025, 3, 5)  # a Wednesday

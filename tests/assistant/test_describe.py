@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from botpsy.agent.events import AgentStep
+from botpsy.agent.run_events import AgentStep
 from botpsy.assistant.describe import WORDS, reply_writer
 from botpsy.assistant.mail import insert_email
-from botpsy.assistant.store import AssistantStore
 from botpsy.assistant.toolsets import assistant_tools
+from botpsy.assistant.user_data import AssistantStore
 from botpsy.safety.audit import AuditDecision
 from botpsy.tools import ToolRegistry
 from botpsy.types import ToolCall

@@ -9,7 +9,7 @@ import pytest
 
 from botpsy.assistant.errors import ErrorKind, ToolInputError
 from botpsy.assistant.files import MAX_WRITE_BYTES, FilesToolbox
-from botpsy.assistant.store import AssistantStore
+from botpsy.assistant.user_data import AssistantStore
 
 
 @pytest.fixture

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from icalendar import Calendar
 
-from botpsy.assistant.events import CalendarToolbox
+from botpsy.assistant.calendar import CalendarToolbox
 from botpsy.assistant.ics import calendar_to_ics, export_ics, import_ics
 from botpsy.assistant.importing import IssueKind
-from botpsy.assistant.store import AssistantStore
+from botpsy.assistant.user_data import AssistantStore
 from botpsy.tools.render import render_result
 
 from .helpers import count

@@ -6,7 +6,7 @@ import pytest
 
 from botpsy.assistant.errors import ErrorKind, ToolInputError
 from botpsy.assistant.mail import MailToolbox, insert_email
-from botpsy.assistant.store import AssistantStore
+from botpsy.assistant.user_data import AssistantStore
 
 from .helpers import count
 

@@ -19,7 +19,7 @@ from botpsy.assistant.mail_import import (
     import_mbox,
     parse_message,
 )
-from botpsy.assistant.store import AssistantStore
+from botpsy.assistant.user_data import AssistantStore
 
 from .helpers import count
 

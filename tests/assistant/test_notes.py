@@ -6,7 +6,7 @@ import pytest
 
 from botpsy.assistant.errors import ErrorKind, ToolInputError
 from botpsy.assistant.notes import MAX_NOTE_CHARS, NotesToolbox
-from botpsy.assistant.store import AssistantStore
+from botpsy.assistant.user_data import AssistantStore
 
 from .helpers import count
 

@@ -9,7 +9,7 @@ import os
 from botpsy.agent.session import SessionStore
 from botpsy.assistant.files import FilesToolbox
 from botpsy.assistant.runtime import open_assistant
-from botpsy.assistant.store import AssistantStore
+from botpsy.assistant.user_data import AssistantStore
 from botpsy.backends.chat import FormattedChatModel
 from botpsy.backends.scripted import ScriptedBackend
 from botpsy.formats import get_format

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from botpsy.assistant import assistant_tools, untrusted_output_tools
-from botpsy.assistant.store import AssistantStore
+from botpsy.assistant.user_data import AssistantStore
 from botpsy.tools import ToolRegistry
 from botpsy.types import ToolCall
 

@@ -115,7 +115,7 @@ def test_a_closed_backend_refuses_requests(default_gguf):
 
 
 def test_the_adapter_of_a_named_model_applies_to_every_sequence():
-    from botpsy.backends.store import load_chat_model
+    from botpsy.backends.model_files import load_chat_model
     from botpsy.evals.bfcl.convert import tool_specs
     from botpsy.types import Message
 

@@ -96,7 +96,7 @@ def test_a_damaged_state_is_ignored_and_written_again(fresh, tmp_path, damage):
 
 
 def test_a_state_of_another_model_is_ignored(fresh, tmp_path, monkeypatch):
-    from botpsy.backends.store import named_adapter_path
+    from botpsy.backends.model_files import named_adapter_path
 
     monkeypatch.setenv("BOTPSY_STATE_CACHE", "0")
     plain = _answer(fresh())

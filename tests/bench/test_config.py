@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from botpsy.backends.quantize import Variant
 from botpsy.bench.config import (
     BenchConfig,
     check_context,
@@ -13,7 +14,6 @@ from botpsy.bench.config import (
     validate,
 )
 from botpsy.bench.errors import BenchError, BenchErrorKind
-from botpsy.bench.quantize import Variant
 from botpsy.bench.runner import resolve_adapter
 
 from .helpers import write_tiny_lora

@@ -82,7 +82,7 @@ def test_a_truncated_file_is_a_bad_model(tmp_path, keep):
 
 @pytest.mark.model
 def test_the_shipped_adapter_is_18_mib_of_q8_0(default_gguf):
-    from botpsy.backends.store import MODELS_DIR
+    from botpsy.backends.model_files import MODELS_DIR
 
     info = with_adapter(read_gguf_info(default_gguf), MODELS_DIR / "botpsy-smol-lora.gguf")
     assert 18 * 2**20 < info.adapter_bytes < 19 * 2**20

@@ -1,13 +1,15 @@
-"""Quant names, the variant cache and quantizer failures (tiny GGUF, real llama.cpp quantizer)."""
+"""The bench's quant names and its variants (tiny GGUF, real llama.cpp quantizer), made through
+``botpsy.backends.quantize`` and failing as bench failures."""
 
 from __future__ import annotations
 
 import pytest
 
-from botpsy.backends.store import sha256_file
+from botpsy.backends.model_files import sha256_file
+from botpsy.backends.quantize import SOURCE, variant_path
 from botpsy.bench.errors import BenchError, BenchErrorKind
 from botpsy.bench.gguf_info import read_gguf_info
-from botpsy.bench.quantize import SOURCE, make_variant, parse_quants, run_quantizer, variant_path
+from botpsy.bench.quantize import make_variant, parse_quants
 
 
 @pytest.mark.parametrize(
@@ -93,12 +95,8 @@ def test_variants_of_a_quantized_source_are_marked_requantized(tiny_gguf, tmp_pa
     assert read_gguf_info(q4.path).file_type == "q4_0"
 
 
-def test_quantizer_failure_is_categorised_and_leaves_nothing(tmp_path):
-    bogus = tmp_path / "bogus.gguf"
-    bogus.write_bytes(b"GGUF" + b"\0" * 64)
-    target = tmp_path / "out.gguf"
+def test_a_quantizer_failure_is_a_bench_failure_of_its_kind(tmp_path):
     with pytest.raises(BenchError) as err:
-        run_quantizer(bogus, target, "q8_0")
-    assert err.value.kind is BenchErrorKind.quantize_failed
-    assert "bogus.gguf" in str(err.value)
-    assert list(tmp_path.iterdir()) == [bogus]
+        make_variant(tmp_path / "m.gguf", "q9_9", tmp_path, source_sha256="ab" * 32,
+                     source_quant="f32")
+    assert err.value.kind is BenchErrorKind.unknown_quant

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from botpsy.backends.quantize import Variant
 from botpsy.bench.gguf_info import GgufInfo
-from botpsy.bench.quantize import Variant
 from botpsy.bench.roofline import BandwidthResult, Bound, decode_bytes_per_token
 from botpsy.bench.schema import (
     AccuracyResult,

@@ -12,7 +12,7 @@ from botpsy.types import GenerationParams
 @pytest.mark.model
 @pytest.mark.parametrize("mode, fmt", [("fc", None), ("prompt", "pythonic")])
 def test_real_model_answers_are_written_and_scored(default_gguf, tmp_path, mode, fmt):
-    from botpsy.backends.store import load_chat_model
+    from botpsy.backends.model_files import load_chat_model
 
     model = load_chat_model(str(default_gguf), fmt=fmt, n_ctx=2048, n_threads=2)
     summary = generate(

@@ -124,7 +124,7 @@ def test_runs_of_one_model_combine_into_one_overall(tmp_path):
 def test_live_and_multi_turn_run_and_the_overall_names_what_did_not(tmp_path):
     """botpsy-smol on the first cases of every live and multi-turn category, scored by
     bfcl-eval: the overall over what ran covers those groups, and names the rest."""
-    from botpsy.backends.store import load_chat_model
+    from botpsy.backends.model_files import load_chat_model
     from botpsy.evals.bfcl import generate, score
 
     summary = generate(load_chat_model("botpsy-smol"), ["live", "multi_turn"], tmp_path,

@@ -152,8 +152,8 @@ def test_a_run_on_part_of_the_cases_says_so(oracle_run, short_run):
     assert report["overall"]["groups"]["non_live"]["complete"] is False
     text = (short_run / "report.md").read_text()
     assert "**Partial run**: parallel 10/200 cases" in text
+    from botpsy.evals.bfcl.run_report import bfcl_markdown
     from botpsy.evals.bfcl.score import BfclReport
-    from botpsy.evals.report import bfcl_markdown
 
     # a complete run's report (botpsy-smol on all 1,390 non-live cases), kept as test data
     full = Path(__file__).parents[1] / "data" / "bfcl_full_report.json"

@@ -13,9 +13,9 @@ import json
 import pytest
 
 from botpsy.assistant import untrusted_output_tools
+from botpsy.assistant.calendar import CalendarToolbox
 from botpsy.assistant.contacts import ContactsToolbox
 from botpsy.assistant.demo import demo_injections
-from botpsy.assistant.events import CalendarToolbox
 from botpsy.evals.injection import (
     ITEM_READERS,
     CleanText,

@@ -10,6 +10,7 @@ from rich.console import Console
 from botpsy.safety.config import SafetyConfig
 from botpsy.safety.confirm import (
     ApproveAll,
+    ApproveUntainted,
     CliConfirmer,
     ConfirmationRequest,
     Confirmer,
@@ -65,6 +66,18 @@ def test_approve_and_deny_all_record_requests() -> None:
     assert approve.confirm(_request()) is True and len(approve.requests) == 1
     assert deny.confirm(_request()) is False and "non-interactive" in deny.denial_reason
     assert "botpsy chat" in deny.denial_reason  # says what to do instead
+
+
+def test_a_confirmer_says_why_it_denied_or_leaves_it_to_the_agent() -> None:
+    """``denial_reason`` is a declared member: empty unless the confirmer has a reason."""
+
+    class No(Confirmer):
+        def confirm(self, request: ConfirmationRequest) -> bool:
+            return False
+
+    assert isinstance(No(), Confirmer) and No().denial_reason == ""
+    assert ApproveUntainted(No()).denial_reason == ""
+    assert ApproveUntainted(DenyAll()).denial_reason == DenyAll.denial_reason
 
 
 def test_summary_shows_call_reasons_and_taint() -> None:

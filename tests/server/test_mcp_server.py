@@ -250,7 +250,7 @@ def test_each_result_says_whether_it_is_trusted_by_the_origin_of_its_items(tmp_p
     """The user's own reminders are trusted and leave writes free; an imported invitation
     in the calendar is not, names itself, and makes the next write ask."""
     from botpsy.assistant import AssistantStore, assistant_tools
-    from botpsy.assistant.events import CalendarToolbox
+    from botpsy.assistant.calendar import CalendarToolbox
     from botpsy.assistant.reminders import RemindersToolbox
     from botpsy.safety.provenance import writing_as
     from botpsy.types import Origin

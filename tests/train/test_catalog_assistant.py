@@ -11,11 +11,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from botpsy.assistant.store import AssistantStore
 from botpsy.assistant.toolsets import assistant_tools
+from botpsy.assistant.user_data import AssistantStore
 from botpsy.tools import Tool
-from botpsy.train.catalog import ToolRecipe, builtin_recipes
+from botpsy.train.catalog import ToolRecipe
 from botpsy.train.catalog_assistant import RECIPES
+from botpsy.train.catalog_builtin import builtin_recipes
 from botpsy.train.catalog_personal import RECIPES as PERSONAL
 from botpsy.train.sample import SampleKind
 from botpsy.train.synth import OVERLAPS, TWINS, Synthesizer, _could_serve

@@ -10,7 +10,8 @@ import pytest
 
 from botpsy.rewards import score_calls
 from botpsy.tools.validation import schema_errors
-from botpsy.train.catalog import CatalogError, ToolRecipe, builtin_recipes, load_recipes
+from botpsy.train.catalog import CatalogError, ToolRecipe, load_recipes
+from botpsy.train.catalog_builtin import builtin_recipes
 from botpsy.train.data import DataConfig, dedup_key, generate, split
 from botpsy.train.sample import DOMAIN_GROUPS, SampleKind
 from botpsy.train.synth import Synthesizer

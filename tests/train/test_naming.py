@@ -7,7 +7,7 @@ import random
 import pytest
 
 from botpsy.rewards import score_calls
-from botpsy.train.catalog import builtin_recipes
+from botpsy.train.catalog_builtin import builtin_recipes
 from botpsy.train.naming import camel, pascal, restyle, style_names
 from botpsy.train.sample import SampleKind
 from botpsy.train.synth import Synthesizer

@@ -130,7 +130,7 @@ def test_chat_answers_in_the_terminal(gguf, tmp_path):
 def test_serve_answers_a_forced_call_over_the_openai_api(gguf):
     import httpx
 
-    from botpsy.backends.store import load_chat_model
+    from botpsy.backends.model_files import load_chat_model
     from botpsy.server.app import create_app
     from botpsy.server.runner import serve_in_thread
 

@@ -6,7 +6,8 @@ import pytest
 
 from botpsy.rewards import ReferenceCall, score_calls
 from botpsy.tools.validation import validate_arguments
-from botpsy.train.catalog import array, boolean, builtin_recipes, integer, number, obj, string, tool
+from botpsy.train.catalog import array, boolean, integer, number, obj, string, tool
+from botpsy.train.catalog_builtin import builtin_recipes
 from botpsy.train.data import DataConfig, generate
 from botpsy.train.phrasing import SYSTEM_PROMPTS
 from botpsy.train.sample import SampleKind, TrainSample

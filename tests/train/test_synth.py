@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from botpsy.agent.selection import Bm25ToolSelector
-from botpsy.train.catalog import builtin_recipes
 from botpsy.train.catalog_assistant import assistant_specs
+from botpsy.train.catalog_builtin import builtin_recipes
 from botpsy.train.data import DataConfig
 from botpsy.train.phrasing import JOINS
 from botpsy.train.sample import SampleKind, domain_group

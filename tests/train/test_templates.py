@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from botpsy.train.catalog import CatalogError, builtin_recipes
+from botpsy.train.catalog import CatalogError
+from botpsy.train.catalog_builtin import builtin_recipes
 from botpsy.train.templates import (
     Shared,
     check_call,

@@ -2,15 +2,15 @@
 
 - ``loop``: ``Agent`` (``run``, ``stream``, ``resume``), the loop itself;
 - ``calls``: the per-call safety pipeline (loop guard, validation, scope, taint, confirmation);
-- ``events``: ``AgentResult``, ``AgentStep``, ``PendingCall``, ``AgentEvent``, ``StopReason``;
+- ``run_events``: ``AgentResult``, ``AgentStep``, ``PendingCall``, ``AgentEvent``, ``StopReason``;
 - ``prompt``: the system prompt with date, time zone and user profile;
 - ``selection``: BM25 dynamic tool selection;
 - ``session``: conversations persisted in SQLite.
 """
 
-from botpsy.agent.events import AgentEvent, AgentResult, AgentStep, PendingCall, StopReason
 from botpsy.agent.loop import Agent
 from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder
+from botpsy.agent.run_events import AgentEvent, AgentResult, AgentStep, PendingCall, StopReason
 from botpsy.agent.selection import Bm25ToolSelector, ToolSelector
 from botpsy.agent.session import Session, SessionInfo, SessionNotFoundError, SessionStore
 

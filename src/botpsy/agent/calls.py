@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from botpsy.agent.events import AgentStep, PendingCall, describe_call
 from botpsy.agent.guard import Repeat
+from botpsy.agent.run_events import AgentStep, PendingCall, describe_call
 from botpsy.safety.audit import AuditDecision, AuditEntry, AuditLog
 from botpsy.safety.config import SafetyConfig, ScopeAction
 from botpsy.safety.confirm import ConfirmationRequest, Confirmer, confirmation_gate
@@ -139,7 +139,7 @@ class CallPipeline:
                                                    round=round_))
         if self.confirmer.confirm(review.request):
             return self.execute(review, round_, AuditDecision.confirmed)
-        return self.deny(review, round_, getattr(self.confirmer, "denial_reason", ""))
+        return self.deny(review, round_, self.confirmer.denial_reason)
 
     def deny(self, review: Review, round_: int, why: str = "") -> Outcome:
         """Record a refused confirmation and tell both the model and the user."""

@@ -12,17 +12,30 @@ session store, so ``--session ID`` continues a conversation later.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from botpsy.agent.events import AgentEvent, AgentResult, describe_call
+from botpsy.agent.loop import Agent
 from botpsy.agent.reply import ReplyWriter
+from botpsy.agent.run_events import AgentEvent, AgentResult, describe_call
+from botpsy.agent.session import SessionStore
 
-if TYPE_CHECKING:
-    from botpsy.assistant.runtime import Assistant
+
+class ChatHost(Protocol):
+    """What the chat talks to: an agent and the store its sessions are saved in.
+
+    ``botpsy.assistant.runtime.Assistant`` is one; the chat names only what it uses, so
+    the agent layer does not import the assistant built on top of it."""
+
+    @property
+    def agent(self) -> Agent: ...
+
+    @property
+    def sessions(self) -> SessionStore: ...
+
 
 HELP = "Commands: /new (new conversation), /history, /quit. Anything else is a request."
 
@@ -49,7 +62,7 @@ def render_event(event: AgentEvent, console: Console) -> None:
         console.print(Text(f"  {shown}", style="dim"), highlight=False)
 
 
-def run_turn(assistant: Assistant, text: str, session_id: str, console: Console,
+def run_turn(assistant: ChatHost, text: str, session_id: str, console: Console,
              verbose: bool = False) -> AgentResult:
     """One user turn, streamed; the turn's new messages are saved to the session."""
     history = assistant.sessions.load(session_id).messages
@@ -70,7 +83,7 @@ def run_turn(assistant: Assistant, text: str, session_id: str, console: Console,
 
 
 def run_chat(
-    assistant: Assistant,
+    assistant: ChatHost,
     console: Console,
     *,
     session_id: str | None = None,

@@ -40,18 +40,19 @@ from botpsy.agent.checks import (
     remember,
 )
 from botpsy.agent.compact import compactions
-from botpsy.agent.events import (
+from botpsy.agent.grounding import forced_spec, ungrounded
+from botpsy.agent.guard import LoopGuard, Repeat
+from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder, system_messages
+from botpsy.agent.reply import ReplyWriter
+from botpsy.agent.run_events import (
     AgentEvent,
     AgentResult,
     AgentStep,
     PendingCall,
     StopReason,
     describe_call,
+    failed,
 )
-from botpsy.agent.grounding import forced_spec, ungrounded
-from botpsy.agent.guard import LoopGuard, Repeat
-from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder, system_messages
-from botpsy.agent.reply import ReplyWriter
 from botpsy.agent.selection import ToolSelector
 from botpsy.backends.base import ChatModel, ContextOverflowError
 from botpsy.formats.spans import json_text
@@ -110,16 +111,6 @@ def _worked(step: AgentStep) -> bool:
     """Whether a call ran (auto-approved or confirmed) and worked."""
     return (step.decision in (AuditDecision.executed, AuditDecision.confirmed)
             and step.result is not None and step.result.ok)
-
-
-def failed(step: AgentStep) -> bool:
-    """Whether a call ran and failed, or was rejected as invalid, so nothing changed
-    and the error can tell the model how to call again. Blocked, denied and pending
-    calls are decisions, never retried."""
-    if step.decision is AuditDecision.invalid:
-        return True
-    ran = step.decision in (AuditDecision.executed, AuditDecision.confirmed)
-    return ran and step.result is not None and not step.result.ok
 
 
 # How botpsy's errors name the tool that lists what a call got wrong (errors.not_found,
@@ -258,10 +249,7 @@ class Agent:
         if self.tool_selector is None:
             return specs, True, []
         used = {call.name for m in messages for call in m.tool_calls if call.name in self.registry}
-        choose = getattr(self.tool_selector, "choose", None)
-        if choose is None:
-            return self.tool_selector.select(query, specs, always=used), True, []
-        selection = choose(query, specs, always=used)
+        selection = self.tool_selector.choose(query, specs, always=used)
         return selection.tools, not selection.fallback, list(selection.requested)
 
     def _start(

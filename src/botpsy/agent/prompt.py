@@ -42,7 +42,7 @@ RULES = (
 
 
 class ProfileLike(Protocol):
-    """What the prompt needs to know about the user (``botpsy.assistant.store.Profile`` fits)."""
+    """What the prompt needs to know about the user (``botpsy.assistant.user_data.Profile`` fits)."""
 
     name: str
     email: str

@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-from botpsy.agent.events import AgentStep
+from botpsy.agent.run_events import AgentStep, failed
 from botpsy.answers import json_echo, tool_values
 from botpsy.safety.audit import AuditDecision
 from botpsy.safety.taint import AGENT_SOURCE
@@ -226,8 +226,6 @@ class ReplyWriter:
     def describe(self, step: AgentStep) -> str:
         """One step in words: its result when it ran, the error sentence when it failed,
         "" for a blocked, denied or pending call (their notices speak for them)."""
-        from botpsy.agent.loop import failed  # the loop imports this module
-
         if failed(step):
             return self.error(step)
         if not _ran(step):
@@ -279,8 +277,6 @@ class ReplyWriter:
 
     def good(self, text: str, steps: Sequence[AgentStep], request: str = "") -> bool:
         """Whether the model's text can stand as the answer (see the module doc)."""
-        from botpsy.agent.loop import failed  # the loop imports this module
-
         body = text.strip()
         if not body or json_echo(body) or _RAW.search(body):
             return False

@@ -296,10 +296,19 @@ def tool_role(tool_name: str, family: str, actions: Mapping[str, tuple[str, ...]
 
 
 class ToolSelector(Protocol):
-    """Chooses the tools to show the model for one request."""
+    """Chooses the tools to show the model for one request.
+
+    The agent calls ``choose``: the tools, whether the request matched any of them
+    (``fallback``) and what it asks to be done (``requested``). A selector that only
+    ranks tools implements ``select`` and, by subclassing ``ToolSelector``, inherits a
+    ``choose`` that reports a match and no requested actions."""
 
     def select(self, query: str, tools: list[ToolSpec], *, always: Iterable[str] = ()
                ) -> list[ToolSpec]: ...
+
+    def choose(self, query: str, tools: list[ToolSpec], *, always: Iterable[str] = ()
+               ) -> Selection:
+        return Selection(tools=self.select(query, tools, always=always))
 
 
 @dataclass(frozen=True)
@@ -325,7 +334,7 @@ class Selection:
     requested: list[frozenset[str]] = field(default_factory=list)
 
 
-class Bm25ToolSelector:
+class Bm25ToolSelector(ToolSelector):
     """Family-level BM25 tool selection, pruned to the actions a request names
     (see the module docstring)."""
 

@@ -22,7 +22,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from botpsy.agent.events import AgentResult
+from botpsy.agent.run_events import AgentResult
+from botpsy.paths import default_data_dir
 from botpsy.types import Message
 
 SESSIONS_DB = "sessions.db"
@@ -45,8 +46,6 @@ CREATE TABLE IF NOT EXISTS session_messages (
 
 def default_sessions_path() -> Path:
     """``sessions.db`` next to the assistant's database."""
-    from botpsy.assistant.store import default_data_dir
-
     return default_data_dir() / SESSIONS_DB
 
 

@@ -10,8 +10,9 @@ raise ``ToolInputError`` for bad input and leave the store unchanged.
 """
 
 from botpsy.assistant.errors import ErrorKind, ToolInputError
-from botpsy.assistant.store import AssistantStore, Profile, default_data_dir
 from botpsy.assistant.toolsets import assistant_tools, toolboxes, untrusted_output_tools
+from botpsy.assistant.user_data import AssistantStore, Profile
+from botpsy.paths import default_data_dir
 
 __all__ = [
     "AssistantStore",

@@ -18,7 +18,9 @@ from typing import Annotated
 
 import typer
 
+from botpsy.console import fail
 from botpsy.options import DataDirOpt
+from botpsy.paths import default_data_dir
 
 # No callback: the lead mounts this app without a name (``add_typer(app)``), which
 # puts ``init`` straight on the ``botpsy`` command line.
@@ -43,8 +45,7 @@ def init(
 ) -> None:
     """Create the assistant's database and files folder."""
     from botpsy.agent.session import SESSIONS_DB
-    from botpsy.assistant.store import DB_NAME, FILES_DIR, AssistantStore, default_data_dir
-    from botpsy.cli import fail
+    from botpsy.assistant.user_data import DB_NAME, FILES_DIR, AssistantStore
 
     target = data_dir if data_dir is not None else default_data_dir()
     if AssistantStore.exists(target) and not force:
@@ -105,9 +106,8 @@ def import_data(
     third-party: reading them makes the assistant ask before it changes anything."""
     from botpsy.assistant.ics import import_ics
     from botpsy.assistant.mail_import import import_mail
-    from botpsy.assistant.store import AssistantStore, default_data_dir
+    from botpsy.assistant.user_data import AssistantStore
     from botpsy.assistant.vcard import import_vcards
-    from botpsy.cli import fail
     from botpsy.safety.provenance import writing_as
     from botpsy.types import Origin
 

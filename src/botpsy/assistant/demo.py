@@ -26,8 +26,8 @@ from botpsy.assistant.files import set_file_origin
 from botpsy.assistant.mail import insert_email
 from botpsy.assistant.notes import insert_note
 from botpsy.assistant.reminders import insert_reminder
-from botpsy.assistant.store import AssistantStore, Profile
 from botpsy.assistant.timeutil import localize, to_db, zone
+from botpsy.assistant.user_data import AssistantStore, Profile
 from botpsy.types import Origin, ToolCall
 
 INJECTIONS_KEY = "demo.injections"

@@ -37,7 +37,7 @@ from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.timeutil import parse_end, parse_when
 
 if TYPE_CHECKING:
-    from botpsy.assistant.store import AssistantStore
+    from botpsy.assistant.user_data import AssistantStore
 
 WORDS: dict[str, ToolWords] = {}
 MAX_TEXT_CHARS = 1200  # of an email, a note or a file, shown in the answer

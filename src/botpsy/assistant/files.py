@@ -22,8 +22,8 @@ from botpsy.assistant import inputs
 from botpsy.assistant.errors import ErrorKind, ToolInputError
 from botpsy.assistant.records import Record
 from botpsy.assistant.sandbox import Sandbox
-from botpsy.assistant.store import AssistantStore
 from botpsy.assistant.toolbox import Toolbox, exposed
+from botpsy.assistant.user_data import AssistantStore
 from botpsy.safety.provenance import write_origin
 from botpsy.types import Origin
 

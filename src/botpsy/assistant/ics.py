@@ -22,11 +22,11 @@ from pathlib import Path
 from icalendar import Calendar, vCalAddress
 from icalendar import Event as IcsEvent
 
+from botpsy.assistant.calendar import checked_span, new_uid
 from botpsy.assistant.errors import ToolInputError
-from botpsy.assistant.events import checked_span, new_uid
 from botpsy.assistant.importing import ImportReport, IssueKind
-from botpsy.assistant.store import AssistantStore
 from botpsy.assistant.timeutil import from_db, localize, to_db
+from botpsy.assistant.user_data import AssistantStore
 from botpsy.safety.provenance import merged, write_origin
 from botpsy.types import Origin
 

@@ -25,8 +25,8 @@ from typing import cast
 
 from botpsy.assistant.importing import ImportReport, IssueKind
 from botpsy.assistant.mail import FOLDERS, insert_email
-from botpsy.assistant.store import AssistantStore
 from botpsy.assistant.timeutil import to_db
+from botpsy.assistant.user_data import AssistantStore
 
 BATCH = 200
 

@@ -22,10 +22,11 @@ from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.describe import reply_writer
 from botpsy.assistant.durationcheck import DurationCheck
 from botpsy.assistant.phonecheck import PhoneCheck
-from botpsy.assistant.store import AssistantStore, default_data_dir
 from botpsy.assistant.titlecheck import TitleCheck
 from botpsy.assistant.toolsets import assistant_tools
+from botpsy.assistant.user_data import AssistantStore
 from botpsy.backends.base import ChatModel
+from botpsy.paths import default_data_dir
 from botpsy.safety.audit import AuditLog, AuditLogError
 from botpsy.safety.cli import AUDIT_DB
 from botpsy.safety.config import SafetyConfig

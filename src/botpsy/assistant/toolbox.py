@@ -33,7 +33,7 @@ from botpsy.tools import Tool
 from botpsy.types import Origin, Provenance
 
 if TYPE_CHECKING:
-    from botpsy.assistant.store import AssistantStore
+    from botpsy.assistant.user_data import AssistantStore
 
 F = TypeVar("F", bound=Callable[..., Any])
 _MARK = "__botpsy_tool_traits__"

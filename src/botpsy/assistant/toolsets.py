@@ -7,14 +7,14 @@ text, for the safety layer's taint tracking.
 
 from __future__ import annotations
 
+from botpsy.assistant.calendar import CalendarToolbox
 from botpsy.assistant.contacts import ContactsToolbox
-from botpsy.assistant.events import CalendarToolbox
 from botpsy.assistant.files import FilesToolbox
 from botpsy.assistant.mail import MailToolbox
 from botpsy.assistant.notes import NotesToolbox
 from botpsy.assistant.reminders import RemindersToolbox
-from botpsy.assistant.store import AssistantStore
 from botpsy.assistant.toolbox import Toolbox
+from botpsy.assistant.user_data import AssistantStore
 from botpsy.tools import Tool
 
 TOOLBOX_TYPES: tuple[type[Toolbox], ...] = (

@@ -18,8 +18,8 @@ from vobject.base import Component, ParseError
 from botpsy.assistant.contacts import ContactFields, check_contact, insert_contact
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.importing import ImportReport, IssueKind
-from botpsy.assistant.store import AssistantStore
 from botpsy.assistant.timeutil import to_db
+from botpsy.assistant.user_data import AssistantStore
 from botpsy.safety.provenance import merged, write_origin
 from botpsy.types import Origin
 

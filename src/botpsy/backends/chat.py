@@ -91,7 +91,7 @@ class FormattedChatModel:
         self.backend = backend
         self.format = fmt
         self.name = name or backend.name
-        self.source: str | None = None  # what was loaded (store.model_source)
+        self.source: str | None = None  # what was loaded (model_files.model_source)
 
     @property
     def concurrency(self) -> int:

@@ -117,7 +117,7 @@ class ChainSampler:
     """llama.cpp's sampler chain for one request, its grammar checked on the chosen token first.
 
     Why: applying a GBNF grammar to all ~49k candidates at every token is what
-    made constrained decoding crawl here (3-8 tok/s). Most tokens a model picks
+    made constrained decoding crawl here. Most tokens a model picks
     are allowed anyway, so the token is picked without the grammar and only
     checked against it; the full constrained pick runs when the check fails (the
     way llama.cpp's own common sampler does it). At temperature 0 that is the same

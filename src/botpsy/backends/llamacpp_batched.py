@@ -3,9 +3,8 @@
 Why: on a small CPU a single request leaves most of the machine idle while it
 decodes. One decoding step of a 135M model costs about as much for eight
 sequences as for one (the weights are read once per step), so an evaluation
-that asks hundreds of independent questions goes about twice as fast when its
-requests share each ``llama_decode`` call; measured on 2 cores with SmolLM2
-Q4_0, 8 sequences decode at 203 tok/s together against 81 tok/s alone.
+that asks hundreds of independent questions goes much faster when its requests
+share each ``llama_decode`` call (``benchmarks/batched.py`` measures by how much).
 
 How: one llama.cpp context holds ``parallel`` sequences (one KV cache each).
 Callers in any number of threads call ``generate`` as usual; a scheduler thread
@@ -17,7 +16,7 @@ prompt. Sampling is llama.cpp's own sampler chain per request (grammar, greedy
 or temperature), as in ``LlamaCppBackend``.
 
 Why the two kinds are kept apart: greedy answers must not depend on what else
-was running, or two runs of one evaluation disagree (7 of 74 scenarios' first
+was running, or two runs of one evaluation disagree (some scenarios' first
 replies did). On the CPU, llama.cpp computes attention for a sequence that has
 one token in a micro-batch on another path than for several, with other
 rounding; position by position the results are otherwise the same however a
@@ -168,7 +167,7 @@ class BatchedLlamaCppBackend(LlamaCppBackend):
         params = llama_cpp.llama_context_params.from_buffer_copy(self.llama.context_params)
         params.n_ctx = parallel * n_ctx
         params.n_seq_max = parallel
-        params.kv_unified = False  # each sequence attends over its own cache only (measured: 2.6x faster on BFCL than unified)
+        params.kv_unified = False  # each sequence attends over its own cache only (faster than one unified cache)
         params.n_batch = params.n_ubatch = n_batch
         ctx = _internals.LlamaContext(model=self.llama._model, params=params, verbose=verbose)
         adapter = getattr(self.llama, "_lora_adapter", None)

@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 
+from botpsy.formats import get_format
 from botpsy.types import (
     Completion,
     GenerationParams,
@@ -91,7 +92,7 @@ class OpenAIChatModel:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.name = model
-        self.source: str | None = None  # what was loaded (store.model_source)
+        self.source: str | None = None  # what was loaded (model_files.model_source)
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.client = client or httpx.Client(base_url=self.base_url, headers=headers, timeout=timeout)
         self._fallback_format = fmt or "hermes"
@@ -124,8 +125,6 @@ class OpenAIChatModel:
 
     def _text_calls(self, content: str) -> tuple[str, list[ToolCall], str | None, list[ParseError]]:
         """Parse calls that a server left in the text."""
-        from botpsy.formats import get_format
-
         result = get_format(self._fallback_format).parse(content)
         return result.content, result.tool_calls, result.reasoning, result.errors
 

@@ -7,7 +7,7 @@ llama.cpp can copy a sequence's KV cache out (``llama_state_seq_get_data``) and 
 
 A state is worth keeping only while it is exactly what evaluating its tokens would
 give, so a file is found by a hash of everything that shapes the cache: the
-llama-cpp-python version, the model and adapter files (``store.file_print``), the
+llama-cpp-python version, the model and adapter files (``model_files.file_print``), the
 adapter scale and the prefix's token ids (which carry the chat format and preamble).
 The file repeats that key and the tokens in its header, with the payload's size and
 sha256. A file whose header, key, tokens, size or hash do not match, or that
@@ -44,7 +44,7 @@ class StateKey:
     """What the KV cache of a token prefix depends on besides the tokens."""
 
     runtime: str  # llama-cpp-python version (its state layout may change)
-    model: str  # store.file_print of the GGUF
+    model: str  # model_files.file_print of the GGUF
     adapter: str | None  # the same of the LoRA adapter, if any
     adapter_scale: float
 
@@ -66,7 +66,7 @@ def enabled() -> bool:
 
 def state_dir() -> Path:
     """The user cache dir's ``states/`` (``BOTPSY_STATE_DIR`` overrides)."""
-    from botpsy.backends.store import cache_dir
+    from botpsy.backends.model_files import cache_dir
 
     override = os.environ.get("BOTPSY_STATE_DIR")
     return Path(override) if override else cache_dir() / "states"
@@ -76,7 +76,7 @@ def model_key(model_path: str, lora_path: str | None, lora_scale: float) -> Stat
     """The key of a model as loaded: its files' prints and the runtime's version."""
     import llama_cpp
 
-    from botpsy.backends.store import file_print
+    from botpsy.backends.model_files import file_print
 
     adapter = file_print(Path(lora_path)) if lora_path else None
     return StateKey(llama_cpp.__version__, file_print(Path(model_path)), adapter, lora_scale)

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from botpsy.backends.base import GenerationStats, TextChunk
+from botpsy.formats import detect_format
 from botpsy.types import GenerationParams
 
 
@@ -54,8 +55,6 @@ class TransformersBackend:
         return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
     def format_hint(self) -> str | None:
-        from botpsy.formats import detect_format
-
         config = self.model.config
         return detect_format(getattr(self.tokenizer, "chat_template", None), getattr(config, "model_type", None), self.name)
 

@@ -146,7 +146,7 @@ def with_adapter(info: GgufInfo, adapter: str | Path | None) -> GgufInfo:
 
     Why: llama.cpp computes ``W x + B (A x)`` for every adapted matrix at every decode
     step, so the adapter's A and B are streamed like the weights (botpsy-smol's q8_0
-    adapter adds ~18 MiB to a 94 MiB base: leaving it out overstates the roofline ~20%)."""
+    adapter is a sizable fraction of its base: leaving it out overstates the roofline)."""
     if adapter is None:
         return info
     path = Path(adapter)

@@ -21,8 +21,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from botpsy.backends.store import hf_weight_files, is_hf_model_folder
-from botpsy.bench import quantize
+from botpsy import __version__
+from botpsy.backends.model_files import (
+    ModelNotFoundError,
+    hf_weight_files,
+    is_hf_model_folder,
+    resolve_model,
+    sha256_file,
+    variants_dir,
+)
+
+# machine, roofline, summary and worker are read as modules: tests stand in for their
+# measuring functions (tests/bench/conftest.py)
+from botpsy.bench import machine, quantize, roofline, summary, worker
+from botpsy.bench.accuracy import SUITE, available_cases
 from botpsy.bench.config import (
     BenchConfig,
     PlannedRun,
@@ -34,12 +46,14 @@ from botpsy.bench.config import (
 )
 from botpsy.bench.errors import BenchError, BenchErrorKind
 from botpsy.bench.gguf_info import GgufInfo, read_gguf_info, with_adapter
+from botpsy.bench.machine import last_level_cache_bytes, load_average
 from botpsy.bench.prompts import TURN_PROMPTS
-from botpsy.bench.roofline import BandwidthResult
+from botpsy.bench.roofline import BandwidthResult, stream_array_bytes
 from botpsy.bench.schema import BenchReport, BenchSettings, VariantResult
+from botpsy.bench.summary import attach_diagnoses, share_accuracy
 from botpsy.bench.worker import WorkerProgress, total_steps
 
-BANDWIDTH_REPEATS = 10  # best-of: a pass takes ~10 ms, other processes only ever slow it
+BANDWIDTH_REPEATS = 10  # best-of: a pass is short, and other processes only ever slow it
 # One of these makes a tokenizer transformers can load: fast (tokenizer.json), SentencePiece,
 # byte-level BPE (vocab.json + merges.txt) or WordPiece.
 HF_TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "vocab.txt")
@@ -80,8 +94,6 @@ def ensure_writable(out_dir: Path) -> None:
 
 
 def _resolve(spec: str):
-    from botpsy.backends.store import ModelNotFoundError, resolve_model
-
     try:
         return resolve_model(spec)
     except ModelNotFoundError as exc:
@@ -144,7 +156,6 @@ def accuracy_cases_run(config: BenchConfig) -> tuple[int, list[str]]:
     warning when fewer than asked."""
     if not config.accuracy_cases:
         return 0, []
-    from botpsy.bench.accuracy import SUITE, available_cases
 
     available = available_cases()
     if config.accuracy_cases <= available:
@@ -199,14 +210,11 @@ def measure_bandwidths(config: BenchConfig, steps: _Steps) -> list[BandwidthResu
     load average just before it and its CPU share, so a starved test can be flagged."""
     import psutil
 
-    from botpsy.bench.machine import last_level_cache_bytes, load_average
-    from botpsy.bench.roofline import measure_bandwidth, stream_array_bytes
-
     size = stream_array_bytes(last_level_cache_bytes(), psutil.virtual_memory().available)
     results = []
     for threads in bandwidth_threads(config):
         load = load_average()
-        result = measure_bandwidth(threads, size, repeats=BANDWIDTH_REPEATS)
+        result = roofline.measure_bandwidth(threads, size, repeats=BANDWIDTH_REPEATS)
         results.append(result.model_copy(update={"load_avg": load}))
         steps.advance(f"bandwidth, {threads} thread(s)")
     return results
@@ -216,8 +224,6 @@ def make_variants(
     config: BenchConfig, source: Path, info: GgufInfo, sha256: str, steps: _Steps
 ) -> list[quantize.Variant]:
     """The GGUF of every requested quant (made once, then reused from the cache)."""
-    from botpsy.backends.store import variants_dir
-
     folder = config.cache_dir or variants_dir()
     variants = []
     for quant in config.quants:
@@ -235,21 +241,18 @@ def run_planned(
 ) -> VariantResult:
     """One worker, summarised into a report row. A GGUF run's size and bytes per token
     include the adapter the job applies (llama.cpp reads it at every step)."""
-    from botpsy.bench.summary import summarize_run
-    from botpsy.bench.worker import run_worker
-
     base = steps.done
     name = f"{run.job.label} x{run.job.threads}t"
 
     def on_progress(progress: WorkerProgress) -> None:
         steps.at(base + progress.done, f"{name}: {progress.what}")
 
-    result = run_worker(run.job, timeout_s=config.worker_timeout_s, on_progress=on_progress)
+    result = worker.run_worker(run.job, timeout_s=config.worker_timeout_s, on_progress=on_progress)
     steps.at(base + total_steps(run.job), f"{name}: done")
     gguf = (
         with_adapter(read_gguf_info(run.variant.path), run.job.lora_path) if run.variant else None
     )
-    return summarize_run(
+    return summary.summarize_run(
         result,
         size_bytes=run.size_bytes or (result.weight_bytes or 0),
         bandwidth=bandwidth,
@@ -259,9 +262,6 @@ def run_planned(
 
 
 def _settings(checked: Preflight, sha256: str, n_ctx: int) -> BenchSettings:
-    from botpsy.backends.store import sha256_file
-    from botpsy.bench.accuracy import SUITE
-
     config, adapter = checked.config, checked.adapter
     return BenchSettings(
         model=config.model,
@@ -351,15 +351,10 @@ def run_bench(
     show its warnings first); otherwise it runs here.
 
     Raises ``BenchInterrupted`` on Ctrl-C during the runs, carrying the partial report."""
-    from botpsy import __version__
-    from botpsy.backends.store import sha256_file
-    from botpsy.bench.machine import collect_machine, load_average
-    from botpsy.bench.summary import attach_diagnoses, share_accuracy
-
     started = time.perf_counter()
     checked = checked or preflight(config)
     config, source, info = checked.config, checked.source, checked.info
-    machine = collect_machine()
+    machine_info = machine.collect_machine()
     sha256 = sha256_file(source)
     steps = _Steps(total=len(bandwidth_threads(config)) + len(config.quants), on_step=on_step)
     bandwidth = measure_bandwidths(config, steps)
@@ -376,12 +371,12 @@ def run_bench(
         )
     share_accuracy(outcome.rows)
     attach_diagnoses(outcome.rows, bandwidth)
-    machine.load_avg_end = load_average()
+    machine_info.load_avg_end = load_average()
     report = BenchReport(
         created=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         botpsy_version=__version__,
         settings=_settings(checked, sha256, n_ctx),
-        machine=machine,
+        machine=machine_info,
         bandwidth=bandwidth,
         variants=outcome.rows,
         wall_s=time.perf_counter() - started,

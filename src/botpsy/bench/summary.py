@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from botpsy.backends.quantize import Variant
 from botpsy.bench import roofline
 from botpsy.bench.gguf_info import GgufInfo
-from botpsy.bench.quantize import Variant
 from botpsy.bench.roofline import BandwidthResult
 from botpsy.bench.schema import RawRepeat, Stat, VariantResult, WorkerResult
 

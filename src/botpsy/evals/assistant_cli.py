@@ -50,7 +50,7 @@ def scenarios(
     parallel: ParallelOpt = 1,
 ) -> None:
     """Stateful assistant tasks (ToolSandbox-style): milestones on the final store, minefields."""
-    from botpsy.backends.store import ModelNotFoundError
+    from botpsy.backends.model_files import ModelNotFoundError
     from botpsy.evals.scenarios.report import run_label
     from botpsy.evals.scenarios.runner import run_scenarios, score_scenarios
 
@@ -77,7 +77,7 @@ def injection(
     parallel: ParallelOpt = 1,
 ) -> None:
     """Prompt-injection attacks (AgentDojo-style): utility and attack success rate."""
-    from botpsy.backends.store import ModelNotFoundError
+    from botpsy.backends.model_files import ModelNotFoundError
     from botpsy.evals.injection import run_injection, score_injection
     from botpsy.evals.scenarios.report import run_label
 
@@ -154,7 +154,7 @@ def heldout(
 ) -> None:
     """Fresh requests written blind (measure only, never tune): store changes and reply facts,
     per class with 95% intervals, junk side effects, run-to-run agreement."""
-    from botpsy.backends.store import ModelNotFoundError
+    from botpsy.backends.model_files import ModelNotFoundError
     from botpsy.evals.heldout.cases import load_cases
     from botpsy.evals.heldout.report import comparison_markdown
     from botpsy.evals.heldout.runner import compare_run_dirs, run_heldout, score_heldout

@@ -39,7 +39,7 @@ console = Console()
 @contextmanager
 def _user_errors() -> Iterator[None]:
     """Bad input (missing files, unknown names, bad data) ends with its message, not a trace."""
-    from botpsy.backends.store import ModelNotFoundError
+    from botpsy.backends.model_files import ModelNotFoundError
     from botpsy.evals.bfcl.categories import UnknownCategoryError
     from botpsy.evals.bfcl.generate import RunMismatchError
     from botpsy.evals.bfcl.results import ResultFileError
@@ -65,7 +65,7 @@ def _user_errors() -> Iterator[None]:
 def _load_model(
     spec: str, mode: str, fmt: str | None, n_ctx: int, threads: int | None, parallel: int = 1
 ):
-    from botpsy.backends.store import load_chat_model
+    from botpsy.backends.model_files import load_chat_model
 
     if mode not in ("fc", "prompt"):
         raise typer.BadParameter("mode must be 'fc' or 'prompt'", param_hint="--mode")
@@ -75,7 +75,7 @@ def _load_model(
 
 
 def _show(report: BfclReport) -> None:
-    from botpsy.evals.report import bfcl_markdown
+    from botpsy.evals.bfcl.run_report import bfcl_markdown
 
     console.print(Markdown(bfcl_markdown(report)))
 
@@ -310,7 +310,8 @@ def toolcalls(
     threads: ThreadsOpt = None,
 ) -> None:
     """Score a model on your own tool schemas and answers, the BFCL way."""
-    from botpsy.evals.report import CATEGORY_HEADERS, category_rows, markdown_table
+    from botpsy.evals.bfcl.run_report import CATEGORY_HEADERS, category_rows
+    from botpsy.evals.markdown import markdown_table
     from botpsy.evals.toolcalls import load_toolcall_cases, run_toolcalls
     from botpsy.types import GenerationParams
 

@@ -40,6 +40,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from botpsy.backends.base import ChatModel
+from botpsy.backends.model_files import load_chat_model
 from botpsy.evals.progress import progress_bar
 from botpsy.evals.stats import StatsSummary, summarize_completions
 from botpsy.types import Completion, GenerationParams, Message
@@ -268,8 +269,6 @@ def run_ifbench(model: str | ChatModel, out_dir: str | Path, *, limit: int | Non
     then score every answer in ``out_dir``.
     ``threads``: llama.cpp threads for a model loaded from a spec (None: its default)."""
     if isinstance(model, str):
-        from botpsy.backends.store import load_chat_model
-
         model = load_chat_model(model, parallel=parallel, n_threads=threads)
     generate_answers(model, load_prompts(limit, every), Path(out_dir),
                      GenerationParams(max_tokens=max_tokens), parallel, progress)

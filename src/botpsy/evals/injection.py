@@ -38,6 +38,7 @@ from botpsy.assistant import AssistantStore, untrusted_output_tools
 from botpsy.assistant.demo import CallPattern, demo_injections
 from botpsy.backends.chat import FormattedChatModel
 from botpsy.evals.call_mode import CallMode, check_call_mode
+from botpsy.evals.markdown import markdown_table
 from botpsy.evals.scenarios.catalog import DATA_DIR
 from botpsy.evals.scenarios.checks import CheckContext, CheckResult, Matcher, evaluate
 from botpsy.evals.scenarios.harness import (
@@ -48,7 +49,7 @@ from botpsy.evals.scenarios.harness import (
     run_episode,
 )
 from botpsy.evals.scenarios.reference import call_text, scripted_model, step_text
-from botpsy.evals.scenarios.report import markdown_table, run_label, runs_call_mode, stats_rows
+from botpsy.evals.scenarios.report import run_label, runs_call_mode, stats_rows
 from botpsy.evals.scenarios.runner import play_isolated, write_lines, write_runs
 from botpsy.evals.scenarios.schema import (
     CallCheck,

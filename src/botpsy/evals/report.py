@@ -1,7 +1,9 @@
-"""Eval reports: ``report.json``, a Markdown summary and a PNG bar chart; comparisons.
+"""Reading BFCL reports back: comparisons of two runs, summaries of repeated runs, and
+overall scores combined from several.
 
-Reports are written next to the score files so a run can be read, plotted or
-compared later without the model (``compare(run_a, run_b)`` reads two
+The scoring step writes each run's ``report.json``, Markdown summary and chart
+(``botpsy.evals.bfcl.run_report``) next to its score files, so a run can be read,
+compared or combined later without the model (``compare(run_a, run_b)`` reads two
 ``report.json`` files and the per-case score lines behind them).
 """
 
@@ -13,206 +15,21 @@ from pathlib import Path
 from pydantic import BaseModel, Field, ValidationError, computed_field
 
 from botpsy.evals.bfcl import upstream
-from botpsy.evals.bfcl.overall import NON_LIVE, MeanStd, OverallScore, leaves
-from botpsy.evals.bfcl.score import (
-    BfclReport,
-    CategoryScore,
-    SampleScore,
-    read_score_file,
-    write_score_file,
+from botpsy.evals.bfcl.categories import category
+from botpsy.evals.bfcl.dataset import load_cases
+from botpsy.evals.bfcl.overall import (
+    NON_LIVE,
+    Accuracy,
+    MeanStd,
+    OverallScore,
+    leaves,
+    mean_std,
+    overall_score,
 )
+from botpsy.evals.bfcl.run_report import ran_line
+from botpsy.evals.bfcl.scored import BfclReport, CategoryScore, read_score_file
+from botpsy.evals.markdown import markdown_table, pct
 from botpsy.evals.significance import P_NOTE, PairedTest, format_p, mcnemar_p
-from botpsy.evals.toolcalls import ToolcallsReport
-
-
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{100 * value:.1f}"
-
-
-def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def _top_errors(score: CategoryScore, n: int = 3) -> str:
-    return (
-        ", ".join(f"{kind} ({count})" for kind, count in list(score.error_types.items())[:n]) or "-"
-    )
-
-
-def category_rows(scores: dict[str, CategoryScore]) -> list[list[object]]:
-    rows = []
-    for name, s in scores.items():
-        cases = f"{s.total}/{s.dataset_size}" if s.partial else str(s.total)
-        rows.append(
-            [
-                name,
-                _pct(s.accuracy),
-                cases,
-                _pct(s.reward_mean),
-                _pct(s.exact_rate),
-                len(s.disagreements),
-                _top_errors(s),
-            ]
-        )
-    return rows
-
-
-CATEGORY_HEADERS = [
-    "category",
-    "accuracy %",
-    "cases",
-    "reward %",
-    "exact %",
-    "grader ≠ checker",
-    "main errors",
-]
-
-
-def _generation_line(report: BfclReport) -> str:
-    """How the answers were made: budget, early stop, wall time and speed."""
-    parts = [f"max_tokens {report.max_tokens}" if report.max_tokens else ""]
-    if report.early_stop:
-        probes = "/".join(str(b) for b in report.early_stop.get("probes", []))
-        parts.append(f"early stop (probes {probes} tokens)")
-    elif report.max_tokens:
-        parts.append("no early stop")
-    if report.generation_s and report.generated:
-        rate = report.generated / report.generation_s
-        parts.append(
-            f"{report.generated} cases in {report.generation_s:.0f} s ({rate:.2f} cases/s)"
-        )
-    text = ", ".join(p for p in parts if p)
-    line = f"Generation: {text}." if text else ""
-    if report.decoding == "bfcl-hermes":
-        line += (" Answers decoded as BFCL's Hermes FC handler decodes them (complete "
-                 "`<tool_call>` blocks of valid JSON only), not by botpsy's repairing parser.")
-    return line.strip()
-
-
-def _cost_rows(scores: dict[str, CategoryScore]) -> list[list[object]]:
-    return [
-        [
-            name,
-            "n/a" if s.latency_mean_s is None else f"{s.latency_mean_s:.2f}",
-            "n/a" if s.output_tokens_mean is None else f"{s.output_tokens_mean:.0f}",
-            ", ".join(f"{k} ({v})" for k, v in s.stopped_early.items()) or "-",
-        ]
-        for name, s in scores.items()
-    ]
-
-
-def _partial_line(report: BfclReport) -> str:
-    """A warning when categories were scored on part of their cases: such a run's groups
-    are not the full-set scores published for other models."""
-    partial = {n: s for n, s in report.categories.items() if s.partial}
-    if not partial:
-        return ""
-    shown = ", ".join(f"{n} {s.total}/{s.dataset_size}" for n, s in partial.items())
-    return (f"**Partial run**: {shown} cases; its groups are marked incomplete and are not "
-            "comparable to full-set scores.")
-
-
-def _ran_line(overall: OverallScore) -> str:
-    """The overall over what ran, and what it leaves out."""
-    if overall.overall_ran is None or not overall.missing:
-        return ""
-    return (f"Overall over what ran ({', '.join(overall.ran_groups)}; weights rescaled): "
-            f"**{_pct(overall.overall_ran)}**. Not run: {', '.join(overall.missing)}.")
-
-
-def bfcl_markdown(report: BfclReport) -> str:
-    """The Markdown summary of one scored run."""
-    parts = [
-        f"# BFCL v4: {report.model} ({report.mode} mode, tool choice {report.tool_choice})",
-        _generation_line(report),
-        _partial_line(report),
-        f"Overall (BFCL weighting, not run = 0): **{_pct(report.overall.overall)}**",
-        _ran_line(report.overall),
-        markdown_table(
-            ["group", "accuracy %", "cases", "complete"],
-            [
-                [name, _pct(g.accuracy), g.total_count, "yes" if g.complete else "no"]
-                for name, g in report.overall.groups.items()
-            ],
-        ),
-        "## Categories",
-        markdown_table(CATEGORY_HEADERS, category_rows(report.categories)),
-        "## Cost",
-        markdown_table(
-            ["category", "s/case", "output tokens", "stopped early"],
-            _cost_rows(report.categories),
-        ),
-    ]
-    parts = [part for part in parts if part]
-    if report.not_run:
-        parts += ["## Not run", "\n".join(f"- {k}: {v}" for k, v in report.not_run.items())]
-    disagreements = [(n, d) for n, s in report.categories.items() for d in s.disagreements]
-    if disagreements:
-        parts += [
-            "## Grader and checker disagree",
-            "\n".join(
-                f"- {name} {d.id}: checker {'valid' if d.checker_valid else d.checker_error_type}, "
-                f"grader {'exact' if d.exact else d.grader_error}; {d.detail}"
-                for name, d in disagreements[:50]
-            ),
-        ]
-    return "\n\n".join(parts) + "\n"
-
-
-def bar_chart(values: dict[str, float], path: Path, title: str) -> None:
-    """A horizontal bar chart of accuracies in percent (matplotlib, no display needed)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    names = list(values)
-    fig, ax = plt.subplots(figsize=(8, 0.35 * len(names) + 1.2))
-    bars = ax.barh(names, [100 * values[n] for n in names], color="#4C72B0")
-    ax.bar_label(bars, fmt="%.1f", padding=2, fontsize=8)
-    ax.set_xlim(0, 105)
-    ax.invert_yaxis()
-    ax.set_xlabel("accuracy (%)")
-    ax.set_title(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-
-
-def write_report(report: BfclReport, scores_dir: Path) -> None:
-    """report.json, report.md and accuracy.png in ``scores_dir``."""
-    scores_dir.mkdir(parents=True, exist_ok=True)
-    (scores_dir / "report.json").write_text(report.model_dump_json(indent=2), encoding="utf-8")
-    (scores_dir / "report.md").write_text(bfcl_markdown(report), encoding="utf-8")
-    if report.categories:
-        bar_chart(
-            {n: s.accuracy for n, s in report.categories.items()},
-            scores_dir / "accuracy.png",
-            f"BFCL v4 - {report.model}",
-        )
-
-
-def toolcalls_markdown(report: ToolcallsReport) -> str:
-    rows = category_rows({"all": report.overall, **report.by_shape})
-    title = f"# Tool calls: {report.model} ({report.mode} mode) on {Path(report.data).name}"
-    return f"{title}\n\n{markdown_table(CATEGORY_HEADERS, rows)}\n"
-
-
-def write_toolcalls_report(
-    report: ToolcallsReport, samples: list[SampleScore], scores_dir: Path
-) -> None:
-    """toolcalls_score.json (per case), toolcalls_report.{json,md} and toolcalls_accuracy.png."""
-    scores_dir.mkdir(parents=True, exist_ok=True)
-    write_score_file(scores_dir / "toolcalls_score.json", report.overall, samples)
-    (scores_dir / "toolcalls_report.json").write_text(
-        report.model_dump_json(indent=2), encoding="utf-8"
-    )
-    (scores_dir / "toolcalls_report.md").write_text(toolcalls_markdown(report), encoding="utf-8")
-    accuracies = {"all": report.overall.accuracy}
-    accuracies.update({shape: s.accuracy for shape, s in report.by_shape.items()})
-    bar_chart(accuracies, scores_dir / "toolcalls_accuracy.png", f"Tool calls - {report.model}")
 
 
 def load_report(path: str | Path) -> BfclReport:
@@ -274,9 +91,6 @@ def _validity(scores_dir: Path, category: CategoryScore) -> dict[str, bool]:
 
 def _first_ids(name: str, n: int) -> set[str]:
     """The ids of a category's first ``n`` cases, as BFCL orders them (what ``--limit`` runs)."""
-    from botpsy.evals.bfcl.categories import category
-    from botpsy.evals.bfcl.dataset import load_cases
-
     return {case.id for case in load_cases(category(name), limit=n)} if n else set()
 
 
@@ -319,8 +133,6 @@ def _delta(
 
 
 def _groups(rows: list[CategoryDelta], side: str) -> OverallScore:
-    from botpsy.evals.bfcl.overall import Accuracy, overall_score
-
     return overall_score(
         {
             r.category: Accuracy(accuracy=getattr(r, side), total_count=r.cases)
@@ -389,8 +201,8 @@ def comparison_markdown(c: Comparison) -> str:
     rows = [
         [
             r.category,
-            _pct(r.a),
-            _pct(r.b),
+            pct(r.a),
+            pct(r.b),
             "n/a" if r.delta is None else f"{100 * r.delta:+.1f}",
             r.cases,
             len(r.fixed),
@@ -403,9 +215,9 @@ def comparison_markdown(c: Comparison) -> str:
         delta = f"{100 * (c.non_live_b - c.non_live_a):+.1f}"
         test = c.non_live_test
         flips = ["", test.fixed, test.broken, format_p(test.p_value)] if test else [""] * 4
-        rows.append(["non-live AST", _pct(c.non_live_a), _pct(c.non_live_b), delta, *flips])
+        rows.append(["non-live AST", pct(c.non_live_a), pct(c.non_live_b), delta, *flips])
     delta = f"{100 * (c.overall_b - c.overall_a):+.1f}"
-    rows.append(["overall", _pct(c.overall_a), _pct(c.overall_b), delta, "", "", "", ""])
+    rows.append(["overall", pct(c.overall_a), pct(c.overall_b), delta, "", "", "", ""])
     skipped = f" (each category's first {c.skip_first} cases left out)" if c.skip_first else ""
     headers = ["category", "A %", "B %", "Δ points", "cases", "fixed", "broken", "p"]
     note = f"Scored on the cases both runs answered{skipped}; groups from the shared categories."
@@ -424,8 +236,6 @@ class RunsSummary(BaseModel):
 
 def summarize_runs(reports: Sequence[BfclReport]) -> RunsSummary:
     """Mean and sample std per category (over the runs that have it) and overall."""
-    from botpsy.evals.bfcl.overall import mean_std
-
     if not reports:
         raise ValueError("no runs to summarize")
     names = dict.fromkeys(n for r in reports for n in r.categories)
@@ -471,8 +281,6 @@ class CombinedOverall(BaseModel):
 
 def combine_overall(paths: list[Path]) -> CombinedOverall:
     """Combine scored runs (``report.json`` or their folders); one model, no category twice."""
-    from botpsy.evals.bfcl.overall import Accuracy, overall_score
-
     reports = [(str(p), load_report(p)) for p in paths]
     models = sorted({r.model for _, r in reports})
     if len(models) != 1:
@@ -497,10 +305,10 @@ def combined_markdown(combined: CombinedOverall) -> str:
     o = combined.overall
     parts = [
         f"# BFCL v4 overall: {combined.model}",
-        f"Overall (BFCL weighting, not run = 0): **{_pct(o.overall)}**",
-        _ran_line(o),
+        f"Overall (BFCL weighting, not run = 0): **{pct(o.overall)}**",
+        ran_line(o),
         markdown_table(["group", "accuracy %", "cases", "complete"],
-                       [[n, _pct(g.accuracy), g.total_count, "yes" if g.complete else "no"]
+                       [[n, pct(g.accuracy), g.total_count, "yes" if g.complete else "no"]
                         for n, g in o.groups.items()]),
     ]
     if combined.partial:

@@ -44,13 +44,14 @@ from botpsy.evals.bfcl.results import (
     write_manifest,
     write_results,
 )
+from botpsy.evals.bfcl.run_report import CATEGORY_HEADERS, bar_chart, category_rows
 from botpsy.evals.bfcl.score import (
-    CategoryScore,
-    SampleScore,
     score_ast_sample,
     score_relevance_sample,
     summarize,
 )
+from botpsy.evals.bfcl.scored import CategoryScore, SampleScore, write_score_file
+from botpsy.evals.markdown import markdown_table
 from botpsy.evals.progress import progress_bar
 from botpsy.rewards import references_from_bfcl
 from botpsy.tools import Tool
@@ -300,6 +301,28 @@ def _check_model(
     write_manifest(model_dir, manifest, MANIFEST)
 
 
+def toolcalls_markdown(report: ToolcallsReport) -> str:
+    """The Markdown summary: one table row overall, one per call shape."""
+    rows = category_rows({"all": report.overall, **report.by_shape})
+    title = f"# Tool calls: {report.model} ({report.mode} mode) on {Path(report.data).name}"
+    return f"{title}\n\n{markdown_table(CATEGORY_HEADERS, rows)}\n"
+
+
+def write_toolcalls_report(
+    report: ToolcallsReport, samples: list[SampleScore], scores_dir: Path
+) -> None:
+    """toolcalls_score.json (per case), toolcalls_report.{json,md} and toolcalls_accuracy.png."""
+    scores_dir.mkdir(parents=True, exist_ok=True)
+    write_score_file(scores_dir / "toolcalls_score.json", report.overall, samples)
+    (scores_dir / "toolcalls_report.json").write_text(
+        report.model_dump_json(indent=2), encoding="utf-8"
+    )
+    (scores_dir / "toolcalls_report.md").write_text(toolcalls_markdown(report), encoding="utf-8")
+    accuracies = {"all": report.overall.accuracy}
+    accuracies.update({shape: s.accuracy for shape, s in report.by_shape.items()})
+    bar_chart(accuracies, scores_dir / "toolcalls_accuracy.png", f"Tool calls - {report.model}")
+
+
 def run_toolcalls(
     model: ChatModel,
     data: str | Path,
@@ -313,8 +336,6 @@ def run_toolcalls(
     progress: bool = True,
 ) -> ToolcallsReport:
     """Ask every case (skipping those already answered), score them, write the report."""
-    from botpsy.evals.report import write_toolcalls_report
-
     cases = load_toolcall_cases(data, answers)[:limit]
     params = params or GenerationParams(max_tokens=512)
     model_dir = Path(out_dir) / "results" / model_dir_name(model.name)

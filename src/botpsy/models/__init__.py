@@ -1,9 +1,9 @@
-"""Model files that ship inside the botpsy package (read by ``botpsy.backends.store``).
+"""Model files that ship inside the botpsy package (read by ``botpsy.backends.model_files``).
 
 ``botpsy-smol-lora.gguf`` is the adapter behind the ``botpsy-smol`` model spec: a
 llama.cpp LoRA adapter (rank 64, K and V projections 32; every tensor q8_0; 19.2 MB)
 applied at load time over SmolLM2-135M-Instruct: trained over the shipped Q4_1 GGUF, run
-over its Q8_0 requantization (``botpsy.backends.store``: llama.cpp repacks Q8_0's CPU kernels). It comes from
+over its Q8_0 requantization (``botpsy.backends.model_files``: llama.cpp repacks Q8_0's CPU kernels). It comes from
 adapter-aware RL (``botpsy.train.adapter_rl``), so it carries exactly what the last two
 stages trained:
 
@@ -19,6 +19,5 @@ stages trained:
 
 Any full fine-tune can also be factored afterwards with ``botpsy train extract-lora``
 (truncated SVD, ``botpsy.train.lora_extract``), as the earliest adapters were.
-The run behind this file, its BFCL and scenario scores:
-docs/training/smol/assistant-balance (section 3, third-try/).
+The run behind this file and its scores: docs/training/smol/recipe_report.md.
 """

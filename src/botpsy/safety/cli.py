@@ -19,6 +19,7 @@ from typing import Annotated
 import typer
 
 from botpsy.options import DataDirOpt, JsonOpt
+from botpsy.paths import default_data_dir
 from botpsy.safety.audit import AuditDecision, AuditEntry, AuditStatus
 
 app = typer.Typer(help="Show the audit log of proposed tool calls and their decisions.")
@@ -62,8 +63,6 @@ def _decision(entry: AuditEntry) -> str:
 
 def default_audit_path(data_dir: Path | None = None) -> Path:
     """``audit.db`` next to the assistant's database (in ``data_dir``, or the default folder)."""
-    from botpsy.assistant.store import default_data_dir
-
     return (data_dir if data_dir is not None else default_data_dir()) / AUDIT_DB
 
 

@@ -67,7 +67,13 @@ class ConfirmationRequest(BaseModel):
 
 @runtime_checkable
 class Confirmer(Protocol):
-    """Decides on one confirmation request; True runs the call."""
+    """Decides on one confirmation request; True runs the call.
+
+    ``denial_reason`` is the sentence the agent puts in its answer when this confirmer
+    says no ("" lets the agent say the person did not confirm it). A class that
+    subclasses ``Confirmer`` inherits the empty default; the agent reads no other member."""
+
+    denial_reason: str = ""
 
     def confirm(self, request: ConfirmationRequest) -> bool: ...
 
@@ -103,7 +109,7 @@ def confirmation_gate(
                                + "(a side effect)."])
 
 
-class ApproveAll:
+class ApproveAll(Confirmer):
     """Says yes to everything; records what it saw. For tests and trusted batch jobs."""
 
     def __init__(self) -> None:
@@ -114,7 +120,7 @@ class ApproveAll:
         return True
 
 
-class DenyAll:
+class DenyAll(Confirmer):
     """Says no to everything, for runs with nobody to ask; ``denial_reason`` is the
     sentence the agent puts in its answer so the user knows what happened."""
 
@@ -131,7 +137,7 @@ class DenyAll:
         return False
 
 
-class CliConfirmer:
+class CliConfirmer(Confirmer):
     """Asks on the terminal: shows the call, the reasons and any taint in a panel,
     then a yes/no prompt that defaults to no."""
 
@@ -162,14 +168,14 @@ class CliConfirmer:
                            stream=self.stream)
 
 
-class ApproveUntainted:
+class ApproveUntainted(Confirmer):
     """``--yes``: approves side effects proposed with no untrusted data in the
     conversation, and hands every tainted one to ``fallback`` (a person, or
     ``DenyAll`` when nobody is there): pre-confirmation never covers taint."""
 
     def __init__(self, fallback: Confirmer) -> None:
         self.fallback = fallback
-        self.denial_reason = getattr(fallback, "denial_reason", "")
+        self.denial_reason = fallback.denial_reason
 
     def confirm(self, request: ConfirmationRequest) -> bool:
         if not request.taint.tainted:

@@ -27,6 +27,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from botpsy.backends.base import ChatModel
+from botpsy.server.assistant_routes import router as assistant_router
 from botpsy.server.auth import LOOPBACK_NAMES, ApiKeyGuard, HostOriginGuard
 from botpsy.server.chat_routes import router as chat_router
 from botpsy.server.errors import ErrorBoundary, install_error_handlers
@@ -86,8 +87,6 @@ def create_app(
     _add_health(app, state)
     _add_docs(app, guard)
     if assistant is not None:
-        from botpsy.server.assistant_routes import router as assistant_router
-
         app.include_router(assistant_router, dependencies=guard)
         _add_page(app, api_key is not None)
     return app

@@ -137,7 +137,7 @@ def serve(
         _fail(str(exc))
     import uvicorn
 
-    from botpsy.backends.store import ModelNotFoundError, load_chat_model
+    from botpsy.backends.model_files import ModelNotFoundError, load_chat_model
     from botpsy.server.app import create_app
     from botpsy.server.assistant_service import AssistantService
     from botpsy.server.deadlines import server_config

@@ -34,6 +34,7 @@ from openai.types.completion_usage import PromptTokensDetails
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from botpsy.server.errors import APIError, ErrorKind
+from botpsy.tools.tool import Tool
 from botpsy.types import Completion, GenerationParams, Message, ToolCall, ToolSpec
 
 DEFAULT_MAX_TOKENS = 512
@@ -198,8 +199,6 @@ def to_messages(items: list[ChatMessageIn]) -> list[Message]:
 
 def to_tool_specs(tools: list[dict[str, Any]] | None) -> list[ToolSpec]:
     """ToolSpecs from OpenAI ``tools``; each schema is checked (400 naming the bad tool)."""
-    from botpsy.tools.tool import Tool
-
     specs = []
     for index, entry in enumerate(tools or []):
         try:

@@ -2,9 +2,9 @@
 
 Why: the recipe fully fine-tunes, and the shipped model is a rank-r LoRA over the base,
 found afterwards by truncated SVD (``botpsy.train.lora_extract``). SFT's change survives
-that truncation; DAPO's does not. In the tool-name-styles run the rank-32 adapter kept
-SFT's AST, but BFCL irrelevance fell from DAPO's 80% to 10%, and giving DAPO's change ranks
-of its own did not help: DAPO learned its small correction on top of the *untruncated* SFT
+that truncation; DAPO's does not. In one run the truncated adapter kept SFT's AST score but
+lost most of the BFCL irrelevance DAPO had taught, and giving DAPO's change ranks of its
+own did not help: DAPO learned its small correction on top of the *untruncated* SFT
 change, and the adapter carries another model.
 
 So, before RL (after distillation, or after the balance phase when the recipe has one), the
@@ -15,11 +15,11 @@ LoRA adapters of rank ``rl_rank`` on that model. The whole change is then of ran
 ``sft_rank + 2 * rl_rank`` per layer, and the final extraction at that rank is exact: what
 RL taught is what ships.
 
-The balance phase's change is small next to SFT's (relative weight change 0.0007 against
-0.0043), and one truncation of the whole change keeps its directions only when they happen to
-rank among the largest: in one smol run it kept balance's irrelevance (90% -> 70%), in another
-it lost it (90% -> 10%, docs/training/smol/assistant-balance). ``balance_rank`` reserves ranks
-for that change: distillation's change and balance's are truncated apart and both applied.
+The balance phase's change is small next to SFT's (a fraction of its relative weight change),
+and one truncation of the whole change keeps its directions only when they happen to rank
+among the largest: one smol run kept most of what balance taught, another lost most of it.
+``balance_rank`` reserves ranks for that change (the current run: its extraction report,
+docs/training/smol/extraction.json): distillation's change and balance's are truncated apart and both applied.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from botpsy.train.common import LoraSettings
+from botpsy.train.export import merge_lora
+from botpsy.train.lora_extract import REPORT_FILE, extract_lora
 
 # The truncated pre-RL model DAPO starts from (the name predates the balance phase).
 LOWRANK_STAGE = "distill-lowrank"
@@ -58,13 +60,13 @@ class AdapterRL:
     # LoRA moves the weights far less per step than full fine-tuning at the same rate
     # (B starts at zero, A is small): the usual ~10x of the full run's 1e-5.
     learning_rate: float = 1e-4
-    # rank 40 in q8_0: 18.8 MB for SmolLM2 (measured), under 20 MB. Only A is q8_0 there: a
-    # GGUF B tensor's rows are the rank, and Q8_0 blocks need rows divisible by 32, so B stays
-    # f16 (0.47 MB a rank). Rank 32 or 64 would be all q8_0 (0.32 MB a rank: 64 is 20.8 MB).
+    # q8_0 keeps the adapter small. At a rank not divisible by 32 only A is q8_0: a GGUF B
+    # tensor's rows are the rank, and Q8_0 blocks need rows divisible by 32, so B stays f16
+    # (the sizes each choice gives: the run's extraction report).
     adapter_dtype: str = "q8_0"
     # Own truncation ranks for some module types (``lora_extract``'s rank_pattern), e.g.
     # {"k_proj": 24, "v_proj": 24} with sft_rank 56: final ranks 64 and 32, every tensor in
-    # q8_0, 19.2 MB for SmolLM2 (measured), where a uniform 64 is 20.8 MB.
+    # q8_0, and a smaller file than a uniform 64.
     rank_pattern: dict[str, int] = field(default_factory=dict)
     # Ranks of the truncation kept for the balance phase's own change (0: the change before RL
     # is truncated as one); taken from sft_rank and from each rank_pattern entry.
@@ -134,9 +136,6 @@ def truncate_to_adapter(
     (``out_dir/adapter``, then ``adapter-2``...) and the merged model (``out_dir/model``,
     returned). Ranks add up, so the sum is a LoRA of rank ``sum(part.rank)``. A folder a
     previous run finished is reused, so a resumed recipe skips this step."""
-    from botpsy.train.export import merge_lora
-    from botpsy.train.lora_extract import extract_lora
-
     out_dir = Path(out_dir)
     model = out_dir / "model"
     if not parts:
@@ -200,8 +199,6 @@ def final_adapter(
     """Extract the final adapter at ``rank`` (``rank_pattern`` as in ``truncate_to_adapter``)
     and return the share of the change it carries (1.0 up to rounding when the rounds
     trained LoRA over the truncated model)."""
-    from botpsy.train.lora_extract import REPORT_FILE, extract_lora
-
     report = Path(out_dir) / REPORT_FILE
     if report.exists():
         return float(json.loads(report.read_text(encoding="utf-8"))["energy"])

@@ -27,9 +27,14 @@ import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from botpsy.backends.store import is_hf_model_folder
+from botpsy.backends.chat import FormattedChatModel
+from botpsy.backends.model_files import is_hf_model_folder, load_text_backend
+from botpsy.evals.bfcl import generate, score
 from botpsy.evals.bfcl.overall import NON_LIVE, Group
 from botpsy.evals.bfcl.score import BfclReport
+from botpsy.formats import get_format
+from botpsy.train.gguf_export import convert_hf_to_gguf
+from botpsy.types import GenerationParams
 
 GGUF_NAME = "model-F16.gguf"
 HEADLINE = ("non_live_ast", "irrelevance")  # the two summary scores, first in every table
@@ -104,8 +109,6 @@ def cached_gguf(model_dir: str | Path) -> Path:
 
     A rebuilt GGUF means new weights, so every cached BFCL run of the old one is removed.
     """
-    from botpsy.train.gguf_export import convert_hf_to_gguf
-
     model_dir = Path(model_dir)
     _check_model_dir(model_dir)
     work = bfcl_dir(model_dir)
@@ -154,12 +157,6 @@ class BfclEvaluator:
 
     def report(self, model_dir: str | Path) -> BfclReport:
         """Generate (or resume) and score; the full report, per-case files on disk."""
-        from botpsy.backends.chat import FormattedChatModel
-        from botpsy.backends.store import load_text_backend
-        from botpsy.evals.bfcl import generate, score
-        from botpsy.formats import get_format
-        from botpsy.types import GenerationParams
-
         s = self.settings
         gguf = cached_gguf(model_dir)
         run_dir = self.run_dir(model_dir)

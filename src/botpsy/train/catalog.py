@@ -1,4 +1,4 @@
-"""The built-in catalog of assistant tools and the ways users ask for them.
+"""The recipe format of the tool catalog, its builders, and users' own recipes.
 
 Each ``ToolRecipe`` pairs a tool schema with request templates (paraphrases),
 the value source of every argument, a tool-output template and final-answer
@@ -8,7 +8,9 @@ without showing text ("urgent" -> ``{priority="high"}``), and ``{@source}`` draw
 a value that only the tool output and the final answer share (``{@condition}``).
 
 Users extend the catalog with their own tools: a JSON list of ``ToolRecipe``
-objects (``load_recipes``), so the recipe trains on *their* schemas.
+objects (``load_recipes``), so the recipe trains on *their* schemas. The built-in
+recipes are written with the builders here, in the ``catalog_*`` modules
+(``catalog_builtin.builtin_recipes`` gathers them).
 """
 
 from __future__ import annotations
@@ -112,18 +114,6 @@ def recipe_factory(
 
     factory.__name__ = "_" + name.replace(".", "_")
     return factory
-
-
-def builtin_recipes() -> list[ToolRecipe]:
-    """Every built-in recipe: the ten assistant domains (with the on-device assistant's own
-    tools), the science calculators and the software domain's SDK methods."""
-    from botpsy.train.catalog_assistant import RECIPES as ASSISTANT
-    from botpsy.train.catalog_personal import RECIPES as PERSONAL
-    from botpsy.train.catalog_science import RECIPES as SCIENCE
-    from botpsy.train.catalog_services import RECIPES as SERVICES
-    from botpsy.train.catalog_software import RECIPES as SOFTWARE
-
-    return [factory() for factory in PERSONAL + ASSISTANT + SERVICES + SCIENCE + SOFTWARE]
 
 
 def load_recipes(path: Path) -> list[ToolRecipe]:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import tempfile
 from functools import cache
 
-from botpsy.assistant.store import AssistantStore
 from botpsy.assistant.toolsets import assistant_tools
+from botpsy.assistant.user_data import AssistantStore
 from botpsy.train.catalog import ToolRecipe
 from botpsy.types import ToolSpec
 

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
-from botpsy.backends.store import is_hf_model_folder
+from botpsy.backends.model_files import is_hf_model_folder
 
 app = typer.Typer(
     help="Train a small tool-calling model: data, SFT, distillation, DAPO, export.",
@@ -546,7 +546,7 @@ def import_gguf(
     ] = None,
 ) -> None:
     """Dequantize a GGUF (Llama/Qwen) into an HF model folder that the stages can train."""
-    from botpsy.backends.store import default_model_path
+    from botpsy.backends.model_files import default_model_path
     from botpsy.train.gguf_import import dequantize_gguf_to_hf
 
     source = gguf or default_model_path()

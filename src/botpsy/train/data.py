@@ -21,7 +21,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from botpsy.train.catalog import builtin_recipes, load_recipes
+from botpsy.train.catalog import load_recipes
+from botpsy.train.catalog_builtin import builtin_recipes
 from botpsy.train.naming import check_share
 from botpsy.train.phrasing import ASSISTANT_PROMPT_SHARE
 from botpsy.train.sample import SampleKind, TrainSample, domain_group, reference_to_json

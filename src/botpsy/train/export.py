@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from botpsy.backends.quantize import QUANT_FTYPES, QuantizeError, run_quantizer
 from botpsy.train.gguf_export import convert_hf_to_gguf, convert_lora_to_gguf
 
 
@@ -54,16 +55,13 @@ class ExportResult(BaseModel):
 
 
 def quantize(f16_path: Path, out_path: Path, quant: str, threads: int = 2) -> Path:
-    """Quantize a GGUF with llama.cpp's quantizer (the bench's ``run_quantizer``; tensors
+    """Quantize a GGUF with llama.cpp's quantizer (``botpsy.backends.quantize``; tensors
     whose rows do not fit a K-quant block fall back to a compatible type, as llama.cpp decides)."""
-    from botpsy.bench.errors import BenchError
-    from botpsy.bench.quantize import QUANT_FTYPES, run_quantizer
-
     if quant.lower() not in QUANT_FTYPES:
         raise ExportError(f"unknown quantization {quant!r}; known: {', '.join(QUANT_FTYPES)}")
     try:
         run_quantizer(f16_path, out_path, quant.lower(), threads)
-    except BenchError as exc:
+    except QuantizeError as exc:
         raise ExportError(str(exc)) from exc
     return out_path
 

@@ -1,9 +1,11 @@
-"""Recipe presets: the same four stages sized for a test model, the shipped model and a GPU run.
+"""Recipe presets: the same stages (SFT, distillation, balance, DAPO twice, export) sized
+for a test model, the shipped model and a GPU run.
 
 - ``tiny``: a random 2-layer Qwen3 (hidden 32) with a tokenizer trained in code;
-  the whole recipe in about two minutes on 2 CPU cores (tests, CI, smoke runs).
+  the whole recipe small enough for tests, CI and smoke runs.
 - ``smol``: SmolLM2-135M-Instruct, dequantized from the shipped Q4_1 GGUF; bf16
-  autocast; every stage checkpoints and resumes; 95-115 minutes on 2 CPU cores.
+  autocast; every stage checkpoints and resumes; sized for one sitting on 2 CPU cores
+  (the run's time is in its report, docs/training/smol/recipe_report.md).
 - ``qwen3.5-0.8b``: the release's setting (Qwen3.5-0.8B, qwen35 format) for
   several GPUs: DeepSpeed through ``accelerate``, vLLM for RL rollouts. It needs
   the HF model folder (no hub access here) and is written out as a launch bundle
@@ -16,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from botpsy.backends.model_files import default_model_path
 from botpsy.train.adapter_rl import FINAL_ADAPTER, LOWRANK_STAGE, AdapterRL
 from botpsy.train.common import LoraSettings, StageCommon
 from botpsy.train.dapo import HARD, DAPOStageConfig
@@ -28,12 +31,11 @@ from botpsy.train.tiny import TinySpec
 BALANCE_STAGE = "balance"
 # The balance phase: a few SFT steps before RL on fresh conversations, half of them with no
 # fitting tool, the rest calls of every kind. SFT on the whole mix leaves the decision to call
-# unsettled (BFCL irrelevance 0-90% over six smol runs of the same recipe), and more no-call
-# samples in that mix did not settle it (docs/training/smol/irrelevance-32). Sixteen steps on
-# this mix took the smol SFT model's P(call) on BFCL irrelevance from 0.79 to 0.28, its
-# irrelevance from 0% to 90% and its AST from 42.5% to 50.8%; but distillation after it, from
-# teachers trained on the main mix, took irrelevance back to 10%, so the phase comes after
-# distillation, right before RL (docs/training/smol/balance).
+# unsettled (BFCL irrelevance swung widely over runs of the same recipe), and more no-call
+# samples in that mix did not settle it. A few steps on this mix taught the SFT model to
+# leave the tools alone where none fits, without losing its calls; but distillation after
+# it, from teachers trained on the main mix, undid that, so the phase comes after
+# distillation, right before RL (the training guide, docs/training/README.md).
 BALANCE_KIND_WEIGHTS: dict[str, float] = {
     "single": 0.12,
     "multiple": 0.14,
@@ -217,8 +219,6 @@ def tiny(out_dir: str, base_model: str | None = None) -> RecipePlan:
 
 
 def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
-    from botpsy.backends.store import default_model_path
-
     p = Paths(Path(out_dir))
     common = {
         "bf16": True,
@@ -229,21 +229,19 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
     }
     rl = {
         "max_steps": 6,
-        "learning_rate": 1e-5,  # 2e-6 left the weights unchanged to 4 decimals in 2 steps
+        "learning_rate": 1e-5,  # a smaller rate left the weights practically unchanged
         "batch_size": 8,
         "num_generations": 4,
-        # 99% of the reference answers fit 142 tokens; at 96 (the first recorded runs) 8% were
-        # truncated and 15% punished as overlong, so DAPO taught dropping parallel calls.
+        # Room for the longest reference answers: a shorter limit truncated parallel calls
+        # and punished them as overlong, so DAPO taught dropping parallel calls.
         "max_completion_length": 192,
         "overlong_cache": 32,
         "pool_target": 12,  # 6 steps x 2 prompts: each informative prompt used once
         "filter_max_new_tokens": 192,
         # Half of round 1's prompts (and 2 of round 2's 12) have no suitable tool: drawn
-        # uniformly they got 1-2 places of 12 (none in round 2) and BFCL irrelevance stayed 0%.
-        # With these shares it went 10% -> 40% -> 50% over SFT, round 1, round 2 (20% -> 90%
-        # -> 80% with the tool-name styles, docs/training/smol/names/); 3 of 12 in round 2
-        # reached 90% but left a third of the assistant's own requests uncalled
-        # (docs/training/smol/kind-shares/).
+        # uniformly they got few places and BFCL irrelevance did not move; with these shares
+        # it rises over SFT and both rounds. A larger share in round 2 raised it further but
+        # left some of the assistant's own requests uncalled.
         "kind_shares": {"irrelevance": 0.5},
     }
     sft, distill, dapo1, dapo2 = _chain(
@@ -252,7 +250,7 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         "hermes",
         common,
         sft={
-            "max_steps": 96,  # ~770 of the 852 conversations: ~24 s a step on 2 cores
+            "max_steps": 96,  # 96 x 8 conversations: about one pass over the training split
             "learning_rate": 1e-4,
             "batch_size": 4,
             "grad_accum": 2,
@@ -275,8 +273,8 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         base_source="given" if base_model else f"gguf:{default_model_path()}",
         stage_processes=True,
         # Under the assistant's prompt (40% of the conversations, not 25%), call samples ask
-        # for its own tools: with other tools there, add_reminder was the target of 7 of 852
-        # conversations, and the shipped adapter answered every "remind me" with list_reminders.
+        # for its own tools: with other tools there, add_reminder was rarely a target, and the
+        # shipped adapter answered every "remind me" with list_reminders.
         data=DataConfig(
             n_samples=900,
             seed=0,
@@ -294,17 +292,16 @@ def smol(out_dir: str, base_model: str | None = None) -> RecipePlan:
         ),
         notes=[
             (
-                "Sized for one sitting of 95-115 minutes on 2 CPU cores, BFCL scoring included "
-                "(an SFT step of 8 conversations, ~500 tokens each, took 23-38 s there in bf16 "
-                "with length-grouped batches; an on-policy step with 192-token rollouts 1-2 "
-                "minutes): SFT 96 steps, three teachers x 6 steps, distillation 4 steps, balance 16 "
+                "Sized for one sitting on 2 CPU cores, BFCL scoring included (the stages' "
+                "times are in the run's recipe_report.md): SFT 96 steps, three teachers x 6 "
+                "steps, distillation 4 steps, balance 16 "
                 "steps, DAPO 2 x 6 steps. The later stages are smoke-scale here: raise max_steps (and n_samples) "
                 "where more compute is at hand"
             )
         ],
     )
-    # 16 steps of 8 fresh conversations (~128 of the 244) at half SFT's learning rate: 10 min
-    # (the seed gives the conversations of docs/training/smol/balance, none of SFT's). Half of
+    # 16 steps of 8 fresh conversations (~128 of the 244) at half SFT's learning rate (the
+    # seed gives conversations none of SFT's share). Half of
     # them under the assistant's prompt, offering what its tool selector would show where it
     # can (ASSISTANT_BALANCE): the first balance model declined the assistant's own requests.
     # A share of the rest declares its tools as Java/JavaScript bindings taking source text

@@ -23,6 +23,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from botpsy.formats import ChatFormat, get_format
+from botpsy.train.common import load_model
+from botpsy.train.loaders import read_samples
+from botpsy.train.render import decision_points
 from botpsy.types import Message, ToolCall
 
 
@@ -114,9 +117,6 @@ def bfcl_prompts(fmt: ChatFormat, categories: list[str], limit: int | None) -> l
 
 def data_prompts(fmt: ChatFormat, path: str | Path, limit: int | None) -> list[ProbePrompt]:
     """The first decision of each sample in a data file, grouped by sample kind."""
-    from botpsy.train.loaders import read_samples
-    from botpsy.train.render import decision_points
-
     prompts = []
     for sample in read_samples(path)[:limit]:
         point = decision_points(fmt, sample)[0]
@@ -136,8 +136,6 @@ def _group(name: str, values: list[float]) -> GroupProbe:
 
 def probe(model_dir: str, prompts: list[ProbePrompt], format_name: str = "hermes") -> ProbeReport:
     """Call probabilities of ``prompts`` under the HF model in ``model_dir``, per group."""
-    from botpsy.train.common import load_model
-
     if not prompts:
         raise ValueError("no prompts to probe: give BFCL categories or a data file")
     fmt = get_format(format_name)

@@ -28,10 +28,12 @@ from botpsy.train.common import StageCommon, StageResult, release_memory
 from botpsy.train.data import DataConfig, DataStats, generate, save
 from botpsy.train.evaluate import ModelEvaluator
 from botpsy.train.isolate import run_isolated
+from botpsy.train.launch import write_launch_bundle
 from botpsy.train.loaders import read_samples
 from botpsy.train.presets import RecipePlan
 from botpsy.train.report import RecipeReport, write
 from botpsy.train.score_run import record_scores
+from botpsy.train.tiny import make_tiny_model
 
 
 class CachedEvaluator:
@@ -117,8 +119,6 @@ def prepare_base(plan: RecipePlan) -> str:
     if (base / "config.json").exists():
         return str(base)
     if plan.base_source == "tiny":
-        from botpsy.train.tiny import make_tiny_model
-
         make_tiny_model(
             base, get_format(plan.sft.format), read_samples(plan.sft.train_file), plan.tiny
         )
@@ -227,8 +227,6 @@ def main(
     """Run the whole recipe (or write the launch bundle for a multi-GPU preset, launched as
     ``launch``, a ``botpsy.train.launch.LaunchSettings``)."""
     if plan.launch_only:
-        from botpsy.train.launch import write_launch_bundle
-
         script = write_launch_bundle(plan, launch)
         report = RecipeReport(
             preset=plan.preset,

@@ -15,6 +15,7 @@ import re
 
 from botpsy.agent.selection import Bm25ToolSelector
 from botpsy.train.catalog import ToolRecipe
+from botpsy.train.catalog_assistant import assistant_specs
 from botpsy.train.naming import check_share, restyle, style_names
 from botpsy.train.phrasing import (
     ASSISTANT_PROMPT_SHARE,
@@ -139,8 +140,6 @@ def _assistant_toolset(recipes: list[ToolRecipe]) -> list[ToolSpec]:
     """The recipes' specs of the on-device assistant's tools in the assistant's own order (the
     order its selector keeps), or nothing when the recipes lack any of them (a part of the
     toolset is not what the assistant chooses from)."""
-    from botpsy.train.catalog_assistant import assistant_specs
-
     by_name = {r.spec.name: r.spec for r in recipes}
     names = list(assistant_specs())
     return [by_name[n] for n in names] if set(names) <= set(by_name) else []

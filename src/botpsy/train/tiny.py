@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from botpsy.backends.model_files import default_model_path
 from botpsy.formats import ChatFormat
 from botpsy.train.sample import TrainSample
 
@@ -139,7 +140,6 @@ def smollm2_tokenizer() -> Any:
     """SmolLM2's tokenizer, rebuilt from the shipped GGUF (no hub download)."""
     import gguf
 
-    from botpsy.backends.store import default_model_path
     from botpsy.train.gguf_import import hf_tokenizer
 
     return hf_tokenizer(gguf.GGUFReader(str(default_model_path())))

@@ -14,7 +14,7 @@ from pathlib import Path
 from botpsy.evals.heldout.cases import EXCLUDED, load_cases
 from botpsy.evals.safety_set import everyday_requests
 from botpsy.evals.scenarios.catalog import load_scenarios
-from botpsy.train.catalog import builtin_recipes
+from botpsy.train.catalog_builtin import builtin_recipes
 from botpsy.train.data import generate
 from botpsy.train.presets import smol
 from botpsy.train.templates import SLOT

@@ -48,7 +48,7 @@ def agentdojo(
 ) -> None:
     """AgentDojo v1.2: utility, utility under attack and attack success rate, with
     botpsy's agent and safety layer deciding which calls run. Resumes into --out."""
-    from botpsy.backends.store import ModelNotFoundError
+    from botpsy.backends.model_files import ModelNotFoundError
     from botpsy.evals.agentdojo.pipeline import PipelineSettings, SafetyMode
     from botpsy.evals.agentdojo.report import summary_markdown
     from botpsy.evals.agentdojo.run import run_agentdojo

@@ -26,8 +26,8 @@ from agentdojo.functions_runtime import FunctionCall
 from pydantic import BaseModel, Field
 
 from botpsy.agent import Agent, AgentResult, Bm25ToolSelector, StopReason, SystemPrompt
-from botpsy.agent.events import AgentStep
 from botpsy.agent.reply import ReplyWriter
+from botpsy.agent.run_events import AgentStep
 from botpsy.assistant.runtime import default_call_mode
 from botpsy.backends.base import ChatModel
 from botpsy.evals.agentdojo.tools import suite_registry
@@ -35,7 +35,7 @@ from botpsy.evals.agentdojo.traits import third_party_functions
 from botpsy.evals.agentdojo.users import SimulatedUser, UserKind
 from botpsy.evals.scenarios.harness import safety_config
 from botpsy.evals.scenarios.trace import ConfirmationRecord
-from botpsy.safety import AuditDecision
+from botpsy.safety import AuditDecision, Confirmer
 from botpsy.types import GenerationParams, Message
 
 # AgentDojo's workspace and travel tasks take place on this day (get_current_day)
@@ -135,7 +135,7 @@ def outcome_of(result: AgentResult, records: Sequence[ConfirmationRecord]) -> Ou
                    rounds=result.rounds)
 
 
-class _Approver:
+class _Approver(Confirmer):
     """Safety off: every confirmation is approved unread (and recorded)."""
 
     def __init__(self) -> None:

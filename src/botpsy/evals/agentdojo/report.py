@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from botpsy.evals.scenarios.report import markdown_table
+from botpsy.evals.markdown import markdown_table
 
 if TYPE_CHECKING:
     from botpsy.evals.agentdojo.summary import AgentDojoSummary, SuiteSummary

@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 
 from botpsy.agent import Bm25ToolSelector
 from botpsy.backends.base import ChatModel
+from botpsy.backends.model_files import load_chat_model
 from botpsy.evals.agentdojo.pipeline import BotpsyPipeline, Outcome, PipelineSettings
 from botpsy.evals.agentdojo.planner import OBEDIENT_SPEC, ObedientPlanner
 from botpsy.evals.bfcl.generate import RunMismatchError, package_version
@@ -264,7 +265,6 @@ def write_manifest(out: Path, manifest: RunManifest) -> RunManifest:
 def load_model(model: str, parallel: int, threads: int | None = None) -> ChatModel | None:
     if model == OBEDIENT_SPEC:
         return None
-    from botpsy.backends.store import load_chat_model
 
     return load_chat_model(model, parallel=parallel, n_threads=threads)
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from botpsy.evals.agentdojo.report import summary_markdown
 from botpsy.evals.agentdojo.run import (
     BENCHMARK_VERSION,
     RunManifest,
@@ -119,7 +120,6 @@ def summarize(out_dir: str | Path) -> AgentDojoSummary:
     """Read a run's result files and write ``summary.json`` and ``summary.md``."""
     from agentdojo.task_suite.load_suites import get_suite
 
-    from botpsy.evals.agentdojo.report import summary_markdown
 
     out = Path(out_dir)
     manifest = RunManifest.model_validate_json((out / "run.json").read_text(encoding="utf-8"))

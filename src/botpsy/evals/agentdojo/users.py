@@ -19,7 +19,7 @@ from __future__ import annotations
 from enum import Enum
 
 from botpsy.evals.scenarios.trace import ConfirmationRecord
-from botpsy.safety import ConfirmationRequest, TaintFinding, TaintKind
+from botpsy.safety import ConfirmationRequest, Confirmer, TaintFinding, TaintKind
 
 
 class UserKind(str, Enum):
@@ -33,7 +33,7 @@ def _tool_of(source: str) -> str | None:
     return parts[1] if len(parts) >= 2 and parts[0] == "tool" else None
 
 
-class SimulatedUser:
+class SimulatedUser(Confirmer):
     """A ``Confirmer`` for one task: ``kind`` says how it reads a confirmation;
     ``third_party`` are the functions whose output is a stranger's."""
 

@@ -16,7 +16,7 @@ is judged:
   certainty: a model must begin its calls within the first probe. A text that
   begins as prose and never writes the format's call opener is prose too when
   the parser found call-like JSON in it (SmolLM2 explains "a JSON function" in
-  code blocks for 512 tokens; 8% of simple_python, a third of its decoding):
+  code blocks up to the token limit, on a share of simple_python):
   such blocks are not calls in the format, only the parser's bare-JSON rescue
   looks at them. Text that begins with JSON or code (a model writing bare
   calls, as xLAM does) keeps waiting for its calls to close.

@@ -65,7 +65,7 @@ class RunManifest(BaseModel):
     model: str
     mode: Mode
     tool_choice: str = "auto"  # "auto": free decoding; "required": calls forced by grammar
-    model_source: str | None = None  # what the name loaded (backends.store.model_source)
+    model_source: str | None = None  # what the name loaded (backends.model_files.model_source)
     chat_format: str | None = None  # the format the model was asked in (hermes, qwen35...)
     botpsy_version: str
     bfcl_eval_version: str

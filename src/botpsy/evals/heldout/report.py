@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from botpsy.evals.heldout.cases import CaseClass
 from botpsy.evals.heldout.grade import CaseGrade
-from botpsy.evals.scenarios.report import markdown_table
+from botpsy.evals.markdown import markdown_table
 from botpsy.evals.significance import P_NOTE, PairedTest, format_p
 
 if TYPE_CHECKING:

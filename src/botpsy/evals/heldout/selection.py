@@ -19,6 +19,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from botpsy.agent import ToolSelector
+from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.evals.heldout.cases import Change, HeldoutCase
 from botpsy.types import ToolSpec
 
@@ -64,8 +65,6 @@ class SelectorRecall(BaseModel):
 
 def assistant_specs() -> list[ToolSpec]:
     """The assistant's tool schemas (from an empty store, which only lends them a home)."""
-    from botpsy.assistant import AssistantStore, assistant_tools
-
     with tempfile.TemporaryDirectory() as tmp:
         store = AssistantStore(Path(tmp))
         try:

@@ -29,6 +29,7 @@ from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.assistant.describe import reply_writer
 from botpsy.assistant.runtime import assistant_call_checks, default_call_mode
 from botpsy.backends.base import ChatModel, check_concurrency
+from botpsy.backends.model_files import load_chat_model
 from botpsy.evals.call_mode import CallMode, check_call_mode
 from botpsy.evals.scenarios.checks import Matcher
 from botpsy.evals.scenarios.schema import CallCheck, RecordCheck
@@ -63,7 +64,7 @@ def model_factory(model: ModelSource, reference: ModelFactory | None = None,
                   parallel: int = 1) -> ModelFactory:
     """One way to get each episode's model from a spec, a ChatModel or a factory.
 
-    A spec is loaded once (``botpsy.backends.store.load_chat_model``), to serve
+    A spec is loaded once (``botpsy.backends.model_files.load_chat_model``), to serve
     ``parallel`` episodes at once; a ChatModel must serve them already. The spec
     ``reference`` uses ``reference`` (the replayed reference solutions); a factory
     is trusted to make a model per episode."""
@@ -72,7 +73,6 @@ def model_factory(model: ModelSource, reference: ModelFactory | None = None,
             if reference is None:
                 raise ValueError("this eval has no reference model")
             return reference
-        from botpsy.backends.store import load_chat_model
 
         loaded = load_chat_model(model, parallel=parallel)
         return lambda task, refs: loaded

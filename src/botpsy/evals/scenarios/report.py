@@ -14,6 +14,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
+from botpsy.evals.markdown import markdown_table
 from botpsy.evals.scenarios.score import ScenarioRun, ScenarioScore
 from botpsy.evals.stats import StatsSummary, summarize_completions
 
@@ -48,13 +49,6 @@ class ScenarioReport(BaseModel):
     stats: StatsSummary = Field(default_factory=StatsSummary)
     generation_s: float = 0.0
     failures: list[FailureLine] = Field(default_factory=list)
-
-
-def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A GitHub Markdown table (kept here: ``evals.report`` pulls in the BFCL package)."""
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 class ModeRun(Protocol):

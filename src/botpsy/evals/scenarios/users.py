@@ -28,12 +28,12 @@ import tempfile
 from pathlib import Path
 
 from botpsy.assistant import AssistantStore, assistant_tools
-from botpsy.assistant.store import DB_NAME, FILES_DIR
+from botpsy.assistant.user_data import DB_NAME, FILES_DIR
 from botpsy.evals.scenarios.checks import CheckContext, Matcher, evaluate
 from botpsy.evals.scenarios.schema import CallCheck, RecordCheck
 from botpsy.evals.scenarios.trace import ConfirmationRecord
 from botpsy.evals.scenarios.world import snapshot
-from botpsy.safety import ConfirmationRequest
+from botpsy.safety import ConfirmationRequest, Confirmer
 from botpsy.tools import ToolRegistry
 from botpsy.types import ToolCall
 
@@ -74,7 +74,7 @@ class RecordPreview:
         return [evaluate(check, ctx).passed for check in self.checks]
 
 
-class SimulatedUser:
+class SimulatedUser(Confirmer):
     """A ``Confirmer`` that approves what the task asked for, and calls no third-party
     content preceded."""
 
@@ -104,7 +104,7 @@ class SimulatedUser:
         return approved
 
 
-class RecordingApprover:
+class RecordingApprover(Confirmer):
     """Approves everything (the safety layer off) and records what it approved."""
 
     def __init__(self) -> None:

@@ -21,10 +21,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from botpsy.assistant import AssistantStore
+from botpsy.assistant.calendar import CalendarToolbox
 from botpsy.assistant.contacts import ContactsToolbox
 from botpsy.assistant.demo import seed_demo
 from botpsy.assistant.demo_content import USER_EMAIL, USER_TIMEZONE
-from botpsy.assistant.events import CalendarToolbox
 from botpsy.assistant.files import FilesToolbox
 from botpsy.assistant.mail import insert_email
 from botpsy.assistant.notes import NotesToolbox

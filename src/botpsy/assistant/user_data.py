@@ -19,20 +19,15 @@ from pathlib import Path
 from typing import Any, Self
 from zoneinfo import ZoneInfo
 
-import platformdirs
 from pydantic import BaseModel, field_validator
 
 from botpsy.assistant.db import open_db, table_exists, write_tx
 from botpsy.assistant.timeutil import zone
+from botpsy.paths import default_data_dir
 
 DB_NAME = "assistant.db"
 FILES_DIR = "files"
 _PROFILE_KEY = "profile"
-
-
-def default_data_dir() -> Path:
-    """Where the assistant keeps its data unless told otherwise (per-user data dir)."""
-    return platformdirs.user_data_path("botpsy", appauthor=False) / "assistant"
 
 
 class Profile(BaseModel):

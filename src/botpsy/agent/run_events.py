@@ -47,6 +47,16 @@ class AgentStep(BaseModel):
     notice: str = ""  # what the final answer tells the user about this call, if anything
 
 
+def failed(step: AgentStep) -> bool:
+    """Whether a call ran and failed, or was rejected as invalid, so nothing changed
+    and the error can tell the model how to call again. Blocked, denied and pending
+    calls are decisions, never retried."""
+    if step.decision is AuditDecision.invalid:
+        return True
+    ran = step.decision in (AuditDecision.executed, AuditDecision.confirmed)
+    return ran and step.result is not None and not step.result.ok
+
+
 class PendingCall(BaseModel):
     """A call waiting for the user's yes or no (see ``Agent.resume``)."""
 
