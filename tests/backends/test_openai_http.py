@@ -6,13 +6,13 @@ import json
 
 import httpx
 
-from botpsy.agent.prompt import SystemPrompt
 from botpsy.backends.openai_http import OpenAIChatModel
 from botpsy.types import Message
 
 
-def test_the_assistants_two_system_messages_go_out_as_one():
-    """Several served chat templates refuse a system message that is not the first."""
+def test_leading_system_messages_go_out_as_one():
+    """Several served chat templates refuse a system message that is not the first (a
+    system prompt builder may give several)."""
     sent: list[dict] = []
 
     def answer(request: httpx.Request) -> httpx.Response:
@@ -22,9 +22,10 @@ def test_the_assistants_two_system_messages_go_out_as_one():
 
     client = httpx.Client(base_url="http://local/v1", transport=httpx.MockTransport(answer))
     model = OpenAIChatModel("http://local/v1", "m", client=client)
-    messages = [*SystemPrompt(user_name="Kim")(), Message(role="user", content="hi")]
+    messages = [Message(role="system", content="The user is Kim."),
+                Message(role="system", content="Now: Monday."), Message(role="user", content="hi")]
     assert model.complete(messages).content == "ok"
     roles = [m["role"] for m in sent[0]["messages"]]
     assert roles == ["system", "user"]
     text = sent[0]["messages"][0]["content"]
-    assert "The user is Kim." in text and "\nNow: " in text
+    assert text == "The user is Kim.\nNow: Monday."

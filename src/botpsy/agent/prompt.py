@@ -5,11 +5,14 @@ A small model cannot know today's date or the user's time zone, and "tomorrow at
 rules are short on purpose (every token counts on a 135M model): the safety
 layer enforces them in code anyway, the prompt only helps the model behave.
 
-The prompt is two system messages: first who and where the user is and the rules,
-which the chat format follows with the tools; then the time now, alone. Why: the
-first turn with its tools is the same from one minute to the next, so its evaluated
-state can be kept and reused by the next process (``botpsy.backends.state_cache``);
-with the minute inside it, every new minute evaluated it all again.
+The prompt names the day, not the minute. The tools read times themselves, with the
+store's clock ("in 2 hours", "tomorrow 9:00"), so the model needs the day to write a
+weekday or a date, never the time now. With the minute in it, the system turn and the
+tools that follow it changed every minute, so no evaluated state of them
+(``botpsy.backends.state_cache``) outlived a minute, and a small model's greedy output
+changed with the minute. The day stays on the second line, where the training data
+puts it: moved after the tools (tried), the time line sat next to the request and a
+135M model copied it into the calls' times.
 """
 
 from __future__ import annotations
@@ -73,9 +76,12 @@ class SystemPrompt:
             prompt.clock = clock
         return prompt
 
-    def fixed(self) -> str:
-        """Who the assistant and the user are, and the rules: the same at every turn."""
-        lines = [f"You are {self.assistant_name}, a personal assistant running on the user's device."]
+    def __call__(self) -> str:
+        today = self.clock().astimezone(ZoneInfo(self.timezone))
+        lines = [
+            f"You are {self.assistant_name}, a personal assistant running on the user's device.",
+            f"Now: {today:%A %Y-%m-%d} ({self.timezone}, UTC{today:%z}).",
+        ]
         if self.user_name or self.user_email:
             who = self.user_name + (f" <{self.user_email}>" if self.user_email else "")
             lines.append(f"The user is {who.strip()}.")
@@ -83,12 +89,3 @@ class SystemPrompt:
             lines.append(f"About the user: {self.about}")
         lines += self.rules
         return "\n".join(lines)
-
-    def moment(self) -> str:
-        """The time now, in the user's time zone."""
-        now = self.clock().astimezone(ZoneInfo(self.timezone))
-        return f"Now: {now:%A %Y-%m-%d %H:%M} ({self.timezone}, UTC{now:%z})."
-
-    def __call__(self) -> list[Message]:
-        return [Message(role="system", content=self.fixed()),
-                Message(role="system", content=self.moment())]

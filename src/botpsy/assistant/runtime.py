@@ -32,7 +32,7 @@ from botpsy.safety.cli import AUDIT_DB
 from botpsy.safety.config import SafetyConfig
 from botpsy.safety.confirm import Confirmer
 from botpsy.tools import Tool, ToolRegistry
-from botpsy.types import GenerationParams, Message
+from botpsy.types import GenerationParams
 
 # Models too small to decide well on their own to call a tool get forced calls when the
 # request matches some tools (see Agent's ``call_mode``). Plain SmolLM2 calls no tool
@@ -118,7 +118,7 @@ def open_assistant(
         ) from None
     registry = ToolRegistry([*assistant_tools(store), *(extra_tools or [])])
 
-    def system_prompt() -> list[Message]:  # re-read per turn: the profile may change while serving
+    def system_prompt() -> str:  # re-read per turn: the profile may change while serving
         return SystemPrompt.from_profile(store.profile, clock=store.now)()
 
     agent = Agent(

@@ -17,7 +17,7 @@ from botpsy.train.vocab import FIRST_NAMES, LAST_NAMES, TIMEZONES
 from botpsy.types import Message
 
 # The share of samples that open with the assistant's own system prompt (``botpsy.agent.prompt``:
-# the user, the house rules, then "Now: Tuesday 2025-03-04 09:30 (Europe/Berlin, ...)"), so the model
+# "Now: Tuesday 2025-03-04 (Europe/Berlin, ...)", the user, the house rules), so the model
 # trains on the context it runs in; the rest draw from SYSTEM_PROMPTS.
 ASSISTANT_PROMPT_SHARE = 0.25
 
@@ -32,19 +32,19 @@ SYSTEM_PROMPTS = (
 
 
 def assistant_system_prompt(rng: random.Random) -> list[Message]:
-    """The assistant's system messages (as ``botpsy.agent.prompt`` lays them out) for a
-    random user, time zone and moment in 2025-2026."""
+    """The assistant's system message (``botpsy.agent.prompt``) for a random user, time
+    zone and day in 2025-2026."""
     first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
     zone = ZoneInfo(rng.choice(sorted(TIMEZONES.values())))
     moment = datetime(2025, 1, 1, 7, tzinfo=zone) + timedelta(
         days=rng.randrange(540), minutes=rng.randrange(0, 15 * 60, 5)
     )
-    return SystemPrompt(
+    return [Message(role="system", content=SystemPrompt(
         user_name=f"{first} {last}",
         user_email=f"{first.lower()}.{last.lower()}@example.com",
         timezone=zone.key,
         clock=lambda: moment,
-    )()
+    )())]
 
 
 JOINS = ("Also,", "And", "Then", "Plus,", "After that,", "Oh, and")
