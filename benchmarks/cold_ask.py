@@ -16,7 +16,8 @@ once, after a warm-up ask that makes any requantized or folded model file).
 
 The ways alternate request by request, so both meet the same machine. Printed per way:
 median and p90 of the wall times, failed asks, and how many asks saved a new state (their
-prompt start was not saved whole: a new tool set, or a new minute where the time is in it).
+prompt start was not saved whole: a new tool set, a new day, or, in code that put the
+minute in the system prompt, a new minute).
 Target for ``after``: median <= 2.5 s, p90 <= 4 s.
 """
 
