@@ -33,7 +33,7 @@ def test_plain_answer_and_system_prompt(make_agent) -> None:
     assert result.final_text == "Hello Alex! How can I help?"
     assert [m.role for m in result.messages] == ["user", "assistant"]
     prompt = agent.model.backend.prompts[0]
-    assert "Tuesday 2025-03-04 09:30 (Europe/Berlin" in prompt
+    assert "\nNow: Tuesday 2025-03-04 (Europe/Berlin" in prompt
     assert "Alex Morgan <alex@example.com>" in prompt and '"name": "send_email"' in prompt
 
 

@@ -221,3 +221,30 @@ def test_a_new_item_the_request_dates_must_get_its_day() -> None:
     assert check(ToolCall(name="add_reminder", arguments={"text": "x"}), _said("Remind me")) is None
     plain = DayCheck(lambda: BERLIN, lambda: THURSDAY)
     assert plain(ToolCall(name="add_reminder", arguments={"text": "x"}), said) is None
+
+
+@pytest.mark.parametrize(
+    ("due", "problem"),
+    [("today", "due 'today' is at no time of day, not a time the request names (15:00)"),
+     ("2026-12-03T09:00", "due '2026-12-03T09:00' is at 09:00, not a time the request names"),
+     ("today 15:00", None), ("2026-12-03T15:00", None)],
+)
+def test_a_new_item_on_the_named_day_takes_the_named_time(check: DayCheck, due, problem) -> None:
+    """scenario reminders_two_turns: "stretch today at 15:00" added with ``due="today"``."""
+    said = _said("Remind me to stretch today at 15:00.")
+    found = check(ToolCall(name="add_reminder", arguments={"text": "stretch", "due": due}), said)
+    if problem is None:
+        assert found is None
+    else:
+        assert problem in found.reason and "write the day and time the user said" in found.reason
+        assert re.fullmatch(found.narrow["due"]["pattern"], "2026-12-03T15:00")
+        assert not re.fullmatch(found.narrow["due"]["pattern"], "2026-12-03T09:00")
+
+
+def test_only_the_latest_request_names_the_time_of_a_new_item(check: DayCheck) -> None:
+    """An earlier turn's 15:00 was another reminder's; a lookup is no new item."""
+    said = [*_said("Remind me to stretch today at 15:00."), Message(role="assistant", content="Done."),
+            Message(role="user", content="Also remind me today to water the plants.")]
+    assert check(ToolCall(name="add_reminder", arguments={"text": "water", "due": "today 18:00"}),
+                 said) is None
+    assert check(ToolCall(name="list_events", arguments={"start": "today"}), said) is None

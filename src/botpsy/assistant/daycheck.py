@@ -13,8 +13,11 @@ that runs past midnight is fine). A lookup (``list_events``, ``find_free_slots``
 refused only when its range holds none of the named days, and a value the tools cannot
 read at all ("Fri, 05/06/2025", "this weekend") is refused too, so that its retry is
 narrowed instead of told the tool's error and writing it again. A call that adds an
-item (``add_reminder``, ``create_event``) and gives it no day at all is refused as well.
-A request that names no day ("in 2 hours", "at 15:00") is not checked. The refusal goes
+item (``add_reminder``, ``create_event``) and gives it no day at all is refused as well,
+and so is one whose ``start`` or ``due`` is on a named day but at no time of day, or at
+another time, when the request names times of day ("stretch today at 15:00" written as
+``due="today"``: the system prompt names the day, not the time, and the tools read a
+bare day as its start). A request that names no day ("in 2 hours", "at 15:00") is not checked. The refusal goes
 back to the model as the call's error, and it narrows the refused argument to the named
 days (``day_pattern``): the grammar of the retry of ``single_call`` mode lets the model
 write only those.
@@ -29,6 +32,7 @@ from zoneinfo import ZoneInfo
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
+from botpsy.agent.intent import latest_request
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.timeutil import ParsedTime, is_clock_time, parse_end, parse_when
 from botpsy.types import Message, ToolCall
@@ -81,12 +85,28 @@ class DayCheck:
         unreadable = {arg: None for arg in (*DAY_ARGUMENTS, "end")
                       if not self._readable(call.arguments.get(arg))}
         acts = acts_on_items(call.name)
-        wrong = {**(self._off_days if acts else self._missed_days)(call.arguments, named),
+        times = named_times(said)
+        wrong = {**self._untimed(call, named, named_times(latest_request(messages))),
+                 **(self._off_days if acts else self._missed_days)(call.arguments, named),
                  **unreadable, **({undated: None} if undated else {})}
         if not wrong:
             return None
         # a lookup looks at whole days: its retry writes them, with a time or not
-        return self._refusal(call.arguments, wrong, named, named_times(said) if acts else None)
+        return self._refusal(call.arguments, wrong, named, times if acts else None)
+
+    def _untimed(self, call: ToolCall, named: set[date], times: set[str]) -> dict[str, ParsedTime]:
+        """The start or due of a call that adds an item, on a named day but at none of the
+        times of day the latest request names (or at no time at all); earlier requests'
+        times are other items'."""
+        if not times or call.name.split("_")[0] not in CREATING_VERBS:
+            return {}
+        wrong = {}
+        for arg in ("start", "due"):
+            parsed = self._parse(call.arguments.get(arg))
+            if parsed is not None and parsed.value.date() in named and (
+                    parsed.date_only or f"{parsed.value:%H:%M}" not in times):
+                wrong[arg] = parsed
+        return wrong
 
     def undated(self, call: ToolCall) -> str | None:
         """The day argument (``due``, ``start``) of a call that adds an item
@@ -192,11 +212,17 @@ class DayCheck:
             for arg, when in wrong.items() if when is not None and when.value.date() not in named)
         unread = " and ".join(f"{arg} {arguments[arg]!r}" for arg, when in wrong.items()
                               if when is None and arg in arguments)
+        clock = ", ".join(sorted(times or ()))
+        untimed = " and ".join(
+            f"{arg} {arguments[arg]!r} is at {'no time of day' if when.date_only else f'{when.value:%H:%M}'}"
+            for arg, when in wrong.items() if when is not None and when.value.date() in named)
         missing = " and ".join(arg for arg, when in wrong.items() if arg not in arguments)
         found = "; ".join([*([f"{off}, a day the request does not name"] if off else []),
+                           *([f"{untimed}, not a time the request names ({clock})"]
+                             if untimed and clock else []),
                            *([f"{unread} is no day or time the tools can read"] if unread else []),
                            *([f"the call gives no {missing}"] if missing else [])])
-        reason = f"{found} (it names {days}); write the day the user said"
+        reason = f"{found} (it names {days}); write the day {'and time ' if untimed else ''}the user said"
         if times is None:
             return Refusal(reason, {arg: {"pattern": day_pattern(named)} for arg in wrong})
         narrow = {}
