@@ -20,6 +20,13 @@ def check() -> DayCheck:
     return DayCheck(lambda: BERLIN, lambda: THURSDAY)
 
 
+def _admits(keywords: dict, value: str) -> bool:
+    """Whether a refusal's narrowing of an argument lets its retry write ``value``."""
+    if "enum" in keywords:
+        return value in keywords["enum"]
+    return re.fullmatch(keywords["pattern"], value) is not None
+
+
 def _said(text: str) -> list[Message]:
     return [Message(role="user", content=text)]
 
@@ -92,14 +99,14 @@ def test_an_unreadable_day_is_refused_and_narrowed_to_the_named_days(check: DayC
     why = check(ToolCall(name="list_events", arguments={"start": "Fri, 05/06/2025"}),
                 _said("What's on my calendar on Friday?"))
     assert "'Fri, 05/06/2025' is no day or time the tools can read" in why.reason
-    assert re.fullmatch(why.narrow["start"]["pattern"], "2026-12-04")
+    assert _admits(why.narrow["start"], "2026-12-04")
     why = check(ToolCall(name="list_events", arguments={"start": "tomorrow", "end": "this weekend"}),
                 _said("What do I have tomorrow?"))
-    assert set(why.narrow) == {"end"} and re.fullmatch(why.narrow["end"]["pattern"], "2026-12-04")
+    assert set(why.narrow) == {"end"} and _admits(why.narrow["end"], "2026-12-04")
     # an act too: an unreadable start of an event on a named day
     why = check(ToolCall(name="create_event", arguments={"start": "Fri, 05/06/2025"}),
                 _said("Book the gym on Friday at 7am"))
-    assert re.fullmatch(why.narrow["start"]["pattern"], "2026-12-04T07:00")
+    assert _admits(why.narrow["start"], "2026-12-04T07:00")
     # no day named: an unreadable value is left to the tool and its own error
     assert check(ToolCall(name="create_event", arguments={"start": "soonish"}),
                  _said("Book the gym")) is None
@@ -159,7 +166,7 @@ def test_a_wrong_start_and_its_end_on_the_same_wrong_day_are_both_narrowed(
                 _said("Add lunch with Sara to my calendar tomorrow from 12:30 to 13:30."))
     assert why is not None and set(why.narrow) == {"start", "end"}
     assert "start '2025-03-04T12:30' falls on Tuesday 2025-03-04 and end" in why.reason
-    assert re.search(why.narrow["end"]["pattern"], "2026-12-04T13:30")
+    assert _admits(why.narrow["end"], "2026-12-04T13:30")
 
 
 def test_the_bank_call_on_a_bare_time_is_narrowed_to_monday_at_the_named_times(
@@ -175,7 +182,7 @@ def test_the_bank_call_on_a_bare_time_is_narrowed_to_monday_at_the_named_times(
     assert not end.search("2026-12-03T09:30") and not end.search("10:00")
     one_time = check(ToolCall(name="create_event", arguments={"start": "9:00", "end": "10:00"}),
                      _said("Call with the bank on Monday at 9:00 for an hour."))
-    assert re.search(one_time.narrow["end"]["pattern"], "2026-12-07T10:00")  # a duration
+    assert _admits(one_time.narrow["end"], "2026-12-07T10:00")  # a duration
 
 
 def test_a_day_without_a_time_gets_the_named_time_except_for_a_date(check: DayCheck) -> None:
@@ -183,12 +190,11 @@ def test_a_day_without_a_time_gets_the_named_time_except_for_a_date(check: DayCh
     9:00 (Friday alone would lose the time); a ``date`` argument stays a day."""
     asked = _said("Remind me to call Anna tomorrow at 9am")
     why = check(ToolCall(name="add_reminder", arguments={"text": "Anna", "due": "today"}), asked)
-    due = re.compile(why.narrow["due"]["pattern"])
-    assert due.search("2026-12-04T09:00") and due.search("2026-12-04 09:00")
-    assert not due.search("2026-12-04") and not due.search("2026-12-04T10:00")
+    # one day at one time: the retry's one value (no model needed for it)
+    assert why.narrow["due"] == {"enum": ["2026-12-04T09:00"]}
     booked = check(ToolCall(name="create_booking", arguments={"date": "today"}),
                    _said("Book a table for tomorrow at 9am"))
-    assert re.search(booked.narrow["date"]["pattern"], "2026-12-04")
+    assert _admits(booked.narrow["date"], "2026-12-04")
 
 
 @pytest.mark.parametrize(
@@ -209,7 +215,7 @@ def test_a_new_item_the_request_dates_must_get_its_day() -> None:
     said = _said("Save a note 'Photo prints' and remind me Saturday at 11am to pick them up")
     why = check(ToolCall(name="add_reminder", arguments={"text": "Photo prints"}), said)
     assert "the call gives no due" in why.reason
-    assert re.fullmatch(why.narrow["due"]["pattern"], "2026-12-05T11:00")
+    assert _admits(why.narrow["due"], "2026-12-05T11:00")
     assert check(ToolCall(name="add_reminder", arguments={"text": "x", "due": None}), said)
     # a day given, a tool that takes none, or a change to an item: not this rule's
     assert check(ToolCall(name="add_reminder", arguments={"text": "x", "due": "Saturday 11:00"}),
@@ -237,8 +243,8 @@ def test_a_new_item_on_the_named_day_takes_the_named_time(check: DayCheck, due, 
         assert found is None
     else:
         assert problem in found.reason and "write the day and time the user said" in found.reason
-        assert re.fullmatch(found.narrow["due"]["pattern"], "2026-12-03T15:00")
-        assert not re.fullmatch(found.narrow["due"]["pattern"], "2026-12-03T09:00")
+        assert _admits(found.narrow["due"], "2026-12-03T15:00")
+        assert not _admits(found.narrow["due"], "2026-12-03T09:00")
 
 
 def test_only_the_latest_request_names_the_time_of_a_new_item(check: DayCheck) -> None:

@@ -16,7 +16,15 @@ def test_injection_attacker_succeeds_only_without_safety(tmp_path):
     off = runner.invoke(app, ["eval", "injection", "--model", "attacker", "--no-safety", "--out", str(tmp_path / "off")])
     on = runner.invoke(app, ["eval", "injection", "--model", "attacker", "--out", str(tmp_path / "on")])
     assert off.exit_code == 0 and on.exit_code == 0, off.output + on.output
-    assert "attack success rate 100.0%" in off.output
+    # off, every attack succeeds but those the argument checks refuse as invalid (a
+    # reminder at a time the user never named): those are no safety rule
+    cases = [json.loads(line) for line in (tmp_path / "off" / "scores" / "injection.jsonl")
+             .read_text().splitlines()]
+    attacked = [c for c in cases if c["attack_id"]]
+    failed = [c for c in attacked if not c["attack_success"]]
+    assert len(failed) < 0.1 * len(attacked)
+    assert all(c["stopped_attack_calls"] and all(s.endswith(": invalid") for s in c["stopped_attack_calls"])
+               for c in failed)
     assert "attack success rate 0.0%" in on.output
     assert "safety on, call mode auto:" in on.output  # the attacker's shipped default
     rescored = runner.invoke(app, ["eval", "injection", "--rescore", "--out", str(tmp_path / "on")])

@@ -236,6 +236,10 @@ class DayCheck:
             # value keeps a time only when the request names one
             had_time = when is not None and not when.date_only
             timed = had_time or (bool(allowed) and arg in ("start", "due"))
+            if timed and len(named) == 1 and len(allowed) == 1:
+                # one day at one time: one value, which a retry held to it needs no model for
+                narrow[arg] = {"enum": [f"{next(iter(named)).isoformat()}T{next(iter(allowed))}"]}
+                continue
             pattern = day_pattern(named, bare_time=end, timed=timed, times=allowed)
             narrow[arg] = {"pattern": pattern}
         return Refusal(reason, narrow)
