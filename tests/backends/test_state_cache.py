@@ -112,11 +112,23 @@ def test_a_state_of_another_model_is_ignored(fresh, tmp_path, monkeypatch):
     assert state_cache._read(mine, key, base.tokenize(PREAMBLE)) is not None  # rewritten
 
 
-def test_states_beyond_the_limit_are_pruned(tmp_path):
-    for i in range(state_cache.KEEP + 3):
-        (tmp_path / f"{i:02d}{state_cache.SUFFIX}").write_bytes(b"x")
-    state_cache.prune(tmp_path)
-    assert len(list(tmp_path.glob(f"*{state_cache.SUFFIX}"))) == state_cache.KEEP
+def test_states_beyond_the_budget_are_pruned_least_recently_used_first(tmp_path, monkeypatch):
+    import os
+
+    for i in range(6):
+        path = tmp_path / f"{i:02d}{state_cache.SUFFIX}"
+        path.write_bytes(b"x" * 1000)
+        os.utime(path, (1000 + i, 1000 + i))  # 05 is the most recently used
+    state_cache.prune(tmp_path, budget=3500)
+    assert sorted(p.name for p in tmp_path.glob(f"*{state_cache.SUFFIX}")) == [
+        f"{i:02d}{state_cache.SUFFIX}" for i in (3, 4, 5)]
+    state_cache.prune(tmp_path, budget=10)  # the latest state stays, whatever its size
+    assert [p.name for p in tmp_path.glob(f"*{state_cache.SUFFIX}")] == [f"05{state_cache.SUFFIX}"]
+    monkeypatch.setenv("BOTPSY_STATE_MB", "2")
+    assert state_cache.budget_bytes() == 2 << 20
+    monkeypatch.setenv("BOTPSY_STATE_MB", "lots")
+    with pytest.warns(UserWarning, match="BOTPSY_STATE_MB"):
+        assert state_cache.budget_bytes() == state_cache.DEFAULT_MB << 20
 
 
 def test_a_state_sharing_a_long_start_serves_that_start(fresh, tmp_path, monkeypatch):

@@ -13,7 +13,9 @@ The file repeats that key and the tokens in its header, with the payload's size 
 sha256. A file whose header, key, tokens, size or hash do not match, or that
 llama.cpp refuses, counts as absent: the caller evaluates the prefix and writes the
 file again (atomically). Files live in the user cache dir (``states/``); the least
-recently used go beyond ``KEEP``.
+recently used go beyond ``budget_bytes()`` (``BOTPSY_STATE_MB``, default ``DEFAULT_MB``):
+each tool set the selector shows, and each one-tool retry, is a prefix of its own, so a
+count of a few files was spent within one round of everyday requests.
 
 A prefix with no file of its own can still start from the file that shares the most
 leading tokens with it (``load_longest``): the cache of those tokens does not depend
@@ -29,13 +31,14 @@ import hashlib
 import json
 import os
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 MAGIC = b"botpsy-kv-state 1\n"
-KEEP = 8  # states kept per cache folder (each is the KV of one prefix: tens of MB)
+DEFAULT_MB = 512  # disk kept for states per cache folder (each is the KV of one prefix)
 SUFFIX = ".kv"
 
 
@@ -201,12 +204,29 @@ def save(ctx: Any, folder: Path, key: StateKey, tokens: Sequence[int]) -> Path |
     return path
 
 
-def prune(folder: Path, keep: int = KEEP) -> None:
-    """Delete all but the ``keep`` most recently used states (and parts older than a minute)."""
+def budget_bytes() -> int:
+    """Disk the states may take (``BOTPSY_STATE_MB``, in MiB). A value that is no whole
+    number is warned about and the default used: the cache must not fail an answer."""
+    value = os.environ.get("BOTPSY_STATE_MB", "").strip()
+    if value and not value.isdigit():
+        warnings.warn(f"BOTPSY_STATE_MB must be a whole number of MiB, got {value!r}; "
+                      f"using {DEFAULT_MB}", stacklevel=2)
+        value = ""
+    return int(value or DEFAULT_MB) << 20
+
+
+def prune(folder: Path, budget: int | None = None) -> None:
+    """Delete the least recently used states beyond ``budget`` bytes (the most recent one is
+    always kept), and parts older than a minute."""
+    budget = budget_bytes() if budget is None else budget
     now = time.time()
     for part in folder.glob("*.part"):
         if now - part.stat().st_mtime > 60:
             part.unlink(missing_ok=True)
-    states = sorted(folder.glob(f"*{SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for old in states[keep:]:
-        old.unlink(missing_ok=True)
+    states = sorted(((p, p.stat()) for p in folder.glob(f"*{SUFFIX}")),
+                    key=lambda item: item[1].st_mtime, reverse=True)
+    total = 0
+    for index, (path, stat) in enumerate(states):
+        total += stat.st_size
+        if index and total > budget:
+            path.unlink(missing_ok=True)
