@@ -97,7 +97,8 @@ def test_a_model_with_an_adapter_is_measured_with_it(tiny_gguf, tmp_path):
     expected = tiny_gguf.stat().st_size + (tmp_path / "lora.gguf").stat().st_size
     assert all(r.size_bytes == expected for r in llama)
     assert resolve_adapter("smollm2") is None
-    assert resolve_adapter("botpsy-smol").endswith("botpsy-smol-lora.gguf")
+    assert resolve_adapter("botpsy-smol:q8_0").endswith("botpsy-smol-lora.gguf")
+    assert resolve_adapter("botpsy-smol") is None  # folded into its F16 base
 
 
 def test_context_is_bounded_by_what_the_model_was_trained_for():

@@ -226,14 +226,19 @@ def test_hf_model_needs_weights_and_a_tokenizer(tmp_path, files, words):
 
 @pytest.mark.model
 def test_botpsy_smol_is_measured_with_its_shipped_adapter(tmp_path):
-    # the shipped 18.3 MiB q8_0 adapter is read at every decode step: it was left out
-    checked = preflight(BenchConfig.create(model="botpsy-smol", out_dir=tmp_path / "out"))
+    # the shipped 18.3 MiB q8_0 adapter is read at every decode step: it was left out.
+    # On a quantized base (botpsy-smol:q8_0) it stays a file of its own beside the weights
+    checked = preflight(BenchConfig.create(model="botpsy-smol:q8_0", out_dir=tmp_path / "out"))
     adapter = Path(checked.adapter)
     assert adapter.name == "botpsy-smol-lora.gguf"
     assert checked.info.adapter_bytes > 18 * 2**20
     assert checked.info.size_bytes == checked.source.stat().st_size + adapter.stat().st_size
     assert weight_read_bytes(checked.info) - weight_read_bytes(read_gguf_info(checked.source)) == (
         checked.info.adapter_bytes)
-    # botpsy-smol runs on its base requantized to Q8_0 (store.NAMED_MODELS)
     assert read_gguf_info(checked.source).file_type == "q8_0"
     assert model_name(checked.source, checked.adapter) == f"{checked.source.stem}+botpsy-smol-lora"
+    # botpsy-smol as it ships: the adapter folded into its F16 base, one file to measure
+    folded = preflight(BenchConfig.create(model="botpsy-smol", out_dir=tmp_path / "out2"))
+    assert folded.adapter is None and folded.info.adapter_bytes == 0
+    assert read_gguf_info(folded.source).file_type == "f16"
+    assert "+botpsy-smol-lora-" in folded.source.name

@@ -318,11 +318,13 @@ class LlamaCppBackend:
             self.llama.n_tokens = self._prefilled = len(tokens)
             return len(tokens)
         keep = min(loaded, len(tokens) - 2)
+        if keep > 0 and not self.llama._ctx.kv_cache_seq_rm(0, keep, -1):
+            self.llama._ctx.kv_cache_seq_rm(0, -1, -1)  # cannot be cut back: start afresh
+            keep = 0
         if keep > 0:
-            self.llama._ctx.kv_cache_seq_rm(0, keep, -1)
             self.llama.input_ids[:keep] = tokens[:keep]
             self.llama.n_tokens = self._prefilled = keep
-        elif state_cache.is_empty(self.llama.ctx):  # a state llama.cpp refused cleared it
+        elif loaded or state_cache.is_empty(self.llama.ctx):  # nothing of a state is kept
             self.llama.n_tokens = self._prefilled = 0
         self._evaluate(tokens, len(tokens))
         self.llama._ctx.kv_cache_seq_rm(0, len(tokens), -1)  # the state holds the prefix only

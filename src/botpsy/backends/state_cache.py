@@ -168,7 +168,11 @@ def load_longest(ctx: Any, folder: Path, key: StateKey, tokens: Sequence[int], m
     payload = _read(path, key, held)
     if payload is None or not _put(ctx, path, payload):
         return 0
-    llama_cpp.llama_memory_seq_rm(llama_cpp.llama_get_memory(ctx), 0, best, -1)
+    memory = llama_cpp.llama_get_memory(ctx)
+    if not llama_cpp.llama_memory_seq_rm(memory, 0, best, -1):
+        # a recurrent model (Qwen3.5's linear attention) cannot be cut back to a prefix
+        llama_cpp.llama_memory_seq_rm(memory, 0, -1, -1)
+        return 0
     return best
 
 
