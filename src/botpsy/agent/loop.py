@@ -42,7 +42,7 @@ from botpsy.agent.checks import (
 from botpsy.agent.compact import compactions
 from botpsy.agent.grounding import forced_spec, ungrounded
 from botpsy.agent.guard import LoopGuard, Repeat
-from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder, system_messages
+from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder
 from botpsy.agent.reply import ReplyWriter
 from botpsy.agent.run_events import (
     AgentEvent,
@@ -380,7 +380,7 @@ class Agent:
     ) -> Iterator[AgentEvent]:
         """Ask the model once with ``messages``; returns its Completion (None if the stream
         ended without one). Backend errors propagate to ``_generate``."""
-        prompt = [*system_messages(self.system_prompt()), *messages]
+        prompt = [Message(role="system", content=self.system_prompt()), *messages]
         params, tools, choice = self.params, turn.tools, None
         held = None
         if turn.rounds == 1 and turn.first_choice != "auto":

@@ -17,22 +17,13 @@ puts it: moved after the tools (tried), the time line sat next to the request an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from botpsy.types import Message
-
-# A builder gives the system messages of the current moment: a plain text (one system
-# message) or the messages themselves (``SystemPrompt``: the fixed part, then the time).
-SystemPromptBuilder = Callable[[], str | Sequence[Message]]
-
-
-def system_messages(built: str | Sequence[Message]) -> list[Message]:
-    """What a ``SystemPromptBuilder`` gave, as messages."""
-    return [Message(role="system", content=built)] if isinstance(built, str) else list(built)
+SystemPromptBuilder = Callable[[], str]
 
 RULES = (
     "Use the tools to look things up and to act; answer briefly in plain text.",

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import llama_cpp
-from llama_cpp import _internals
+from llama_cpp import Llama, LlamaGrammar, _internals
 
 from botpsy.backends import state_cache
 from botpsy.backends.base import ContextOverflowError, GenerationStats, TextChunk
@@ -51,8 +51,6 @@ def grammar_sampler(vocab: Any, grammar: str) -> Any:
     Why: llama-cpp-python hands a grammar llama.cpp cannot parse on as a null sampler,
     and the process dies at the first token (a tool schema with a quote in a property
     name or enum value makes the JSON-schema converter write such a grammar)."""
-    import llama_cpp
-
     parsed = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode("utf-8"), b"root")
     if not parsed:
         raise ValueError(
@@ -64,8 +62,6 @@ def grammar_sampler(vocab: Any, grammar: str) -> Any:
 
 def check_grammar(vocab: Any, grammar: str) -> None:
     """Raise ``ValueError`` unless llama.cpp's own GBNF parser reads ``grammar``."""
-    import llama_cpp
-
     llama_cpp.llama_sampler_free(grammar_sampler(vocab, grammar))
 
 
@@ -79,8 +75,6 @@ def default_threads() -> int:
 def set_threads(ctx: Any, cores: FreeCores, current: int) -> int:
     """Give the llama.cpp context ``ctx`` the thread count ``cores`` says fits now (for
     prompts and decoding alike); returns it. Called before each llama_decode, between them."""
-    import llama_cpp
-
     threads = cores.threads()
     if threads != current:
         llama_cpp.llama_set_n_threads(ctx, threads, threads)
@@ -91,7 +85,6 @@ def sharing_llama(cores: FreeCores, **kwargs: Any) -> Any:
     """A ``llama_cpp.Llama`` whose every ``eval`` (prompt chunks and decoded tokens, which
     ``create_completion`` makes one by one) first takes the thread count that fits the
     machine's load now (``botpsy.backends.cpu_share``)."""
-    from llama_cpp import Llama
 
     class SharingLlama(Llama):
         _threads = cores.current
@@ -334,8 +327,6 @@ class LlamaCppBackend:
     def _grammar(self, grammar: str | None):
         if grammar is None:
             return None
-        from llama_cpp import LlamaGrammar
-
         check_grammar(self.llama._model.vocab, grammar)
         return LlamaGrammar.from_string(grammar, verbose=False)
 

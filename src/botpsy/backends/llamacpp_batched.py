@@ -51,8 +51,8 @@ from botpsy.backends.llamacpp import (
     LlamaCppBackend,
     prompt_chunk,
     set_threads,
-    shared_prefix,
 )
+from botpsy.backends.state_cache import shared_prefix
 from botpsy.types import GenerationParams
 
 _HELPER_CTX = 512  # the Llama object's own context: used for nothing but loading

@@ -61,19 +61,6 @@ def calls_from_openai(raw_calls: list[dict[str, Any]]) -> tuple[list[ToolCall], 
     return calls, errors
 
 
-def leading_system_joined(messages: list[Message]) -> list[Message]:
-    """The leading system messages as one (the assistant sends its fixed prompt and the time
-    apart): several chat templates served behind this API refuse a system message that is
-    not the first."""
-    lead = 0
-    while lead < len(messages) and messages[lead].role == "system" and not messages[lead].untrusted:
-        lead += 1
-    if lead < 2:
-        return messages
-    joined = Message(role="system", content="\n".join(m.content or "" for m in messages[:lead]))
-    return [joined, *messages[lead:]]
-
-
 class OpenAIChatModel:
     """A ChatModel speaking the OpenAI chat-completions protocol over HTTP."""
 
@@ -100,7 +87,7 @@ class OpenAIChatModel:
     def _payload(self, messages, tools, params: GenerationParams, stream: bool) -> dict[str, Any]:
         body: dict[str, Any] = {
             "model": self.name,
-            "messages": [m.to_openai() for m in leading_system_joined(messages)],
+            "messages": [m.to_openai() for m in messages],
             "max_tokens": params.max_tokens,
             "temperature": params.temperature,
             "top_p": params.top_p,

@@ -14,7 +14,6 @@ from zoneinfo import ZoneInfo
 
 from botpsy.agent.prompt import SystemPrompt
 from botpsy.train.vocab import FIRST_NAMES, LAST_NAMES, TIMEZONES
-from botpsy.types import Message
 
 # The share of samples that open with the assistant's own system prompt (``botpsy.agent.prompt``:
 # "Now: Tuesday 2025-03-04 (Europe/Berlin, ...)", the user, the house rules), so the model
@@ -31,20 +30,19 @@ SYSTEM_PROMPTS = (
 )
 
 
-def assistant_system_prompt(rng: random.Random) -> list[Message]:
-    """The assistant's system message (``botpsy.agent.prompt``) for a random user, time
-    zone and day in 2025-2026."""
+def assistant_system_prompt(rng: random.Random) -> str:
+    """The assistant's system prompt for a random user, time zone and day in 2025-2026."""
     first, last = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
     zone = ZoneInfo(rng.choice(sorted(TIMEZONES.values())))
     moment = datetime(2025, 1, 1, 7, tzinfo=zone) + timedelta(
         days=rng.randrange(540), minutes=rng.randrange(0, 15 * 60, 5)
     )
-    return [Message(role="system", content=SystemPrompt(
+    return SystemPrompt(
         user_name=f"{first} {last}",
         user_email=f"{first.lower()}.{last.lower()}@example.com",
         timezone=zone.key,
         clock=lambda: moment,
-    )())]
+    )()
 
 
 JOINS = ("Also,", "And", "Then", "Plus,", "After that,", "Oh, and")

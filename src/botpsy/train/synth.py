@@ -253,7 +253,7 @@ class Synthesizer:
 
     def _start(self, assistant: bool) -> list[Message]:
         if assistant:
-            return assistant_system_prompt(self.rng)
+            return [Message(role="system", content=assistant_system_prompt(self.rng))]
         prompt = self.rng.choice(SYSTEM_PROMPTS)
         return [Message(role="system", content=prompt)] if prompt else []
 
