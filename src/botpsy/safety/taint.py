@@ -15,7 +15,10 @@ proposed call, explains its provenance:
 - ``copied_text``: the arguments repeat a run of words from an untrusted source
   (word n-gram overlap, minus what the user typed themselves);
 - ``untrusted_address``: an email address or URL in the arguments appears in
-  untrusted data and nowhere in what the user or the system prompt said.
+  untrusted data and nowhere in what the user or the system prompt said;
+- ``untrusted_value``: any other argument value (a name, an id, an IBAN, a
+  password) is found only in untrusted data (``argument_origin``: each value is
+  traced to the user's words, a trusted result, untrusted output, or nowhere).
 
 The findings are shown in the confirmation prompt and stored in the audit log,
 so the user sees which source a call came after and what it copied.
@@ -28,6 +31,7 @@ from enum import Enum
 
 from pydantic import BaseModel, Field
 
+from botpsy.safety.argument_origin import ArgumentTrace, OriginTracer, SourceText, ValueOrigin
 from botpsy.safety.policy import Normalised, argument_text
 from botpsy.types import Message, ToolCall, tool_source
 
@@ -44,6 +48,7 @@ class TaintKind(str, Enum):
     context = "context"
     copied_text = "copied_text"
     untrusted_address = "untrusted_address"
+    untrusted_value = "untrusted_value"
 
 
 class TaintFinding(BaseModel):
@@ -52,6 +57,7 @@ class TaintFinding(BaseModel):
     kind: TaintKind
     source: str
     evidence: str = ""
+    argument: str = ""  # the argument holding it (``untrusted_value``)
 
 
 class TaintVerdict(BaseModel):
@@ -80,6 +86,9 @@ class TaintVerdict(BaseModel):
                              "not in anything you wrote.")
             elif f.kind is TaintKind.copied_text:
                 parts.append(f"It repeats text from {f.source}: \u201c{f.evidence}\u201d.")
+            elif f.kind is TaintKind.untrusted_value:
+                parts.append(f"Its {f.argument} \u201c{f.evidence}\u201d appears only in "
+                             f"{f.source}, not in anything you wrote.")
         return " ".join(parts)
 
 
@@ -137,7 +146,8 @@ class TaintTracker:
     def __init__(self, ngram: int = 5):
         self.ngram = ngram
         self.untrusted: list[UntrustedSource] = []
-        self._trusted_text: list[str] = []
+        self._user_text: list[str] = []  # what the user and the system prompt said
+        self._own_items: list[str] = []  # results made only of the user's own items
 
     @classmethod
     def from_messages(cls, messages: list[Message], ngram: int = 5) -> TaintTracker:
@@ -154,13 +164,13 @@ class TaintTracker:
         if (message.source or "").startswith(AGENT_SOURCE) and not message.untrusted:
             return
         if message.role == "tool" and message.provenance is not None and message.provenance.trusted:
-            self._trusted_text.append(message.content)  # the user's own items
+            self._own_items.append(message.content)  # the user's own items
         elif message.untrusted or message.role == "tool":
             source = message.source or tool_source(message.name or "unknown", message.tool_call_id)
             items = message.provenance.items if message.provenance is not None else []
             self.add_untrusted(source, message.content, items)
         elif message.role in ("user", "system"):
-            self._trusted_text.append(message.content)
+            self._user_text.append(message.content)
 
     def add_untrusted(self, source: str, text: str, items: list[str] | None = None) -> None:
         self.untrusted.append(UntrustedSource(source=source, text=text, items=items or []))
@@ -181,8 +191,29 @@ class TaintTracker:
         findings = [TaintFinding(kind=TaintKind.context, source=s) for s in self.sources]
         findings += self._address_findings(text)
         findings += self._copy_findings(text)
+        findings += self._value_findings(call)
         read = list(dict.fromkeys(d for u in self.untrusted for d in u.described()))
         return TaintVerdict(tainted=True, sources=self.sources, findings=findings, read=read)
+
+    @property
+    def _trusted_text(self) -> list[str]:
+        return self._user_text + self._own_items
+
+    def trace(self, call: ToolCall) -> list[ArgumentTrace]:
+        """Where each distinctive argument value of ``call`` came from."""
+        tracer = OriginTracer(self._user_text, self._own_items,
+                              [SourceText(source=u.source, text=u.text) for u in self.untrusted])
+        return tracer.trace(call.arguments)
+
+    def _value_findings(self, call: ToolCall) -> list[TaintFinding]:
+        """Values found only in untrusted data; addresses are ``_address_findings``'."""
+        findings = []
+        for t in self.trace(call):
+            if t.origin is not ValueOrigin.untrusted or addresses(t.value) == {t.value.lower()}:
+                continue
+            findings += [TaintFinding(kind=TaintKind.untrusted_value, source=s, evidence=t.value,
+                                      argument=t.path) for s in t.sources]
+        return findings
 
     def _address_findings(self, text: str) -> list[TaintFinding]:
         # whole addresses: "ice@example.com" is not the user's "alice@example.com"

@@ -6,7 +6,9 @@ pydantic arguments model, ``$ref``s inlined) and whose body calls
 changes exactly as in AgentDojo's own pipelines, and its output is AgentDojo's
 YAML rendering (``tool_result_to_str``). A function's error comes back as a
 failed result the model reads. The declared traits (``traits``) set the flags the
-safety layer reads.
+safety layer reads: a write is a side effect, and what a read declared the user's
+own returns (the balance, the user's details, the scheduled payments) is trusted
+output, which neither taints the turn nor makes a value it holds a stranger's.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 from botpsy.evals.agentdojo.traits import FunctionTraits, traits_of
 from botpsy.tools import Tool, ToolRegistry, clean_schema
-from botpsy.types import ToolSpec
+from botpsy.types import Provenance, ToolSpec
 
 
 class AgentDojoToolError(RuntimeError):
@@ -58,9 +60,17 @@ def function_spec(suite_name: str, function: Any) -> ToolSpec:
     return _SPECS[key]
 
 
+def _own(_: Any) -> Provenance:
+    return Provenance(trusted=True)
+
+
 def function_tool(suite_name: str, function: Any, runtime: Any, env: Any) -> Tool:
     """One AgentDojo ``Function`` as a runnable botpsy Tool with its declared traits."""
-    return Tool(function_spec(suite_name, function), _runner(runtime, env, function.name))
+    tool = Tool(function_spec(suite_name, function), _runner(runtime, env, function.name))
+    traits = traits_of(suite_name, function.name)
+    if not traits.writes and not traits.third_party_output:
+        tool.provenance = _own
+    return tool
 
 
 def suite_registry(suite: Any, runtime: Any, env: Any) -> ToolRegistry:

@@ -66,9 +66,12 @@ BANKING: dict[str, FunctionTraits] = {
 }
 
 SLACK: dict[str, FunctionTraits] = {
-    # a shared workspace: channel names, member names and messages are other people's
+    # who is in a channel is the workspace's member directory, the organisation's own
+    # record; channel names (any member can make one: AgentDojo injects into one) and
+    # what members post (channel messages, the inbox) are other people's
+    "get_users_in_channel": READ_OWN,
     "get_channels": READ_THEIRS, "read_channel_messages": READ_THEIRS,
-    "read_inbox": READ_THEIRS, "get_users_in_channel": READ_THEIRS,
+    "read_inbox": READ_THEIRS,
     # fetching a URL sends it (and whatever it carries) to that server
     "get_webpage": FunctionTraits(writes=True, third_party_output=True),
     "post_webpage": WRITE, "send_direct_message": WRITE, "send_channel_message": WRITE,
