@@ -96,3 +96,22 @@ def test_a_denied_call_is_said_and_the_models_claim_dropped(store):
 
 def test_chit_chat_is_left_as_the_model_wrote_it(store):
     assert _ask(store, ["Hello! How can I help?"], "hi").final_text == "Hello! How can I help?"
+
+
+def test_the_lookup_that_led_to_a_change_is_left_out_of_the_report(store):
+    assistant = open_assistant(scripted([call_text("list_reminders"),
+                                         call_text("add_reminder", text="call Anna",
+                                                   due="2025-03-06T09:00")]),
+                               store=store, call_mode="single_call")
+    result = assistant.agent.run("Remind me to call Anna tomorrow at 9am")
+    assert [s.call.name for s in result.steps] == ["list_reminders", "add_reminder"]
+    assert [s.writes for s in result.steps] == [False, True]
+    assert result.final_text == "Added a reminder: call Anna, Thu 6 Mar at 09:00."
+
+
+def test_a_question_that_also_changes_something_keeps_its_lookup(store):
+    assistant = open_assistant(scripted([DENTIST, call_text("add_reminder", text="floss",
+                                                            due="2025-03-06T07:00")]),
+                               store=store, call_mode="single_call")
+    result = assistant.agent.run("What's on my calendar tomorrow? And remind me to floss at 8")
+    assert "Dentist check-up" in result.final_text and "floss" in result.final_text

@@ -177,8 +177,11 @@ class CallPipeline:
     def step(self, review: Review, round_: int, decision: AuditDecision, reason: str,
              *, result: ToolResult | None = None, notice: str = "") -> AgentStep:
         """The step record of a reviewed call (also used to stream a decision early)."""
+        writes = review.call.name in self.registry and \
+            self.registry.get(review.call.name).spec.changes_state
         return AgentStep(round=round_, call=review.call, decision=decision, reason=reason,
-                         taint=review.taint, scope=review.scope, result=result, notice=notice)
+                         taint=review.taint, scope=review.scope, result=result, notice=notice,
+                         writes=writes)
 
     def _audit(self, review: Review, round_: int, decision: AuditDecision, reason: str,
                *, begin: bool = False) -> AuditEntry | None:

@@ -31,6 +31,7 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
+from botpsy.agent.intent import is_lookup
 from botpsy.agent.run_events import AgentStep, failed
 from botpsy.answers import json_echo, tool_values
 from botpsy.safety.audit import AuditDecision
@@ -253,14 +254,21 @@ class ReplyWriter:
         return sentence(f"I could not {self.action(step.call.name)}"
                         + (f": {detail}" if detail else ""))
 
-    def report(self, steps: Sequence[AgentStep]) -> str:
+    def report(self, steps: Sequence[AgentStep], messages: Sequence[Message] = ()) -> str:
         """The turn's answer from its calls: what each call that worked gave, and each
-        failure that no later call of the same tool made good."""
+        failure that no later call of the same tool made good. Once a change was made, the
+        lookups that led to it are left out unless the request asked to be shown something
+        (``intent.is_lookup``): after "Remind me to call Anna" a person wants to read the
+        reminder, not that the list of reminders was empty."""
         parts: list[str] = []
+        changed = any(_ran(s) and s.writes for s in steps) and \
+            not is_lookup(user_request(messages))
         for index, step in enumerate(steps):
             later = steps[index + 1:]
             if not _ran(step) and any(_ran(s) and s.call.name == step.call.name for s in later):
                 continue  # the retry worked: its result is the answer
+            if changed and _ran(step) and not step.writes:
+                continue
             text = self.describe(step)
             if text and text not in parts:
                 parts.append(text)
@@ -273,7 +281,7 @@ class ReplyWriter:
             return text
         if self.good(text, steps, user_request(messages)):
             return text
-        return self.report(steps)
+        return self.report(steps, messages)
 
     def good(self, text: str, steps: Sequence[AgentStep], request: str = "") -> bool:
         """Whether the model's text can stand as the answer (see the module doc)."""

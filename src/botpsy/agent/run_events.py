@@ -45,6 +45,7 @@ class AgentStep(BaseModel):
     scope: ScopeDecision | None = None
     result: ToolResult | None = None
     notice: str = ""  # what the final answer tells the user about this call, if anything
+    writes: bool = False  # the tool can change something (a write or a side effect)
 
 
 def failed(step: AgentStep) -> bool:

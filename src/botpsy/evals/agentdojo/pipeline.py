@@ -50,7 +50,7 @@ class ModelReplies(ReplyWriter):
     is; the agent's own report of the calls only fills in when the model said nothing."""
 
     def reply(self, text: str, steps: Sequence[AgentStep], messages: Sequence[Message] = ()) -> str:
-        return text if text.strip() else self.report(steps)
+        return text if text.strip() else self.report(steps, messages)
 
 class SafetyMode(str, Enum):
     """``on``: the deployment defaults; ``no_scope``: the same without the scope
