@@ -254,6 +254,11 @@ class GenerationParams(BaseModel):
     # The schemas a forced call's grammar enforces, in place of the prompt's tools of the same
     # names: the agent narrows what a call may write without changing what the model reads.
     grammar_tools: list[ToolSpec] | None = None
+    # Tools an earlier call of the same turn was shown, to render again ahead of ``tools``
+    # where the backend holds a forced call to ``tools`` by grammar: the prompt then starts
+    # as before and the backend's cached start serves it. Ignored elsewhere (an endpoint
+    # that is only told "required" must be shown the allowed tools alone).
+    prompt_tools: list[ToolSpec] | None = None
     # The answer must be JSON that this schema accepts (OpenAI's response_format; {"type":
     # "object"} for json_object). Enforced by grammar on backends that have one.
     json_schema: dict[str, Any] | None = None

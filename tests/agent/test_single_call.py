@@ -169,10 +169,12 @@ def test_the_assistant_refuses_a_day_the_user_never_named(tmp_path):
                                  "to 11:00.")
     assert [s.decision.value for s in result.steps] == ["invalid", "executed"]
     assert "a day the request does not name" in model.backend.prompts[1]
-    # the retry's grammar lets the end be only Friday (or a bare time): Sunday is unwritable
+    # the first call's grammar already holds the days the request names (DayCheck's
+    # ``expected``), and so does the retry's: Sunday is unwritable for a model held to it;
+    # this scripted model ignores grammars, so the check still refuses its Sunday
     first, retry = model.backend.grammars[:2]
-    assert "2026-12-04" not in first and '("2026-12-04") [T ]' in retry
-    assert "2026-12-06" not in retry
+    assert '("2026-12-04") [T ]' in first and '("2026-12-04") [T ]' in retry
+    assert "2026-12-06" not in first and "2026-12-06" not in retry
     rows = store.query("select starts_at, ends_at from events")
     assert [(r["starts_at"][:10], r["ends_at"][:10]) for r in rows] == [("2026-12-04", "2026-12-04")]
     assistant.close()
@@ -295,3 +297,39 @@ def test_an_error_that_names_a_side_effect_does_not_pick_the_retry():
     agent.run("What's the weather forecast for Paris?")
     retry = _grammar_tools(agent.model.backend.grammars[1])
     assert retry and "send_email" not in retry
+
+
+class _FridayOnly:
+    """A call check that knows, before any call, that ``create_event`` must start on a
+    Friday (as the assistant's DayCheck knows the days a request names)."""
+
+    def __call__(self, call, messages):
+        return None
+
+    def expected(self, spec, messages):
+        return {"start": {"pattern": "^2026-12-04T10:00$"}} if spec.name == "create_event" else {}
+
+
+def test_what_a_check_expects_holds_the_first_calls_grammar_not_its_prompt():
+    world = World()
+    agent = Agent(scripted([call_text("create_event", title="Dentist", start="2026-12-04T10:00",
+                                      end="2026-12-04T11:00")]),
+                  small_registry(world), safety=SafetyConfig(), confirmer=ApproveAll(),
+                  tool_selector=Bm25ToolSelector(), call_mode="single_call",
+                  call_checks=[_FridayOnly()])
+    agent.run("Put the dentist in my calendar on Friday from 10:00 to 11:00")
+    backend = agent.model.backend
+    assert "2026-12-04T10:00" in backend.grammars[0]
+    assert "2026-12-04T10:00" not in backend.prompts[0]
+
+
+def test_a_forced_call_keeps_the_first_prompts_tools_so_its_start_is_reused():
+    world = World()
+    agent = _agent([call_text("search_contacts", query="Sam"),
+                    call_text("send_email", to="sam.lee@example.com", subject="Late", body="Late")],
+                   world)
+    agent.run("Email Sam that I am late")
+    first, second = agent.model.backend.prompts[:2]
+    tools_end = first.index("</tools>")
+    assert second[:tools_end] == first[:tools_end]  # the same tools, in the same order
+    assert _grammar_tools(agent.model.backend.grammars[1]) == {"send_email"}  # held to the action

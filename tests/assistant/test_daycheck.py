@@ -254,3 +254,40 @@ def test_only_the_latest_request_names_the_time_of_a_new_item(check: DayCheck) -
     assert check(ToolCall(name="add_reminder", arguments={"text": "water", "due": "today 18:00"}),
                  said) is None
     assert check(ToolCall(name="list_events", arguments={"start": "today"}), said) is None
+
+
+def _spec(name: str, *args: str):
+    from botpsy.types import ToolSpec
+
+    return ToolSpec(name=name, description="", parameters={
+        "type": "object", "properties": {a: {"type": "string"} for a in args}})
+
+
+def test_a_new_item_is_held_to_the_named_day_and_times_before_its_first_call(check):
+    said = _said("Put a dentist appointment in my calendar on Friday from 10:00 to 11:00.")
+    held = check.expected(_spec("create_event", "title", "start", "end"), said)
+    assert set(held) == {"start", "end"}  # the title is the model's to write
+    assert _admits(held["start"], "2026-12-04T10:00") and _admits(held["start"], "2026-12-04 11:00")
+    assert not _admits(held["start"], "2026-12-06T10:00")  # Sunday: the check refuses it
+    assert not _admits(held["start"], "2026-12-04T12:00")  # a time the request does not name
+    assert _admits(held["end"], "2026-12-04T11:00") and _admits(held["end"], "11:00")
+    assert not _admits(held["end"], "2026-12-06T11:00") and not _admits(held["end"], "12:00")
+
+
+def test_one_day_at_one_time_and_an_evening_past_midnight(check):
+    held = check.expected(_spec("add_reminder", "text", "due"),
+                          _said("Remind me to call Anna tomorrow at 9am"))
+    assert _admits(held["due"], "2026-12-04T09:00") and not _admits(held["due"], "2026-12-04")
+    party = check.expected(_spec("create_event", "title", "start", "end"),
+                           _said("Party tonight from 22:00 until 2am"))
+    assert _admits(party["start"], "2026-12-03T22:00")
+    assert _admits(party["end"], "2026-12-04T02:00")  # the check lets it run past midnight
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("create_event", "In 2 hours remind me to take the laundry out"),  # no day named
+    ("update_event", "Move the dentist to Friday at 10:00"),  # adds nothing: its own checks
+    ("list_events", "What's on Friday?"),
+])
+def test_nothing_is_held_where_the_request_fixes_nothing_for_a_new_item(check, name, text):
+    assert check.expected(_spec(name, "start", "end"), _said(text)) == {}

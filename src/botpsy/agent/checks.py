@@ -8,6 +8,12 @@ request does not name", a 135M model writes the same Sunday again (everyday requ
 docs/assistant/default-model). The retry of ``single_call`` mode is a grammar-constrained
 call, so the same keywords added to the tool's schema for that retry make the refused
 value impossible to write instead of merely discouraged.
+
+A check that can tell what a request already fixes may also say so before any call
+(``Anticipating.expected``): the first forced call's grammar then holds those arguments
+as a refusal would hold its retry's. Why: "on Friday from 10:00 to 11:00" was first
+written ``end="Sun 11:00"``, refused, and written again: a whole generation spent on
+a value the request had given.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from botpsy.types import Message, ToolCall, ToolSpec
 
@@ -33,6 +39,16 @@ class Refusal:
 
 # A deployment's check of a call against the conversation: why it must not run, or None.
 CallCheck = Callable[[ToolCall, list[Message]], "str | Refusal | None"]
+
+@runtime_checkable
+class Anticipating(Protocol):
+    """A call check that can say, before a call of ``spec`` is made, the schema keywords
+    its arguments must meet for the check to pass (empty: nothing is fixed yet). Only
+    what the check would refuse may be excluded: a value it accepts must stay writable."""
+
+    def expected(self, spec: ToolSpec, messages: list[Message]) -> Mapping[str, Mapping[str, Any]]:
+        ...
+
 
 # Tool name -> argument -> schema keywords, gathered from a turn's refusals.
 Narrowing = dict[str, dict[str, dict[str, Any]]]

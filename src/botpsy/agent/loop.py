@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from botpsy.agent.calls import CallPipeline, Outcome, Review, agent_message
 from botpsy.agent.checks import (
+    Anticipating,
     CallCheck,
     Narrowing,
     combine,
@@ -335,7 +336,7 @@ class Agent:
             if self.call_mode == "single_call":
                 if self._force_next_round(turn):
                     continue
-                yield self._finish(turn, StopReason.answered, self.replies.report(turn.steps))
+                yield self._finish(turn, StopReason.answered, self.replies.report(turn.steps, turn.messages))
                 return
             if stop:
                 yield self._finish(turn, StopReason.loop_guard, "I stopped because the same "
@@ -382,14 +383,17 @@ class Agent:
         ended without one). Backend errors propagate to ``_generate``."""
         prompt = [Message(role="system", content=self.system_prompt()), *messages]
         params, tools, choice = self.params, turn.tools, None
-        held = None
+        held = earlier = None
         if turn.rounds == 1 and turn.first_choice != "auto":
             choice = turn.first_choice
             if choice == "required":  # held to the same grounding, in its grammar only: a
                 # narrowed schema in the prompt changed which tool the model chose
-                held = [self._narrow_forced(turn, spec) for spec in tools]
+                held = [self._anticipated(turn, self._narrow_forced(turn, spec))
+                        for spec in tools]
         elif turn.forced:
-            tools, choice = turn.forced, "required"
+            # the first call's tools stay in the prompt where a grammar holds the call
+            # (its cached start serves again); the call itself is held to turn.forced
+            tools, choice, earlier = turn.forced, "required", turn.tools
             fixed = determined_arguments(tools[0]) if len(tools) == 1 else None
             if fixed is not None:  # the grammar admits this one call: no generation needed
                 call = ToolCall(name=tools[0].name, arguments=fixed)
@@ -399,6 +403,7 @@ class Agent:
         if choice is not None:
             # one call: a weak model forced to call tends to pad with unrelated extra calls
             params = params.model_copy(update={"tool_choice": choice, "grammar_tools": held,
+                                               "prompt_tools": earlier,
                                                "parallel_tool_calls": False})
         if not stream:
             return self.model.complete(prompt, tools, params)
@@ -462,6 +467,16 @@ class Agent:
                            for spec in turn.forced]
         turn.kept = {}  # the retry's alone: a later call of the tool may be another action
         return turn.forced is not None
+
+    def _anticipated(self, turn: _Turn, spec: ToolSpec) -> ToolSpec:
+        """``spec`` held to what the call checks say the request already fixes
+        (``agent.checks.Anticipating``): a first call cannot write what they would refuse."""
+        fixed: Narrowing = {}
+        for check in self.call_checks:
+            if isinstance(check, Anticipating):
+                for arg, keywords in check.expected(spec, turn.messages).items():
+                    fixed.setdefault(spec.name, {}).setdefault(arg, {}).update(keywords)
+        return narrowed(spec, fixed)
 
     def _narrow_forced(self, turn: _Turn, spec: ToolSpec) -> ToolSpec:
         """A forced call's schema: what grounding allows (``grounding.forced_spec``),
@@ -588,7 +603,7 @@ class Agent:
             yield from self._record(turn, outcome)
         if self.call_mode == "single_call" and not self._force_next_round(turn):
             # as after any single_call round: the agent reports, the model does not ramble on
-            yield self._finish(turn, StopReason.answered, self.replies.report(turn.steps))
+            yield self._finish(turn, StopReason.answered, self.replies.report(turn.steps, turn.messages))
             return
         yield from self._loop(turn, stream)
 

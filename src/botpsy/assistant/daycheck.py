@@ -20,7 +20,9 @@ another time, when the request names times of day ("stretch today at 15:00" writ
 bare day as its start). A request that names no day ("in 2 hours", "at 15:00") is not checked. The refusal goes
 back to the model as the call's error, and it narrows the refused argument to the named
 days (``day_pattern``): the grammar of the retry of ``single_call`` mode lets the model
-write only those.
+write only those. ``expected`` says the same before the first call of a tool that adds
+an item (``agent.checks.Anticipating``), so that call is held to the named days and
+times from the start instead of being refused once.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from botpsy.agent.grounding import acts_on_items, user_text
 from botpsy.agent.intent import latest_request
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.timeutil import ParsedTime, is_clock_time, parse_end, parse_when
-from botpsy.types import Message, ToolCall
+from botpsy.types import Message, ToolCall, ToolSpec
 
 WEEKDAY = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -93,6 +95,30 @@ class DayCheck:
             return None
         # a lookup looks at whole days: its retry writes them, with a time or not
         return self._refusal(call.arguments, wrong, named, times if acts else None)
+
+    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, str]]:
+        """What a call of ``spec`` must write for this check to pass, before it is made:
+        for a tool that adds an item, its ``start`` or ``due`` on a day the user named (at
+        a time the latest request names, when it names any), its ``end`` on such a day,
+        the day after (an evening past midnight) or a bare time, at one of the request's
+        times when it names two or more ("from 9:00 to 9:30"), as a refused call's retry
+        is held. Nothing when the user named no day, or the tool adds nothing."""
+        properties = (spec.parameters or {}).get("properties") or {}
+        if spec.name.split("_")[0] not in CREATING_VERBS:
+            return {}
+        named = self.named_days(user_text(messages))
+        if not named:
+            return {}
+        times = named_times(latest_request(messages))
+        held: dict[str, dict[str, str]] = {}
+        for arg in ("start", "due"):
+            if arg in properties:
+                held[arg] = {"pattern": day_pattern(named, timed=bool(times), times=times)}
+        if "end" in properties and "start" in held:
+            overnight = named | {day + timedelta(days=1) for day in named}
+            ends = times if len(times) >= 2 else set()  # "from 9:00 to 9:30": one of those
+            held["end"] = {"pattern": day_pattern(overnight, bare_time=True, times=ends)}
+        return held
 
     def _untimed(self, call: ToolCall, named: set[date], times: set[str]) -> dict[str, ParsedTime]:
         """The start or due of a call that adds an item, on a named day but at none of the

@@ -126,11 +126,24 @@ class FormattedChatModel:
                 f"grammar ({type(exc).__name__}: {exc})"
             ) from None
 
+    def _shown(self, tools: list[ToolSpec], params: GenerationParams) -> list[ToolSpec]:
+        """The tools the prompt renders: ``tools``, after ``params.prompt_tools`` when a
+        grammar holds the forced call to ``tools`` (so the prompt's start is the one an
+        earlier call of the turn evaluated)."""
+        earlier = params.prompt_tools
+        if not earlier or not tools or params.tool_choice in ("auto", "none") \
+                or not self._supports_grammar():
+            return tools
+        names = {spec.name for spec in earlier}
+        return [*earlier, *(spec for spec in tools if spec.name not in names)]
+
     def _prepare(
-        self, messages: list[Message], tools: list[ToolSpec], params: GenerationParams
+        self, messages: list[Message], tools: list[ToolSpec], params: GenerationParams,
+        shown: list[ToolSpec] | None = None,
     ) -> tuple[str, str | None, str]:
-        """Prompt, grammar and forced prefix for a request (``tools``: those the model may see)."""
-        prompt = self.format.render(messages, tools or None)
+        """Prompt, grammar and forced prefix for a request (``tools``: those a call may be
+        made to; ``shown``: those the prompt renders, ``tools`` unless said)."""
+        prompt = self.format.render(messages, (tools if shown is None else shown) or None)
         held = {spec.name: spec for spec in params.grammar_tools or []}
         forced = _forced_tools([held.get(spec.name, spec) for spec in tools], params.tool_choice)
         if forced is None:
@@ -159,8 +172,9 @@ class FormattedChatModel:
     ) -> Iterator[StreamEvent]:
         params = params or GenerationParams()
         visible = [] if params.tool_choice == "none" else list(tools or [])
-        prompt, grammar, prefix = self._prepare(messages, visible, params)
-        self._prime(prompt, messages, visible)
+        shown = self._shown(visible, params)
+        prompt, grammar, prefix = self._prepare(messages, visible, params, shown)
+        self._prime(prompt, messages, shown)
         run = params.model_copy(update={"stop": [*params.stop, *self.format.stop_sequences()]})
         # a JSON answer (no forced call) is content as written: no call is read out of it
         json_answer = params.json_schema is not None and params.tool_choice in ("auto", "none")
