@@ -333,3 +333,39 @@ def test_a_forced_call_keeps_the_first_prompts_tools_so_its_start_is_reused():
     tools_end = first.index("</tools>")
     assert second[:tools_end] == first[:tools_end]  # the same tools, in the same order
     assert _grammar_tools(agent.model.backend.grammars[1]) == {"send_email"}  # held to the action
+
+
+def _retry_after(error: Exception) -> set[str]:
+    """The tools the forced retry may call after ``notify`` (a tool of botpsy's own)
+    failed with ``error``."""
+    from botpsy.tools import tool
+
+    @tool(side_effect=True)
+    def notify(person: str) -> str:
+        """Notify a person about the meeting.
+
+        Args:
+            person: Who to notify.
+        """
+        raise error
+
+    world = World()
+    registry = ToolRegistry([*small_registry(world), notify])
+    agent = Agent(scripted([call_text("notify", person="Sam"), call_text("notify", person="Sam")]),
+                  registry, safety=SafetyConfig(), confirmer=ApproveAll(),
+                  tool_selector=Bm25ToolSelector(), call_mode="single_call")
+    agent.run("Notify Sam about the meeting")
+    return _grammar_tools(agent.model.backend.grammars[1]) | (
+        {"notify"} if "notify" in (agent.model.backend.grammars[1] or "") else set())
+
+
+def test_the_retry_is_routed_by_the_refusals_finders_never_by_its_words():
+    from botpsy.tools import ToolRefusal
+
+    # the finder as data: the retry looks the person up, whatever the message says
+    assert _retry_after(ToolRefusal("who is that?", finders=("search_contacts",))) == {
+        "search_contacts"}
+    # the same hint in words only (any error can carry text): the retry is not sent to
+    # the lookup it names, but offered the turn's tools again
+    words_only = _retry_after(ValueError("no person Sam; search_contacts gives the ids"))
+    assert "notify" in words_only and words_only != {"search_contacts"}

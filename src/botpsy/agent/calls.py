@@ -46,6 +46,7 @@ class Review:
     scope: ScopeDecision | None = None
     request: ConfirmationRequest | None = None
     stop: bool = False  # the loop guard says: end the run
+    finders: tuple[str, ...] = ()  # a check's refusal: the tools that list valid values
 
 
 @dataclass
@@ -179,9 +180,10 @@ class CallPipeline:
         """The step record of a reviewed call (also used to stream a decision early)."""
         writes = review.call.name in self.registry and \
             self.registry.get(review.call.name).spec.changes_state
+        finders = list(review.finders) or (result.finders if result is not None else [])
         return AgentStep(round=round_, call=review.call, decision=decision, reason=reason,
                          taint=review.taint, scope=review.scope, result=result, notice=notice,
-                         writes=writes)
+                         writes=writes, finders=finders)
 
     def _audit(self, review: Review, round_: int, decision: AuditDecision, reason: str,
                *, begin: bool = False) -> AuditEntry | None:

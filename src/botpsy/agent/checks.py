@@ -32,6 +32,8 @@ class Refusal:
 
     reason: str
     narrow: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # the tools that list the values the call needed: the retry is made to call one
+    finders: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return self.reason
@@ -64,7 +66,8 @@ def combine(objections: list[str | Refusal]) -> Refusal | None:
     for refusal in refusals:
         for arg, keywords in refusal.narrow.items():
             narrow.setdefault(arg, {}).update(keywords)
-    return Refusal("; and ".join(r.reason for r in refusals), narrow)
+    finders = tuple(dict.fromkeys(f for r in refusals for f in r.finders))
+    return Refusal("; and ".join(r.reason for r in refusals), narrow, finders)
 
 
 def remember(narrowing: Narrowing, call: ToolCall, why: Refusal) -> str:

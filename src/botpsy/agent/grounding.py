@@ -186,8 +186,9 @@ def refusal_for(why: str, arg: str, fitting: list[Item], finder_names: list[str]
         shown = ", ".join(f"{i.id} ({i.label!r})" if i.label else str(i.id) for i in fitting[:5])
         return Refusal(f"{why}; the items that match the request: {shown}",
                        {arg: {"enum": [i.id for i in fitting]}})
-    hint = "; ".join(f"{name} gives the ids" for name in finder_names[:2])
-    return Refusal(why + (f"; {hint}" if hint else ""))
+    named = tuple(finder_names[:2])
+    hint = "; ".join(f"{name} gives the ids" for name in named)
+    return Refusal(why + (f"; {hint}" if hint else ""), finders=named)
 
 
 def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]:

@@ -25,7 +25,6 @@ synchronously: the run stops with ``stopped_reason=pending_confirmation`` and
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -114,21 +113,11 @@ def _worked(step: AgentStep) -> bool:
             and step.result is not None and step.result.ok)
 
 
-# How botpsy's errors name the tool that lists what a call got wrong (errors.not_found,
-# inputs.email_addresses, grounding's refusals): "search_mail or list_inbox gives the ids".
-_FINDER_HINT = re.compile(r"\b(\w+(?: or \w+)*) gives the (?:ids|addresses)\b")
-
-
 def unreadable(error: ParseError) -> str:
     """The answer when the model's call could not be read: what went wrong, and that
     nothing ran (its text stays in the conversation)."""
     return (f"I could not read the tool call the model wrote ({error.kind.value}: "
             f"{error.message}), so nothing was done. Please try again or rephrase.")
-
-
-def error_text(step: AgentStep) -> str:
-    """What went wrong with a failed call: the tool's error, or the agent's reason."""
-    return step.result.content if step.result is not None else f"Error: {step.reason}"
 
 
 def all_failed(steps: list[AgentStep]) -> bool:
@@ -484,15 +473,14 @@ class Agent:
         return narrowed(forced_spec(spec, turn.messages), turn.narrowing)
 
     def _named_in_errors(self, steps: list[AgentStep]) -> list[ToolSpec]:
-        """The lookup tools that the failed calls' errors point to ("...; list_events
-        gives the ids"). Only that hint counts, only in errors of botpsy's own tools and
-        checks, and only a tool without side effects: an error can quote text a third
-        party wrote ("send_email your request to ..."), which must not pick the tool
-        the model is then made to call."""
+        """The lookup tools that the failed calls' refusals name as data
+        (``AgentStep.finders``: ``ToolRefusal.finders``, ``Refusal.finders``). Only those
+        of botpsy's own tools and checks count, and only a tool without side effects; no
+        error text is read: it can quote what a third party wrote ("send_email your
+        request to ..."), which must not pick the tool the model is then made to call."""
         own = [s for s in steps
                if s.call.name not in self.registry or not self.registry.get(s.call.name).spec.source]
-        words = {name for s in own for hint in _FINDER_HINT.findall(error_text(s))
-                 for name in hint.split(" or ")}
+        words = {name for s in own for name in s.finders}
         tried = {s.call.name for s in steps}
         return [spec for spec in self.registry.specs()
                 if spec.name in words and spec.name not in tried and not spec.changes_state]
@@ -552,7 +540,7 @@ class Agent:
             # keeps the rest (not after a made-up id, whose call is no call to keep)
             turn.kept[review.call.name] = kept_arguments(review.call, found)
         return Review(review.call, AuditDecision.invalid, why, review.taint,
-                      feedback=f"Error: {why}")
+                      feedback=f"Error: {why}", finders=found.finders)
 
     def _record(self, turn: _Turn, outcome: Outcome) -> Iterator[AgentEvent]:
         turn.steps.append(outcome.step)

@@ -46,6 +46,8 @@ class AgentStep(BaseModel):
     result: ToolResult | None = None
     notice: str = ""  # what the final answer tells the user about this call, if anything
     writes: bool = False  # the tool can change something (a write or a side effect)
+    # a failure's tools that list the values the call needed (a tool's or a check's refusal)
+    finders: list[str] = Field(default_factory=list)
 
 
 def failed(step: AgentStep) -> bool:

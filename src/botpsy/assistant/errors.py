@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from botpsy.tools.registry import ToolRefusal
+
 
 class ErrorKind(str, Enum):
     """Why a tool refused its input."""
@@ -23,19 +25,26 @@ class ErrorKind(str, Enum):
     too_large = "too_large"  # content over a size limit
 
 
-class ToolInputError(ValueError):
-    """Bad tool input; the store was not changed."""
+class ToolInputError(ToolRefusal):
+    """Bad tool input; the store was not changed. ``finders``: the tools that list the
+    values it would take, for the agent's retry (``ToolRefusal``)."""
 
-    def __init__(self, message: str, kind: ErrorKind = ErrorKind.invalid_argument) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, kind: ErrorKind = ErrorKind.invalid_argument,
+                 finders: tuple[str, ...] = ()) -> None:
+        super().__init__(message, finders)
         self.kind = kind
 
     def __repr__(self) -> str:
         return f"ToolInputError({str(self)!r}, kind={self.kind.value})"
 
 
-def not_found(what: str, item_id: int, finder: str = "") -> ToolInputError:
-    """The standard error for an unknown id; ``finder`` names the tool that lists the
+def finder_hint(finders: tuple[str, ...], what: str = "ids") -> str:
+    """"; list_reminders gives the ids": the finders, in words, for the model to read."""
+    return f"; {' or '.join(finders)} gives the {what}" if finders else ""
+
+
+def not_found(what: str, item_id: int, *finders: str) -> ToolInputError:
+    """The standard error for an unknown id; ``finders`` name the tools that list the
     real ids, because a small model that made an id up can then look it up instead."""
-    hint = f"; {finder} gives the ids" if finder else ""
-    return ToolInputError(f"no {what} with id {item_id}{hint}", ErrorKind.not_found)
+    return ToolInputError(f"no {what} with id {item_id}{finder_hint(finders)}",
+                          ErrorKind.not_found, finders)

@@ -10,7 +10,7 @@ import re
 from email import policy
 from email.errors import InvalidHeaderDefect, NonPrintableDefect
 
-from botpsy.assistant.errors import ToolInputError
+from botpsy.assistant.errors import ToolInputError, finder_hint
 
 MAX_TITLE_CHARS = 300
 MAX_BODY_CHARS = 100_000
@@ -85,11 +85,11 @@ def email_addresses(value: object, field: str = "to", finder: str = "") -> list[
     bad = [d for d in header.defects if isinstance(d, (InvalidHeaderDefect, NonPrintableDefect))]
     addresses = header.addresses
     if bad or not addresses:
+        finders = (finder,) if finder else ()
         raise ToolInputError(
             f"{field}: could not read {raw!r} as email addresses "
             "(write them like 'ana@example.com, Bo <bo@example.org>')"
-            + (f"; {finder} gives the addresses" if finder else "")
-        )
+            + finder_hint(finders, "addresses"), finders=finders)
     for address in addresses:
         if not address.username or "." not in address.domain.strip("."):
             raise ToolInputError(f"{field}: {address.addr_spec!r} is not a valid email address")

@@ -214,7 +214,7 @@ class MailToolbox(Toolbox):
         email_id = inputs.item_id(email_id, "email_id")
         row = self.store.query_one("SELECT * FROM emails WHERE id = ?", (email_id,))
         if row is None:
-            raise not_found("email", email_id, "search_mail or list_inbox")
+            raise not_found("email", email_id, "search_mail", "list_inbox")
         return row
 
     def _summary(self, row: sqlite3.Row) -> EmailSummary:

@@ -19,7 +19,7 @@ always returns a ``ToolResult``.
 
 from botpsy.tools.bfcl import BfclDocError, bfcl_parameters, is_bfcl_doc
 from botpsy.tools.loading import ToolsFileError, load_tools_file
-from botpsy.tools.registry import ToolErrorKind, ToolRegistry, ToolResult
+from botpsy.tools.registry import ToolErrorKind, ToolRefusal, ToolRegistry, ToolResult
 from botpsy.tools.render import render_result
 from botpsy.tools.schema import clean_schema
 from botpsy.tools.tool import Tool, tool
@@ -36,6 +36,7 @@ __all__ = [
     "BfclDocError",
     "Tool",
     "ToolErrorKind",
+    "ToolRefusal",
     "ToolRegistry",
     "ToolResult",
     "ToolsFileError",

@@ -32,6 +32,17 @@ class ToolErrorKind(str, Enum):
     tool_error = "tool_error"  # the tool ran (or could not run) and raised
 
 
+class ToolRefusal(ValueError):
+    """A tool's refusal of its input that names, as data, the tools that list the values
+    it would take (``finders``: "no reminder 7" -> ``list_reminders``). The message is for
+    the model; the agent routes a retry by ``finders`` alone, never by the message's words
+    (a third party's error text can say anything)."""
+
+    def __init__(self, message: str, finders: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.finders = tuple(finders)
+
+
 class ToolResult(BaseModel):
     """The outcome of one call: ``content`` is the text the model reads back,
     ``data`` the raw return value for programs (None on failure)."""
@@ -46,6 +57,8 @@ class ToolResult(BaseModel):
     coercions: list[str] = Field(default_factory=list)  # argument repairs applied
     # where the returned items came from (the tool's ``provenance``); None: unknown, untrusted
     provenance: Provenance | None = None
+    # a failure's tools that list the values the call needed (``ToolRefusal.finders``)
+    finders: list[str] = Field(default_factory=list)
 
     @property
     def trusted(self) -> bool:
@@ -186,6 +199,7 @@ class ToolRegistry:
         result = self._failed(call, ToolErrorKind.tool_error, message)
         result.coercions = coercions
         result.provenance = self._tools[call.name].origin_of(exc)
+        result.finders = list(exc.finders) if isinstance(exc, ToolRefusal) else []
         return result
 
     def _failed(self, call: ToolCall, kind: ToolErrorKind, message: str) -> ToolResult:
