@@ -54,6 +54,11 @@ WEEKDAYS: dict[str, tuple[tuple[str, ...], ...]] = {
 }
 
 
+def full_names(table: dict[str, tuple[tuple[str, ...], ...]], lang: str = "en") -> list[str]:
+    """The full names of ``table`` (``MONTHS``, ``WEEKDAYS``) in one language, in order."""
+    return [names[0] for names in table[lang]]
+
+
 def month_words() -> frozenset[str]:
     """Every month name and abbreviation, of every language."""
     return frozenset(w for months in MONTHS.values() for names in months for w in names)

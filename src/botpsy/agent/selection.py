@@ -43,6 +43,7 @@ from typing import Protocol
 import snowballstemmer
 from rank_bm25 import BM25Okapi
 
+from botpsy.language import MONTHS, WEEKDAYS, full_names
 from botpsy.safety.taint import EMAIL_ADDRESS
 from botpsy.types import ToolSpec
 
@@ -71,11 +72,7 @@ STOPWORDS = frozenset([
     "than", "so", "as", "not", "no", "yes", "get", "give", "tell", "let", "have", "has",
     "had", "i'm", "i'll", "i've"
 ])
-NOT_NAMES = frozenset([
-    "i", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-    "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december"
-])
+NOT_NAMES = frozenset(["i", *full_names(WEEKDAYS), *full_names(MONTHS)])
 FAMILY_ALIASES: dict[str, str] = {
     "mail": "email", "inbox": "email", "slot": "event", "calendar": "event", "todo": "remind",
 }
@@ -116,8 +113,7 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "reschedule": ("update", "event"), "postpone": ("update", "event"),
     "cancel": ("delete", "event"), "today": ("event",), "tomorrow": ("event",),
     "tonight": ("event",), "week": ("event",), "weekend": ("event",), "plan": ("event",),
-    "monday": ("event",), "tuesday": ("event",), "wednesday": ("event",),
-    "thursday": ("event",), "friday": ("event",), "saturday": ("event",), "sunday": ("event",),
+    **dict.fromkeys(full_names(WEEKDAYS), ("event",)),
     "party": ("event",), "offsite": ("event",), "standup": ("event",), "interview": ("event",),
     "conference": ("event",), "1:1": ("event",), "class": ("event",), "lesson": ("event",),
     "session": ("event",),

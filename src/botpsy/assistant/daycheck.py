@@ -37,11 +37,11 @@ from botpsy.agent.grounding import acts_on_items, user_text
 from botpsy.agent.intent import latest_request
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.timeutil import ParsedTime, is_clock_time, parse_end, parse_when
+from botpsy.language import MONTHS, WEEKDAYS, full_names
 from botpsy.types import Message, ToolCall, ToolSpec
 
-WEEKDAY = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-          r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+WEEKDAY = "|".join(full_names(WEEKDAYS))
+MONTH = "|".join(sorted((w for names in MONTHS["en"] for w in names), key=len, reverse=True))
 # Day phrases as a user writes them (full weekday names only: "sat", "sun" and "wed"
 # are words too).
 DAY_PHRASE = re.compile(

@@ -18,27 +18,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from dateutil import parser as date_parser
 
 from botpsy.assistant.errors import ErrorKind, ToolInputError
+from botpsy.language import WEEKDAYS as LANGUAGE_WEEKDAYS
 
 ACCEPTED_FORMS = (
     "use ISO 8601 like 2025-03-04T09:30 or 2025-03-04, "
     "or forms like 'today 17:00', 'tomorrow 9:00', 'next friday 3pm', 'in 2 hours'"
 )
 MAX_INPUT_CHARS = 80
-WEEKDAYS = {
-    name: index
-    for index, names in enumerate(
-        [
-            ("monday", "mon"),
-            ("tuesday", "tue", "tues"),
-            ("wednesday", "wed"),
-            ("thursday", "thu", "thurs"),
-            ("friday", "fri"),
-            ("saturday", "sat"),
-            ("sunday", "sun"),
-        ]
-    )
-    for name in names
-}
+WEEKDAYS = {name: index for index, names in enumerate(LANGUAGE_WEEKDAYS["en"]) for name in names}
 _DAY_WORD = re.compile(
     r"^(?P<next>next\s+|this\s+)?(?P<day>today|tomorrow|yesterday|tonight|"
     + "|".join(sorted(WEEKDAYS, key=len, reverse=True))
