@@ -369,3 +369,26 @@ def test_the_retry_is_routed_by_the_refusals_finders_never_by_its_words():
     # the lookup it names, but offered the turn's tools again
     words_only = _retry_after(ValueError("no person Sam; search_contacts gives the ids"))
     assert "notify" in words_only and words_only != {"search_contacts"}
+
+
+def test_a_conflict_is_not_retried(tmp_path):
+    """Adding a contact whose address is already in the book cannot work with other
+    arguments: the turn ends with that said, instead of a forced retry."""
+    from datetime import UTC, datetime
+
+    from botpsy.assistant import AssistantStore
+    from botpsy.assistant.runtime import open_assistant
+
+    store = AssistantStore(tmp_path, clock=lambda: datetime(2026, 12, 3, 8, 0, tzinfo=UTC))
+    import json
+
+    add = ('<tool_call>\n' + json.dumps({"name": "add_contact", "arguments": {
+        "name": "Tom Becker", "email": "tom@example.org"}}) + "\n</tool_call>")
+    model = scripted([add, add, call_text("search_files", query="Tom")])
+    assistant = open_assistant(model, store=store, confirmer=ApproveAll(), call_mode="single_call")
+    assistant.agent.run("Save Tom Becker as a contact, tom@example.org")
+    result = assistant.agent.run("Save Tom Becker as a contact, his email is tom@example.org")
+    assert [s.call.name for s in result.steps] == ["add_contact"]
+    assert result.steps[0].result is not None and not result.steps[0].result.retry
+    assert "already has the email" in result.final_text
+    assistant.close()

@@ -120,6 +120,11 @@ def unreadable(error: ParseError) -> str:
             f"{error.message}), so nothing was done. Please try again or rephrase.")
 
 
+def _retryable(step: AgentStep) -> bool:
+    """Whether other arguments may make a failed call work (not: the item is already there)."""
+    return step.result is None or step.result.retry
+
+
 def all_failed(steps: list[AgentStep]) -> bool:
     """Whether every call of a round failed (see ``failed``)."""
     return bool(steps) and all(failed(s) for s in steps)
@@ -444,7 +449,7 @@ class Agent:
             return False
         if all_failed(this_round):
             failed = {s.call.name for s in this_round}
-            if failed <= turn.retried:
+            if failed <= turn.retried or not any(_retryable(s) for s in this_round):
                 return False
             turn.retried |= failed
             turn.forced = (self._named_in_errors(this_round)

@@ -27,11 +27,12 @@ class ErrorKind(str, Enum):
 
 class ToolInputError(ToolRefusal):
     """Bad tool input; the store was not changed. ``finders``: the tools that list the
-    values it would take, for the agent's retry (``ToolRefusal``)."""
+    values it would take, for the agent's retry (``ToolRefusal``); a conflict (the item
+    is already there) is not retried."""
 
     def __init__(self, message: str, kind: ErrorKind = ErrorKind.invalid_argument,
                  finders: tuple[str, ...] = ()) -> None:
-        super().__init__(message, finders)
+        super().__init__(message, finders, retry=kind is not ErrorKind.conflict)
         self.kind = kind
 
     def __repr__(self) -> str:

@@ -36,11 +36,14 @@ class ToolRefusal(ValueError):
     """A tool's refusal of its input that names, as data, the tools that list the values
     it would take (``finders``: "no reminder 7" -> ``list_reminders``). The message is for
     the model; the agent routes a retry by ``finders`` alone, never by the message's words
-    (a third party's error text can say anything)."""
+    (a third party's error text can say anything). ``retry``: False when no other
+    arguments can make the call succeed (the item is already there), so the agent does
+    not ask the model to try again."""
 
-    def __init__(self, message: str, finders: tuple[str, ...] = ()) -> None:
+    def __init__(self, message: str, finders: tuple[str, ...] = (), retry: bool = True) -> None:
         super().__init__(message)
         self.finders = tuple(finders)
+        self.retry = retry
 
 
 class ToolResult(BaseModel):
@@ -59,6 +62,7 @@ class ToolResult(BaseModel):
     provenance: Provenance | None = None
     # a failure's tools that list the values the call needed (``ToolRefusal.finders``)
     finders: list[str] = Field(default_factory=list)
+    retry: bool = True  # a failure that other arguments may fix (``ToolRefusal.retry``)
 
     @property
     def trusted(self) -> bool:
@@ -199,7 +203,8 @@ class ToolRegistry:
         result = self._failed(call, ToolErrorKind.tool_error, message)
         result.coercions = coercions
         result.provenance = self._tools[call.name].origin_of(exc)
-        result.finders = list(exc.finders) if isinstance(exc, ToolRefusal) else []
+        if isinstance(exc, ToolRefusal):
+            result.finders, result.retry = list(exc.finders), exc.retry
         return result
 
     def _failed(self, call: ToolCall, kind: ToolErrorKind, message: str) -> ToolResult:
