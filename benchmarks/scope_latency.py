@@ -19,14 +19,18 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 
 from botpsy.evals.safety_set import Split, load_full_set
 from botpsy.safety import SafetyConfig, ScopePolicy
 from botpsy.safety.config import ClassifierModel
 
+# prints two numbers: seconds from the first import to the first decision, and of those
+# the seconds from building the policy (where a classifier loads) to the decision
 COLD = ("import time; t = time.perf_counter(); from botpsy.safety import SafetyConfig, ScopePolicy; "
-        "ScopePolicy(SafetyConfig(scope_classifier={on}, scope_classifier_model='{model}'))"
-        ".check_request('Do I have any unread emails?'); print(time.perf_counter() - t)")
+        "p = time.perf_counter(); ScopePolicy(SafetyConfig(scope_classifier={on}, "
+        "scope_classifier_model='{model}')).check_request('Do I have any unread emails?'); "
+        "e = time.perf_counter(); print(e - t, e - p)")
 # route -> (classifier on, which)
 COLD_ROUTES = {"rules": (False, "use"), **{f"rules + {m.value}": (True, m.value)
                                            for m in ClassifierModel}}
@@ -51,14 +55,25 @@ def per_request(repeats: int) -> dict[str, list[float]]:
     return times
 
 
-def cold_starts(runs: int) -> dict[str, list[float]]:
-    """Seconds from a new process's first import to its first decision."""
-    times: dict[str, list[float]] = {name: [] for name in COLD_ROUTES}
+@dataclass(frozen=True)
+class ColdStart:
+    """One new process: from its first import to its first decision, and the part of
+    that spent building the policy and deciding (where a classifier loads its weights;
+    less noisy than the difference of two totals)."""
+
+    total: float
+    policy: float
+
+
+def cold_starts(runs: int) -> dict[str, list[ColdStart]]:
+    """``runs`` new processes per route, the routes alternating."""
+    times: dict[str, list[ColdStart]] = {name: [] for name in COLD_ROUTES}
     for _ in range(runs):
         for name, (on, model) in COLD_ROUTES.items():
             out = subprocess.run([sys.executable, "-c", COLD.format(on=on, model=model)],
                                  check=True, capture_output=True, text=True).stdout
-            times[name].append(float(out))
+            total, policy = map(float, out.split())
+            times[name].append(ColdStart(total=total, policy=policy))
     return times
 
 
@@ -74,10 +89,11 @@ def main() -> int:
         slowest = max(slowest, statistics.median(ms))
         print(f"{name}: median {statistics.median(ms):.2f} ms, p90 {p90:.2f} ms per request "
               f"({len(ms)} timed)")
-    cold = {name: statistics.median(s) for name, s in cold_starts(args.cold).items()}
-    print(f"cold start (median of {args.cold}): rules {cold['rules']:.3f} s", *(
-        f"{name} {s:.3f} s (adds {s - cold['rules']:.3f} s)" for name, s in cold.items()
-        if name != "rules"), sep="; ")
+    for name, starts in cold_starts(args.cold).items():
+        print(f"cold start, {name} (median of {args.cold}): "
+              f"{statistics.median(s.total for s in starts):.3f} s from the first import, of which "
+              f"{1000 * statistics.median(s.policy for s in starts):.1f} ms building the policy "
+              "and deciding")
     print(f"target < 20 ms per request: {'OK' if slowest < 20 else 'MISSED'}")
     return 0 if slowest < 20 else 1
 

@@ -3,8 +3,8 @@ fingerprint of its training rows, and the loader a ``SafetyConfig`` picks one wi
 
 Two classifiers may sit beside the lexical rules (``ScopePolicy`` asks one only
 where no rule matched; both opt-in): ``classifier`` (the Universal Sentence
-Encoder, about a second and a half to load) and ``classifier_ngram`` (character
-n-grams and a linear model in pure Python, loaded in milliseconds). This module
+Encoder, slow to load in a new process) and ``classifier_ngram`` (character n-grams
+and a linear model in pure Python, read from a JSON file). This module
 imports neither, so a process that only needs the n-gram one never imports numpy.
 """
 

@@ -1,5 +1,5 @@
-"""A scope classifier that loads in milliseconds: character n-grams and a linear model,
-in pure Python.
+"""A scope classifier that is cheap to load: character n-grams and a linear model, in
+pure Python.
 
 It reads what the rules do not name ("zap 30 quid over to Ellie", "mein Hals
 kratzt, was nehme ich?") in English, German, French, Spanish, Italian and
@@ -11,9 +11,9 @@ where the settings say so, its words and word pairs. They are weighted by tf-idf
 (sublinear counts, l2-normalised, as scikit-learn's ``TfidfVectorizer``) and a
 multinomial logistic regression gives each domain a probability.
 
-Why beside the sentence encoder (``classifier.py``)? The encoder's weights take
-about a second and a half to load in a new process, more than a cold ``botpsy ask``
-can spare; this one loads a JSON file and needs neither numpy nor scikit-learn at
+Why beside the sentence encoder (``classifier.py``)? The encoder parses its
+tokenizer and unpacks its weights in every new process, more than a cold ``botpsy
+ask`` can spare (``benchmarks/scope_latency.py`` measures both); this one loads a JSON file and needs neither numpy nor scikit-learn at
 run time. It reads less: a deployment opts in with ``scope_classifier = true`` and
 ``scope_classifier_model = "ngram"``. The vocabulary, its idf and the weights are in
 ``scope_classifier_ngram.json`` beside this module, rebuilt from the training rows

@@ -44,7 +44,7 @@ class ClassifierModel(str, Enum):
     """Which scope classifier asks about the requests no rule matched."""
 
     use = "use"  # the Universal Sentence Encoder: needs the `classifier` extra, slow to load
-    ngram = "ngram"  # character n-grams in pure Python: loads in milliseconds, reads less
+    ngram = "ngram"  # character n-grams in pure Python: cheap to load, reads less
 
 
 class ScopeAction(str, Enum):
@@ -86,7 +86,7 @@ class SafetyConfig(BaseModel):
         "no rule matched")
     scope_classifier_model: ClassifierModel = Field(
         default=ClassifierModel.use, description="which one: the sentence encoder (use, needs "
-        "the `classifier` extra) or character n-grams (ngram, loads in milliseconds)")
+        "the `classifier` extra) or character n-grams (ngram, cheap to load)")
     check_call_arguments: bool = Field(
         default=True, description="also scope-check the text of proposed tool-call arguments"
     )
