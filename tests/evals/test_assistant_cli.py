@@ -61,6 +61,16 @@ def test_safety_set_prints_precision_and_recall(tmp_path):
     assert (tmp_path / "report.json").is_file()
 
 
+def test_safety_set_scores_the_classifier_asked_for(tmp_path):
+    result = runner.invoke(app, ["eval", "safety", "--classifier", "--classifier-model", "ngram",
+                                 "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "rules + n-gram classifier" in result.output
+    result = runner.invoke(app, ["eval", "safety", "--classifier-model", "bert",
+                                 "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "bert" in result.output
+
+
 def test_unknown_model_is_a_clear_error(tmp_path):
     result = runner.invoke(app, ["eval", "scenarios", "--model", "nope", "--out", str(tmp_path)])
     assert result.exit_code == 2 and "unknown model" in result.output

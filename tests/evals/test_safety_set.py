@@ -140,3 +140,29 @@ def test_a_deployment_that_blocks_nothing_has_zero_recall(tmp_path):
     assert report.overall.recall == 0.0 and report.false_negatives[0].label == "money"
     strict = run_safety_set(tmp_path, items=items)
     assert strict.overall.recall == 1.0 and strict.overall.precision == 1.0
+
+
+def test_best_choice_prefers_recall_among_the_precise_settings():
+    from botpsy.evals.safety_set import ClassifierChoice, best_choice
+
+    loose = ClassifierChoice(c=1, threshold=0.5, precision=0.90, recall=0.99)
+    tight = ClassifierChoice(c=4, threshold=0.8, precision=0.99, recall=0.60)
+    tighter = ClassifierChoice(c=4, threshold=0.9, precision=1.00, recall=0.40)
+    assert best_choice([loose, tight, tighter]) == tight
+    assert best_choice([loose]) == loose  # none precise enough: the best of what there is
+
+
+def test_the_ngram_classifier_trains_on_tuned_rows_only_and_is_scored_by_name(tmp_path):
+    pytest.importorskip("sklearn")
+    from botpsy.evals.safety_set import NGRAM_GRID_THRESHOLD, train_ngram_classifier
+    from botpsy.safety.classifier_ngram import NgramClassifier, NgramFeatures
+
+    tuned = [i for i in ITEMS if i.split is Split.tuned and i.lang == "en"][::3]
+    unseen = [i.model_copy(update={"split": Split.test}) for i in ITEMS
+              if i.split is Split.tuned and i.lang == "de"][:5]
+    grid = (NgramFeatures(2, 3, words=False),)
+    weights = train_ngram_classifier(tuned + unseen, grid=grid)
+    assert weights.features == grid[0] and weights.threshold in NGRAM_GRID_THRESHOLD
+    assert weights == train_ngram_classifier(tuned, grid=grid)  # the test rows were left out
+    report = run_safety_set(tmp_path, items=tuned[:10], classifier=NgramClassifier(weights))
+    assert report.route == "rules + n-gram classifier"

@@ -63,7 +63,12 @@ def test_the_scope_classifier_is_opt_in_and_refused_where_it_is_not_installed(
     path = tmp_path / "safety.toml"
     path.write_text("scope_classifier = true\n")
     monkeypatch.setattr("importlib.util.find_spec", lambda name: None)
-    with pytest.raises(SafetyConfigError, match=r"scope_classifier: .*pip install"):
+    with pytest.raises(SafetyConfigError, match=r"pip install.*scope_classifier_model"):
+        SafetyConfig.load(path)
+    path.write_text('scope_classifier = true\nscope_classifier_model = "ngram"\n')
+    assert SafetyConfig.load(path).scope_classifier_model.value == "ngram"  # needs no package
+    path.write_text('scope_classifier_model = "bert"\n')
+    with pytest.raises(SafetyConfigError, match="scope_classifier_model"):
         SafetyConfig.load(path)
 
 

@@ -20,6 +20,7 @@ from rich.markup import escape
 from botpsy.defaults import ASSISTANT_MODEL
 from botpsy.evals.call_mode import CallMode
 from botpsy.options import SafetyConfigOpt
+from botpsy.safety.config import ClassifierModel
 
 console = Console()
 ModelOpt = Annotated[str, typer.Option("--model", "-m", help="model spec, or `reference` (replays the reference solutions)")]
@@ -97,9 +98,13 @@ def safety(out: OutOpt = Path("runs/safety"),
            safety_config: SafetyConfigOpt = None,
            config: Annotated[Path | None, typer.Option(
                "--config", hidden=True, help="Deprecated spelling of --safety-config.")] = None,
-           classifier: Annotated[bool, typer.Option(
+           classifier: Annotated[bool | None, typer.Option(
                "--classifier/--rules-only",
-               help="also consult the multilingual scope classifier where no rule matched")] = False,
+               help="consult a scope classifier where no rule matched, or not (default: as "
+               "the safety config says; off in the default config)")] = None,
+           classifier_model: Annotated[ClassifierModel | None, typer.Option(
+               "--classifier-model", help="which classifier: use (the sentence encoder, the "
+               "default) or ngram (character n-grams)")] = None,
            ) -> None:
     """The scope policy on the labelled set of sensitive and look-alike requests, per
     language, on the rows the rules were tuned on, the held-out rows and the fresh rows."""
@@ -107,16 +112,18 @@ def safety(out: OutOpt = Path("runs/safety"),
 
     from botpsy.evals.safety_set import LANGUAGE_HEADERS, language_rows, run_safety_set
     from botpsy.options import deprecated
-    from botpsy.safety.classifier import ClassifierMissingError, ScopeClassifier
+    from botpsy.safety.classifier_base import ClassifierMissingError
     from botpsy.safety.config import SafetyConfig, SafetyConfigError
 
     config = deprecated("--config", "--safety-config", config, safety_config)
-
+    asked = {key: value for key, value in (("scope_classifier", classifier),
+                                           ("scope_classifier_model", classifier_model))
+             if value is not None}
     try:
-        judge = ScopeClassifier() if classifier else None
-        report = run_safety_set(out, config=SafetyConfig.load(config) if config else None,
-                                classifier=judge)
-    except (SafetyConfigError, ClassifierMissingError) as exc:
+        loaded = SafetyConfig.load(config) if config else SafetyConfig()
+        chosen = SafetyConfig.model_validate({**loaded.model_dump(), **asked})
+        report = run_safety_set(out, config=chosen)
+    except (SafetyConfigError, ClassifierMissingError, ValueError) as exc:
         _fail(str(exc))
     o = report.overall
     console.print(f"scope policy ({report.route}): precision {o.precision:.3f}, recall {o.recall:.3f} "

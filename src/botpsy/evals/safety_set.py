@@ -36,6 +36,7 @@ import time
 from collections import Counter
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
@@ -43,12 +44,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from botpsy.evals.scenarios.catalog import DATA_DIR
 from botpsy.evals.scenarios.report import markdown_table
 from botpsy.safety import Domain, SafetyConfig, ScopePolicy
-from botpsy.safety.classifier import (
-    ClassifierWeights,
-    ScopeClassifier,
-    SentenceEncoder,
-    training_fingerprint,
-)
+from botpsy.safety.classifier_base import training_fingerprint
+from botpsy.safety.classifier_ngram import NgramFeatures, NgramWeights
+from botpsy.safety.config import ClassifierModel
+
+if TYPE_CHECKING:
+    from botpsy.safety.classifier import ClassifierWeights, SentenceEncoder
+    from botpsy.safety.classifier_base import Classifier
 
 SAFETY_SET_FILE = DATA_DIR / "safety_set.yaml"
 LANGUAGES_SET_FILE = DATA_DIR / "safety_set_languages.yaml"
@@ -149,7 +151,7 @@ class SafetyReport(BaseModel):
     meets_target: bool
     # "all", then one per Split that has rows: "tuned", "held-out", "fresh"
     slices: dict[str, SliceScore] = Field(default_factory=dict)
-    route: str = "rules"  # "rules", or "rules + classifier"
+    route: str = "rules"  # "rules", or "rules + <the classifier's name>"
     mean_ms: float = 0.0  # per request
     p95_ms: float = 0.0
 
@@ -309,14 +311,21 @@ def safety_markdown(report: SafetyReport) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+def route_name(policy: ScopePolicy) -> str:
+    """"rules", or "rules + " the classifier the policy asks besides."""
+    if policy.classifier is None:
+        return "rules"
+    return f"rules + {getattr(policy.classifier, 'name', 'classifier')}"
+
+
 def run_safety_set(out_dir: str | Path, *, config: SafetyConfig | None = None,
                    items: list[SafetyItem] | None = None,
-                   classifier: ScopeClassifier | None = None) -> SafetyReport:
+                   classifier: Classifier | None = None) -> SafetyReport:
     """Score the scope policy (with ``classifier`` beside the rules when given or when
     ``config`` asks for it) on the safety set; writes predictions.jsonl, report.json and report.md under ``out_dir``."""
     policy = ScopePolicy(config, classifier=classifier)
     preds = predict(items if items is not None else load_full_set(), policy)
-    report = score_predictions(preds, "rules + classifier" if policy.classifier else "rules")
+    report = score_predictions(preds, route_name(policy))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "predictions.jsonl").write_text("".join(p.model_dump_json() + "\n" for p in preds),
@@ -326,43 +335,80 @@ def run_safety_set(out_dir: str | Path, *, config: SafetyConfig | None = None,
     return report
 
 
-# The classifier's settings are chosen by 5-fold cross-validation on the tuned rows:
-# the strength of regularisation (C) and the probability of "sensitive" that blocks.
+# The classifier's settings are chosen by 5-fold cross-validation on the training rows:
+# the strength of regularisation (C), the probability of "sensitive" that blocks, and
+# for the n-gram classifier which features it reads.
 CLASSIFIER_GRID_C = (1.0, 4.0, 16.0, 64.0)
 CLASSIFIER_GRID_THRESHOLD = (0.5, 0.6, 0.7, 0.8, 0.9)
+# The n-gram classifier's probabilities are flatter (its best setting sat on the edge of
+# the encoder's grid), so its grid reaches further.
+NGRAM_GRID_C = (*CLASSIFIER_GRID_C, 256.0)
+NGRAM_GRID_THRESHOLD = (*CLASSIFIER_GRID_THRESHOLD, 0.95)
+NGRAM_GRID_FEATURES = (NgramFeatures(2, 4, words=False), NgramFeatures(2, 5, words=False),
+                       NgramFeatures(2, 5, words=True), NgramFeatures(3, 6, words=True))
+NGRAM_MIN_ROWS = 2  # a feature seen in one training row only is left out (a smaller file)
 # Its precision must stay above the overall target: its false alarms add to the rules'.
 CLASSIFIER_CV_PRECISION = 0.98
 
 
 class ClassifierChoice(BaseModel):
-    """One cross-validated setting of the classifier (on the tuned rows alone)."""
+    """One cross-validated setting of a classifier (on the training rows alone)."""
 
     c: float
     threshold: float
     precision: float
     recall: float
+    features: NgramFeatures | None = None  # the n-gram classifier's; None for the encoder's
 
 
-def cross_validate_classifier(embeddings, labels: list[str]) -> list[ClassifierChoice]:
-    """Blocked-vs-allowed precision and recall of the classifier alone, 5-fold, for
-    every setting of the grid."""
-    import numpy as np
+def _logistic(c: float) -> Any:
     from sklearn.linear_model import LogisticRegression
+
+    return LogisticRegression(C=c, max_iter=5000, class_weight="balanced")
+
+
+def _ngram_model(features: NgramFeatures, c: float) -> Any:
+    """tf-idf over ``features`` (fitted inside each fold: a held-out fold's n-grams stay
+    unseen) and the logistic regression."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.pipeline import make_pipeline
+
+    vectoriser = TfidfVectorizer(analyzer=features, sublinear_tf=True, min_df=NGRAM_MIN_ROWS)
+    return make_pipeline(vectoriser, _logistic(c))
+
+
+def cross_validate_classifier(inputs, labels: list[str], features: NgramFeatures | None = None,
+                              ) -> list[ClassifierChoice]:
+    """Blocked-vs-allowed precision and recall of the classifier alone, 5-fold, for
+    every C and threshold of its grid: over sentence embeddings, or with ``features``
+    over the texts themselves (the n-gram grid)."""
+    import numpy as np
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
+    from threadpoolctl import threadpool_limits
 
     truth = [label != NONE for label in labels]
     folds = StratifiedKFold(5, shuffle=True, random_state=0)
+    none = sorted(set(labels)).index(NONE)
+    grid_c, thresholds = ((CLASSIFIER_GRID_C, CLASSIFIER_GRID_THRESHOLD) if features is None
+                          else (NGRAM_GRID_C, NGRAM_GRID_THRESHOLD))
     choices = []
-    for c in CLASSIFIER_GRID_C:
-        model = LogisticRegression(C=c, max_iter=5000, class_weight="balanced")
-        probs = cross_val_predict(model, embeddings, labels, cv=folds, method="predict_proba")
-        none = sorted(set(labels)).index(NONE)
-        for threshold in CLASSIFIER_GRID_THRESHOLD:
+    for c in grid_c:
+        model = _logistic(c) if features is None else _ngram_model(features, c)
+        with threadpool_limits(1):  # more BLAS threads only spin on a small problem
+            probs = cross_val_predict(model, inputs, labels, cv=folds, method="predict_proba")
+        for threshold in thresholds:
             guess = list(np.asarray(1.0 - probs[:, none] >= threshold))
             pr = precision_recall(truth, guess)
             choices.append(ClassifierChoice(c=c, threshold=threshold, precision=pr.precision,
-                                            recall=pr.recall))
+                                            recall=pr.recall, features=features))
     return choices
+
+
+def best_choice(choices: list[ClassifierChoice]) -> ClassifierChoice:
+    """The setting of best cross-validated recall at a precision of at least
+    CLASSIFIER_CV_PRECISION (the most precise ones when none reaches it)."""
+    precise = [c for c in choices if c.precision >= CLASSIFIER_CV_PRECISION] or choices
+    return max(precise, key=lambda c: (c.recall, c.precision))
 
 
 def normal_text(text: str) -> str:
@@ -415,7 +461,7 @@ class OrdinaryDeclines(BaseModel):
 def ordinary_declines(policy: ScopePolicy) -> OrdinaryDeclines:
     requests = list(dict.fromkeys(measurement_requests()))
     return OrdinaryDeclines(
-        route="rules + classifier" if policy.classifier else "rules", requests=len(requests),
+        route=route_name(policy), requests=len(requests),
         declined=[r for r in requests if policy.check_request(r).blocked])
 
 
@@ -432,48 +478,103 @@ def training_rows() -> list[SafetyItem]:
     return [i for i in rows if normal_text(i.text) not in measured]
 
 
+def training_rows_fingerprint() -> str:
+    """The fingerprint a weights file trained on ``training_rows`` carries: a test
+    compares each shipped file's with it."""
+    return training_fingerprint(*_training_set(None))
+
+
+def _training_set(items: list[SafetyItem] | None) -> tuple[list[str], list[str]]:
+    """Texts and labels to learn from: ``training_rows``, or the tuned rows of ``items``
+    (held-out, fresh and test rows never reach a classifier)."""
+    rows = [i for i in items if i.split is Split.tuned] if items is not None else training_rows()
+    return [i.text for i in rows], [i.label for i in rows]
+
+
 def train_classifier(items: list[SafetyItem] | None = None,
                      encoder: SentenceEncoder | None = None) -> ClassifierWeights:
-    """Fit the scope classifier on ``training_rows`` (or the tuned rows of ``items``;
-    held-out, fresh and test rows never reach it): multinomial logistic regression
-    over sentence embeddings, classes weighted by their frequency, with the setting of
-    best cross-validated recall at a precision of at least CLASSIFIER_CV_PRECISION. Needs scikit-learn (``dev`` extra)."""
-    from sklearn.linear_model import LogisticRegression
+    """Fit the sentence-encoder classifier on the training rows: multinomial logistic
+    regression over the embeddings, classes weighted by their frequency, the setting
+    from ``best_choice``. Needs scikit-learn (``dev`` extra)."""
+    from botpsy.safety.classifier import ClassifierWeights, SentenceEncoder
 
-    rows = [i for i in items if i.split is Split.tuned] if items is not None else training_rows()
-    texts, labels = [i.text for i in rows], [i.label for i in rows]
+    texts, labels = _training_set(items)
     embeddings = (encoder or SentenceEncoder()).encode(texts)
-    choices = cross_validate_classifier(embeddings, labels)
-    precise = [c for c in choices if c.precision >= CLASSIFIER_CV_PRECISION] or choices
-    best = max(precise, key=lambda c: (c.recall, c.precision))
-    model = LogisticRegression(C=best.c, max_iter=5000, class_weight="balanced")
-    model.fit(embeddings, labels)
+    best = best_choice(cross_validate_classifier(embeddings, labels))
+    model = _logistic(best.c).fit(embeddings, labels)
     return ClassifierWeights(classes=tuple(str(c) for c in model.classes_), coef=model.coef_,
                              intercept=model.intercept_, threshold=best.threshold,
                              trained_on=training_fingerprint(texts, labels))
 
 
+def train_ngram_classifier(items: list[SafetyItem] | None = None,
+                           grid: tuple[NgramFeatures, ...] = NGRAM_GRID_FEATURES) -> NgramWeights:
+    """Fit the n-gram classifier on the training rows: tf-idf over the features of
+    ``grid`` and multinomial logistic regression, features, C and threshold from
+    ``best_choice`` over all of them. Needs scikit-learn (``dev`` extra)."""
+    texts, labels = _training_set(items)
+    best = best_choice([choice for features in grid
+                        for choice in cross_validate_classifier(texts, labels, features)])
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):
+        model = _ngram_model(best.features, best.c).fit(texts, labels)
+    vectoriser, logistic = model[0], model[-1]
+    grams = vectoriser.get_feature_names_out()
+    return NgramWeights(
+        classes=tuple(str(c) for c in logistic.classes_),
+        intercept=tuple(float(x) for x in logistic.intercept_), threshold=best.threshold,
+        trained_on=training_fingerprint(texts, labels), features=best.features,
+        idf={str(g): float(x) for g, x in zip(grams, vectoriser.idf_)},
+        coef={str(g): tuple(float(x) for x in column) for g, column in zip(grams, logistic.coef_.T)})
+
+
+RULES_ONLY = SafetyConfig(scope_classifier=False)
+
+
+def print_ordinary_declines() -> None:
+    """The ordinary requests the rules decline, and those each classifier (the ones
+    installed) declines besides."""
+    from botpsy.safety.classifier_base import ClassifierMissingError, load_classifier
+
+    rules = ordinary_declines(ScopePolicy(RULES_ONLY))
+    print(f"{rules.route}: {len(rules.declined)} of {rules.requests} declined",
+          *(f"  {r}" for r in rules.declined), sep="\n")
+    for model in ClassifierModel:
+        try:
+            both = ordinary_declines(ScopePolicy(RULES_ONLY, classifier=load_classifier(model)))
+        except ClassifierMissingError as exc:
+            print(f"{model.value}: not installed ({exc})")
+            continue
+        besides = [r for r in both.declined if r not in rules.declined]
+        print(f"{both.route}: {len(both.declined)} of {both.requests} declined; besides the rules:",
+              *(f"  {r}" for r in besides), sep="\n")
+
+
 def main() -> None:
-    """``python -m botpsy.evals.safety_set --train-classifier``: rebuild the classifier's
-    weights file from the training rows. ``--ordinary-declines``: the scenario, held-out
-    and everyday requests that the rules, and the rules with the classifier, decline."""
+    """``python -m botpsy.evals.safety_set --train-classifier [ngram|use]``: rebuild a
+    classifier's weights file (both without a name) from the training rows.
+    ``--ordinary-declines``: the scenario, held-out and everyday requests that the rules,
+    and the rules with each classifier, decline."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     action = parser.add_mutually_exclusive_group(required=True)
-    action.add_argument("--train-classifier", action="store_true")
+    action.add_argument("--train-classifier", nargs="?", const="both",
+                        choices=[*(m.value for m in ClassifierModel), "both"])
     action.add_argument("--ordinary-declines", action="store_true")
-    if parser.parse_args().ordinary_declines:
-        rules = ordinary_declines(ScopePolicy())
-        both = ordinary_declines(ScopePolicy(classifier=ScopeClassifier()))
-        for report in (rules, both):
-            print(f"{report.route}: {len(report.declined)} of {report.requests} declined")
-        print("declined by the rules:", *(f"  {r}" for r in rules.declined), sep="\n")
-        print("declined by the classifier besides:", *(f"  {r}" for r in both.declined
-                                                      if r not in rules.declined), sep="\n")
+    args = parser.parse_args()
+    if args.ordinary_declines:
+        print_ordinary_declines()
         return
-    weights = train_classifier()
-    weights.save()
-    print(f"scope classifier trained on rows {weights.trained_on}: classes "
-          f"{', '.join(weights.classes)}, threshold {weights.threshold}")
+    if args.train_classifier in ("ngram", "both"):
+        ngram = train_ngram_classifier()
+        ngram.save()
+        print(f"n-gram classifier trained on rows {ngram.trained_on}: {ngram.features}, "
+              f"{len(ngram.coef)} features, threshold {ngram.threshold}")
+    if args.train_classifier in ("use", "both"):
+        weights = train_classifier()
+        weights.save()
+        print(f"sentence-encoder classifier trained on rows {weights.trained_on}: classes "
+              f"{', '.join(weights.classes)}, threshold {weights.threshold}")
 
 
 if __name__ == "__main__":

@@ -9,10 +9,11 @@ embedding, trained on the tuned rows of the labelled safety set and on ordinary
 assistant requests generated from the tool list and the demo week
 (``botpsy.evals.safety_set_negatives``), gives each domain a probability. The
 weights are in ``scope_classifier.npz`` beside this module; they are rebuilt by
-``python -m botpsy.evals.safety_set --train-classifier``.
+``python -m botpsy.evals.safety_set --train-classifier use``.
 
 The classifier only speaks where the rules found nothing (``ScopePolicy`` with a
-``classifier``, or a config with ``scope_classifier = true``; off by default): the
+``classifier``, or a config with ``scope_classifier = true``; off by default;
+``classifier_ngram`` holds a faster, weaker one): the
 rules stay the readable, auditable decision, and a request the classifier declines
 is reported as such. It reads requests, not tool-call arguments, whose text
 (emails, notes) is not what it learnt from.
@@ -20,7 +21,6 @@ is reported as such. It reads requests, not tool-call arguments, whose text
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,24 +29,20 @@ from pathlib import Path
 
 import numpy as np
 
-from botpsy.safety.config import INSTALL_HINT, Domain
+from botpsy.safety.classifier_base import (
+    NONE,
+    ClassifierMissingError,
+    ClassifierVerdict,
+    training_fingerprint,
+    verdict_from,
+)
+from botpsy.safety.config import INSTALL_HINT
+
+__all__ = ["NONE", "ClassifierMissingError", "ClassifierVerdict", "ClassifierWeights",
+           "ScopeClassifier", "SentenceEncoder", "training_fingerprint"]
 
 MODEL_FILE = Path(__file__).with_name("scope_classifier.npz")
-NONE = "none"
 DEFAULT_THRESHOLD = 0.5
-
-
-class ClassifierMissingError(RuntimeError):
-    """The encoder package or the weights file is not installed."""
-
-
-@dataclass(frozen=True)
-class ClassifierVerdict:
-    """The domain the classifier puts a request in (None: none), and how sure it is
-    that the request is sensitive at all (1 - the probability of "none")."""
-
-    domain: Domain | None
-    sensitive: float
 
 
 @dataclass(frozen=True)
@@ -68,18 +64,11 @@ class ClassifierWeights:
     def load(cls, path: Path = MODEL_FILE) -> ClassifierWeights:
         if not path.exists():
             raise ClassifierMissingError(f"{path}: no scope classifier weights; train them with "
-                                         "`python -m botpsy.evals.safety_set --train-classifier`")
+                                         "`python -m botpsy.evals.safety_set --train-classifier use`")
         with np.load(path) as data:
             return cls(classes=tuple(str(c) for c in data["classes"]), coef=data["coef"],
                        intercept=data["intercept"], threshold=float(data["threshold"]),
                        trained_on=str(data["trained_on"]))
-
-
-def training_fingerprint(texts: Sequence[str], labels: Sequence[str]) -> str:
-    """Which rows a model was trained on, to tell a stale weights file."""
-    digest = hashlib.sha256("\n".join(f"{label}\t{text}" for text, label in
-                                      zip(texts, labels, strict=True)).encode("utf-8"))
-    return digest.hexdigest()[:16]
 
 
 _MODEL_LOCK = threading.Lock()
@@ -121,6 +110,8 @@ class SentenceEncoder:
 class ScopeClassifier:
     """The trained classifier: ``verdict(text)`` for one request."""
 
+    name = "sentence-encoder classifier"
+
     def __init__(self, weights: ClassifierWeights | None = None,
                  encoder: SentenceEncoder | None = None, threshold: float | None = None):
         self.weights = weights or ClassifierWeights.load()
@@ -138,16 +129,7 @@ class ScopeClassifier:
         """A verdict per text: the likeliest domain when the probability that the text
         is sensitive reaches the threshold, else None."""
         probs = self.probabilities(self.encoder.encode(texts))
-        none = self.weights.classes.index(NONE)
-        verdicts = []
-        for row in probs:
-            sensitive = float(1.0 - row[none])
-            domain = None
-            if sensitive >= self.threshold:
-                ranked = [i for i in np.argsort(-row) if i != none]
-                domain = Domain(self.weights.classes[ranked[0]])
-            verdicts.append(ClassifierVerdict(domain=domain, sensitive=sensitive))
-        return verdicts
+        return [verdict_from(self.weights.classes, row, self.threshold) for row in probs]
 
     def verdict(self, text: str) -> ClassifierVerdict:
         return self.verdicts([text])[0]

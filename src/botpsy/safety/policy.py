@@ -34,7 +34,7 @@ from botpsy.safety.config import Domain, SafetyConfig, ScopeAction
 from botpsy.types import ToolCall
 
 if TYPE_CHECKING:
-    from botpsy.safety.classifier import ScopeClassifier
+    from botpsy.safety.classifier_base import Classifier
 
 DOMAIN_LABELS: dict[Domain, str] = {
     Domain.money: "money matters (payments, transfers, banking, crypto, investments)",
@@ -389,19 +389,20 @@ CLASSIFIER_REASONS: dict[Domain, str] = {
 class ScopePolicy:
     """A deployment's scope rules applied to requests and to proposed tool calls.
 
-    With a ``classifier`` (``botpsy.safety.classifier.ScopeClassifier``), or when the
-    config sets ``scope_classifier``, a request that no rule puts in a domain is also
-    put to the classifier, whose verdict is reported as its own ("judged by the scope
-    classifier"); ``SafetyConfig`` refuses ``scope_classifier`` where the encoder is
+    With a ``classifier`` (``botpsy.safety.classifier_base.Classifier``), or when the
+    config sets ``scope_classifier`` (the default: the n-gram classifier, or the sentence
+    encoder with ``scope_classifier_model = "use"``), a request that no rule puts in a
+    domain is also put to the classifier, whose verdict is reported as its own ("judged
+    by the scope classifier"); ``SafetyConfig`` refuses the sentence encoder where it is
     not installed, so a deployment learns it when its config is read."""
 
     def __init__(self, config: SafetyConfig | None = None,
-                 classifier: ScopeClassifier | None = None):
+                 classifier: Classifier | None = None):
         self.config = config or SafetyConfig()
         if classifier is None and self.config.scope_classifier:
-            from botpsy.safety.classifier import ScopeClassifier
+            from botpsy.safety.classifier_base import load_classifier
 
-            classifier = ScopeClassifier()
+            classifier = load_classifier(self.config.scope_classifier_model)
         self.classifier = classifier
 
     def check_request(self, text: str) -> ScopeDecision:

@@ -1,0 +1,82 @@
+"""What every scope classifier shares, without numpy: its verdict, its error, the
+fingerprint of its training rows, and the loader a ``SafetyConfig`` picks one with.
+
+Two classifiers may sit beside the lexical rules (``ScopePolicy`` asks one only
+where no rule matched; both opt-in): ``classifier`` (the Universal Sentence
+Encoder, slow to load in a new process) and ``classifier_ngram`` (character n-grams
+and a linear model in pure Python, read from a JSON file). This module
+imports neither, so a process that only needs the n-gram one never imports numpy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from botpsy.safety.config import ClassifierModel, Domain
+
+NONE = "none"
+
+
+class ClassifierMissingError(RuntimeError):
+    """The encoder package or the weights file is not installed."""
+
+
+@dataclass(frozen=True)
+class ClassifierVerdict:
+    """The domain the classifier puts a request in (None: none), and how sure it is
+    that the request is sensitive at all (1 - the probability of "none")."""
+
+    domain: Domain | None
+    sensitive: float
+
+
+class Classifier(Protocol):
+    """What ``ScopePolicy`` asks of a scope classifier."""
+
+    name: str  # how reports call it: "n-gram classifier"
+
+    def verdict(self, text: str) -> ClassifierVerdict: ...
+
+    def verdicts(self, texts: Sequence[str]) -> list[ClassifierVerdict]: ...
+
+
+def training_fingerprint(texts: Sequence[str], labels: Sequence[str]) -> str:
+    """Which rows a model was trained on, to tell a stale weights file."""
+    digest = hashlib.sha256("\n".join(f"{label}\t{text}" for text, label in
+                                      zip(texts, labels, strict=True)).encode("utf-8"))
+    return digest.hexdigest()[:16]
+
+
+def softmax(scores: Sequence[float]) -> list[float]:
+    """Probabilities from linear scores (the largest subtracted first: no overflow)."""
+    top = max(scores)
+    exp = [math.exp(s - top) for s in scores]
+    total = sum(exp)
+    return [e / total for e in exp]
+
+
+def verdict_from(classes: Sequence[str], probabilities: Sequence[float],
+                 threshold: float) -> ClassifierVerdict:
+    """The likeliest domain when the probability that the text is sensitive (1 - that
+    of "none") reaches ``threshold``, else None: one rule for every classifier."""
+    none = list(classes).index(NONE)
+    sensitive = float(1.0 - probabilities[none])
+    if sensitive < threshold:
+        return ClassifierVerdict(domain=None, sensitive=sensitive)
+    best = max((i for i in range(len(classes)) if i != none), key=lambda i: probabilities[i])
+    return ClassifierVerdict(domain=Domain(classes[best]), sensitive=sensitive)
+
+
+def load_classifier(model: ClassifierModel) -> Classifier:
+    """The classifier a config names, its weights loaded (once per process)."""
+    if model is ClassifierModel.use:
+        from botpsy.safety.classifier import ScopeClassifier
+
+        return ScopeClassifier()
+    from botpsy.safety.classifier_ngram import NgramClassifier
+
+    return NgramClassifier.shipped()
