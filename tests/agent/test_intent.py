@@ -91,3 +91,18 @@ def test_lookup_by_id_needs_a_shown_item_that_fits(registry: ToolRegistry) -> No
     # nothing shown fits the words: any shown id may be read
     assert check(guessed, conversation("Read me the first contact", "search_contacts")) is None
     assert check(guessed, conversation("Open contact 1")) is None  # the user named it
+
+
+def test_a_refused_send_names_the_draft_to_make_instead():
+    from botpsy.agent.checks import Refusal
+    from botpsy.agent.intent import IntentCheck
+    from botpsy.types import Message, ToolCall
+
+    said = [Message(role="user", content="Write a draft to Nora asking about Saturday. "
+                                         "Do not send it.")]
+    why = IntentCheck()(ToolCall(name="send_email", arguments={"to": "nora@example.org"}), said)
+    assert isinstance(why, Refusal) and why.instead == ("draft_email",)
+    plain = [Message(role="user", content="Don't send anything to Nora")]
+    refused = IntentCheck()(ToolCall(name="send_email", arguments={"to": "nora@example.org"}),
+                            plain)
+    assert isinstance(refused, Refusal) and refused.instead == ()

@@ -47,6 +47,7 @@ class Review:
     request: ConfirmationRequest | None = None
     stop: bool = False  # the loop guard says: end the run
     finders: tuple[str, ...] = ()  # a check's refusal: the tools that list valid values
+    instead: tuple[str, ...] = ()  # a check's refusal: the tools to call in its place
 
 
 @dataclass
@@ -183,7 +184,7 @@ class CallPipeline:
         finders = list(review.finders) or (result.finders if result is not None else [])
         return AgentStep(round=round_, call=review.call, decision=decision, reason=reason,
                          taint=review.taint, scope=review.scope, result=result, notice=notice,
-                         writes=writes, finders=finders)
+                         writes=writes, finders=finders, instead=list(review.instead))
 
     def _audit(self, review: Review, round_: int, decision: AuditDecision, reason: str,
                *, begin: bool = False) -> AuditEntry | None:

@@ -34,6 +34,9 @@ class Refusal:
     narrow: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # the tools that list the values the call needed: the retry is made to call one
     finders: tuple[str, ...] = ()
+    # the tools that do what the request asked in place of the refused one ("a draft,
+    # not a send": draft_email): the retry is made to call one of them
+    instead: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return self.reason
@@ -67,7 +70,8 @@ def combine(objections: list[str | Refusal]) -> Refusal | None:
         for arg, keywords in refusal.narrow.items():
             narrow.setdefault(arg, {}).update(keywords)
     finders = tuple(dict.fromkeys(f for r in refusals for f in r.finders))
-    return Refusal("; and ".join(r.reason for r in refusals), narrow, finders)
+    instead = tuple(dict.fromkeys(f for r in refusals for f in r.instead))
+    return Refusal("; and ".join(r.reason for r in refusals), narrow, finders, instead)
 
 
 def remember(narrowing: Narrowing, call: ToolCall, why: Refusal) -> str:

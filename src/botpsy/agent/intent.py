@@ -58,6 +58,7 @@ NEGATION_REACH = 3  # words after the negation that it covers
 # "tell me" asks the assistant, not a third person: no cue of sending.
 _TELL_ME = re.compile(r"\btell me\b|\blet me know\b|\bshow me\b", re.IGNORECASE)
 SEND_TOOLS = frozenset({"send_email", "reply_email"})
+DRAFT_TOOL = "draft_email"
 DRAFT_WORDS = frozenset({"draft", "prepar", "compos"})  # stems
 RECIPIENT_ARGUMENTS = frozenset({"to", "cc", "bcc", "recipients"})
 
@@ -117,12 +118,17 @@ class IntentCheck:
         latest = latest_request(messages)
         said = user_text(messages)
         negated = forbidden(role, latest)
+        drafting = call.name in SEND_TOOLS and _draft_only(latest)
+        # a draft asked for, with the send ruled out ("draft ... do not send it")
+        wants_draft = call.name in SEND_TOOLS and (drafting or (
+            bool(negated) and bool(set(stem_words(latest)) & DRAFT_WORDS)))
+        instead = (DRAFT_TOOL,) if wants_draft else ()
         if negated:
-            return (f"the request says {negated!r}: {call.name} must not run; do what it "
-                    "asks and say what was left undone")
-        if call.name in SEND_TOOLS and _draft_only(latest):
-            return (f"the request asks for a draft, not to send: use draft_email, "
-                    f"never {call.name}")
+            return Refusal(f"the request says {negated!r}: {call.name} must not run; do what "
+                           "it asks and say what was left undone", instead=instead)
+        if drafting:
+            return Refusal(f"the request asks for a draft, not to send: use {DRAFT_TOOL}, "
+                           f"never {call.name}", instead=instead)
         if is_lookup(latest) and not asks_for(role, said):
             return (f"the request asks a question and does not ask to {role.name}: answer "
                     "it from what the lookups showed, and change nothing")

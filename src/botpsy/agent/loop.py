@@ -42,6 +42,7 @@ from botpsy.agent.checks import (
 from botpsy.agent.compact import compactions
 from botpsy.agent.grounding import forced_spec, ungrounded
 from botpsy.agent.guard import LoopGuard, Repeat
+from botpsy.agent.intent import is_lookup, latest_request
 from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder
 from botpsy.agent.reply import ReplyWriter
 from botpsy.agent.run_events import (
@@ -53,7 +54,7 @@ from botpsy.agent.run_events import (
     describe_call,
     failed,
 )
-from botpsy.agent.selection import ToolSelector
+from botpsy.agent.selection import CREATING_VERBS, ToolSelector
 from botpsy.backends.base import ChatModel, ContextOverflowError
 from botpsy.formats.spans import json_text
 from botpsy.safety.audit import REQUEST_TOOL, AuditDecision, AuditEntry, AuditLog
@@ -382,6 +383,9 @@ class Agent:
             choice = turn.first_choice
             if choice == "required":  # held to the same grounding, in its grammar only: a
                 # narrowed schema in the prompt changed which tool the model chose
+                made = self._creation_asked(turn)
+                if made:  # the request asks to add one thing: the call adds it
+                    tools, earlier = made, turn.tools
                 held = [self._anticipated(turn, self._narrow_forced(turn, spec))
                         for spec in tools]
         elif turn.forced:
@@ -452,7 +456,7 @@ class Agent:
             if failed <= turn.retried or not any(_retryable(s) for s in this_round):
                 return False
             turn.retried |= failed
-            turn.forced = (self._named_in_errors(this_round)
+            turn.forced = (self._named_in_errors(this_round) or self._instead(this_round)
                            or self._narrowed_in(turn, this_round) or turn.tools)
         else:
             turn.forced = self._actions_left(turn, this_round) or None
@@ -461,6 +465,20 @@ class Agent:
                            for spec in turn.forced]
         turn.kept = {}  # the retry's alone: a later call of the tool may be another action
         return turn.forced is not None
+
+    def _creation_asked(self, turn: _Turn) -> list[ToolSpec]:
+        """The shown tools of the one thing the request asks to add, when that is all it
+        asks (``Selection.requested`` is one group of ``add_*``/``create_*`` tools, and the
+        request is no question): the first call is held to them. Why: told to "Jot down
+        that the bike lock code is 4471" or "Book a coffee with Marta", a 135M model
+        offered every matching tool read a note or a contact first; adding an item needs
+        no lookup, so nothing is lost by holding it to the tool that adds."""
+        if len(turn.requested) != 1 or is_lookup(latest_request(turn.messages)):
+            return []
+        group = turn.requested[0]
+        if not group or any(name.split("_", 1)[0] not in CREATING_VERBS for name in group):
+            return []
+        return [spec for spec in turn.tools if spec.name in group]
 
     def _anticipated(self, turn: _Turn, spec: ToolSpec) -> ToolSpec:
         """``spec`` held to what the call checks say the request already fixes
@@ -489,6 +507,13 @@ class Agent:
         tried = {s.call.name for s in steps}
         return [spec for spec in self.registry.specs()
                 if spec.name in words and spec.name not in tried and not spec.changes_state]
+
+    def _instead(self, steps: list[AgentStep]) -> list[ToolSpec]:
+        """The tools a check's refusal names to call in place of the refused one ("a
+        draft, not a send"), among those not tried this round. A retry to them still goes
+        through every check and the gate."""
+        named = {name for s in steps for name in s.instead} - {s.call.name for s in steps}
+        return self.registry.specs([n for n in self.registry.names() if n in named])
 
     def _narrowed_in(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """The tools of the failed calls whose refusal narrowed what a retry may write."""
@@ -545,7 +570,7 @@ class Agent:
             # keeps the rest (not after a made-up id, whose call is no call to keep)
             turn.kept[review.call.name] = kept_arguments(review.call, found)
         return Review(review.call, AuditDecision.invalid, why, review.taint,
-                      feedback=f"Error: {why}", finders=found.finders)
+                      feedback=f"Error: {why}", finders=found.finders, instead=found.instead)
 
     def _record(self, turn: _Turn, outcome: Outcome) -> Iterator[AgentEvent]:
         turn.steps.append(outcome.step)

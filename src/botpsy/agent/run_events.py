@@ -48,6 +48,7 @@ class AgentStep(BaseModel):
     writes: bool = False  # the tool can change something (a write or a side effect)
     # a failure's tools that list the values the call needed (a tool's or a check's refusal)
     finders: list[str] = Field(default_factory=list)
+    instead: list[str] = Field(default_factory=list)  # a check's refusal: tools to call instead
 
 
 def failed(step: AgentStep) -> bool:

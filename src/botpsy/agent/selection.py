@@ -72,6 +72,9 @@ STOPWORDS = frozenset([
     "than", "so", "as", "not", "no", "yes", "get", "give", "tell", "let", "have", "has",
     "had", "i'm", "i'll", "i've"
 ])
+# Verbs of tools that add a new item (``add_reminder``, ``create_event``): such a call
+# needs no id, so no lookup has to come first.
+CREATING_VERBS = frozenset({"add", "create"})
 NOT_NAMES = frozenset(["i", *full_names(WEEKDAYS), *full_names(MONTHS)])
 FAMILY_ALIASES: dict[str, str] = {
     "mail": "email", "inbox": "email", "slot": "event", "calendar": "event", "todo": "remind",

@@ -35,6 +35,7 @@ from zoneinfo import ZoneInfo
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
 from botpsy.agent.intent import latest_request
+from botpsy.agent.selection import CREATING_VERBS
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.timeutil import ParsedTime, is_clock_time, parse_end, parse_when
 from botpsy.language import MONTHS, WEEKDAYS, full_names
@@ -52,7 +53,6 @@ DAY_PHRASE = re.compile(
 )
 _AFTER_TOMORROW = re.compile(r"\bday\s+after\s+tomorrow\b", re.IGNORECASE)
 DAY_ARGUMENTS = ("start", "due", "date")
-CREATING_VERBS = frozenset({"add", "create"})
 LOOKUP_DAYS = timedelta(days=7)
 MAX_OVERNIGHT = timedelta(hours=12)
 _CLOCK = "([01][0-9]|2[0-3]):[0-5][0-9]"
