@@ -118,10 +118,11 @@ class IntentCheck:
         latest = latest_request(messages)
         said = user_text(messages)
         negated = forbidden(role, latest)
-        drafting = call.name in SEND_TOOLS and _draft_only(latest)
+        stems = set(stem_words(latest))
+        drafting = call.name in SEND_TOOLS and _draft_only(stems)
         # a draft asked for, with the send ruled out ("draft ... do not send it")
-        wants_draft = call.name in SEND_TOOLS and (drafting or (
-            bool(negated) and bool(set(stem_words(latest)) & DRAFT_WORDS)))
+        wants_draft = call.name in SEND_TOOLS and bool(stems & DRAFT_WORDS) and (
+            drafting or bool(negated))
         instead = (DRAFT_TOOL,) if wants_draft else ()
         if negated:
             return Refusal(f"the request says {negated!r}: {call.name} must not run; do what "
@@ -153,8 +154,8 @@ class IntentCheck:
                        narrow)
 
 
-def _draft_only(text: str) -> bool:
-    stems = set(stem_words(text))
+def _draft_only(stems: set[str]) -> bool:
+    """Whether the request's stems ask for a draft and never say "send"."""
     return bool(stems & DRAFT_WORDS) and "send" not in stems
 
 

@@ -54,7 +54,7 @@ from botpsy.agent.run_events import (
     describe_call,
     failed,
 )
-from botpsy.agent.selection import CREATING_VERBS, ToolSelector
+from botpsy.agent.selection import ToolSelector, creates
 from botpsy.backends.base import ChatModel, ContextOverflowError
 from botpsy.formats.spans import json_text
 from botpsy.safety.audit import REQUEST_TOOL, AuditDecision, AuditEntry, AuditLog
@@ -476,7 +476,7 @@ class Agent:
         if len(turn.requested) != 1 or is_lookup(latest_request(turn.messages)):
             return []
         group = turn.requested[0]
-        if not group or any(name.split("_", 1)[0] not in CREATING_VERBS for name in group):
+        if not group or not all(creates(name) for name in group):
             return []
         return [spec for spec in turn.tools if spec.name in group]
 

@@ -75,6 +75,12 @@ STOPWORDS = frozenset([
 # Verbs of tools that add a new item (``add_reminder``, ``create_event``): such a call
 # needs no id, so no lookup has to come first.
 CREATING_VERBS = frozenset({"add", "create"})
+
+
+def creates(tool_name: str) -> bool:
+    """Whether the tool adds a new item (its verb is one of ``CREATING_VERBS``)."""
+    return tool_name.split("_", 1)[0] in CREATING_VERBS
+
 NOT_NAMES = frozenset(["i", *full_names(WEEKDAYS), *full_names(MONTHS)])
 FAMILY_ALIASES: dict[str, str] = {
     "mail": "email", "inbox": "email", "slot": "event", "calendar": "event", "todo": "remind",

@@ -35,7 +35,7 @@ from zoneinfo import ZoneInfo
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
 from botpsy.agent.intent import latest_request
-from botpsy.agent.selection import CREATING_VERBS
+from botpsy.agent.selection import creates
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.timeutil import ParsedTime, is_clock_time, parse_end, parse_when
 from botpsy.language import MONTHS, WEEKDAYS, full_names
@@ -103,9 +103,9 @@ class DayCheck:
         the day after (an evening past midnight) or a bare time, at one of the request's
         times when it names two or more ("from 9:00 to 9:30"), as a refused call's retry
         is held. Nothing when the user named no day, or the tool adds nothing."""
-        properties = (spec.parameters or {}).get("properties") or {}
-        if spec.name.split("_")[0] not in CREATING_VERBS:
+        if not creates(spec.name):
             return {}
+        properties = (spec.parameters or {}).get("properties") or {}
         named = self.named_days(user_text(messages))
         if not named:
             return {}
@@ -124,7 +124,7 @@ class DayCheck:
         """The start or due of a call that adds an item, on a named day but at none of the
         times of day the latest request names (or at no time at all); earlier requests'
         times are other items'."""
-        if not times or call.name.split("_")[0] not in CREATING_VERBS:
+        if not times or not creates(call.name):
             return {}
         wrong = {}
         for arg in ("start", "due"):
@@ -138,7 +138,7 @@ class DayCheck:
         """The day argument (``due``, ``start``) of a call that adds an item
         (``add_*``, ``create_*``) and leaves it out: "remind me Saturday at 11" added a
         reminder with no due at all. None when the call gives a day or takes none."""
-        if self._takes is None or call.name.split("_")[0] not in CREATING_VERBS:
+        if self._takes is None or not creates(call.name):
             return None
         if any(call.arguments.get(arg) is not None for arg in (*DAY_ARGUMENTS, "end")):
             return None

@@ -26,9 +26,8 @@ from collections.abc import Callable, Collection
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, shown_items, user_text, words
-from botpsy.agent.selection import STOPWORDS, clause_verbs, commands, name_family
+from botpsy.agent.selection import STOPWORDS, clause_verbs, commands, creates, name_family
 from botpsy.assistant.daycheck import (
-    CREATING_VERBS,
     DAY_PHRASE,
     MONTH,
     TIME_PHRASE,
@@ -187,7 +186,7 @@ def copies_a_shown_item(tool_name: str, value: str, messages: list[Message], sai
     "remind me on Friday to send the conference talk abstract", the model listed the
     reminders and added "Order Dad's binoculars with Sam" again. A file's or an email's
     lines are another family's, so "add a reminder for each item in todo.md" may copy them."""
-    if tool_name.split("_")[0] not in CREATING_VERBS:
+    if not creates(tool_name):
         return False
     family, title = name_family(tool_name), value.strip().casefold()
     return not words(value) & words(said) and any(

@@ -29,7 +29,7 @@ the store's, not its author's).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from enum import Enum
 from typing import Any
 
@@ -150,19 +150,26 @@ def _day_of_month(folded: str, start: int, end: int) -> bool:
                 or _DAY_AFTER.match(folded[end:end + 20]))
 
 
-def found_in(value: str, folded: str, *, cued: bool = False) -> bool:
-    """Whether ``value`` stands whole in ``folded`` (a text passed through ``_fold``).
+def matcher(value: str, *, cued: bool = False) -> Callable[[str], bool]:
+    """Whether ``value`` stands whole in a text passed through ``_fold``; the value is
+    folded and its pattern compiled once, for every text it is looked for in.
 
     A number counts only where it stands alone ("2024-05-13", "13:00", "1.13" and
-    "130" do not hold 13, nor does "June 13", a day); with ``cued`` (a stranger's content, where numbers are
-    dates, prices and list items) only where it names an item: "ID 13", "#13"."""
+    "130" do not hold 13, nor does "June 13", a day); with ``cued`` (a stranger's
+    content, where numbers are dates, prices and list items) only where it names an
+    item: "ID 13", "#13"."""
     if _is_number(value):
         cue = _ID_CUE if cued else ""
-        pattern = rf"{cue}(?<![\w.,:/-]){re.escape(value)}(?![\w:/-]|[.,]\d)"
-        return any(not _day_of_month(folded, m.start(), m.end())
-                   for m in re.finditer(pattern, folded))
-    needle = _fold(value)
-    return re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", folded) is not None
+        number = re.compile(rf"{cue}(?<![\w.,:/-]){re.escape(value)}(?![\w:/-]|[.,]\d)")
+        return lambda folded: any(not _day_of_month(folded, m.start(), m.end())
+                                  for m in number.finditer(folded))
+    words = re.compile(rf"(?<!\w){re.escape(_fold(value))}(?!\w)")
+    return lambda folded: words.search(folded) is not None
+
+
+def found_in(value: str, folded: str, *, cued: bool = False) -> bool:
+    """Whether ``value`` stands whole in ``folded`` (see ``matcher``)."""
+    return matcher(value, cued=cued)(folded)
 
 
 def distinctive_tokens(text: str) -> list[str]:
@@ -187,12 +194,13 @@ class OriginTracer:
     def origin(self, value: str) -> tuple[ValueOrigin, list[str]]:
         """Where ``value`` was found first (user, trusted, untrusted, unseen), with the
         untrusted sources holding it."""
-        if any(found_in(value, t) for t in self._user) or self._described(value):
+        held = matcher(value)
+        if any(held(t) for t in self._user) or self._described(value):
             return ValueOrigin.user, []
-        if any(found_in(value, t) for t in self._trusted):
+        if any(held(t) for t in self._trusted):
             return ValueOrigin.trusted, []
-        sources = list(dict.fromkeys(s for s, t in self._untrusted
-                                     if found_in(value, t, cued=True)))
+        cued = matcher(value, cued=True)
+        sources = list(dict.fromkeys(s for s, t in self._untrusted if cued(t)))
         return (ValueOrigin.untrusted, sources) if sources else (ValueOrigin.unseen, [])
 
     def _described(self, value: str) -> bool:
