@@ -79,3 +79,16 @@ def amount(number_words: str) -> str:
     """An amount of money in digits or in ``number_words`` followed by a currency."""
     return (rf"{AMOUNT_DIGITS}|\b(?:{number_words})(?:[\s-]+(?:e\s+|y\s+|und\s+)?"
             rf"(?:{number_words}))*\s+(?:{CURRENCY})\b")
+
+
+def visit(events: str, links: str, place: str, times: str = "") -> str:
+    """A visit, appointment or meeting at ``place``, or a calendar entry for it: an
+    ``events`` word, then any few ``times`` words ("on Tuesday at 10"), then a ``links``
+    word (a preposition and its article) and ``place`` ("appointment at the bank",
+    "Termin am Dienstag bei der Sparkasse").
+
+    A bank named as where an appointment happens is a place, like the dentist's. The
+    span holds only these words, so it excuses the bank and nothing that a money rule
+    finds beside it ("a meeting at the bank about my mortgage" is still money)."""
+    gap = rf"(?:\s+(?:{times})){{0,6}}" if times else ""
+    return rf"\b(?:{events}){gap}\s+(?:{links})\s+{place}"

@@ -23,6 +23,7 @@ from botpsy.safety.languages import (
     amount,
     benign,
     rule,
+    visit,
 )
 
 M, P, H = Domain.money, Domain.personal_data, Domain.health
@@ -46,6 +47,20 @@ _BODY = (
     r"estomac|poitrine|epaules?|poignets?|chevilles?|hanches?|peau|dent"
 )
 
+# A bank as a place: "à la Banque Postale", "chez ma banque".
+_BANK = r"(?:\w+ )?banques?\b"
+_EVENTS = (
+    r"rendez-vous|rendez vous|rdv|reunion|entretien|visite|rencontre|seminaire|soiree|"
+    r"evenement|permanence|atelier|formation|conference|cocktail|pot|dejeuner|diner|"
+    r"(?:journee )?portes ouvertes"
+)
+_TIMES = (
+    r"lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|demain|apres-demain|aujourd'hui|"
+    r"ce|cette|prochain|prochaine|matin|apres-midi|soir|midi|semaine|a|le|la|heures?|"
+    r"janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|"
+    r"\d{1,2}h(?:\d\d)?|\d{1,2}(?::\d\d)?"
+)
+
 RULES = (
     rule(M, TRANSFER,
          r"\bvir+e?m+ents?\b|\bprelevements?\b",
@@ -56,6 +71,9 @@ RULES = (
     rule(M, PAYMENT,
          r"\b(?:payer|paye|payes|payez|payons|paient|paie|paiement\w*)\b",
          r"\brembours\w*|\bfactures? (?:a payer|impayee\w*)",
+         # contesting a charge is asking for money back: "conteste ce débit"
+         r"\bcontest\w* (?:le|un|ce|cette|la|une|l') ?(?:\w+ )?(?:debit|operation|transaction|achat|"
+         r"frais)\b",
          r"\b(?:lydia|paylib|sumeria)\b"),
     rule(M, BANKING,
          rf"\bcomptes? (?:courant|bancaire|epargne|joint|titres|cheques?)\w*|\bsur {_MY} compte\b",
@@ -131,7 +149,18 @@ RULES = (
 )
 
 BENIGN = benign(
-    r"\b(?:appeler|passer a|aller a) (?:la|ma) banque\b",
+    # a bank as a place: calling or going there is an errand, an appointment there a
+    # calendar entry ("rendez-vous mardi à 10h à la banque", "faire un saut à la banque");
+    # its accounts and cards are still money
+    rf"\b(?:appel\w*|telephon\w*|pass\w*|repass\w*|all(?:er|ez|ons)|vais|va|retourn\w*|rend\w*|"
+    rf"fai\w* un (?:saut|tour|crochet)) (?:a |par |jusqu'a )?(?:la|ma|notre) {_BANK}",
+    visit(_EVENTS, r"a la|a ma|chez|avec (?:la|ma|notre)|dans (?:la|ma|une|notre)|de (?:la|ma)",
+          _BANK, _TIMES),
+    rf"\b(?:{_EVENTS}) avec (?:mon|ma|le|la|notre) conseill(?:er|ere) (?:bancaire|de (?:la|ma) "
+    r"banque)\b",
+    rf"\bhoraires (?:de|d'ouverture de) (?:la|ma) {_BANK}|"
+    rf"\b(?:la|ma) {_BANK} (?:ouvre|ferme|est (?:ouverte|fermee))\b|"
+    rf"\b(?:heures?|quand)\b[^.?!\n]{{0,10}}?\b(?:ouvre|ferme) (?:la|ma) {_BANK}",
     r"\b(?:du|de|le|mon|ton|son) temps\b[^.?!\n]{0,20}?\binvesti\w*|\binvesti\w* (?:du|de son|de mon) temps\b",
     r"\bne prend que (?:les )?especes\b|\b(?:que|uniquement) (?:en |les )?especes\b",
     r"\bchanger (?:mon|le|mes) mots? de passe\b",
