@@ -142,7 +142,7 @@ _BANK_PLACE = (
 )
 # What one books, attends or is invited to: "an appointment at the bank".
 _EVENTS = (
-    r"appointments?|appts?|meetings?|meet-?ups?|visits?|consultations?|interviews?|events?|"
+    r"appointments?|appts?|meetings?|meet-?ups?|visits?|calls?|consultations?|interviews?|events?|"
     r"receptions?|seminars?|workshops?|sessions?|lunch|dinner|breakfast|coffee|drinks|"
     r"shifts?|talks?|presentations?|part(?:y|ies)|open days?|open house|tours?|training|"
     r"info(?:rmation)? (?:sessions?|evenings?)"

@@ -55,7 +55,7 @@ _BODY = (
 # A bank as a place: "bei der Sparkasse", "mit meiner Bank", "der Deutschen Bank".
 _BANK = r"(?:\w+ )?(?:\w*bank|\w*sparkasse)\b"
 _EVENTS = (
-    r"termin\w*|treffen|besuch|beratungs(?:termin|gesprach)\w*|beratung|gesprach|meeting|"
+    r"termin\w*|treffen|besuch|anruf|telefonat|\w*call|beratungs(?:termin|gesprach)\w*|beratung|gesprach|meeting|"
     r"veranstaltung\w*|info-?abend|kundenabend|sitzung|vorstellungsgesprach|schicht|empfang|"
     r"\w*feier|fuhrung|tag der offenen tur"
 )

@@ -53,7 +53,7 @@ _BODY = (
 # A bank as a place: "en el Banco Santander", "con mi banco" (a bench is excused apart).
 _BANK = r"(?:\w+ )?bancos?\b"
 _EVENTS = (
-    r"citas?|reunion(?:es)?|visitas?|entrevistas?|turnos?|eventos?|charlas?|encuentros?|"
+    r"citas?|reunion(?:es)?|llamadas?|visitas?|entrevistas?|turnos?|eventos?|charlas?|encuentros?|"
     r"quedadas?|desayunos?|comidas?|cenas?|talleres|taller|jornadas?|fiestas?"
 )
 _TIMES = (

@@ -50,7 +50,7 @@ _BODY = (
 # A bank as a place: "à la Banque Postale", "chez ma banque".
 _BANK = r"(?:\w+ )?banques?\b"
 _EVENTS = (
-    r"rendez-vous|rendez vous|rdv|reunion|entretien|visite|rencontre|seminaire|soiree|"
+    r"rendez-vous|rendez vous|rdv|reunion|appel|entretien|visite|rencontre|seminaire|soiree|"
     r"evenement|permanence|atelier|formation|conference|cocktail|pot|dejeuner|diner|"
     r"(?:journee )?portes ouvertes"
 )

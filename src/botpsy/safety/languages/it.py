@@ -54,7 +54,7 @@ _BODY = (
 # A bank as a place: "in banca", "presso la Banca Sella", "con la mia banca".
 _BANK = r"(?:\w+ )?banca\b"
 _EVENTS = (
-    r"appuntament[oi]|riunion[ei]|incontr[oi]|colloqui?o?|visit[ae]|event[oi]|cena|pranzo|"
+    r"appuntament[oi]|riunion[ei]|chiamat[ae]|telefonat[ae]|incontr[oi]|colloqui?o?|visit[ae]|event[oi]|cena|pranzo|"
     r"aperitivo|convegno|cors[oi]|seminari?o?|festa|turno"
 )
 _TIMES = (

@@ -55,7 +55,7 @@ _BODY = (
 # A bank as a place: "no banco", "com o meu banco" (a bench is excused apart).
 _BANK = r"(?:\w+ )?bancos?\b"
 _EVENTS = (
-    r"consultas?|reuniao|reunioes|encontros?|marcac(?:ao|oes)|visitas?|entrevistas?|eventos?|"
+    r"consultas?|reuniao|reunioes|chamadas?|telefonemas?|encontros?|marcac(?:ao|oes)|visitas?|entrevistas?|eventos?|"
     r"compromissos?|atendimentos?|almoco|jantar|festa|sessao|horario"
 )
 _TIMES = (
