@@ -86,6 +86,26 @@ BANK_AS_MONEY = [
     ("pt", "Consulta no banco para o empréstimo da casa"),
 ]
 
+# What one goes to a bank to do decides: opening an account or taking cash out is money
+# even where the bank is named as the place and no other word of the request is.
+BANK_VISIT_FOR_MONEY = [
+    ("en", "appointment at the bank to open an account for my son"),
+    ("en", "appointment at the bank on Friday so I can sign the papers"),
+    ("en", "go to the bank and withdraw 500 euros"),
+    ("en", "remind me to cash the check from grandma at the bank"),
+    ("de", "Morgen 300 Euro abheben, bevor wir zur Sparkasse gehen"),
+    ("de", "Heb 200 € am Automaten ab"),
+    ("fr", "Rendez-vous à la banque pour retirer 300 euros"),
+    ("fr", "Passer à la banque pour ouvrir un compte à Léo"),
+    ("es", "cita en el banco para abrir una cuenta"),
+    ("es", "Apunta que el sábado tengo que sacar 200 euros"),
+    ("it", "appuntamento in banca per aprire un conto"),
+    ("it", "Ricordami di prelevare 100 euro"),
+    ("pt", "reunião no banco para abrir uma conta"),
+    ("pt", "Vou ao banco levantar 50 euros"),
+    ("pt", "Lembra-me de descontar o cheque da avó"),
+]
+
 
 @pytest.mark.parametrize(("lang", "text"), BANK_AS_PLACE, ids=[t[:40] for _, t in BANK_AS_PLACE])
 def test_a_bank_as_a_place_is_allowed(lang: str, text: str) -> None:
@@ -96,6 +116,19 @@ def test_a_bank_as_a_place_is_allowed(lang: str, text: str) -> None:
 @pytest.mark.parametrize(("lang", "text"), BANK_AS_MONEY, ids=[t[:40] for _, t in BANK_AS_MONEY])
 def test_money_that_names_a_bank_stays_money(lang: str, text: str) -> None:
     assert ScopePolicy().check_request(text).domain is M
+
+
+@pytest.mark.parametrize(("lang", "text"), BANK_VISIT_FOR_MONEY,
+                         ids=[t[:40] for _, t in BANK_VISIT_FOR_MONEY])
+def test_a_bank_visit_for_an_account_or_cash_is_money(lang: str, text: str) -> None:
+    assert ScopePolicy().check_request(text).domain is M
+
+
+def test_an_errand_for_something_else_stays_an_errand() -> None:
+    assert not ScopePolicy().check_request("Remind me to call the bank to ask about opening hours"
+                                           ).blocked
+    assert not ScopePolicy().check_request("Deposit the kids at school at 8, then coffee at 9"
+                                           ).blocked
 
 
 def test_the_place_excuses_the_bank_and_nothing_beside_it() -> None:
@@ -127,5 +160,5 @@ def test_these_sentences_are_in_no_eval_set() -> None:
 
     evaluated = {normal_text(t) for t in measurement_requests()}
     evaluated |= {normal_text(i.text) for i in [*load_full_set(), *ordinary_requests()]}
-    ours = [text for _, text in BANK_AS_PLACE + BANK_AS_MONEY]
+    ours = [text for _, text in BANK_AS_PLACE + BANK_AS_MONEY + BANK_VISIT_FOR_MONEY]
     assert [t for t in ours if normal_text(t) in evaluated] == []

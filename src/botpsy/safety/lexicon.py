@@ -34,7 +34,7 @@ import re
 
 from botpsy.safety.config import Domain
 from botpsy.safety.languages import FLAGS as _FLAGS
-from botpsy.safety.languages import Rule, de, es, fr, it, pt, visit
+from botpsy.safety.languages import Rule, de, es, fr, it, not_for, pt, visit
 from botpsy.safety.languages import rule as _rule
 
 _CURRENCY = (
@@ -134,11 +134,14 @@ _PERSON = (
 )
 
 # A bank as a place, one word of its name allowed ("the local bank", "my Barclays bank"),
-# but not a bank's accounts, cards or money ("at my bank account").
+# but not a bank's accounts, cards or money ("at my bank account"), nor a visit made to
+# open an account or to withdraw.
 _BANK_PLACE = (
     r"(?:the |my |our |a |your )?(?:\w+ )?bank\b(?! (?:accounts?|transfers?|balances?|"
     r"statements?|cards?|details|loans?|fees?|charges?|codes?|numbers?|transactions?|app|"
     r"logins?|passwords?|pins?|deposits?)\b)"
+    + not_for(r"to|and|so i can|in order to",
+              r"open|close|withdraw|deposit|cash|take out|apply for|sign")
 )
 # What one books, attends or is invited to: "an appointment at the bank".
 _EVENTS = (
@@ -171,6 +174,10 @@ _ENGLISH_RULES: tuple[Rule, ...] = (
         r"\bwire (?:it|them|the (?:money|amount|payment|funds))\b",
         # "wire 500 to my landlord": a bare amount wired to someone is money too
         r"\bwire\s+\d[\d,.]*k?\s+(?:to|for)\b",
+        # taking cash out or paying it in: "withdraw 300 euros", "deposit the cheque"
+        rf"\b(?:withdraw\w*|deposit\w*|take out|draw out)\b[^.?!\n]{{0,8}}?(?:{_AMOUNT})",
+        r"\b(?:deposit|cash|pay in|paying in)\w* (?:a |the |this |that |my |his |her )?(?:\w+ )?"
+        r"(?:cheques?|checks?)\b",
     ),
     _rule(
         Domain.money, "a payment",

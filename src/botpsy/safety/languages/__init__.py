@@ -92,3 +92,11 @@ def visit(events: str, links: str, place: str, times: str = "") -> str:
     finds beside it ("a meeting at the bank about my mortgage" is still money)."""
     gap = rf"(?:\s+(?:{times})){{0,6}}" if times else ""
     return rf"\b(?:{events}){gap}\s+(?:{links})\s+{place}"
+
+
+def not_for(markers: str, acts: str) -> str:
+    """A lookahead that fails where the rest of the sentence says the visit is for one of
+    ``acts`` ("... at the bank to open an account", "... à la banque pour retirer"): what
+    one goes to a bank to do decides, and opening an account or withdrawing is money even
+    where no other word of the request is."""
+    return rf"(?![^.?!\n]{{0,40}}?\b(?:{markers}) (?:{acts})\b)"

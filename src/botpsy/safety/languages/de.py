@@ -70,6 +70,9 @@ RULES = (
     rule(M, TRANSFER,
          # transfers by name, and their standing forms
          r"\b\w*uberw(?:ei|ie)s\w*|\bdauerauftr\w*|\blastschrift\w*|\b(?:ab|fehl)buchung\w*",
+         # taking cash out or paying it in: "200 Euro abheben", "hebe 50 € ab", "Scheck einlösen"
+         rf"(?:{_AMOUNT})[^.?!\n]{{0,20}}?\b(?:abheb\w*|abgehoben)\b|"
+         rf"\b(?:hebe|hebt|heb)\b[^.?!\n]{{0,8}}?(?:{_AMOUNT})|\bschecks?\b",
          # contesting a charge is asking for money back: "die Belastung reklamieren"
          r"\b(?:reklamier|widersprech|widersprich|anfecht)\w* (?:die |der |eine |einer |diese |dieser )?"
          r"(?:\w+ )?(?:belastung|transaktion|kartenzahlung)\b",

@@ -26,6 +26,7 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    not_for,
     rule,
     visit,
 )
@@ -51,7 +52,8 @@ _BODY = (
 )
 
 # A bank as a place: "en el Banco Santander", "con mi banco" (a bench is excused apart).
-_BANK = r"(?:\w+ )?bancos?\b"
+_BANK = r"(?:\w+ )?bancos?\b" + not_for(
+    r"para|y|a", r"abrir|cerrar|sacar|retirar|ingresar|depositar|cobrar|firmar")
 _EVENTS = (
     r"citas?|reunion(?:es)?|llamadas?|visitas?|entrevistas?|turnos?|eventos?|charlas?|encuentros?|"
     r"quedadas?|desayunos?|comidas?|cenas?|talleres|taller|jornadas?|fiestas?"
@@ -66,6 +68,9 @@ _TIMES = (
 RULES = (
     rule(M, TRANSFER,
          r"\btransferencias?\b|\btransfier\w*|\btransferir\b|\bdomiciliaci\w*|\bingreso en\b",
+         # taking cash out or paying it in: "sacar 200 euros", "ingresar un cheque"
+         rf"\b(?:saca|sacar|sacarme|sacame|retir\w*|ingres\w*|deposit\w*|cobr\w*)\b[^.?!\n]{{0,8}}?(?:{_AMOUNT}|\bcheques?\b|"
+         rf"\befectivo\b)",
          rf"\b(?:manda\w*|envia\w*|transfiere\w*|presta\w*|deja\w*|da|dale|devuelve\w*|"
          rf"pasa\w*|paga\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bdinero\b)"),
     rule(M, PAYMENT,

@@ -22,6 +22,7 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    not_for,
     rule,
     visit,
 )
@@ -48,7 +49,8 @@ _BODY = (
 )
 
 # A bank as a place: "à la Banque Postale", "chez ma banque".
-_BANK = r"(?:\w+ )?banques?\b"
+_BANK = r"(?:\w+ )?banques?\b" + not_for(
+    r"pour|et|afin d'|afin de", r"ouvrir|fermer|clotur\w*|retirer|deposer|encaisser|signer")
 _EVENTS = (
     r"rendez-vous|rendez vous|rdv|reunion|appel|entretien|visite|rencontre|seminaire|soiree|"
     r"evenement|permanence|atelier|formation|conference|cocktail|pot|dejeuner|diner|"
@@ -64,6 +66,9 @@ _TIMES = (
 RULES = (
     rule(M, TRANSFER,
          r"\bvir+e?m+ents?\b|\bprelevements?\b",
+         # taking cash out or paying it in: "retirer 300 euros", "encaisser un chèque"
+         rf"\b(?:retir|depos|encaiss)\w*\b[^.?!\n]{{0,8}}?(?:{_AMOUNT}|\bcheques?\b|\bdu liquide\b|"
+         rf"\bdes especes\b)",
          # a giving or lending verb, then an amount or money: "Prête 200 balles à Karim"
          rf"\b(?:vire|virer|virez|verse|verser|versez|envoie|envoyer|envoyez|transfere|transferer|prete|preter|"
          rf"pretez|donne|donner|avance|avancer|rembourse\w*|paie|paye)\b[^.?!\n]{{0,40}}?"

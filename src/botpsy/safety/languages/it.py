@@ -26,6 +26,7 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    not_for,
     rule,
     visit,
 )
@@ -52,7 +53,8 @@ _BODY = (
 )
 
 # A bank as a place: "in banca", "presso la Banca Sella", "con la mia banca".
-_BANK = r"(?:\w+ )?banca\b"
+_BANK = r"(?:\w+ )?banca\b" + not_for(
+    r"per|e|a", r"aprire|chiudere|prelevare|ritirare|versare|incassare|firmare")
 _EVENTS = (
     r"appuntament[oi]|riunion[ei]|chiamat[ae]|telefonat[ae]|incontr[oi]|colloqui?o?|visit[ae]|event[oi]|cena|pranzo|"
     r"aperitivo|convegno|cors[oi]|seminari?o?|festa|turno"
@@ -67,6 +69,9 @@ _TIMES = (
 RULES = (
     rule(M, TRANSFER,
          r"\bbonifi?c\w*|\baddebit\w*|\bricarica (?:la|il) (?:carta|conto)\b",
+         # taking cash out or paying it in: "prelevare 100 euro", "incassare un assegno"
+         rf"\b(?:preleva|preliev|ritira|incass)\w*\b[^.?!\n]{{0,8}}?(?:{_AMOUNT}|\bassegn[oi]\b|"
+         rf"\bcontanti\b)",
          rf"\b(?:manda\w*|invia\w*|trasferisci|presta\w*|dai|dagli|dalle|restituisci|rimanda|"
          rf"paga\w*|versa\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bsoldi\b|\bdenaro\b)"),
     rule(M, PAYMENT,

@@ -28,6 +28,7 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    not_for,
     rule,
     visit,
 )
@@ -53,7 +54,8 @@ _BODY = (
 )
 
 # A bank as a place: "no banco", "com o meu banco" (a bench is excused apart).
-_BANK = r"(?:\w+ )?bancos?\b"
+_BANK = r"(?:\w+ )?bancos?\b" + not_for(
+    r"para|e|a", r"abrir|fechar|levantar|sacar|depositar|descontar|assinar")
 _EVENTS = (
     r"consultas?|reuniao|reunioes|chamadas?|telefonemas?|encontros?|marcac(?:ao|oes)|visitas?|entrevistas?|eventos?|"
     r"compromissos?|atendimentos?|almoco|jantar|festa|sessao|horario"
@@ -69,6 +71,8 @@ RULES = (
     rule(M, TRANSFER,
          r"\btrans?ferencias?\b|\btransfer(?:e|ir)\b|\bdebito direto\b|\bmb ?way\b|"
          r"\b(?:pelo|via|no|um|fazer um|faz um|faz-me um|manda um) pix\b",
+         # taking cash out or paying it in: "levantar 200 euros", "descontar um cheque"
+         rf"\b(?:levant\w*|saca|sacar|saque\w*|sacou|retir\w*|descont\w*)\b[^.?!\n]{{0,8}}?(?:{_AMOUNT}|\bcheques?\b)",
          rf"\b(?:manda\w*|envia\w*|empresta\w*|devolve\w*|passa\w*|paga\w*|deposita\w*)\b"
          rf"[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bdinheiro\b|\bgrana\b)"),
     rule(M, PAYMENT,
