@@ -13,6 +13,7 @@ import pytest
 from botpsy.safety.config import Domain
 from botpsy.safety.languages import visit
 from botpsy.safety.policy import ScopePolicy, classify
+from botpsy.types import ToolCall
 
 M = Domain.money
 
@@ -129,6 +130,22 @@ def test_an_errand_for_something_else_stays_an_errand() -> None:
                                            ).blocked
     assert not ScopePolicy().check_request("Deposit the kids at school at 8, then coffee at 9"
                                            ).blocked
+
+
+# Event titles the model writes for such a request: terse, the link left out.
+EVENT_TITLES = ["Bank appointment", "Meeting: bank", "Sparkasse Termin", "Termin Sparkasse",
+                "Rendez-vous banque", "Cita banco", "Appuntamento banca", "Reunião banco"]
+
+
+@pytest.mark.parametrize("title", EVENT_TITLES)
+def test_a_calendar_entry_for_the_bank_may_be_written(title: str) -> None:
+    call = ToolCall(name="create_event", arguments={"title": title, "start": "2027-01-12T10:00"})
+    assert not ScopePolicy().check_call(call).blocked
+
+
+def test_a_title_naming_a_banking_act_is_still_refused() -> None:
+    call = ToolCall(name="create_event", arguments={"title": "bank transfer appointment"})
+    assert ScopePolicy().check_call(call).domain is M
 
 
 def test_the_place_excuses_the_bank_and_nothing_beside_it() -> None:

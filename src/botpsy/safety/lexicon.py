@@ -145,7 +145,7 @@ _BANK_PLACE = (
 )
 # What one books, attends or is invited to: "an appointment at the bank".
 _EVENTS = (
-    r"appointments?|appts?|meetings?|meet-?ups?|visits?|calls?|consultations?|interviews?|events?|"
+    r"appointments?|appts?|meetings?|meet-?ups?|visits?|calls?|errands?|trips?|consultations?|interviews?|events?|"
     r"receptions?|seminars?|workshops?|sessions?|lunch|dinner|breakfast|coffee|drinks|"
     r"shifts?|talks?|presentations?|part(?:y|ies)|open days?|open house|tours?|training|"
     r"info(?:rmation)? (?:sessions?|evenings?)"
@@ -475,7 +475,6 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
         ),
         visit(_EVENTS, r"at|with|in|by|to", _BANK_PLACE, _TIMES),
         (
-            rf"\bbank (?:appointments?|meetings?|visits?|errands?|trips?)\b|"
             rf"\b(?:the |my |our )?bank'?s (?:{_EVENTS})\b|"
             rf"\b(?:{_EVENTS}) (?:hosted|organi[sz]ed|run|held|put on|sponsored) by {_BANK_PLACE}"
         ),

@@ -85,13 +85,16 @@ def visit(events: str, links: str, place: str, times: str = "") -> str:
     """A visit, appointment or meeting at ``place``, or a calendar entry for it: an
     ``events`` word, then any few ``times`` words ("on Tuesday at 10"), then a ``links``
     word (a preposition and its article) and ``place`` ("appointment at the bank",
-    "Termin am Dienstag bei der Sparkasse").
+    "Termin am Dienstag bei der Sparkasse"); in a title the link may be left out and
+    the place come first ("Rendez-vous banque", "Sparkasse: Termin").
 
     A bank named as where an appointment happens is a place, like the dentist's. The
     span holds only these words, so it excuses the bank and nothing that a money rule
     finds beside it ("a meeting at the bank about my mortgage" is still money)."""
     gap = rf"(?:\s+(?:{times})){{0,6}}" if times else ""
-    return rf"\b(?:{events}){gap}\s+(?:{links})\s+{place}"
+    sep = r"\s*[:,-]?\s+"
+    return (rf"\b(?:{events}){gap}{sep}(?:(?:{links})\s+)?{place}|"
+            rf"\b{place}{sep}(?:{events})\b")
 
 
 def not_for(markers: str, acts: str) -> str:
