@@ -79,8 +79,9 @@ class SafetyConfig(BaseModel):
         description="side-effecting tools that run without asking, but only while the "
         "conversation holds no untrusted data",
     )
-    # off by default: with the rules, neither classifier reaches precision 0.95 in every
-    # language of the frozen test set (docs/safety.md, "The scope policy")
+    # off by default: with the rules both meet the frozen test set's target in every
+    # language, but each declines more of the ordinary assistant requests than the rules
+    # alone, and the encoder slows a cold start (docs/safety.md, "The scope policy")
     scope_classifier: bool = Field(
         default=False, description="also ask a multilingual scope classifier about requests "
         "no rule matched")

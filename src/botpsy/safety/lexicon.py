@@ -20,9 +20,12 @@ Labelling convention (for eval sets): a request is in a domain when it asks
 about or acts on one of the listed sub-areas, even if the action is only a note
 or a reminder ("remind me to pay rent" is money, "remind me to take my pills" is
 health), but scheduling a visit or an errand ("book a dentist appointment",
-"call the bank") is not, and looking up a contact's number for yourself is not
-personal data; sharing it with someone else is, and so are another person's home
-address, whereabouts, income and private messages.
+"call the bank", "a meeting at the bank on Tuesday") is not: a bank named as a place is
+a place, while its accounts, balances, loans and charges are money, whoever is called
+about them ("call my bank and dispute the charge" asks for money back). Looking up
+a contact's number for yourself is not personal data; sharing it with someone else
+is, and so are another person's home address, whereabouts, income and private
+messages.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import re
 
 from botpsy.safety.config import Domain
 from botpsy.safety.languages import FLAGS as _FLAGS
-from botpsy.safety.languages import Rule, de, es, fr, it, pt
+from botpsy.safety.languages import Rule, de, es, fr, it, not_for, pt, visit
 from botpsy.safety.languages import rule as _rule
 
 _CURRENCY = (
@@ -130,6 +133,31 @@ _PERSON = (
     rf"(?:{_RELATION}(?: (?-i:[A-Z][a-z]+))?|(?-i:[A-Z][a-z]+))"
 )
 
+# A bank as a place, one word of its name allowed ("the local bank", "my Barclays bank"),
+# but not a bank's accounts, cards or money ("at my bank account"), nor a visit made to
+# open an account or to withdraw.
+_BANK_PLACE = (
+    r"(?:the |my |our |a |your )?(?:\w+ )?bank\b(?! (?:accounts?|transfers?|balances?|"
+    r"statements?|cards?|details|loans?|fees?|charges?|codes?|numbers?|transactions?|app|"
+    r"logins?|passwords?|pins?|deposits?)\b)"
+    + not_for(r"to|and|so i can|in order to",
+              r"open|close|withdraw|deposit|cash|take out|apply for|sign")
+)
+# What one books, attends or is invited to: "an appointment at the bank".
+_EVENTS = (
+    r"appointments?|appts?|meetings?|meet-?ups?|visits?|calls?|errands?|trips?|consultations?|interviews?|events?|"
+    r"receptions?|seminars?|workshops?|sessions?|lunch|dinner|breakfast|coffee|drinks|"
+    r"shifts?|talks?|presentations?|part(?:y|ies)|open days?|open house|tours?|training|"
+    r"info(?:rmation)? (?:sessions?|evenings?)"
+)
+# The time words an appointment names before the place: "a meeting on Tuesday at 10 at the bank"
+_TIMES = (
+    r"on|at|this|next|tomorrow|today|tonight|morning|afternoon|evening|noon|the|of|in|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|"
+    r"january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"\d{1,2}(?:[:.]\d\d)?(?:\s?[ap]\.?m\.?)?|\d{1,2}(?:st|nd|rd|th)|o'clock"
+)
+
 # Each alternative below carries a comment naming the class of request it covers;
 # the ``reason`` of its rule is what a declined user reads.
 _ENGLISH_RULES: tuple[Rule, ...] = (
@@ -146,6 +174,10 @@ _ENGLISH_RULES: tuple[Rule, ...] = (
         r"\bwire (?:it|them|the (?:money|amount|payment|funds))\b",
         # "wire 500 to my landlord": a bare amount wired to someone is money too
         r"\bwire\s+\d[\d,.]*k?\s+(?:to|for)\b",
+        # taking cash out or paying it in: "withdraw 300 euros", "deposit the cheque"
+        rf"\b(?:withdraw\w*|deposit\w*|take out|draw out)\b[^.?!\n]{{0,8}}?(?:{_AMOUNT})",
+        r"\b(?:deposit|cash|pay in|paying in)\w* (?:a |the |this |that |my |his |her )?(?:\w+ )?"
+        r"(?:cheques?|checks?)\b",
     ),
     _rule(
         Domain.money, "a payment",
@@ -157,6 +189,10 @@ _ENGLISH_RULES: tuple[Rule, ...] = (
         # money coming back or leaving by arrangement: refunds, debits, standing orders
         r"\b(?:refunds?|chargebacks?|direct debits?|standing orders?|reimburse\w*|"
         r"overdue (?:bill|invoice)s?|bills? payments?)\b",
+        # contesting a charge is asking for money back, whoever is called to do it ("call my
+        # bank and dispute the charge": the call is an errand, its purpose is not)
+        r"\b(?:dispute|contest|challenge|reverse|query)(?:s|d|ing)? (?:a |an |the |this |that |my |"
+        r"these |those )?(?:\w+ )?(?:charges?|transactions?|debits?|withdrawals?|payments?)\b",
     ),
     _rule(
         Domain.money, "a payment",
@@ -425,9 +461,28 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
             r"snow|fog|cloud|sand|piggy|toy) ?banks?\b|\bbank holidays?\b|"
             r"\b(?:west|left|south) bank\b"
         ),
-        r"\bbank(?:ing)? on\b|\bbanked (?:turn|curve)\b",
-        # contacting or visiting the bank is an errand, like booking a dentist
-        r"\b(?:call|phone|ring|visit|go to|stop (?:at|by)|drop by|pop into) (?:the |my )?bank\b",
+        # relying on something ("you can bank on it"), not a bank ("the bank on Friday")
+        r"(?<!\bthe )(?<!\bmy )(?<!\bour )(?<!\ba )\bbank(?:ing)? on\b|\bbanked (?:turn|curve)\b",
+        # a bank as a place: calling or visiting it is an errand and an appointment there a
+        # calendar entry, like the dentist ("remind me to swing by the bank", "a meeting
+        # with my bank on Monday at 10", "the bank's open day"); its accounts, cards and
+        # balances are not ("a call about my bank account" stays money)
+        (
+            rf"\b(?:call(?:ing)?|phon(?:e|ing)|ring(?:ing)?|visit(?:ing)?|(?:go|goes|going|went|"
+            rf"get|getting|head(?:ing)?|run(?:ning)?|walk(?:ing)?|driv(?:e|ing)|hurry) (?:over )?to|"
+            rf"(?:stop|stopping|drop|dropping|swing|swinging|pop|popping) (?:at|by|into|in at|"
+            rf"over to)|be at|meet (?:\w+ ){{0,2}}(?:at|outside|in front of)) {_BANK_PLACE}"
+        ),
+        visit(_EVENTS, r"at|with|in|by|to", _BANK_PLACE, _TIMES),
+        (
+            rf"\b(?:the |my |our )?bank'?s (?:{_EVENTS})\b|"
+            rf"\b(?:{_EVENTS}) (?:hosted|organi[sz]ed|run|held|put on|sponsored) by {_BANK_PLACE}"
+        ),
+        # its branches and opening hours: "does the bank open on Saturdays"
+        (
+            r"\bbank(?:'s)? (?:branch(?:es)?|opening (?:hours|times)|hours)\b|"
+            r"\bbank (?:opens|closes|is (?:open|closed))\b|\b(?:does|is) the bank (?:open|close)"
+        ),
         # a bank as the subject of a lecture, a museum or a story
         (
             r"\b(?:banks?|stock exchange|mint)\b[^.?!\n]{0,25}?\b(?:history|lecture|museum|"

@@ -79,3 +79,27 @@ def amount(number_words: str) -> str:
     """An amount of money in digits or in ``number_words`` followed by a currency."""
     return (rf"{AMOUNT_DIGITS}|\b(?:{number_words})(?:[\s-]+(?:e\s+|y\s+|und\s+)?"
             rf"(?:{number_words}))*\s+(?:{CURRENCY})\b")
+
+
+def visit(events: str, links: str, place: str, times: str = "") -> str:
+    """A visit, appointment or meeting at ``place``, or a calendar entry for it: an
+    ``events`` word, then any few ``times`` words ("on Tuesday at 10"), then a ``links``
+    word (a preposition and its article) and ``place`` ("appointment at the bank",
+    "Termin am Dienstag bei der Sparkasse"); in a title the link may be left out and
+    the place come first ("Rendez-vous banque", "Sparkasse: Termin").
+
+    A bank named as where an appointment happens is a place, like the dentist's. The
+    span holds only these words, so it excuses the bank and nothing that a money rule
+    finds beside it ("a meeting at the bank about my mortgage" is still money)."""
+    gap = rf"(?:\s+(?:{times})){{0,6}}" if times else ""
+    sep = r"\s*[:,-]?\s+"
+    return (rf"\b(?:{events}){gap}{sep}(?:(?:{links})\s+)?{place}|"
+            rf"\b{place}{sep}(?:{events})\b")
+
+
+def not_for(markers: str, acts: str) -> str:
+    """A lookahead that fails where the rest of the sentence says the visit is for one of
+    ``acts`` ("... at the bank to open an account", "... à la banque pour retirer"): what
+    one goes to a bank to do decides, and opening an account or withdrawing is money even
+    where no other word of the request is."""
+    return rf"(?![^.?!\n]{{0,40}}?\b(?:{markers}) (?:{acts})\b)"

@@ -28,6 +28,7 @@ from botpsy.safety.languages import (
     amount,
     benign,
     rule,
+    visit,
 )
 
 M, P, H = Domain.money, Domain.personal_data, Domain.health
@@ -51,10 +52,30 @@ _BODY = (
     r"herz|lunge|niere|leber|blase|zeh\w*"
 )
 
+# A bank as a place: "bei der Sparkasse", "mit meiner Bank", "der Deutschen Bank".
+_BANK = r"(?:\w+ )?(?:\w*bank|\w*sparkasse)\b"
+_EVENTS = (
+    r"termin\w*|treffen|besuch|anruf|telefonat|\w*call|beratungs(?:termin|gesprach)\w*|beratung|gesprach|meeting|"
+    r"veranstaltung\w*|info-?abend|kundenabend|sitzung|vorstellungsgesprach|schicht|empfang|"
+    r"\w*feier|fuhrung|tag der offenen tur"
+)
+_TIMES = (
+    r"am|um|im|den|morgen|heute|ubermorgen|fruh|vormittags?|nachmittags?|abends?|uhr|woche|"
+    r"nachste[nrs]?|diese[nrs]?|(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)s?|"
+    r"januar|februar|marz|april|mai|juni|juli|august|september|oktober|november|dezember|"
+    r"\d{1,2}(?:[:.]\d\d)?\.?"
+)
+
 RULES = (
     rule(M, TRANSFER,
          # transfers by name, and their standing forms
-         r"\b\w*uberw(?:ei|ie)s\w*|\bdauerauftr\w*|\blastschrift\w*",
+         r"\b\w*uberw(?:ei|ie)s\w*|\bdauerauftr\w*|\blastschrift\w*|\b(?:ab|fehl)buchung\w*",
+         # taking cash out or paying it in: "200 Euro abheben", "hebe 50 € ab", "Scheck einlösen"
+         rf"(?:{_AMOUNT})[^.?!\n]{{0,20}}?\b(?:abheb\w*|abgehoben)\b|"
+         rf"\b(?:hebe|hebt|heb)\b[^.?!\n]{{0,8}}?(?:{_AMOUNT})|\bschecks?\b",
+         # contesting a charge is asking for money back: "die Belastung reklamieren"
+         r"\b(?:reklamier|widersprech|widersprich|anfecht)\w* (?:die |der |eine |einer |diese |dieser )?"
+         r"(?:\w+ )?(?:belastung|transaktion|kartenzahlung)\b",
          # a giving or lending verb, then an amount or money: "Leih Jonas hundert Euro"
          rf"\b(?:schick\w*|send\w*|gib|gebe|leih\w*|borg\w*|spende\w*|transferier\w*|"
          rf"zahl\w*|bezahl\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bgeld\b)"),
@@ -149,7 +170,16 @@ BENIGN = benign(
     # a bench to sit on, a bank to ring as an errand
     r"\b(?:an|auf|neben|unter) (?:der|die|einer|eine|dem|den) bank (?:im|am|vor|hinter|beim)\b",
     r"\bbank (?:im|am) (?:\w+)?(?:park|garten|see|ufer|spielplatz)\b",
-    r"\b(?:bei der|die|der|mit der) bank an(?:zu)?rufen\b|\bzur bank (?:zu )?(?:gehen|fahren)\b",
+    # a bank as a place: calling or going there is an errand, an appointment there a
+    # calendar entry ("Termin am Dienstag bei der Sparkasse", "zur Bank", "Weihnachtsfeier
+    # der Volksbank"); its accounts and cards are still money
+    rf"\b(?:bei der|die|der|mit der|meine|unsere) {_BANK} an(?:zu)?rufen\b|\bzur {_BANK}|"
+    rf"\b(?:bei|an) (?:der|meiner|unserer) {_BANK} vorbei\w*",
+    visit(_EVENTS, r"bei (?:der|meiner|unserer|einer)|in (?:der|meiner|einer)|"
+          r"mit (?:der|meiner|unserer)|an der|von der|der|meiner", _BANK, _TIMES),
+    rf"\boffnungszeiten (?:der|meiner|unserer) {_BANK}|"
+    rf"\b(?:(?:die|meine|unsere) {_BANK} (?:hat|ist)|(?:hat|ist) (?:die|meine|unsere) {_BANK}) "
+    r"(?:\w+ ){0,3}(?:offen|geoffnet|zu|geschlossen)\b",
     # investing time or effort, not money
     r"\b(?:zeit|energie|muhe|arbeit)\b[^.?!\n]{0,30}?\binvestier\w*",
     # what a shop accepts is not a request about money

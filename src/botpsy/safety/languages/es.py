@@ -26,7 +26,9 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    not_for,
     rule,
+    visit,
 )
 
 M, P, H = Domain.money, Domain.personal_data, Domain.health
@@ -49,9 +51,26 @@ _BODY = (
     r"piernas?|brazos?|pies?|rodillas?|cuello|hombros?|munecas?|tobillos?|cadera|piel|corazon"
 )
 
+# A bank as a place: "en el Banco Santander", "con mi banco" (a bench is excused apart).
+_BANK = r"(?:\w+ )?bancos?\b" + not_for(
+    r"para|y|a", r"abrir|cerrar|sacar|retirar|ingresar|depositar|cobrar|firmar")
+_EVENTS = (
+    r"citas?|reunion(?:es)?|llamadas?|visitas?|entrevistas?|turnos?|eventos?|charlas?|encuentros?|"
+    r"quedadas?|desayunos?|comidas?|cenas?|talleres|taller|jornadas?|fiestas?"
+)
+_TIMES = (
+    r"el|la|las|los|a|de|por|hoy|manana|pasado manana|tarde|noche|mediodia|semana|que viene|"
+    r"proximo|proxima|este|esta|lunes|martes|miercoles|jueves|viernes|sabado|domingo|"
+    r"enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|"
+    r"\d{1,2}(?:[:.]\d\d)?|\d{1,2}h"
+)
+
 RULES = (
     rule(M, TRANSFER,
          r"\btransferencias?\b|\btransfier\w*|\btransferir\b|\bdomiciliaci\w*|\bingreso en\b",
+         # taking cash out or paying it in: "sacar 200 euros", "ingresar un cheque"
+         rf"\b(?:saca|sacar|sacarme|sacame|retir\w*|ingres\w*|deposit\w*|cobr\w*)\b[^.?!\n]{{0,8}}?(?:{_AMOUNT}|\bcheques?\b|"
+         rf"\befectivo\b)",
          rf"\b(?:manda\w*|envia\w*|transfiere\w*|presta\w*|deja\w*|da|dale|devuelve\w*|"
          rf"pasa\w*|paga\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bdinero\b)"),
     rule(M, PAYMENT,
@@ -59,7 +78,10 @@ RULES = (
          # money lent or owed: "devuélvele lo que me prestó", "lo que le debo"
          r"\bdevuelve\w*\b[^.?!\n]{0,25}?\b(?:lo que|el dinero)\b|\blo que (?:me|te|le|les) "
          r"(?:debo|debes|debe|presto|prestaste|dejo)\b",
-         r"\breembols\w*|\bbizum\w*"),
+         r"\breembols\w*|\bbizum\w*",
+         # contesting a charge is asking for money back: "reclama ese cargo"
+         r"\b(?:reclam|disput|impugn)\w* (?:un|el|ese|este|una|la|esa|esta) (?:\w+ )?"
+         r"(?:cargo|cobro|movimiento|transaccion)\b"),
     rule(M, BANKING,
          rf"\bcuentas? (?:corriente|bancaria|de ahorro\w*|nomina|conjunta)\b|\ben {_MY} cuenta\b",
          r"\bsaldo\b|\bbancos?\b|\bbancari\w*|\bprestamos?\b|\bhipoteca\w*|\bcredito\b|"
@@ -130,7 +152,18 @@ RULES = (
 BENIGN = benign(
     r"\bbanco (?:del|de un|de la|para el|en el) (?:\w+ )?(?:parque|jardin|plaza|terraza|paseo)\b|"
     r"\bun banco para el\b|\bbanco de (?:madera|jardin)\b",
-    r"\b(?:llamar|ir|pasar por) al banco\b|\bbanco de (?:alimentos|sangre|datos|pruebas)\b",
+    r"\bbanco de (?:alimentos|sangre|datos|pruebas)\b",
+    # a bank as a place: calling or going there is an errand, an appointment there a
+    # calendar entry ("cita el martes a las 10 en el banco", "pasar por el banco"); its
+    # accounts and cards are still money
+    rf"\b(?:ir|voy|vas|va|vamos|vaya|pas(?:ar|o|a|e|amos|arme|arte|arse)|"
+    rf"acerc(?:ar|o|a|arme|arte|arse)|volver|vuelvo|llam(?:ar|o|a|e|ame|arle)|telefonear) "
+    rf"(?:al|a mi|a un|por el|por mi|hasta el|hasta mi) {_BANK}",
+    visit(_EVENTS, r"en (?:el|mi|un|nuestro)|con (?:el|mi|nuestro)|del|de mi|"
+          r"(?:en|con) (?:la|mi) (?:sucursal|oficina|agencia|gestora?|asesora?) (?:del|de mi)",
+          _BANK, _TIMES),
+    rf"\bhorarios? (?:del|de mi) {_BANK}|\b(?:el|mi) {_BANK} (?:abre|cierra|esta (?:abierto|cerrado))\b|"
+    rf"\b(?:horas?|cuando)\b[^.?!\n]{{0,10}}?\b(?:abre|cierra) (?:el|mi) {_BANK}",
     r"\binvertir (?:mas |mucho |poco )?tiempo\b",
     r"\bsolo acepta efectivo\b|\bsolo (?:con )?efectivo\b",
     r"\bcambiar (?:mi|la) contrasena\b",

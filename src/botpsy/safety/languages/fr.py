@@ -22,7 +22,9 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    not_for,
     rule,
+    visit,
 )
 
 M, P, H = Domain.money, Domain.personal_data, Domain.health
@@ -46,9 +48,27 @@ _BODY = (
     r"estomac|poitrine|epaules?|poignets?|chevilles?|hanches?|peau|dent"
 )
 
+# A bank as a place: "à la Banque Postale", "chez ma banque".
+_BANK = r"(?:\w+ )?banques?\b" + not_for(
+    r"pour|et|afin d'|afin de", r"ouvrir|fermer|clotur\w*|retirer|deposer|encaisser|signer")
+_EVENTS = (
+    r"rendez-vous|rendez vous|rdv|reunion|appel|entretien|visite|rencontre|seminaire|soiree|"
+    r"evenement|permanence|atelier|formation|conference|cocktail|pot|dejeuner|diner|"
+    r"(?:journee )?portes ouvertes"
+)
+_TIMES = (
+    r"lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|demain|apres-demain|aujourd'hui|"
+    r"ce|cette|prochain|prochaine|matin|apres-midi|soir|midi|semaine|a|le|la|heures?|"
+    r"janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|"
+    r"\d{1,2}h(?:\d\d)?|\d{1,2}(?::\d\d)?"
+)
+
 RULES = (
     rule(M, TRANSFER,
          r"\bvir+e?m+ents?\b|\bprelevements?\b",
+         # taking cash out or paying it in: "retirer 300 euros", "encaisser un chèque"
+         rf"\b(?:retir|depos|encaiss)\w*\b[^.?!\n]{{0,8}}?(?:{_AMOUNT}|\bcheques?\b|\bdu liquide\b|"
+         rf"\bdes especes\b)",
          # a giving or lending verb, then an amount or money: "Prête 200 balles à Karim"
          rf"\b(?:vire|virer|virez|verse|verser|versez|envoie|envoyer|envoyez|transfere|transferer|prete|preter|"
          rf"pretez|donne|donner|avance|avancer|rembourse\w*|paie|paye)\b[^.?!\n]{{0,40}}?"
@@ -56,6 +76,9 @@ RULES = (
     rule(M, PAYMENT,
          r"\b(?:payer|paye|payes|payez|payons|paient|paie|paiement\w*)\b",
          r"\brembours\w*|\bfactures? (?:a payer|impayee\w*)",
+         # contesting a charge is asking for money back: "conteste ce débit"
+         r"\bcontest\w* (?:le|un|ce|cette|la|une|l') ?(?:\w+ )?(?:debit|operation|transaction|achat|"
+         r"frais)\b",
          r"\b(?:lydia|paylib|sumeria)\b"),
     rule(M, BANKING,
          rf"\bcomptes? (?:courant|bancaire|epargne|joint|titres|cheques?)\w*|\bsur {_MY} compte\b",
@@ -131,7 +154,18 @@ RULES = (
 )
 
 BENIGN = benign(
-    r"\b(?:appeler|passer a|aller a) (?:la|ma) banque\b",
+    # a bank as a place: calling or going there is an errand, an appointment there a
+    # calendar entry ("rendez-vous mardi à 10h à la banque", "faire un saut à la banque");
+    # its accounts and cards are still money
+    rf"\b(?:appel\w*|telephon\w*|pass\w*|repass\w*|all(?:er|ez|ons)|vais|va|retourn\w*|rend\w*|"
+    rf"fai\w* un (?:saut|tour|crochet)) (?:a |par |jusqu'a )?(?:la|ma|notre) {_BANK}",
+    visit(_EVENTS, r"a la|a ma|chez|avec (?:la|ma|notre)|dans (?:la|ma|une|notre)|de (?:la|ma)",
+          _BANK, _TIMES),
+    rf"\b(?:{_EVENTS}) avec (?:mon|ma|le|la|notre) conseill(?:er|ere) (?:bancaire|de (?:la|ma) "
+    r"banque)\b",
+    rf"\bhoraires (?:de|d'ouverture de) (?:la|ma) {_BANK}|"
+    rf"\b(?:la|ma) {_BANK} (?:ouvre|ferme|est (?:ouverte|fermee))\b|"
+    rf"\b(?:heures?|quand)\b[^.?!\n]{{0,10}}?\b(?:ouvre|ferme) (?:la|ma) {_BANK}",
     r"\b(?:du|de|le|mon|ton|son) temps\b[^.?!\n]{0,20}?\binvesti\w*|\binvesti\w* (?:du|de son|de mon) temps\b",
     r"\bne prend que (?:les )?especes\b|\b(?:que|uniquement) (?:en |les )?especes\b",
     r"\bchanger (?:mon|le|mes) mots? de passe\b",

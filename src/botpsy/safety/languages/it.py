@@ -26,7 +26,9 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    not_for,
     rule,
+    visit,
 )
 
 M, P, H = Domain.money, Domain.personal_data, Domain.health
@@ -50,14 +52,34 @@ _BODY = (
     r"anca|pelle|cuore"
 )
 
+# A bank as a place: "in banca", "presso la Banca Sella", "con la mia banca".
+_BANK = r"(?:\w+ )?banca\b" + not_for(
+    r"per|e|a", r"aprire|chiudere|prelevare|ritirare|versare|incassare|firmare")
+_EVENTS = (
+    r"appuntament[oi]|riunion[ei]|chiamat[ae]|telefonat[ae]|incontr[oi]|colloqui?o?|visit[ae]|event[oi]|cena|pranzo|"
+    r"aperitivo|convegno|cors[oi]|seminari?o?|festa|turno"
+)
+_TIMES = (
+    r"lunedi|martedi|mercoledi|giovedi|venerdi|sabato|domenica|domani|dopodomani|oggi|"
+    r"alle|all'\w+|ore|prossimo|prossima|questo|questa|mattina|pomeriggio|sera|settimana|"
+    r"di|il|a|mezzogiorno|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|"
+    r"settembre|ottobre|novembre|dicembre|\d{1,2}(?:[:.]\d\d)?"
+)
+
 RULES = (
     rule(M, TRANSFER,
          r"\bbonifi?c\w*|\baddebit\w*|\bricarica (?:la|il) (?:carta|conto)\b",
+         # taking cash out or paying it in: "prelevare 100 euro", "incassare un assegno"
+         rf"\b(?:preleva|preliev|ritira|incass)\w*\b[^.?!\n]{{0,8}}?(?:{_AMOUNT}|\bassegn[oi]\b|"
+         rf"\bcontanti\b)",
          rf"\b(?:manda\w*|invia\w*|trasferisci|presta\w*|dai|dagli|dalle|restituisci|rimanda|"
          rf"paga\w*|versa\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bsoldi\b|\bdenaro\b)"),
     rule(M, PAYMENT,
          r"\bpaga(?:re|mento\w*|menti|to|ta|no|rla|rlo|mi)?\b|\bpago\b|\bpagh\w*|\brimbors\w*|"
-         r"\brestituisci\w* (?:\w+ )?(?:i soldi|il denaro|quello che)\b|\bsatispay\b|\bpostepay\b"),
+         r"\brestituisci\w* (?:\w+ )?(?:i soldi|il denaro|quello che)\b|\bsatispay\b|\bpostepay\b",
+         # contesting a charge is asking for money back: "contesta quel movimento"
+         r"\bcontest\w* (?:un|il|quel|questo|la|una|quella|questa|l') ?(?:\w+ )?"
+         r"(?:movimento|transazione|operazione)\b"),
     rule(M, BANKING,
          rf"\bconti? (?:corrent\w*|bancari\w*|deposito|cointestat\w*)\b|\bsul {_MY}? ?conto\b",
          r"\bsaldo\b|\bbanca\b|\bbanche\b|\bbancari\w*|\bhome banking\b|\bbancomat\b|\bmutu[oi]\b|"
@@ -125,8 +147,18 @@ RULES = (
 
 BENIGN = benign(
     r"\bbanco (?:del|al|di) (?:mercato|pesce|formaggio|scuola|lavoro)\b|\bal banco\b",
-    r"\b(?:chiamare|contattare|telefonare a|sentire) (?:la )?(?:mia )?banca\b|"
-    r"\b(?:andare|passare) (?:in|dalla|alla) banca\b",
+    # a bank as a place: calling or going there is an errand, an appointment there a
+    # calendar entry ("appuntamento giovedì alle 10 in banca", "fare un salto in banca");
+    # its accounts and cards are still money
+    rf"\b(?:chiam\w*|contatt\w*|telefonare a|sentire) (?:la )?(?:mia )?{_BANK}",
+    rf"\b(?:andare|vado|vai|va|andiamo|passare|passo|passi|passa|ripassare|fare un salto|"
+    rf"faccio un salto|fai un salto|fermarmi|mi fermo|recarmi|mi reco|tornare|torno) "
+    rf"(?:in|alla|dalla|nella|presso la) (?:mia )?{_BANK}",
+    visit(_EVENTS, r"in|con la|con la mia|alla|alla mia|nella|presso la|presso la mia|dalla|"
+          r"della|della mia", _BANK, _TIMES),
+    rf"\borari?o? (?:della|di apertura della) (?:mia )?{_BANK}|"
+    rf"\b(?:la|mia) {_BANK} (?:apre|chiude|e aperta|e chiusa)\b|"
+    rf"\b(?:or[ae]|quando)\b[^.?!\n]{{0,10}}?\b(?:apre|chiude) (?:la )?(?:mia )?{_BANK}",
     r"\binvestire (?:piu |molto |poco )?tempo\b",
     r"\b(?:accetta )?solo contanti\b",
     r"\bcambiare (?:la )?(?:mia )?password\b",

@@ -28,7 +28,9 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    not_for,
     rule,
+    visit,
 )
 
 M, P, H = Domain.money, Domain.personal_data, Domain.health
@@ -51,15 +53,34 @@ _BODY = (
     r"pes?|joelhos?|pescoco|ombros?|pulsos?|tornozelos?|anca|pele|coracao"
 )
 
+# A bank as a place: "no banco", "com o meu banco" (a bench is excused apart).
+_BANK = r"(?:\w+ )?bancos?\b" + not_for(
+    r"para|e|a", r"abrir|fechar|levantar|sacar|depositar|descontar|assinar")
+_EVENTS = (
+    r"consultas?|reuniao|reunioes|chamadas?|telefonemas?|encontros?|marcac(?:ao|oes)|visitas?|entrevistas?|eventos?|"
+    r"compromissos?|atendimentos?|almoco|jantar|festa|sessao|horario"
+)
+_TIMES = (
+    r"segunda|terca|quarta|quinta|sexta|\w+-feira|feira|sabado|domingo|amanha|hoje|as|a|de|"
+    r"da|do|na|no|proxima|proximo|esta|este|semana|manha|tarde|noite|meio-dia|"
+    r"janeiro|fevereiro|marco|abril|maio|junho|julho|agosto|setembro|outubro|novembro|"
+    r"dezembro|\d{1,2}(?:[:h.]\d\d)?|\d{1,2}h"
+)
+
 RULES = (
     rule(M, TRANSFER,
          r"\btrans?ferencias?\b|\btransfer(?:e|ir)\b|\bdebito direto\b|\bmb ?way\b|"
          r"\b(?:pelo|via|no|um|fazer um|faz um|faz-me um|manda um) pix\b",
+         # taking cash out or paying it in: "levantar 200 euros", "descontar um cheque"
+         rf"\b(?:levant\w*|saca|sacar|saque\w*|sacou|retir\w*|descont\w*)\b[^.?!\n]{{0,8}}?(?:{_AMOUNT}|\bcheques?\b)",
          rf"\b(?:manda\w*|envia\w*|empresta\w*|devolve\w*|passa\w*|paga\w*|deposita\w*)\b"
          rf"[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bdinheiro\b|\bgrana\b)"),
     rule(M, PAYMENT,
          r"\bpag(?:ar|a|o|as|ue|uem|amento\w*|ou|ando)\b|\breembols\w*|\bdevolve\w* (?:\w+ )?"
-         r"(?:o dinheiro|a massa)\b|\bboleto\b"),
+         r"(?:o dinheiro|a massa)\b|\bboleto\b",
+         # contesting a charge is asking for money back: "contesta essa cobrança"
+         r"\bcontest\w* (?:uma|a|essa|esta|o|um|esse|este) (?:\w+ )?(?:cobrancas?|transac(?:ao|oes)|"
+         r"debitos?|movimentos?)\b"),
     rule(M, BANKING,
          rf"\bcontas? (?:a ordem|corrente|bancaria|poupanca|conjunta)\b|\bna {_MY}? ?conta\b|"
          rf"\bcaiu na conta\b",
@@ -129,7 +150,19 @@ RULES = (
 BENIGN = benign(
     r"\bbanco (?:do|de|da|para o) (?:\w+ )?(?:jardim|parque|praca|quintal|varanda)\b|"
     r"\bbanco de (?:madeira|jardim|alimentos|sangue|dados)\b",
-    r"\b(?:lig|telefon)\w* (?:para o|ao) banco\b|\b(?:ir|vai|vou) ao banco\b|\bbancos? (?:do|de) (?:carro|tras|frente)\b",
+    r"\bbancos? (?:do|de) (?:carro|tras|frente)\b",
+    # a bank as a place: calling or going there is an errand, an appointment there a
+    # calendar entry ("reunião na sexta às 10h no banco", "passar pelo banco"); its
+    # accounts and cards are still money
+    rf"\b(?:lig\w*|telefon\w*|ir|vou|vai|vamos|passar|passo|passa|voltar|volto|"
+    rf"dar um (?:salto|pulo|saltinho)|dar uma (?:passada|saltada)) "
+    rf"(?:ao|no|pelo|ate ao|ate o|para o|ao meu|no meu|pelo meu|para o meu) {_BANK}",
+    visit(_EVENTS, r"no|no meu|com o|com o meu|ao|do|do meu|na (?:agencia|filial) do(?: meu)?|"
+          r"com (?:o|a) (?:meu |minha )?(?:gestor|gestora|consultor|consultora) do",
+          _BANK, _TIMES),
+    rf"\bhorarios? (?:do|de funcionamento do) (?:meu )?{_BANK}|"
+    rf"\bo (?:meu )?{_BANK} (?:abre|fecha|esta (?:aberto|fechado))\b|"
+    rf"\b(?:horas?|quando)\b[^.?!\n]{{0,10}}?\b(?:abre|fecha) o (?:meu )?{_BANK}",
     r"\b(?:ligar|telefonar|ir) (?:para|a) (?:a )?seguranca social\b",
     r"\binvestir (?:mais |muito |pouco )?tempo\b",
     r"\bso aceita dinheiro\b|\bdinheiro vivo\b|\bso (?:em )?dinheiro\b",

@@ -1,0 +1,181 @@
+"""A bank named as a place is not a money request; its accounts, cards and charges are.
+
+The sentences are written for these tests, apart from every eval set (the last test
+checks that none of them is a row of the safety set or a measurement request).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from botpsy.safety.config import Domain
+from botpsy.safety.languages import visit
+from botpsy.safety.policy import ScopePolicy, classify
+from botpsy.types import ToolCall
+
+M = Domain.money
+
+# An appointment, meeting or visit at a bank, a calendar entry or a reminder to go there,
+# its opening hours: a place, like the dentist's.
+BANK_AS_PLACE = [
+    ("en", "I have an appointment at the bank on Thursday at 11"),
+    ("en", "Pencil in coffee with my bank advisor on Monday at 9:30, she wants to say hi"),
+    ("en", "remind me to swing by the bank after lunch"),
+    ("en", "Block Friday morning for the bank's open day"),
+    ("en", "add a bank appointment for next Wednesday"),
+    ("en", "I'm heading over to the bank, move my 2pm"),
+    ("en", "Does the bank open on Saturdays? Add it to my errands note"),
+    ("en", "Set up a video call with my bank for Wednesday at 4pm"),
+    ("de", "Trag mir den Termin am Donnerstag um 14 Uhr bei der Sparkasse ein"),
+    ("de", "Erinnere mich Mittwochmittag, dass ich zur Postbank radeln muss"),
+    ("de", "Ich muss Freitag früh noch bei der Volksbank vorbei"),
+    ("de", "Beratungsgespräch mit meiner Bank nächste Woche eintragen"),
+    ("de", "Die Weihnachtsfeier der Sparkasse ist am 12. Dezember, bitte in den Kalender"),
+    ("de", "Wann hat die Bank am Samstag offen?"),
+    ("de", "Trag ein Telefonat mit der Sparkasse am Montag um 9 ein"),
+    ("fr", "Note un rendez-vous jeudi à 15h à la banque"),
+    ("fr", "Rappelle-moi de faire un saut à la banque demain matin"),
+    ("fr", "Ajoute la soirée de la Banque Populaire à mon agenda"),
+    ("fr", "RDV avec mon conseiller bancaire lundi prochain, mets-le dans le calendrier"),
+    ("fr", "À quelle heure ferme la banque samedi ?"),
+    ("fr", "Planifie un appel avec ma banque mardi à 11h"),
+    ("es", "Apunta una cita el jueves a las 11 en el banco"),
+    ("es", "Recuérdame pasar por el banco antes de comer"),
+    ("es", "Tengo una reunión con mi gestora del banco el lunes"),
+    ("es", "¿A qué hora cierra el banco los sábados?"),
+    ("es", "Agenda una llamada con el banco el viernes a las 12"),
+    ("it", "Segna in calendario: riunione giovedì alle 10 alla Banca Etica con Sofia"),
+    ("it", "Ricordami di fare un salto in banca quando esco dalla palestra"),
+    ("it", "Metti in agenda la cena della Banca Sella venerdì"),
+    ("it", "A che ora chiude la banca sabato?"),
+    ("it", "Fissa una telefonata con la banca lunedì alle 9"),
+    ("pt", "Marca uma reunião na sexta às 10h no banco"),
+    ("pt", "Lembra-me de passar pelo banco amanhã de manhã"),
+    ("pt", "Põe na agenda o almoço com o meu gestor do banco"),
+    ("pt", "A que horas fecha o banco no sábado?"),
+    ("pt", "Marca uma chamada com o banco na terça às 15h"),
+]
+
+# Money that names a bank stays money: its accounts, balances, loans, and contesting a
+# charge (the call to the bank is an errand, asking for the money back is not).
+BANK_AS_MONEY = [
+    ("en", "transfer 200 from my bank account"),
+    ("en", "after the gym, tell me how low my bank balance got"),
+    ("en", "call my bank and dispute the charge"),
+    ("en", "meeting at the bank to discuss my mortgage"),
+    ("en", "how much do I owe the bank"),
+    ("en", "visit the bank's app and tell me my balance"),
+    ("en", "a call with the bank about my credit card limit"),
+    ("de", "Sag mir nach dem Joggen, ob mein Kontostand bei der Sparkasse im Minus ist"),
+    ("de", "Termin bei der Bank wegen meinem Kredit"),
+    ("de", "Ruf die Bank an und reklamiere die Belastung von letzter Woche"),
+    ("de", "Wie viel habe ich bei der Sparkasse?"),
+    ("fr", "Appelle ma banque et conteste ce débit de 40 euros"),
+    ("fr", "Ouvre un compte en banque pour Léa"),
+    ("fr", "Rendez-vous à la banque pour mon prêt immobilier"),
+    ("fr", "Ouvre ma banque en ligne"),
+    ("es", "Llama al banco y reclama ese cargo de 30 euros"),
+    ("es", "¿Cuánto tengo en el banco?"),
+    ("es", "Cita en el banco para pedir un préstamo"),
+    ("it", "Chiama la banca e contesta quel movimento"),
+    ("it", "Quanto ho in banca?"),
+    ("it", "Appuntamento in banca per il mutuo"),
+    ("pt", "Liga ao banco e contesta essa cobrança"),
+    ("pt", "Quanto tenho no banco?"),
+    ("pt", "Consulta no banco para o empréstimo da casa"),
+]
+
+# What one goes to a bank to do decides: opening an account or taking cash out is money
+# even where the bank is named as the place and no other word of the request is.
+BANK_VISIT_FOR_MONEY = [
+    ("en", "appointment at the bank to open an account for my son"),
+    ("en", "appointment at the bank on Friday so I can sign the papers"),
+    ("en", "go to the bank and withdraw 500 euros"),
+    ("en", "remind me to cash the check from grandma at the bank"),
+    ("de", "Morgen 300 Euro abheben, bevor wir zur Sparkasse gehen"),
+    ("de", "Heb 200 € am Automaten ab"),
+    ("fr", "Rendez-vous à la banque pour retirer 300 euros"),
+    ("fr", "Passer à la banque pour ouvrir un compte à Léo"),
+    ("es", "cita en el banco para abrir una cuenta"),
+    ("es", "Apunta que el sábado tengo que sacar 200 euros"),
+    ("it", "appuntamento in banca per aprire un conto"),
+    ("it", "Ricordami di prelevare 100 euro"),
+    ("pt", "reunião no banco para abrir uma conta"),
+    ("pt", "Vou ao banco levantar 50 euros"),
+    ("pt", "Lembra-me de descontar o cheque da avó"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), BANK_AS_PLACE, ids=[t[:40] for _, t in BANK_AS_PLACE])
+def test_a_bank_as_a_place_is_allowed(lang: str, text: str) -> None:
+    decision = ScopePolicy().check_request(text)
+    assert not decision.blocked, decision.summary()
+
+
+@pytest.mark.parametrize(("lang", "text"), BANK_AS_MONEY, ids=[t[:40] for _, t in BANK_AS_MONEY])
+def test_money_that_names_a_bank_stays_money(lang: str, text: str) -> None:
+    assert ScopePolicy().check_request(text).domain is M
+
+
+@pytest.mark.parametrize(("lang", "text"), BANK_VISIT_FOR_MONEY,
+                         ids=[t[:40] for _, t in BANK_VISIT_FOR_MONEY])
+def test_a_bank_visit_for_an_account_or_cash_is_money(lang: str, text: str) -> None:
+    assert ScopePolicy().check_request(text).domain is M
+
+
+def test_an_errand_for_something_else_stays_an_errand() -> None:
+    assert not ScopePolicy().check_request("Remind me to call the bank to ask about opening hours"
+                                           ).blocked
+    assert not ScopePolicy().check_request("Deposit the kids at school at 8, then coffee at 9"
+                                           ).blocked
+
+
+# Event titles the model writes for such a request: terse, the link left out.
+EVENT_TITLES = ["Bank appointment", "Meeting: bank", "Sparkasse Termin", "Termin Sparkasse",
+                "Rendez-vous banque", "Cita banco", "Appuntamento banca", "Reunião banco"]
+
+
+@pytest.mark.parametrize("title", EVENT_TITLES)
+def test_a_calendar_entry_for_the_bank_may_be_written(title: str) -> None:
+    call = ToolCall(name="create_event", arguments={"title": title, "start": "2027-01-12T10:00"})
+    assert not ScopePolicy().check_call(call).blocked
+
+
+def test_a_title_naming_a_banking_act_is_still_refused() -> None:
+    call = ToolCall(name="create_event", arguments={"title": "bank transfer appointment"})
+    assert ScopePolicy().check_call(call).domain is M
+
+
+def test_the_place_excuses_the_bank_and_nothing_beside_it() -> None:
+    """The appointment's span ends at the bank: the mortgage after it is still found."""
+    hits = classify("Lunch at the bank on Friday, then ask about my mortgage rate")
+    assert [h.matched for h in hits] == ["mortgage"]
+    hits = classify("an appointment at my bank account page")
+    assert any(h.matched.startswith("bank") for h in hits)
+
+
+def test_visit_reads_the_time_words_between_the_event_and_the_place() -> None:
+    pattern = re.compile(visit("appointment", "at", "the bank", r"on|at|tuesday|\d+"),
+                         re.IGNORECASE)
+    assert pattern.search("an appointment on Tuesday at 10 at the bank")
+    # any other word between them leaves the bank unexcused
+    assert not pattern.search("an appointment about my loan at the bank")
+    assert pattern.search("an appointment at the bank").group() == "appointment at the bank"
+
+
+def test_relying_on_something_is_not_a_bank() -> None:
+    assert not classify("You can bank on me for Saturday's move")
+    assert [h.matched for h in classify("how much cash does the bank on Elm Road hold")] == [
+        "cash", "bank"]
+
+
+def test_these_sentences_are_in_no_eval_set() -> None:
+    from botpsy.evals.safety_set import load_full_set, measurement_requests, normal_text
+    from botpsy.evals.safety_set_negatives import ordinary_requests
+
+    evaluated = {normal_text(t) for t in measurement_requests()}
+    evaluated |= {normal_text(i.text) for i in [*load_full_set(), *ordinary_requests()]}
+    ours = [text for _, text in BANK_AS_PLACE + BANK_AS_MONEY + BANK_VISIT_FOR_MONEY]
+    assert [t for t in ours if normal_text(t) in evaluated] == []
