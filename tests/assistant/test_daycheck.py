@@ -287,7 +287,29 @@ def test_one_day_at_one_time_and_an_evening_past_midnight(check):
 @pytest.mark.parametrize(("name", "text"), [
     ("create_event", "In 2 hours remind me to take the laundry out"),  # no day named
     ("update_event", "Move the dentist to Friday at 10:00"),  # adds nothing: its own checks
-    ("list_events", "What's on Friday?"),
+    ("list_events", "What did I have on the calendar last week?"),  # the past: not held
 ])
 def test_nothing_is_held_where_the_request_fixes_nothing_for_a_new_item(check, name, text):
     assert check.expected(_spec(name, "start", "end"), _said(text)) == {}
+
+
+def test_a_lookup_is_held_to_a_range_that_holds_the_named_day(check):
+    """Today is Thursday 2026-12-03 in these tests: "Friday" is tomorrow."""
+    held = check.expected(_spec("list_events", "start", "end"), _said("What's on Friday?"))
+    assert _admits(held["start"], "2026-12-04") and _admits(held["start"], "2026-12-03T00:00")
+    assert not _admits(held["start"], "2025-03-04")  # a range that misses Friday: refused
+    assert _admits(held["end"], "2026-12-04") and _admits(held["end"], "2026-12-10")
+    assert not _admits(held["end"], "2026-12-02")
+
+
+def test_a_lookup_for_what_is_coming_starts_today(check):
+    held = check.expected(_spec("list_events", "start", "end"),
+                          _said("Find my meeting with Priya and remind me an hour before it"))
+    assert _admits(held["start"], "2026-12-03") and not _admits(held["start"], "2025-03-04")
+    assert _admits(held["end"], "2027-01-31") and not _admits(held["end"], "2025-03-15")
+    refused = check(ToolCall(name="list_events", arguments={"start": "2025-03-04",
+                                                            "end": "2025-03-15"}),
+                    _said("Find my meeting with Priya and remind me an hour before it"))
+    assert refused is not None and "in the past" in refused.reason
+    asked_back = _said("Did I meet Priya last week?")
+    assert check(ToolCall(name="list_events", arguments={"start": "2026-11-23"}), asked_back) is None

@@ -31,6 +31,7 @@ EXPECTED = {
     "list_reminders",
     "complete_reminder",
     "list_files",
+    "search_events",
     "read_file",
     "write_file",
     "search_files",

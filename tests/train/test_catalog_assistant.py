@@ -35,6 +35,7 @@ NEW_TOOLS = {
     "delete_event",
     "draft_email",
     "find_free_slots",
+    "search_events",
     "get_contact",
     "list_inbox",
     "read_email",

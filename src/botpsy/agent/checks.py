@@ -55,6 +55,16 @@ class Anticipating(Protocol):
         ...
 
 
+@runtime_checkable
+class Prerequisite(Protocol):
+    """A call check that can say which item families must be looked up before a call of
+    ``spec`` can be right ("remind me an hour before my dentist appointment": the
+    appointment's start; ``("event",)``), and nothing once they are in view."""
+
+    def needs_first(self, spec: ToolSpec, messages: list[Message]) -> tuple[str, ...]:
+        ...
+
+
 # Tool name -> argument -> schema keywords, gathered from a turn's refusals.
 Narrowing = dict[str, dict[str, dict[str, Any]]]
 

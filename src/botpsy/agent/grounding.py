@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from botpsy.agent.checks import Refusal, narrowed
 from botpsy.agent.selection import (
     ACTION_WORDS,
+    DEFAULT_SYNONYMS,
     FAMILY_ALIASES,
     LOOK_VERBS,
     NOT_NAMES,
@@ -48,6 +49,10 @@ _PARTICLES = frozenset({"off", "out", "up", "down", "back", "away", "over", "not
 # and when (days: a search matches text, and "Friday" is in many emails).
 _NOT_SEARCHED = (STOPWORDS | _PARTICLES | NOT_NAMES | LOOK_VERBS
                  | {"today", "tonight", "tomorrow", "yesterday", "week", "weekend"}
+                 # the words of a time said relative to the item ("half an hour before it")
+                 | {"half", "hour", "hours", "minute", "minutes", "mins", "day", "days",
+                    "morning", "afternoon", "evening", "night", "before", "after", "next",
+                    "last", "instead"}
                  | {w for verb, cues in ACTION_WORDS.items() for w in (verb, *cues) if " " not in w})
 # "isn't", "Mom's", "we'll": the tail after the apostrophe (straight or curly)
 _CONTRACTION = re.compile(r"n['’]t\b|['’](?:s|re|ll|ve|d|m)\b", re.IGNORECASE)
@@ -203,8 +208,7 @@ def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]
     said = user_text(messages)
     family = name_family(spec.name)
     if not acts_on_items(spec.name):  # "emails" is no word to search the mail for
-        terms = [t for t in lookup_terms(said)
-                 if {FAMILY_ALIASES.get(w, w) for w in stem_words(t)} != {family}]
+        terms = [t for t in lookup_terms(said) if not names_family(t, family)]
         query = properties.get("query")
         return {"query": {"enum": terms}} if terms and isinstance(query, dict) else {}
     ids = {i.id for i in shown_items(messages) if i.family == family and i.words & words(said)}
@@ -212,6 +216,16 @@ def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]
     id_args = [a for a, schema in properties.items()
                if a.endswith("_id") and isinstance(schema, dict) and schema.get("type") == "integer"]
     return {a: {"enum": sorted(ids)} for a in id_args} if ids else {}
+
+
+def names_family(term: str, family: str) -> bool:
+    """Whether every word of ``term`` only names the family ("emails"; "meeting" and
+    "lunch" for events): no word to search its items for."""
+    def names(word: str) -> bool:
+        stems = stem_words(word)
+        return (DEFAULT_SYNONYMS.get(word.lower(), ()) == (family,)
+                or bool(stems) and all(FAMILY_ALIASES.get(w, w) == family for w in stems))
+    return all(names(word) for word in term.split())
 
 
 def forced_spec(spec: ToolSpec, messages: list[Message]) -> ToolSpec:

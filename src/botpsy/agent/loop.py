@@ -33,6 +33,7 @@ from botpsy.agent.checks import (
     Anticipating,
     CallCheck,
     Narrowing,
+    Prerequisite,
     combine,
     determined_arguments,
     kept_arguments,
@@ -40,7 +41,14 @@ from botpsy.agent.checks import (
     remember,
 )
 from botpsy.agent.compact import compactions
-from botpsy.agent.grounding import forced_spec, ungrounded
+from botpsy.agent.grounding import (
+    finders,
+    forced_spec,
+    lookup_terms,
+    shown_items,
+    ungrounded,
+    user_text,
+)
 from botpsy.agent.guard import LoopGuard, Repeat
 from botpsy.agent.intent import is_lookup, latest_request
 from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder
@@ -54,7 +62,7 @@ from botpsy.agent.run_events import (
     describe_call,
     failed,
 )
-from botpsy.agent.selection import ToolSelector, creates
+from botpsy.agent.selection import DAY_WORDS, Selection, ToolSelector, creates, name_family
 from botpsy.backends.base import ChatModel, ContextOverflowError
 from botpsy.formats.spans import json_text
 from botpsy.safety.audit import REQUEST_TOOL, AuditDecision, AuditEntry, AuditLog
@@ -87,6 +95,7 @@ class _Turn:
     pending: list[PendingCall] = field(default_factory=list)
     first_choice: str = "auto"  # tool_choice of the turn's first generation (single_call mode)
     requested: list[frozenset[str]] = field(default_factory=list)  # Selection.requested
+    looked: list[frozenset[str]] = field(default_factory=list)  # Selection.looked
     forced: list[ToolSpec] | None = None  # single_call mode: the next round must call one of these
     # single_call mode: the tools whose failed calls had their one retry
     retried: set[str] = field(default_factory=set)
@@ -217,12 +226,13 @@ class Agent:
     # -- turn setup -------------------------------------------------------------------------
     def _new_turn(self, messages: list[Message], session_id: str | None) -> _Turn:
         start = turn_start(messages)
-        tools, matched, requested = self._select_tools(messages[start].content, messages)
+        tools, matched, selection = self._select_tools(messages[start].content, messages)
         return _Turn(
             messages=messages,
             tools=tools,
             first_choice=self._first_choice(matched),
-            requested=requested,
+            requested=list(selection.requested) if selection else [],
+            looked=list(selection.looked) if selection else [],
             guard=LoopGuard.from_turn(messages[start:], self.safety.max_identical_calls),
             pipeline=CallPipeline(self.registry, self.safety, self.confirmer, self.audit,
                                   session_id),
@@ -236,17 +246,17 @@ class Agent:
 
     def _select_tools(
         self, query: str, messages: list[Message]
-    ) -> tuple[list[ToolSpec], bool, list[frozenset[str]]]:
+    ) -> tuple[list[ToolSpec], bool, Selection | None]:
         """The tools to show; whether the request matched some of them (False only
         when a selector found nothing and fell back to every tool; without a
-        selector every tool is a candidate); and the act tools the request asks
-        for, when the selector can tell (``Selection.requested``)."""
+        selector every tool is a candidate); and the selection, which says what the
+        request asks to be done and looked up (``Selection.requested``, ``.looked``)."""
         specs = self.registry.specs()
         if self.tool_selector is None:
-            return specs, True, []
+            return specs, True, None
         used = {call.name for m in messages for call in m.tool_calls if call.name in self.registry}
         selection = self.tool_selector.choose(query, specs, always=used)
-        return selection.tools, not selection.fallback, list(selection.requested)
+        return selection.tools, not selection.fallback, selection
 
     def _start(
         self, user_text: str, history: list[Message], session_id: str | None, stream: bool
@@ -383,11 +393,10 @@ class Agent:
             choice = turn.first_choice
             if choice == "required":  # held to the same grounding, in its grammar only: a
                 # narrowed schema in the prompt changed which tool the model chose
-                made = self._creation_asked(turn)
-                if made:  # the request asks to add one thing: the call adds it
+                made = self._lookup_first(turn) or self._creation_asked(turn)
+                if made:  # what the request needs first: a lookup, or the one thing it adds
                     tools, earlier = made, turn.tools
-                held = [self._anticipated(turn, self._narrow_forced(turn, spec))
-                        for spec in tools]
+                held = [self._narrow_forced(turn, spec) for spec in tools]
         elif turn.forced:
             # the first call's tools stay in the prompt where a grammar holds the call
             # (its cached start serves again); the call itself is held to turn.forced
@@ -480,6 +489,61 @@ class Agent:
             return []
         return [spec for spec in turn.tools if spec.name in group]
 
+    def _lookup_first(self, turn: _Turn) -> list[ToolSpec]:
+        """The shown look tools the first call is held to when the request asks to act on
+        something it must find first, and the conversation shows nothing of its kind yet:
+        the tools of the clause that asks to look it up ("Find my meeting with Priya and
+        remind me an hour before it": ``Selection.looked``), else the finders of the item an
+        edit acts on ("Lunch with Jonas moves to 13:00": ``update_event`` needs an event
+        id, ``list_events`` gives it). Why: a 135M model went straight to the action with
+        a made-up day or id, which was refused, and the turn's one retry was spent on the
+        lookup it had skipped. Nothing is lost: the action is forced after the lookup
+        (``_actions_left``), and a model that looks first anyway meets no difference."""
+        if not turn.requested:
+            return []
+        groups = [set(group) for group in turn.looked]
+        if not groups:
+            families = {family for group in turn.requested for name in group
+                        for family in self._needed_first(turn, name)}
+            groups = [set(finders(family, self.registry)) for family in sorted(families)]
+        seen = {item.family for item in shown_items(turn.messages)}
+        for group in groups:
+            tools = [spec for spec in turn.tools if spec.name in group
+                     and name_family(spec.name) not in seen and not self._takes_id(spec.name)]
+            if tools:
+                return self._searching(turn, tools)
+        return []
+
+    def _searching(self, turn: _Turn, tools: list[ToolSpec]) -> list[ToolSpec]:
+        """Of a family's look tools, those that search by words (a ``query``), when the
+        request names something to search for and no day to list: "find my meeting with
+        Priya" is a search, "my 3pm on Friday" a look at Friday. Else all of them."""
+        said = user_text(turn.messages)
+        searching = [spec for spec in tools
+                     if "query" in ((spec.parameters or {}).get("properties") or {})]
+        if not searching or not lookup_terms(said) or DAY_WORDS.search(said):
+            return tools
+        return searching
+
+    def _needed_first(self, turn: _Turn, name: str) -> set[str]:
+        """The item families a call of ``name`` needs looked up first: its own, for an
+        edit that names its item by id; those a check says (``checks.Prerequisite``)
+        for one that adds an item ("an hour before my dentist appointment")."""
+        if name not in self.registry:
+            return set()
+        if not creates(name):
+            return {name_family(name)} if self._takes_id(name) else set()
+        spec = self.registry.get(name).spec
+        return {family for check in self.call_checks if isinstance(check, Prerequisite)
+                for family in check.needs_first(spec, turn.messages)}
+
+    def _takes_id(self, name: str) -> bool:
+        """Whether the tool names the item it acts on by an ``*_id`` argument."""
+        if name not in self.registry:
+            return False
+        properties = (self.registry.get(name).spec.parameters or {}).get("properties") or {}
+        return any(arg.endswith("_id") for arg in properties)
+
     def _anticipated(self, turn: _Turn, spec: ToolSpec) -> ToolSpec:
         """``spec`` held to what the call checks say the request already fixes
         (``agent.checks.Anticipating``): a first call cannot write what they would refuse."""
@@ -491,9 +555,11 @@ class Agent:
         return narrowed(spec, fixed)
 
     def _narrow_forced(self, turn: _Turn, spec: ToolSpec) -> ToolSpec:
-        """A forced call's schema: what grounding allows (``grounding.forced_spec``),
-        then what the turn's refusals allow on top."""
-        return narrowed(forced_spec(spec, turn.messages), turn.narrowing)
+        """A forced call's schema: what grounding allows (``grounding.forced_spec``), what
+        the checks say the conversation already fixes (``_anticipated``: after a lookup,
+        the address it found), then what the turn's refusals allow on top."""
+        return narrowed(self._anticipated(turn, forced_spec(spec, turn.messages)),
+                        turn.narrowing)
 
     def _named_in_errors(self, steps: list[AgentStep]) -> list[ToolSpec]:
         """The lookup tools that the failed calls' refusals name as data

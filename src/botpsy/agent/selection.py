@@ -82,6 +82,14 @@ def creates(tool_name: str) -> bool:
     return tool_name.split("_", 1)[0] in CREATING_VERBS
 
 NOT_NAMES = frozenset(["i", *full_names(WEEKDAYS), *full_names(MONTHS)])
+# A request that names a day or a date: its lookups look at days, not words. (A time of
+# day does not count: "the evening before at 8pm" is the new item's.)
+DAY_WORDS = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|weekend|"
+    + "|".join(sorted({*full_names(WEEKDAYS), *full_names(MONTHS)} - {"may", "march"},
+                      key=len, reverse=True))
+    + r")\b|\b(?:may|march)\s+\d|\b\d{4}-\d{2}-\d{2}\b",
+    re.IGNORECASE)
 FAMILY_ALIASES: dict[str, str] = {
     "mail": "email", "inbox": "email", "slot": "event", "calendar": "event", "todo": "remind",
 }
@@ -95,7 +103,24 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _CLAUSE_SPLIT = re.compile(r"[.!?;:]+\s|\b(?:and|then|but|also)\b", re.IGNORECASE)
 _FILLER = re.compile(r"^(?:\W|please\b|just\b|now\b|(?:can|could|would|will) you\b)+",
                      re.IGNORECASE)
+# A clause's verb and its object: "write them a draft", "make me a reply".
+_OBJECT = re.compile(r"^\W*\w+\s+(?:(?:me|him|her|them|us|\w+)\s+)?(?:a|an|the|my)\s+"
+                     r"(?P<noun>\w+)", re.IGNORECASE)
+# An item's subject, then what happens to it: "is cancelled", "got moved", "moves to".
+_PREDICATE = re.compile(
+    r"\b(?:is|are|was|were|got|gets|has been|have been)\s+(?:now\s+)?([a-z]+ed)\b"
+    r"|\b([a-z]+s)\s+(?:to|from)\b", re.IGNORECASE)
 _POLITE = re.compile(r"^\W*(?:(?:can|could|would|will) you|please)\b", re.IGNORECASE)
+# A clause that asks to look something up opens with one of these ("Look up Dan's
+# address", "Check when ...", "Get Jamie's email", "Find my meeting with Priya").
+LOOK_CLAUSE = re.compile(
+    r"^\W*(?:look\s+up|look\s+for|find(?:\s+out)?|check|get|search(?:\s+for)?|see|show|"
+    r"read|pull\s+up|fetch|open|grab)\b", re.IGNORECASE)
+# A person's address, number or birthday: a contact's field, though "email" is a word of
+# the mail ("Get Jamie's email", "Dan's address").
+CONTACT_FIELD = re.compile(
+    r"\b[A-Za-z]+['\u2019]s\s+(?:e-?mail(?:\s+address)?|address|(?:phone\s+|mobile\s+)?number|"
+    r"phone|mobile|birthday|contact(?:\s+details)?)\b", re.IGNORECASE)
 # Verbs of tools that find or show items: kept whenever their family is chosen,
 # because every action first has to find the item it works on.
 LOOK_VERBS = frozenset(["list", "search", "read", "get", "show", "view", "fetch", "lookup"])
@@ -129,7 +154,8 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
     # reminders and to-dos
     "remind": ("reminder",), "todo": ("reminder",), "to-do": ("reminder",),
     "to-dos": ("reminder",), "todos": ("reminder",), "task": ("reminder",),
-    "to do": ("reminder",), "tick off": ("complete", "reminder"), "forget": ("reminder",),
+    "to do": ("reminder",), "tick off": ("complete", "reminder"),
+    "tick": ("complete", "reminder"), "cross off": ("complete", "reminder"), "forget": ("reminder",),
     "deadline": ("reminder", "due"), "done": ("complete", "reminder"),
     # people
     "phone": ("contact",), "number": ("contact",), "address": ("contact", "email"),
@@ -152,6 +178,9 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "rename": ("update",), "new": ("create",),
 }
 
+# Request verbs that mean "search" (their synonym): never an action by themselves.
+SEARCHING_VERBS = frozenset(w for w, means in DEFAULT_SYNONYMS.items() if means == ("search",))
+
 # Requests whose words alone say too little: "tell Sam" sends a message, "tell me" asks.
 DEFAULT_PATTERNS: dict[str, tuple[str, ...]] = {
     (
@@ -173,14 +202,14 @@ ACTION_WORDS: dict[str, tuple[str, ...]] = {
     "update": ("change", "move", "reschedule", "push", "postpone", "shift", "rename", "edit",
                "extend", "shorten", "instead", "earlier", "later", "make it"),
     "delete": ("cancel", "remove", "drop", "clear", "scrap", "ditch", "erase", "get rid",
-               "call off", "off my calendar", "not coming", "isn't coming"),
+               "call off", "off my calendar", "off the calendar", "not coming", "isn't coming"),
     "send": ("email", "e-mail", "mail", "write to", "tell", "let", "ask", "invite", "forward",
              "share", "notify", "inform", "text", "ping", "message", "loop", "reach out"),
     "reply": ("respond", "answer", "write back", "get back", "tell", "confirm", "decline",
               "accept", "say yes", "say no"),
     "draft": ("prepare", "compose"),
     "trash": ("delete", "remove", "bin", "throw", "spam", "junk", "clean", "get rid"),
-    "complete": ("done", "finish", "finished", "tick", "check off", "mark", "did"),
+    "complete": ("done", "finish", "finished", "tick", "check off", "cross off", "mark", "did"),
     "find": ("free", "available", "availability", "find time", "time for", "gap", "fit"),
 }
 
@@ -203,10 +232,13 @@ def commands(query: str) -> list[str]:
 
 
 def clause_verbs(clause: str) -> list[str]:
-    """The words that can be a clause's verb: its first, and the first after each
-    comma ("I've watered the plants, tick that reminder off"; "If it is, book it")."""
+    """The words that can be a clause's verb: its first, the first after each comma
+    ("I've watered the plants, tick that reminder off"; "If it is, book it"), and the
+    verb after a subject that says what happened to an item ("Lunch with Jonas moves to
+    13:00", "the review is cancelled")."""
     starts = [_FILLER.sub("", part) for part in clause.split(",")]
-    return [m.group() for m in (_NAME_PART.search(part) for part in starts) if m]
+    verbs = [m.group() for m in (_NAME_PART.search(part) for part in starts) if m]
+    return verbs + [m.group(1) or m.group(2) for m in _PREDICATE.finditer(clause)]
 
 
 def _stemmer():
@@ -282,8 +314,18 @@ class ToolRole:
         """Whether a clause (see ``commands``) asks for this action: a word that can
         be its verb is a cue ("email Dan", not "read the email"), or it holds a cue phrase
         ("take the visit off my calendar")."""
-        return any(_stem(verb) in self.cues for verb in clause_verbs(clause)) \
+        return any(self._cued_by(verb, clause) for verb in clause_verbs(clause)) \
             or any(p.search(clause) for p in self.phrases)
+
+    def _cued_by(self, verb: str, clause: str) -> bool:
+        """Whether ``verb`` names this action; a verb that also means "search" ("find")
+        only with another cue in the clause: "find my meeting with Priya" looks an event
+        up, "find a free slot" asks for slots."""
+        stem = _stem(verb)
+        if stem not in self.cues:
+            return False
+        return verb.lower() not in SEARCHING_VERBS or bool((self.cues - {stem})
+                                                           & set(stem_words(clause)))
 
 
 def tool_role(tool_name: str, family: str, actions: Mapping[str, tuple[str, ...]]) -> ToolRole:
@@ -337,6 +379,10 @@ class Selection:
     actions: list[str] = field(default_factory=list)  # act tools the request named
     # what the request asks to be done: per clause, the act tools that would do it
     requested: list[frozenset[str]] = field(default_factory=list)
+    # what the request asks to be looked up first: per clause that opens with a look
+    # verb and asks for no action ("Find my meeting with Priya"), the look tools of the
+    # family it is about
+    looked: list[frozenset[str]] = field(default_factory=list)
 
 
 class Bm25ToolSelector(ToolSelector):
@@ -450,8 +496,9 @@ class Bm25ToolSelector(ToolSelector):
                 shown = acts
             keep |= {name for name in family.tools if roles[name].look} | set(shown)
         asked = self._asked(query, tools, acting, roles)
+        looked = self._looked(query, tools, [f for f in ranked if f.family in chosen], roles)
         return Selection([spec for spec in tools if spec.name in keep], ranked, chosen,
-                         actions=sorted(named), requested=asked)
+                         actions=sorted(named), requested=asked, looked=looked)
 
     def _asked(self, query: str, tools: list[ToolSpec], families: list[FamilyScore],
                roles: dict[str, ToolRole]) -> list[frozenset[str]]:
@@ -469,9 +516,51 @@ class Bm25ToolSelector(ToolSelector):
                       if f.family in shown and f.mentioned]
             if not ranked:
                 continue
-            main = max(ranked, key=lambda f: (f.family in words, f.score))
-            group = frozenset(name for name in shown[main.family].tools
-                              if not roles[name].look and roles[name].asked_in(clause))
+            # the family the clause names by name first, then by score; the next one
+            # when its tools do not do what the verb says ("draft him a note" names a
+            # note, but drafting is the mail's)
+            ordered = sorted(ranked, key=lambda f: (f.family in words, f.score), reverse=True)
+            # the clause's object names a tool's verb ("write them a draft": draft_email):
+            # that tool, before one its looser verb asks for ("write": create_note)
+            noun = _OBJECT.match(clause)
+            named = _stem(noun.group("noun")) if noun else None
+            candidates = [frozenset(name for name in shown[f.family].tools
+                                    if not roles[name].look and _stem(name.split("_")[0]) == named)
+                          for f in ordered]
+            candidates += [frozenset(name for name in shown[f.family].tools
+                                     if not roles[name].look and roles[name].asked_in(clause))
+                           for f in ordered]
+            group = next((g for g in candidates if g), frozenset())
+            if group and group not in groups:
+                groups.append(group)
+        return groups
+
+    def _looked(self, query: str, tools: list[ToolSpec], families: list[FamilyScore],
+                roles: dict[str, ToolRole]) -> list[frozenset[str]]:
+        """What the request asks to look up before it acts, one group of look tools per
+        clause that opens with a look verb ("Look up Dan's address", "Check when the
+        parent-teacher meeting is") and whose verb names no action: the look tools of
+        the family the clause is about ("Dan's address" is a contact's field, whatever
+        the word). Why: asked to "find my meeting with Priya and remind me an hour
+        before it", a 135M model went straight to the reminder with a made-up day."""
+        shown = {f.family: f for f in families}
+        groups: list[frozenset[str]] = []
+        for clause in commands(query):
+            if not LOOK_CLAUSE.match(clause):
+                continue
+            if any(not role.look and role.asked_in(clause) for role in roles.values()):
+                continue
+            family = "contact" if CONTACT_FIELD.search(clause) else None
+            if family is None:
+                words = {FAMILY_ALIASES.get(w, w) for w in stem_words(clause)}
+                ranked = [f for f in self.rank(clause, tools, person_hint=False)
+                          if f.family in shown and f.score > 0]
+                if not ranked:
+                    continue
+                family = max(ranked, key=lambda f: (f.family in words, f.score)).family
+            if family not in shown:
+                continue
+            group = frozenset(name for name in shown[family].tools if roles[name].look)
             if group and group not in groups:
                 groups.append(group)
         return groups

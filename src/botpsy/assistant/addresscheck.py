@@ -27,7 +27,7 @@ from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
 from botpsy.agent.selection import name_family
 from botpsy.safety.taint import EMAIL_ADDRESS
-from botpsy.types import Message, ToolCall
+from botpsy.types import Message, ToolCall, ToolSpec
 
 # What a call wrote as an address, cut or not ("lena@hoffmann", "bo@").
 _WRITTEN = re.compile(r"[\w.+-]+@[\w.-]*")
@@ -106,6 +106,28 @@ class AddressCheck:
         return Refusal(f"{found} is not an address the user wrote or a lookup showed; the "
                        f"addresses the user gave or the contacts show: {', '.join(offered[:5])}",
                        {arg: address_keywords(offered, arg.lower() in _LISTS) for arg in wrong})
+
+
+    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, object]]:
+        """Before a call of an act tool: its address arguments held to the addresses the
+        conversation shows (``agent.checks.Anticipating``), once the user wrote one or a
+        contact lookup showed one. Why: shown Dan's card, a 135M model wrote
+        ``to="Dan Okafor"``, which no mail tool can read, and spent the turn's retry on it.
+        Every address the check accepts stays writable (a sender a mail showed too: the
+        gate judges that one); the user's own only when nothing else is shown."""
+        if not acts_on_items(spec.name):
+            return {}
+        properties = (spec.parameters or {}).get("properties") or {}
+        required = set((spec.parameters or {}).get("required") or [])
+        # a held argument must be written: an optional cc stays free
+        arguments = [arg for arg in properties if _ARGUMENTS.match(arg) and arg in required]
+        own = [a.lower() for a in self._own() if a]
+        trusted = [a for a in shown_addresses(messages, families=TRUSTED_FAMILIES)
+                   if a not in own]
+        if not arguments or not trusted:
+            return {}
+        shown = [a for a in shown_addresses(messages, own) if a not in own] + own
+        return {arg: address_keywords(shown, arg.lower() in _LISTS) for arg in arguments}
 
 
 def address_keywords(shown: list[str], several: bool) -> dict[str, object]:

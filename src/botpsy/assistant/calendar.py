@@ -36,6 +36,7 @@ from botpsy.types import Origin
 MAX_ATTENDEES = 50
 MAX_EVENTS_LISTED = 50
 MAX_EVENT_DAYS = 31
+SEARCH_DAYS = 90  # how far ahead search_events looks by default
 
 
 class Event(Record):
@@ -87,6 +88,42 @@ class CalendarToolbox(Toolbox):
             "SELECT * FROM events WHERE starts_at < ? AND ends_at > ? "
             "ORDER BY starts_at, id LIMIT ?",
             (to_db(stop), to_db(begin.value), MAX_EVENTS_LISTED),
+        )
+        return [self._event(row) for row in rows]
+
+    @exposed(writes=False)
+    def search_events(self, query: str, start: str = "today", end: str | None = None
+                      ) -> list[Event]:
+        """Find events by words in their title, place, attendees or description, soonest
+        first.
+
+        Args:
+            query: Words to look for, e.g. a name or 'dentist'.
+            start: First day or time to look from, e.g. 'today' or '2025-03-04'.
+            end: Last day or time; default: 90 days after start.
+        """
+        words = inputs.search_words(query)
+        begin = self._when(start, "start")
+        stop = begin.value + timedelta(days=SEARCH_DAYS)
+        if end is not None:
+            parsed_end = self._end(end, begin, event=False)
+            stop = parsed_end.value + timedelta(days=1) if parsed_end.date_only else parsed_end.value
+        if stop <= begin.value:
+            raise ToolInputError("end must be after start", ErrorKind.invalid_date)
+        return self._matching(words, " AND ", begin.value, stop) or self._matching(
+            words, " OR ", begin.value, stop)
+
+    def _matching(self, words: list[str], joiner: str, begin: datetime, stop: datetime
+                  ) -> list[Event]:
+        """The events in a range whose text holds all (``AND``) or any (``OR``) of the words."""
+        haystack = ("(title || ' ' || coalesce(location, '') || ' ' || attendees || ' ' || "
+                    "description)")
+        where = joiner.join(f"{haystack} LIKE ? ESCAPE '\\'" for _ in words)
+        rows = self.store.query(
+            f"SELECT * FROM events WHERE starts_at < ? AND ends_at > ? AND ({where}) "
+            "ORDER BY starts_at, id LIMIT ?",
+            (to_db(stop), to_db(begin), *[inputs.like_pattern(w) for w in words],
+             MAX_EVENTS_LISTED),
         )
         return [self._event(row) for row in rows]
 

@@ -37,6 +37,7 @@ from botpsy.agent.grounding import acts_on_items, user_text
 from botpsy.agent.intent import latest_request
 from botpsy.agent.selection import creates
 from botpsy.assistant.errors import ToolInputError
+from botpsy.assistant.relative import found_event, mentions_moment, relative_moment
 from botpsy.assistant.timeutil import ParsedTime, is_clock_time, parse_end, parse_when
 from botpsy.language import MONTHS, WEEKDAYS, full_names
 from botpsy.types import Message, ToolCall, ToolSpec
@@ -54,6 +55,11 @@ DAY_PHRASE = re.compile(
 _AFTER_TOMORROW = re.compile(r"\bday\s+after\s+tomorrow\b", re.IGNORECASE)
 DAY_ARGUMENTS = ("start", "due", "date")
 LOOKUP_DAYS = timedelta(days=7)
+# How far ahead a lookup of "my meeting with Priya" (no day named) may look.
+UPCOMING_DAYS = 60
+# A request about the past: its lookups may look back.
+_PAST = re.compile(r"\b(?:last|ago|yesterday|previous|past|earlier|did|was|were|had|"
+                   r"missed|overdue)\b", re.IGNORECASE)
 MAX_OVERNIGHT = timedelta(hours=12)
 _CLOCK = "([01][0-9]|2[0-3]):[0-5][0-9]"
 # Times of day as a user writes them: "9:30", "14:00", "9am", "7.30 pm" (a bare number is
@@ -76,6 +82,9 @@ class DayCheck:
         self._takes = takes
 
     def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+        relative = self._relative_refusal(call, messages)
+        if relative is not None:
+            return relative
         undated = self.undated(call)
         if not undated and not any(isinstance(call.arguments.get(a), str)
                                    for a in (*DAY_ARGUMENTS, "end")):
@@ -83,7 +92,7 @@ class DayCheck:
         said = user_text(messages)
         named = self.named_days(said)
         if not named:
-            return None
+            return self._past_range(call, messages)
         unreadable = {arg: None for arg in (*DAY_ARGUMENTS, "end")
                       if not self._readable(call.arguments.get(arg))}
         acts = acts_on_items(call.name)
@@ -103,9 +112,15 @@ class DayCheck:
         the day after (an evening past midnight) or a bare time, at one of the request's
         times when it names two or more ("from 9:00 to 9:30"), as a refused call's retry
         is held. Nothing when the user named no day, or the tool adds nothing."""
+        properties = (spec.parameters or {}).get("properties") or {}
+        if not acts_on_items(spec.name):
+            return self._expected_range(properties, messages)
         if not creates(spec.name):
             return {}
-        properties = (spec.parameters or {}).get("properties") or {}
+        moment = self.relative(messages)
+        if moment is not None:
+            return {arg: {"enum": [f"{moment:%Y-%m-%dT%H:%M}"]}
+                    for arg in ("start", "due") if arg in properties}
         named = self.named_days(user_text(messages))
         if not named:
             return {}
@@ -119,6 +134,90 @@ class DayCheck:
             ends = times if len(times) >= 2 else set()  # "from 9:00 to 9:30": one of those
             held["end"] = {"pattern": day_pattern(overnight, bare_time=True, times=ends)}
         return held
+
+    def _expected_range(self, properties: Collection[str], messages: list[Message]
+                        ) -> dict[str, dict[str, str]]:
+        """A lookup's range before it is made: on the named days when the user named
+        any, else from today on, unless the request asks about the past (``upcoming``).
+        Why: asked to "find my meeting with Priya", a 135M model listed a day of 2025
+        (its training data's), found nothing, and the action after it had no item."""
+        if "start" not in properties and "date" not in properties:
+            return {}
+        today = self._now().astimezone(self._tz()).date()
+        named = self.named_days(user_text(messages))
+        if named:  # a range that holds a named day, as the check asks
+            first, last = min(named), max(named)
+            starts = _days(min(today, first), last)
+            ends = _days(first, last + LOOKUP_DAYS)
+        elif self.upcoming(messages):
+            starts, ends = {today}, _days(today, today + timedelta(days=UPCOMING_DAYS))
+        else:
+            return {}
+        held = {"start": {"pattern": day_pattern(starts)}} if "start" in properties else {}
+        if "date" in properties:
+            held["date"] = {"pattern": day_pattern(named or starts)}
+        if "end" in properties and "start" in held:
+            held["end"] = {"pattern": day_pattern(ends)}
+        return held
+
+    def _past_range(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+        """A lookup whose whole range lies before today, for a request about what is coming
+        (``upcoming``): refused, its retry held to a range from today on."""
+        if acts_on_items(call.name) or not self.upcoming(messages):
+            return None
+        today = self._now().astimezone(self._tz()).date()
+        start = self._parse(call.arguments.get("start") or call.arguments.get("date"))
+        if start is None or start.value.date() >= today:
+            return None
+        end = self._parse_end(call.arguments.get("end"), start.value)
+        last = end.date() if end is not None else start.value.date() + LOOKUP_DAYS
+        if last >= today:
+            return None
+        narrow = self._expected_range(call.arguments.keys(), messages)
+        return Refusal(f"the range from {start.value.date().isoformat()} lies in the past, and "
+                       f"the request asks about what is coming (today is {today.isoformat()}); "
+                       "look from today on", narrow)
+
+    def upcoming(self, messages: list[Message]) -> bool:
+        """Whether a request that names no day asks about what is coming (not "last
+        week", "did I", "yesterday")."""
+        request = latest_request(messages)
+        return not self.named_days(user_text(messages)) and not _PAST.search(request)
+
+    def needs_first(self, spec: ToolSpec, messages: list[Message]) -> tuple[str, ...]:
+        """A new item whose time the request fixes relative to an event ("half an hour
+        before my dentist appointment") needs the event looked up first, until a lookup
+        has shown it (``agent.checks.Prerequisite``)."""
+        if not creates(spec.name) or not mentions_moment(latest_request(messages)):
+            return ()
+        return () if found_event(messages, self._tz()) is not None else ("event",)
+
+    def relative(self, messages: list[Message]) -> datetime | None:
+        """The moment the latest request fixes relative to the event a lookup found ("an
+        hour before it", "the evening before at 8pm"; ``assistant.relative``), or None."""
+        request = latest_request(messages)
+        event = found_event(messages, self._tz())
+        return relative_moment(request, event.start) if event is not None else None
+
+    def _relative_refusal(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+        """A new item's start or due that is not the moment the request fixes relative to
+        the item it looked up: refused, and its retry held to that moment."""
+        if not creates(call.name):
+            return None
+        moment = self.relative(messages)
+        if moment is None:
+            return None
+        wrong = {}
+        for arg in ("start", "due"):
+            parsed = self._parse(call.arguments.get(arg))
+            if arg in call.arguments and (parsed is None or parsed.value != moment):
+                wrong[arg] = call.arguments[arg]
+        if not wrong:
+            return None
+        when = f"{moment:%Y-%m-%dT%H:%M}"
+        found = " and ".join(f"{arg} {value!r}" for arg, value in wrong.items())
+        return Refusal(f"{found} is not the time the request asks for, counted from the item "
+                       f"the lookup found: {when}", {arg: {"enum": [when]} for arg in wrong})
 
     def _untimed(self, call: ToolCall, named: set[date], times: set[str]) -> dict[str, ParsedTime]:
         """The start or due of a call that adds an item, on a named day but at none of the
@@ -269,6 +368,11 @@ class DayCheck:
             pattern = day_pattern(named, bare_time=end, timed=timed, times=allowed)
             narrow[arg] = {"pattern": pattern}
         return Refusal(reason, narrow)
+
+
+def _days(first: date, last: date) -> set[date]:
+    """Every day from ``first`` to ``last``, both included."""
+    return {first + timedelta(days=n) for n in range((last - first).days + 1)}
 
 
 def named_times(text: str) -> set[str]:

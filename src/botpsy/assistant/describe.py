@@ -167,6 +167,16 @@ def _list_events(o: ToolOutcome) -> str:
     return listing(header, [event_line(e, o.now, not single) for e in events], o.max_lines)
 
 
+@describes("search_events", "search your calendar")
+def _search_events(o: ToolOutcome) -> str:
+    events = o.data or []
+    query = quote(o.arguments.get("query"))
+    if not events:
+        return f"No upcoming events match {query}."
+    return listing(f"Events matching {query}", [event_line(e, o.now, True) for e in events],
+                   o.max_lines)
+
+
 def _event_said(event: dict[str, Any], now: datetime) -> str:
     line = event_line(event, now, with_day=True, relative=False)
     people = event.get("attendees") or []

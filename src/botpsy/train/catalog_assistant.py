@@ -284,6 +284,27 @@ def _find_free_slots() -> ToolRecipe:
     )
 
 
+def _search_events() -> ToolRecipe:
+    return ToolRecipe(
+        spec=assistant_spec("search_events"),
+        domain="calendar",
+        sources={"query": "first_name", "start": "day_phrase"},
+        requests=[
+            "When is my next meeting with {query}?",
+            "Find my appointment with {query}.",
+            "Look up the meeting with {query} in my calendar.",
+            "When am I seeing {query}?",
+            "Find my meetings with {query} from {start} on.",
+            "Is there anything with {query} in my calendar {start} or later?",
+        ],
+        result=[{"id": "{@record_id}", "title": "Meeting with {query}", "start": "{@datetime}"}],
+        answers=[
+            "Your meeting with {query} is on {@datetime}.",
+            "You see {query} on {@datetime}.",
+        ],
+    )
+
+
 # -- contacts ------------------------------------------------------------------------------
 
 
@@ -413,6 +434,7 @@ RECIPES = (
     _update_event,
     _delete_event,
     _find_free_slots,
+    _search_events,
     _search_contacts,
     _get_contact,
     _read_note,

@@ -1,0 +1,130 @@
+"""A moment the request fixes relative to an item a lookup found.
+
+"Find my meeting with Priya and remind me an hour before it" fixes the reminder's due
+once the meeting is found: its start less an hour. "Check when the parent-teacher
+meeting is and add a reminder the evening before at 8pm" fixes 20:00 on the day before.
+A 135M model shown the event writes the event's own start, or a day it makes up; the
+arithmetic is the agent's to do, from the request's words and the found item's start.
+
+``relative_moment`` reads the request's phrase ("an hour before it", "30 minutes before",
+"the day before at 9", "the evening before at 8pm", "2 days before"); ``found_start``
+picks the one event that the conversation's lookups showed and that shares a word with
+what the user wrote. Both say nothing when they cannot tell: the call is then not held.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from botpsy.agent.grounding import json_objects, user_text, words
+from botpsy.agent.selection import name_family
+from botpsy.types import Message
+
+_NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
+                 "ten": 10, "fifteen": 15, "twenty": 20, "thirty": 30, "forty-five": 45,
+                 "half an": 0.5, "half a": 0.5}
+_UNITS = {"minute": timedelta(minutes=1), "min": timedelta(minutes=1),
+          "hour": timedelta(hours=1), "hr": timedelta(hours=1), "h": timedelta(hours=1),
+          "day": timedelta(days=1), "week": timedelta(weeks=1)}
+_AMOUNT = r"(?P<n>\d{1,3}|half an?|an?|one|two|three|four|five|ten|fifteen|twenty|thirty|forty-five)"
+_UNIT = r"(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|weeks?)"
+# "an hour before it", "30 min before the meeting", "2 days ahead of it"
+_OFFSET = re.compile(rf"\b{_AMOUNT}\s*{_UNIT}\s+(?P<side>before|ahead of|prior to|after)\b",
+                     re.IGNORECASE)
+# "the day before (at 9)", "the evening before at 8pm", "the night before", "that morning"
+_DAY_BEFORE = re.compile(
+    r"\b(?:the\s+)?(?P<part>day|evening|night|morning|afternoon)\s+before\b"
+    r"|\bthe\s+(?P<same>morning|afternoon|evening)\s+of\b", re.IGNORECASE)
+_AT = re.compile(r"\bat\s+(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?\s*(?P<half>am|pm)?\b",
+                 re.IGNORECASE)
+# The time of day a part of the day means when the request gives none.
+_PART_TIMES = {"day": time(9), "morning": time(8), "afternoon": time(14),
+               "evening": time(19), "night": time(20)}
+
+
+@dataclass(frozen=True)
+class FoundEvent:
+    """The event a lookup showed that the request is about."""
+
+    id: int
+    title: str
+    start: datetime
+
+
+def relative_moment(text: str, start: datetime) -> datetime | None:
+    """The moment ``text`` fixes relative to ``start`` (an aware datetime), or None when
+    it names none: "an hour before it" -> start - 1 h; "the evening before at 8pm" ->
+    20:00 the day before; "the day before" -> 09:00 the day before."""
+    offset = _OFFSET.search(text)
+    if offset is not None:
+        amount = _amount(offset.group("n"))
+        unit = _UNITS[offset.group("unit").lower().rstrip("s") or "h"]
+        delta = unit * amount
+        return start + delta if offset.group("side").lower() == "after" else start - delta
+    day = _DAY_BEFORE.search(text)
+    if day is None:
+        return None
+    part = (day.group("part") or day.group("same")).lower()
+    moment = start if day.group("same") else start - timedelta(days=1)
+    clock = _clock(text[day.end():]) or _clock(text) or _PART_TIMES[part]
+    return moment.replace(hour=clock.hour, minute=clock.minute, second=0, microsecond=0)
+
+
+def mentions_moment(text: str) -> bool:
+    """Whether ``text`` fixes a time relative to another item ("an hour before it")."""
+    return bool(_OFFSET.search(text) or _DAY_BEFORE.search(text))
+
+
+def found_event(messages: list[Message], tz: ZoneInfo) -> FoundEvent | None:
+    """The event the conversation's lookups showed whose words (title, location, notes)
+    share the most with the user's, or None when none does or several tie."""
+    wanted = words(user_text(messages))
+    found: dict[int, tuple[int, FoundEvent]] = {}
+    for message in messages:
+        if message.role != "tool" or name_family(message.name or "") != "event":
+            continue
+        try:
+            data = json.loads(message.content)
+        except ValueError:
+            continue
+        for obj in json_objects(data, with_id=True):
+            start = _moment(obj.get("start"), tz)
+            text = " ".join(str(v) for v in obj.values() if isinstance(v, str))
+            shared = len(words(text) & wanted)
+            if start is not None and shared:
+                found[obj["id"]] = (shared, FoundEvent(obj["id"], str(obj.get("title") or ""),
+                                                       start))
+    ranked = sorted(found.values(), key=lambda pair: -pair[0])
+    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        return None
+    return ranked[0][1]
+
+
+def _moment(value: object, tz: ZoneInfo) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return moment.astimezone(tz) if moment.tzinfo else moment.replace(tzinfo=tz)
+
+
+def _amount(word: str) -> float:
+    word = word.lower()
+    return float(word) if word.isdigit() else _NUMBER_WORDS[word]
+
+
+def _clock(text: str) -> time | None:
+    match = _AT.search(text)
+    if match is None:
+        return None
+    hour, minute = int(match.group("h")), int(match.group("m") or 0)
+    half = (match.group("half") or "").lower()
+    if half:
+        hour = hour % 12 + (12 if half == "pm" else 0)
+    return time(hour % 24, minute) if hour < 24 else None
