@@ -234,6 +234,13 @@ def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
         ("Read the email about the quarterly numbers", []),
         ("Move the PyWeekly newsletter to the trash.", []),
         ("Could you email Dana the agenda?", [{"send_email"}]),
+        # the verb after a subject; a clause's object that is a tool's verb
+        ("Lunch with Jonas moves to 13:00", [{"update_event"}]),
+        ("The board review is cancelled, take it off the calendar", [{"delete_event"}]),
+        ("Find Dan's email and write him a draft about the slides", [{"draft_email"}]),
+        # "find" asks for slots only with another cue
+        ("Find my meeting with Priya and remind me an hour before it", [{"add_reminder"}]),
+        ("Find a free slot on Friday", [{"find_free_slots"}]),
     ],
 )
 def test_requested_actions_are_what_each_clause_asks(
@@ -285,3 +292,24 @@ def test_a_selector_that_only_selects_inherits_choose(tools: list[ToolSpec]) -> 
     selection = FirstTwo().choose("anything", tools)
     assert selection.tools == tools[:2]
     assert not selection.fallback and selection.requested == []
+
+
+@pytest.mark.parametrize(
+    ("request_text", "looked"),
+    [
+        ("Find my meeting with Priya and remind me an hour before it",
+         [{"list_events", "search_events"}]),
+        ("Check when the parent-teacher meeting is and add a reminder",
+         [{"list_events", "search_events"}]),
+        # a person's address is a contact's field, whatever the word
+        ("Get Jamie's email and send her the plan", [{"search_contacts", "get_contact"}]),
+        ("Look up Dan's address and draft him a note", [{"search_contacts", "get_contact"}]),
+        ("Email Dan the plan", []),  # no lookup asked for
+    ],
+)
+def test_looked_is_what_a_clause_asks_to_look_up(
+    tools: list[ToolSpec], request_text: str, looked: list[set[str]]
+) -> None:
+    """``Selection.looked``: single_call mode's first call of a two-step request."""
+    selection = Bm25ToolSelector().choose(request_text, tools)
+    assert [set(group) for group in selection.looked] == looked

@@ -110,3 +110,26 @@ def test_a_retry_is_offered_a_cards_email_never_an_address_in_its_notes(check):
     why = check(call, _said("Email Ana", [card]))
     assert why.narrow == {"to": address_keywords(["me@home.example", "ana@x.example"], True)}
     assert "evil" not in why.reason
+
+
+def _mail_spec(name: str = "draft_email"):
+    from botpsy.types import ToolSpec
+
+    return ToolSpec(name=name, description="d", parameters={
+        "type": "object", "required": ["to", "subject", "body"],
+        "properties": {"to": {"type": "string"}, "subject": {"type": "string"},
+                       "body": {"type": "string"}, "cc": {"type": "string"}}})
+
+
+def test_after_a_contact_lookup_a_recipient_is_held_to_the_shown_addresses(check):
+    """Shown Dan's card, a 135M model wrote ``to="Dan Okafor"``: the first call after the
+    lookup may only write an address the conversation shows (never the user's own first)."""
+    messages = _said("Look up Dan's address and draft him a note",
+                     [{"id": 3, "name": "Dan Okafor", "email": "dan@north.example"}])
+    held = check.expected(_mail_spec(), messages)
+    assert set(held) == {"to"}  # the optional cc stays free
+    pattern = held["to"]["pattern"]
+    assert re.fullmatch(pattern, "dan@north.example")
+    assert not re.fullmatch(pattern, "Dan Okafor")
+    assert check.expected(_mail_spec(), _said("Draft a note to Dan")) == {}  # nothing shown
+    assert check.expected(_mail_spec("search_mail"), messages) == {}  # a look tool

@@ -217,3 +217,21 @@ def test_a_new_event_on_a_past_day_is_refused_and_nothing_is_written(
 def test_earlier_today_is_still_a_valid_start(cal: CalendarToolbox) -> None:
     event = cal.create_event("Meeting", "today 8:00", "11:00")
     assert event.start == "2025-03-05T08:00+01:00" and event.end == "2025-03-05T11:00+01:00"
+
+
+def test_search_events_finds_upcoming_events_by_words(cal: CalendarToolbox) -> None:
+    """Today is 2025-03-05 in these tests."""
+    cal.create_event("1:1 with Priya", "2025-03-12T10:00", "2025-03-12T10:30")
+    cal.create_event("Dentist", "2025-03-06T08:30", "2025-03-06T09:00", location="Main St 1")
+    cal.create_event("Lunch", "2025-04-20T12:00", "2025-04-20T13:00", attendees=["priya@x.example"])
+    cal.create_event("Priya farewell", "2025-09-01T18:00", "2025-09-01T20:00")  # 90 days on
+    assert [e.title for e in cal.search_events("priya")] == ["1:1 with Priya", "Lunch"]
+    assert [e.title for e in cal.search_events("main st")] == ["Dentist"]  # the place counts
+    # every word first, then any of them
+    assert [e.title for e in cal.search_events("dentist priya")] == [
+        "Dentist", "1:1 with Priya", "Lunch"]
+    assert [e.title for e in cal.search_events("priya", end="2025-03-31")] == ["1:1 with Priya"]
+    assert [e.title for e in cal.search_events("priya", start="2025-08-30")] == ["Priya farewell"]
+    assert cal.search_events("nobody") == []
+    with pytest.raises(ToolInputError):
+        cal.search_events("priya", start="2025-03-10", end="2025-03-01")
