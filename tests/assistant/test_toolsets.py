@@ -32,6 +32,7 @@ EXPECTED = {
     "complete_reminder",
     "list_files",
     "search_events",
+    "search_everything",
     "read_file",
     "write_file",
     "search_files",
@@ -72,6 +73,7 @@ def test_untrusted_output_tools_are_the_readers_of_third_party_text() -> None:
         "read_note",
         "read_file",
         "search_files",
+        "search_everything",  # it finds mail, notes and files too
     }
 
 

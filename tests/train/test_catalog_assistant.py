@@ -36,6 +36,7 @@ NEW_TOOLS = {
     "draft_email",
     "find_free_slots",
     "search_events",
+    "search_everything",
     "get_contact",
     "list_inbox",
     "read_email",

@@ -499,7 +499,7 @@ class Agent:
         a made-up day or id, which was refused, and the turn's one retry was spent on the
         lookup it had skipped. Nothing is lost: the action is forced after the lookup
         (``_actions_left``), and a model that looks first anyway meets no difference."""
-        if not turn.requested:
+        if not turn.requested and not (turn.looked and is_lookup(latest_request(turn.messages))):
             return []
         groups = [set(group) for group in turn.looked]
         if not groups:

@@ -95,7 +95,8 @@ FAMILY_ALIASES: dict[str, str] = {
 }
 # A question asks to look something up: "What's on Friday?", "Did Dan write back?"
 _QUESTION = re.compile(
-    r"^\W*(?:what|what's|when|where|which|who|who's|whose|how|is|are|am|do|does|did|was|were|"
+    r"^\W*(?:what|what's|whats|when|where|wheres|which|who|who's|whos|whose|how|is|are|am|do|"
+    r"does|did|was|were|"
     r"any|have|has)\b|\?\s*$",
     re.IGNORECASE,
 )
@@ -400,10 +401,15 @@ class Bm25ToolSelector(ToolSelector):
         actions: Mapping[str, tuple[str, ...]] | None = None,
         hints: bool = True,
         prune_actions: bool = True,
+        broad: Iterable[str] = (),
     ):
         if k < 1 or not 0 < ratio <= 1:
             raise ValueError("k must be >= 1 and ratio in (0, 1]")
         self.k, self.ratio, self.hints, self.prune_actions = k, ratio, hints, prune_actions
+        # look tools that search everything at once ("search_everything"): never ranked
+        # (their description names every family), offered alone to a question that
+        # matches no family, which would otherwise be answered without a lookup
+        self.broad = frozenset(broad)
         self.families = dict(families or {})
         self.actions = dict(ACTION_WORDS if actions is None else actions)
         self._synonyms = WordTable.build(DEFAULT_SYNONYMS if synonyms is None else synonyms)
@@ -473,10 +479,15 @@ class Bm25ToolSelector(ToolSelector):
 
     def choose(self, query: str, tools: list[ToolSpec], *, always: Iterable[str] = ()
                ) -> Selection:
+        broad = [spec for spec in tools if spec.name in self.broad]
+        all_tools, tools = tools, [spec for spec in tools if spec.name not in self.broad]
         ranked = self.rank(query, tools)
         chosen = self._chosen(ranked)
         if not chosen:
-            return Selection(list(tools), ranked, [], fallback=True)
+            if broad and _QUESTION.search(query):
+                group = frozenset(spec.name for spec in broad)
+                return Selection(broad, ranked, [], looked=[group])
+            return Selection(list(all_tools), ranked, [], fallback=True)
         roles = self._bm25(tools)[2]
         # Families that only a token's shape brought in ("with Sam" -> contact) are
         # there to look something up; so are all families once the request has named
@@ -545,6 +556,9 @@ class Bm25ToolSelector(ToolSelector):
         before it", a 135M model went straight to the reminder with a made-up day."""
         shown = {f.family: f for f in families}
         groups: list[frozenset[str]] = []
+        if "contact" in shown and _QUESTION.search(query) and CONTACT_FIELD.search(query):
+            # "What is Nora's email address?": a question about a contact's field
+            groups.append(frozenset(n for n in shown["contact"].tools if roles[n].look))
         for clause in commands(query):
             if not LOOK_CLAUSE.match(clause):
                 continue

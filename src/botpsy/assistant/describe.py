@@ -18,6 +18,7 @@ what the model understood. A test keeps ``WORDS`` in step with ``assistant_tools
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from email.utils import parseaddr
 from typing import TYPE_CHECKING, Any
@@ -318,7 +319,9 @@ def _search_contacts(o: ToolOutcome) -> str:
     query = quote(o.arguments.get("query"))
     if not people:
         return f"No contacts match {query}."
-    return listing(f"Contacts matching {query}", [_contact_line(p) for p in people], o.max_lines)
+    # a short note says who the person is ("Dentist", "Landlord"): what "who is" asks
+    lines = [joined(_contact_line(p), clip(p.get("notes") or "", 60)) for p in people]
+    return listing(f"Contacts matching {query}", lines, o.max_lines)
 
 
 @describes("get_contact", "look up the contact")
@@ -397,3 +400,21 @@ def _search_files(o: ToolOutcome) -> str:
     lines = [f"{h['path']}, line {h['line']}: {clip(h.get('text', ''), 100)}" if h.get("line")
              else f"{h['path']} (its name)" for h in hits]
     return listing(f"Files matching {query}", lines, o.max_lines)
+
+
+# -- everything ---------------------------------------------------------------------------------
+# search_everything's kinds -> the describer of the search that found them
+_EVERYTHING = {"emails": "search_mail", "events": "search_events", "contacts": "search_contacts",
+               "notes": "search_notes", "reminders": "list_reminders", "files": "search_files"}
+
+
+@describes("search_everything", "search everything")
+def _search_everything(o: ToolOutcome) -> str:
+    data = o.data if isinstance(o.data, dict) else {}
+    parts = [WORDS[tool].describe(replace(o, name=tool, data=data[kind]))
+             for kind, tool in _EVERYTHING.items() if data.get(kind)]
+    if not parts:
+        query = quote(o.arguments.get("query"))
+        return (f"Nothing in your mail, calendar, contacts, notes, reminders or files matches "
+                f"{query}.")
+    return "\n\n".join(parts)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from botpsy.assistant.calendar import CalendarToolbox
 from botpsy.assistant.contacts import ContactsToolbox
+from botpsy.assistant.everything import EverythingToolbox
 from botpsy.assistant.files import FilesToolbox
 from botpsy.assistant.mail import MailToolbox
 from botpsy.assistant.notes import NotesToolbox
@@ -24,7 +25,13 @@ TOOLBOX_TYPES: tuple[type[Toolbox], ...] = (
     NotesToolbox,
     RemindersToolbox,
     FilesToolbox,
+    EverythingToolbox,
 )
+
+
+# Searches over every kind of item (``Bm25ToolSelector(broad=...)``): never ranked
+# among the families, offered to a question that no family matches.
+BROAD_TOOLS = ("search_everything",)
 
 
 def toolboxes(store: AssistantStore) -> list[Toolbox]:

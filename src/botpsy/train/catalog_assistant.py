@@ -305,6 +305,26 @@ def _search_events() -> ToolRecipe:
     )
 
 
+def _search_everything() -> ToolRecipe:
+    return ToolRecipe(
+        spec=assistant_spec("search_everything"),
+        domain="notes",
+        sources={"query": "topic"},
+        requests=[
+            "What do I have about {query}?",
+            "Is there anything on {query} anywhere?",
+            "Where did I put the {query} info?",
+            "Find whatever I have on {query}.",
+            "Search everything for {query}.",
+        ],
+        result={"notes": [{"id": "{@record_id}", "title": "{query}", "snippet": "{query}"}]},
+        answers=[
+            "I found a note about {query}.",
+            "There is a note titled {query}.",
+        ],
+    )
+
+
 # -- contacts ------------------------------------------------------------------------------
 
 
@@ -435,6 +455,7 @@ RECIPES = (
     _delete_event,
     _find_free_slots,
     _search_events,
+    _search_everything,
     _search_contacts,
     _get_contact,
     _read_note,
