@@ -65,3 +65,16 @@ def test_a_made_up_number_is_narrowed_to_the_numbers_shown():
 def test_lookups_are_not_checked():
     assert PhoneCheck()(ToolCall(name="search_contacts", arguments={"query": "12345"}),
                         _said("Who has the number 555?")) is None
+
+
+def test_with_no_number_in_view_a_new_contacts_phone_is_held_to_null():
+    """"Save a new contact: Ines Kaya, ines.kaya@example.org" had its address written as
+    her phone; with no number anywhere, the first call's grammar leaves the phone out."""
+    from botpsy.types import ToolSpec
+
+    spec = ToolSpec(name="add_contact", description="d", parameters={
+        "type": "object", "required": ["name"],
+        "properties": {"name": {"type": "string"}, "phone": {"type": ["string", "null"]}}})
+    assert PhoneCheck().expected(spec, _said("Save Ines Kaya, ines@x.example")) == {
+        "phone": {"type": "null"}}
+    assert PhoneCheck().expected(spec, _said("Save Ines Kaya, +49 151 5550 330")) == {}

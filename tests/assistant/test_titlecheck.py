@@ -25,8 +25,13 @@ BANK = "Schedule a call with the bank on Monday from 9:00 to 9:30."
         ("Block next Monday, December 7, for the offsite", ["offsite"]),
         (
             "Find the babysitter's number and remind me to call her tonight",
-            ["babysitter's number", "call her"],
+            ["call her"],  # the lookup clause is what to find, not what to add
         ),
+        # the task's own verb stays; the kind of item and a duration go
+        ("Put a reminder in for Thursday 7pm: call the insurance company",
+         ["call the insurance company"]),
+        ("Book a coffee with Marta on Wednesday at 4pm for half an hour", ["coffee with Marta"]),
+        ("Block two hours on Friday morning at 9 for deep work", ["deep work"]),
         ("Put it on Monday at 9:00", []),  # a pronoun is no title
         ("Add Monday at 9:00", []),
     ],
@@ -200,3 +205,15 @@ def test_a_title_holding_the_time_the_call_left_out_is_refused_with_the_day_chec
     # a tool without a time argument keeps a title that says when
     note = ToolCall(name="create_note", arguments={"title": "stretch today at 15:00"})
     assert checks[1](note, said) is None
+
+
+def test_a_title_that_only_names_the_act_or_the_kind_is_refused():
+    """"Book a coffee with Marta" was stored as an event titled "book"; "Put a reminder in
+    for Thursday 7pm: call the insurance company" as the reminder "reminder in"."""
+    said = [Message(role="user",
+                    content="Book a coffee with Marta on Wednesday at 4pm for half an hour")]
+    why = TitleCheck()(ToolCall(name="create_event", arguments={
+        "title": "book", "start": "2026-12-09T16:00", "end": "2026-12-09T16:30"}), said)
+    assert why is not None and why.narrow == {"title": {"enum": ["coffee with Marta"]}}
+    fine = ToolCall(name="create_event", arguments={"title": "Coffee with Marta"})
+    assert TitleCheck()(fine, said) is None

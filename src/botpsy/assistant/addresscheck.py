@@ -25,6 +25,7 @@ from email import policy
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
+from botpsy.agent.intent import latest_request
 from botpsy.agent.selection import name_family
 from botpsy.safety.taint import EMAIL_ADDRESS
 from botpsy.types import Message, ToolCall, ToolSpec
@@ -119,9 +120,12 @@ class AddressCheck:
             return {}
         properties = (spec.parameters or {}).get("properties") or {}
         required = set((spec.parameters or {}).get("required") or [])
-        # a held argument must be written: an optional cc stays free
-        arguments = [arg for arg in properties if _ARGUMENTS.match(arg) and arg in required]
         own = [a.lower() for a in self._own() if a]
+        # a held argument must be written: an optional one (a cc, a new contact's email)
+        # only when the latest request itself gives an address ("Ines, ines@x.example")
+        given = addresses(latest_request(messages))
+        arguments = [arg for arg in properties if _ARGUMENTS.match(arg)
+                     and (arg in required or given)]
         trusted = [a for a in shown_addresses(messages, families=TRUSTED_FAMILIES)
                    if a not in own]
         if not arguments or not trusted:

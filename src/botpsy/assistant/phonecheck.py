@@ -21,7 +21,7 @@ import re
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
-from botpsy.types import Message, ToolCall
+from botpsy.types import Message, ToolCall, ToolSpec
 
 # Arguments that hold a phone number.
 _ARGUMENTS = re.compile(r"^(?:phone|phone_?number|mobile|tel|telephone)$", re.IGNORECASE)
@@ -59,6 +59,18 @@ def shown_numbers(messages: list[Message]) -> list[str]:
 
 class PhoneCheck:
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring."""
+
+    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, str]]:
+        """Before a call of an act tool: its optional phone arguments left out (null) when
+        the conversation shows no number at all (``agent.checks.Anticipating``). Why:
+        asked to "save Ines Kaya, ines.kaya@example.org", a 135M model wrote the address
+        as her phone, which the check then refused."""
+        if not acts_on_items(spec.name) or shown_numbers(messages):
+            return {}
+        parameters = spec.parameters or {}
+        required = set(parameters.get("required") or [])
+        return {arg: {"type": "null"} for arg in parameters.get("properties") or {}
+                if _ARGUMENTS.match(arg) and arg not in required}
 
     def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
         if not acts_on_items(call.name):

@@ -26,7 +26,16 @@ from collections.abc import Callable, Collection
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, shown_items, user_text, words
-from botpsy.agent.selection import STOPWORDS, clause_verbs, commands, creates, name_family
+from botpsy.agent.selection import (
+    ACTION_WORDS,
+    LOOK_CLAUSE,
+    STOPWORDS,
+    _stem,
+    clause_verbs,
+    commands,
+    creates,
+    name_family,
+)
 from botpsy.assistant.daycheck import (
     DAY_PHRASE,
     MONTH,
@@ -60,7 +69,10 @@ _WORD = re.compile(r"[^\W\d_]+")
 # "on Friday", "from 10:00 to 11:00", "at 9am": a day or time with the words that lead to it
 _WHEN = re.compile(
     rf"(?:\b(?:on|at|from|to|until|till|by|for)\s+)?(?:{DAY_PHRASE.pattern}"
-    rf"|{TIME_PHRASE.pattern}|\b\d{{1,2}}:\d{{2}}\b)",
+    rf"|{TIME_PHRASE.pattern}|\b\d{{1,2}}:\d{{2}}\b|(?<=at )\d{{1,2}}\b"
+    r"|\b(?:half an hour|an hour and a half|an? (?:hour|minute)|(?:\d+|one|two|three|four|"
+    r"five|ten|fifteen|twenty|thirty|forty-five|ninety)\s*(?:hours?|hrs?|minutes?|mins?|h)\b)"
+    r"|\b(?:(?:in|on)\s+the\s+)?(?:morning|afternoon|evening|tonight)\b)",
     re.IGNORECASE,
 )
 # one or more of them ending a title: "Anna tomorrow at 9am"
@@ -69,6 +81,14 @@ _ISO_T = re.compile(r"(?<=\d)T(?=\d)")  # "2026-12-07T09:00": the clock after th
 _PLACE = re.compile(
     r"\b(?:in|on|to|into|onto)\s+(?:my|the)\s+(?:calendar|reminders|list)\b", re.IGNORECASE
 )
+# The words a request asks with ("remind", "book", "add", "schedule", "jot down"): what the
+# request does, never what the new item is about.
+ASKING_STEMS = frozenset(_stem(w) for verb in ("create", "add") for w in (verb, *ACTION_WORDS[verb])
+                         if " " not in w) | {_stem(w) for w in ("remind", "put", "set")}
+# Words that name a kind of item: "reminder", "event", "appointment", "note", "entry".
+KIND_STEMS = frozenset(_stem(w) for w in ("reminder", "event", "appointment", "meeting", "note",
+                                          "entry", "todo", "task", "item", "calendar"))
+_PARTICLES = frozenset({"in", "up", "down", "on", "off", "out", "new"})
 _LEAD = re.compile(r"^(?:me|to|about|for|down|up|a|an|the|my)\s+", re.IGNORECASE)
 _DAY_NAME = re.compile(rf"^(?:{WEEKDAY}|{MONTH})$", re.IGNORECASE)
 
@@ -85,15 +105,28 @@ def asked_titles(request: str) -> list[str]:
     with the bank"."""
     titles = []
     for clause in commands(request):
+        if LOOK_CLAUSE.match(clause):
+            continue  # "Find the babysitter's number": what to look up, not to add
         verbs = clause_verbs(clause)
-        rest = clause.split(verbs[0], 1)[1] if verbs else clause
+        # the request's verb goes ("Remind me to call Anna"), the task's stays ("call the
+        # insurance company", after "Put a reminder in for Thursday 7pm:")
+        asking = verbs and _stem(verbs[0]) in ASKING_STEMS
+        rest = clause.split(verbs[0], 1)[1] if asking else clause
         rest = _PLACE.sub(" ", _WHEN.sub(" ", rest))
         rest = " ".join(rest.split()).strip(" ,.")
         while (lead := _LEAD.sub("", rest)) != rest:
             rest = lead
-        if rest and not says_only_when(rest):
+        if rest and not says_only_when(rest) and not names_the_kind(rest):
             titles.append(rest)
     return list(dict.fromkeys(titles))
+
+
+def names_the_kind(value: str) -> bool:
+    """Whether a title only names the kind of item or the act of making it ("reminder
+    in", "book", "an appointment"): no word of what it is about."""
+    words = [w.lower() for w in _WORD.findall(value)]
+    return all(w in STOPWORDS or w in _PARTICLES or _stem(w) in KIND_STEMS | ASKING_STEMS
+               for w in words)
 
 
 class TitleCheck:
@@ -118,7 +151,8 @@ class TitleCheck:
             and value.strip()
             and not _quoted(value, said)
         }
-        when = [arg for arg, value in given.items() if says_only_when(value)]
+        when = [arg for arg, value in given.items()
+                if says_only_when(value) or (creates(call.name) and names_the_kind(value))]
         copied = [
             arg
             for arg, value in given.items()
