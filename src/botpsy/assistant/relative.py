@@ -53,6 +53,8 @@ class FoundEvent:
     id: int
     title: str
     start: datetime
+    end: datetime
+    words: frozenset[str] = frozenset()
 
 
 def relative_moment(text: str, start: datetime) -> datetime | None:
@@ -79,11 +81,9 @@ def mentions_moment(text: str) -> bool:
     return bool(_OFFSET.search(text) or _DAY_BEFORE.search(text))
 
 
-def found_event(messages: list[Message], tz: ZoneInfo) -> FoundEvent | None:
-    """The event the conversation's lookups showed whose words (title, location, notes)
-    share the most with the user's, or None when none does or several tie."""
-    wanted = words(user_text(messages))
-    found: dict[int, tuple[int, FoundEvent]] = {}
+def shown_events(messages: list[Message], tz: ZoneInfo) -> list[FoundEvent]:
+    """Every event the conversation's lookups showed (by id, the latest showing)."""
+    found: dict[int, FoundEvent] = {}
     for message in messages:
         if message.role != "tool" or name_family(message.name or "") != "event":
             continue
@@ -93,12 +93,22 @@ def found_event(messages: list[Message], tz: ZoneInfo) -> FoundEvent | None:
             continue
         for obj in json_objects(data, with_id=True):
             start = _moment(obj.get("start"), tz)
+            if start is None:
+                continue
+            end = _moment(obj.get("end"), tz) or start
             text = " ".join(str(v) for v in obj.values() if isinstance(v, str))
-            shared = len(words(text) & wanted)
-            if start is not None and shared:
-                found[obj["id"]] = (shared, FoundEvent(obj["id"], str(obj.get("title") or ""),
-                                                       start))
-    ranked = sorted(found.values(), key=lambda pair: -pair[0])
+            found[obj["id"]] = FoundEvent(obj["id"], str(obj.get("title") or ""), start, end,
+                                          words(text))
+    return list(found.values())
+
+
+def found_event(messages: list[Message], tz: ZoneInfo) -> FoundEvent | None:
+    """The event the conversation's lookups showed whose words (title, location, notes)
+    share the most with the user's, or None when none does or several tie."""
+    wanted = words(user_text(messages))
+    ranked = sorted(((len(event.words & wanted), event) for event in shown_events(messages, tz)),
+                    key=lambda pair: -pair[0])
+    ranked = [pair for pair in ranked if pair[0]]
     if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
         return None
     return ranked[0][1]

@@ -21,6 +21,7 @@ from botpsy.assistant.addresscheck import AddressCheck
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.describe import reply_writer
 from botpsy.assistant.durationcheck import DurationCheck
+from botpsy.assistant.movecheck import MoveCheck
 from botpsy.assistant.phonecheck import PhoneCheck
 from botpsy.assistant.titlecheck import TitleCheck
 from botpsy.assistant.toolsets import BROAD_TOOLS, assistant_tools
@@ -77,7 +78,8 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
 
     checks: list[CallCheck] = [
         DayCheck(lambda: store.tz, store.now, takes), DurationCheck(lambda: store.tz, store.now),
-        AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck(takes)]
+        AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck(takes),
+        MoveCheck(lambda: store.tz, store.now)]
     if intent:
         checks += [IntentCheck(lambda: [store.profile.email]), LookupCheck(registry)]
     return checks

@@ -1,0 +1,168 @@
+"""Changes to an event that change what the request asked for, and keep the rest.
+
+Told "Lunch with Jonas moves to 13:00" or "the dentist thing next Monday, make it 9
+instead", a 135M model found the right event and then wrote ``update_event`` with the
+event's own start and end, or with the title alone: a valid call that changes nothing,
+reported as "Changed in your calendar". Asked to rename an event "Q3 planning", it wrote
+the old title back.
+
+``MoveCheck`` reads what the latest request fixes for an event a lookup showed:
+
+- a new time of day ("to 13:00", "make it 9", "pushed to 4": a bare hour is the one
+  nearest the event's old time) on the event's own day, or on the day the request
+  names; the end keeps the event's length, unless the request names a new length
+  ("an hour and a half instead of an hour");
+- a new title the user put in quotes after "rename" or "call it".
+
+It refuses an update of that event that does not write those values, and narrows the
+retry to them (``agent.checks.Refusal``); ``expected`` holds the first call after the
+lookup to them (``agent.checks.Anticipating``). A request that fixes none of them is
+not checked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from botpsy.agent.checks import Refusal
+from botpsy.agent.intent import latest_request
+from botpsy.agent.selection import QUOTED
+from botpsy.assistant.daycheck import DayCheck, named_times
+from botpsy.assistant.durationcheck import named_durations
+from botpsy.assistant.relative import FoundEvent, found_event, shown_events
+from botpsy.types import Message, ToolCall, ToolSpec
+
+# The new time: "to 13:00", "make it 9", "pushed to 4pm" (not "to 4 people", "for 2 hours")
+_TARGET = re.compile(
+    r"\b(?:to|at|make it|until|till)\s+(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?"
+    r"(?:\s*(?P<half>am|pm))?\b(?!\s*(?:min|h\b|hours?|hrs?|people|persons|%))", re.IGNORECASE)
+_RENAME = re.compile(r"\b(?:rename|call it|retitle|change the (?:name|title))\b", re.IGNORECASE)
+_UPDATE_TOOLS = ("update_event",)
+
+
+@dataclass(frozen=True)
+class Change:
+    """What the request fixes for one event: its new start and end, its new title."""
+
+    event_id: int
+    start: datetime | None = None
+    end: datetime | None = None
+    title: str | None = None
+
+    def arguments(self) -> dict[str, str]:
+        found = {}
+        if self.start is not None and self.end is not None:
+            found = {"start": f"{self.start:%Y-%m-%dT%H:%M}", "end": f"{self.end:%Y-%m-%dT%H:%M}"}
+        if self.title is not None:
+            found["title"] = self.title
+        return found
+
+
+class MoveCheck:
+    """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring."""
+
+    def __init__(self, tz: Callable[[], ZoneInfo], now: Callable[[], datetime]):
+        self._tz = tz
+        self._days = DayCheck(tz, now)
+
+    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, list]]:
+        if spec.name not in _UPDATE_TOOLS:
+            return {}
+        event = found_event(messages, self._tz())
+        change = self.change(event, messages) if event is not None else None
+        if change is None:
+            return {}
+        return {arg: {"enum": [value]} for arg, value in change.arguments().items()}
+
+    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+        if call.name not in _UPDATE_TOOLS:
+            return None
+        events = {e.id: e for e in shown_events(messages, self._tz())}
+        event = events.get(call.arguments.get("event_id"))  # type: ignore[arg-type]
+        change = self.change(event, messages) if event is not None else None
+        if change is None:
+            return None
+        wanted = change.arguments()
+        wrong = {arg: value for arg, value in wanted.items()
+                 if not _same(arg, call.arguments.get(arg), value, self._tz())}
+        if not wrong:
+            return None
+        said = ", ".join(f"{arg} {value!r}" for arg, value in wrong.items())
+        return Refusal(f"the call does not make the change the request asks for: it needs "
+                       f"{said}", {arg: {"enum": [value]} for arg, value in wrong.items()})
+
+    def change(self, event: FoundEvent, messages: list[Message]) -> Change | None:
+        """What the latest request fixes for ``event``, or None when it fixes nothing."""
+        request = latest_request(messages)
+        start = self._new_start(event, request)
+        length = event.end - event.start
+        lengths = named_durations(request)
+        if lengths and _RESIZE.search(request):
+            length = lengths[0]
+            start = start or event.start
+        title = _new_title(request)
+        if start is None and title is None:
+            return None
+        return Change(event.id, start, start + length if start else None, title)
+
+    def _new_start(self, event: FoundEvent, request: str) -> datetime | None:
+        """The event's new start: the request's time of day on the day it names (else the
+        event's own day)."""
+        days = self._days.named_days(request)
+        day = min(days) if len(days) == 1 else event.start.date()
+        times = named_times(request)
+        targets = list(_TARGET.finditer(request))
+        if targets:  # the time it goes to, not the one it had ("my 3pm ... pushed to 4")
+            target = targets[-1]
+            hour, minute = int(target.group("h")), int(target.group("m") or 0)
+            half = (target.group("half") or "").lower()
+            hour = hour % 12 + (12 if half == "pm" else 0) if half else _nearest(
+                hour, event.start.hour) if target.group("m") is None else hour
+        elif len(times) == 1:
+            hour, minute = map(int, next(iter(times)).split(":"))
+        elif days and day != event.start.date():
+            hour, minute = event.start.hour, event.start.minute
+        else:
+            return None
+        if hour > 23:
+            return None
+        return event.start.replace(year=day.year, month=day.month, day=day.day, hour=hour,
+                                   minute=minute)
+
+
+# "an hour and a half instead of an hour", "make it 2 hours", "extend it to 90 minutes"
+_RESIZE = re.compile(r"\b(?:instead|longer|shorter|extend|shorten|make (?:it|the \w+)|"
+                     r"\w+ to \d+\s*(?:min|h))", re.IGNORECASE)
+
+
+def _new_title(request: str) -> str | None:
+    if not _RENAME.search(request):
+        return None
+    quoted = [m.group(2) for m in QUOTED.finditer(request)]
+    return quoted[-1] if len(quoted) >= 1 else None
+
+
+def _nearest(hour: int, old: int) -> int:
+    """A bare hour ("pushed to 4") as the clock hour nearest the old one: 16 after 15:00,
+    9 after 08:30."""
+    if hour > 12:
+        return hour
+    return min((hour, hour + 12), key=lambda h: abs(h - old))
+
+
+def _same(arg: str, written: object, wanted: str, tz: ZoneInfo) -> bool:
+    if not isinstance(written, str):
+        return False
+    if arg == "title":
+        return written.strip() == wanted
+    try:
+        moment = datetime.fromisoformat(written)
+    except ValueError:
+        return False
+    moment = moment.astimezone(tz) if moment.tzinfo else moment.replace(tzinfo=tz)
+    return f"{moment:%Y-%m-%dT%H:%M}" == wanted
+
