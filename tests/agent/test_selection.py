@@ -313,3 +313,17 @@ def test_looked_is_what_a_clause_asks_to_look_up(
     """``Selection.looked``: single_call mode's first call of a two-step request."""
     selection = Bm25ToolSelector().choose(request_text, tools)
     assert [set(group) for group in selection.looked] == looked
+
+
+def test_a_question_that_names_no_kind_of_item_gets_the_broad_search(tools: list[ToolSpec]) -> None:
+    """``broad`` tools are never ranked (their description names every family); a
+    question that names no family is offered them alone, as the lookup to make first."""
+    selector = Bm25ToolSelector(broad=("search_everything",))
+    for question in ("When does the plumber come?", "How much is the electricity bill?"):
+        selection = selector.choose(question, tools)
+        assert [t.name for t in selection.tools] == ["search_everything"]
+        assert selection.looked == [frozenset({"search_everything"})]
+    named = selector.choose("What's on my calendar tomorrow?", tools)
+    assert "search_everything" not in [t.name for t in named.tools] and named.looked == []
+    remind = selector.choose("Remind me to call Anna tomorrow at 9am", tools)
+    assert "search_everything" not in [t.name for t in remind.tools]

@@ -87,8 +87,9 @@ def acts_on_items(tool_name: str) -> bool:
     return not tool_role(tool_name, name_family(tool_name), ACTION_WORDS).look
 
 
-def shown_items(messages: list[Message]) -> Iterator[Item]:
-    """Every JSON object with an integer ``id`` in the conversation's tool results."""
+def result_objects(messages: list[Message]) -> Iterator[tuple[str, dict]]:
+    """Every JSON object with an integer ``id`` in the conversation's tool results, with
+    the family of the tool that showed it."""
     for message in messages:
         if message.role != "tool" or not message.name or not (message.source or "").startswith(
                 "tool:"):
@@ -98,10 +99,16 @@ def shown_items(messages: list[Message]) -> Iterator[Item]:
         except ValueError:
             continue
         for obj in json_objects(data, with_id=True):
-            label = next((str(obj[k]) for k in ("title", "subject", "text", "name")
-                          if isinstance(obj.get(k), str)), "")
-            text = " ".join(str(v) for k, v in obj.items() if isinstance(v, str))
-            yield Item(name_family(message.name), obj["id"], label, words(text))
+            yield name_family(message.name), obj
+
+
+def shown_items(messages: list[Message]) -> Iterator[Item]:
+    """Every JSON object with an integer ``id`` in the conversation's tool results."""
+    for family, obj in result_objects(messages):
+        label = next((str(obj[k]) for k in ("title", "subject", "text", "name")
+                      if isinstance(obj.get(k), str)), "")
+        text = " ".join(str(v) for k, v in obj.items() if isinstance(v, str))
+        yield Item(family, obj["id"], label, words(text))
 
 
 def words(text: str) -> frozenset[str]:

@@ -483,11 +483,10 @@ class Bm25ToolSelector(ToolSelector):
         all_tools, tools = tools, [spec for spec in tools if spec.name not in self.broad]
         ranked = self.rank(query, tools)
         chosen = self._chosen(ranked)
+        question = bool(broad) and bool(_QUESTION.search(query))
         if not chosen:
-            if broad and _QUESTION.search(query):
-                group = frozenset(spec.name for spec in broad)
-                return Selection(broad, ranked, [], looked=[group])
-            return Selection(list(all_tools), ranked, [], fallback=True)
+            return (Selection(broad, ranked, [], looked=[frozenset(s.name for s in broad)])
+                    if question else Selection(list(all_tools), ranked, [], fallback=True))
         roles = self._bm25(tools)[2]
         # Families that only a token's shape brought in ("with Sam" -> contact) are
         # there to look something up; so are all families once the request has named
@@ -507,6 +506,11 @@ class Bm25ToolSelector(ToolSelector):
                 shown = acts
             keep |= {name for name in family.tools if roles[name].look} | set(shown)
         asked = self._asked(query, tools, acting, roles)
+        if question and not asked and not any(f.mentioned for f in ranked):
+            # a question that names no kind of item and asks for nothing to be done ("When
+            # does the plumber come?"): the words that scored a family are no sign of
+            # where the answer is
+            return Selection(broad, ranked, chosen, looked=[frozenset(s.name for s in broad)])
         looked = self._looked(query, tools, [f for f in ranked if f.family in chosen], roles)
         return Selection([spec for spec in tools if spec.name in keep], ranked, chosen,
                          actions=sorted(named), requested=asked, looked=looked)

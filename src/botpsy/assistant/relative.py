@@ -14,14 +14,12 @@ what the user wrote. Both say nothing when they cannot tell: the call is then no
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from botpsy.agent.grounding import json_objects, user_text, words
-from botpsy.agent.selection import name_family
+from botpsy.agent.grounding import result_objects, user_text, words
 from botpsy.types import Message
 
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
@@ -84,21 +82,14 @@ def mentions_moment(text: str) -> bool:
 def shown_events(messages: list[Message], tz: ZoneInfo) -> list[FoundEvent]:
     """Every event the conversation's lookups showed (by id, the latest showing)."""
     found: dict[int, FoundEvent] = {}
-    for message in messages:
-        if message.role != "tool" or name_family(message.name or "") != "event":
+    for family, obj in result_objects(messages):
+        start = _moment(obj.get("start"), tz)
+        if family != "event" or start is None:
             continue
-        try:
-            data = json.loads(message.content)
-        except ValueError:
-            continue
-        for obj in json_objects(data, with_id=True):
-            start = _moment(obj.get("start"), tz)
-            if start is None:
-                continue
-            end = _moment(obj.get("end"), tz) or start
-            text = " ".join(str(v) for v in obj.values() if isinstance(v, str))
-            found[obj["id"]] = FoundEvent(obj["id"], str(obj.get("title") or ""), start, end,
-                                          words(text))
+        end = _moment(obj.get("end"), tz) or start
+        text = " ".join(str(v) for v in obj.values() if isinstance(v, str))
+        found[obj["id"]] = FoundEvent(obj["id"], str(obj.get("title") or ""), start, end,
+                                      words(text))
     return list(found.values())
 
 
