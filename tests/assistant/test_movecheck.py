@@ -59,5 +59,8 @@ def test_an_update_that_changes_nothing_is_refused_and_narrowed(check):
     moved = ToolCall(name="update_event", arguments={
         "event_id": 9, "start": "2026-12-10T13:00", "end": "2026-12-10T14:00+01:00"})
     assert check(moved, said) is None
+    start_only = ToolCall(name="update_event", arguments={"event_id": 9,
+                                                          "start": "2026-12-10T13:00"})
+    assert check(start_only, said) is None  # the tool keeps the length of a moved event
     assert check(same, _found("What's the lunch with Jonas about?", LUNCH)) is None
     assert check.expected(UPDATE, _found("Lunch with Jonas", LUNCH)) == {}

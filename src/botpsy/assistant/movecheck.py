@@ -89,6 +89,10 @@ class MoveCheck:
         wanted = change.arguments()
         wrong = {arg: value for arg, value in wanted.items()
                  if not _same(arg, call.arguments.get(arg), value, self._tz())}
+        kept = (change.start is not None and change.end is not None
+                and change.end - change.start == event.end - event.start)
+        if kept and "start" not in wrong and call.arguments.get("end") is None:
+            wrong.pop("end", None)  # update_event keeps the length of an event moved by its start
         if not wrong:
             return None
         said = ", ".join(f"{arg} {value!r}" for arg, value in wrong.items())
