@@ -13,6 +13,7 @@ from botpsy.agent.grounding import (
     forced_spec,
     free_filters,
     lookup_terms,
+    recipient_words,
     shown_items,
     ungrounded,
 )
@@ -240,3 +241,31 @@ def test_a_forced_first_lookup_searches_a_word_of_the_request(tmp_path) -> None:
     # the grammar alone: the prompt shows the tools as they are (a narrowed schema in the
     # prompt changed which tool the model picked in two scenarios)
     assert '"Nora"' not in agent.model.backend.prompts[0]
+
+
+@pytest.mark.parametrize(("request_text", "who"), [
+    ("let my landlord know by email that Jamie will be home", ["landlord"]),
+    ("Write a draft to Nora asking if Saturday is still on", ["Nora"]),
+    ("send it to Marta", ["Marta"]),
+    ("Reply to Jonas that Thursday works", ["Jonas"]),
+    ("Tell the team that the demo moved", ["team"]),
+    ("draft him a note that the slides are late", []),  # a pronoun names nobody to look up
+    ("Get Jamie's email and send her the plan", []),
+    ("send the plan to priya@x.example", []),  # an address needs no lookup
+])
+def test_recipient_words_are_who_the_request_writes_to(request_text, who) -> None:
+    assert recipient_words(request_text) == who
+
+
+def test_a_contact_search_looks_for_the_recipient_not_every_name(registry) -> None:
+    spec = {t.name: t.spec for t in registry}
+    said = [Message(role="user", content="let my landlord know that Jamie will be home")]
+    assert forced_narrowing(spec["search_contacts"], said) == {"query": {"enum": ["landlord"]}}
+
+
+def test_contact_words_are_whose_field_is_asked_then_who_is_written_to() -> None:
+    from botpsy.agent.grounding import contact_words
+
+    assert contact_words("What is Nora's email address?") == ["Nora"]
+    assert contact_words("find the dentist's email and write them a draft asking if") == [
+        "dentist"]

@@ -106,3 +106,26 @@ def test_a_refused_send_names_the_draft_to_make_instead():
     refused = IntentCheck()(ToolCall(name="send_email", arguments={"to": "nora@example.org"}),
                             plain)
     assert isinstance(refused, Refusal) and refused.instead == ()
+
+
+def test_a_message_goes_to_the_one_the_request_writes_to_not_another_name_in_it() -> None:
+    """"let my landlord know that Jamie will be home": Jamie's card shares a word with the
+    request, but the landlord is who the request writes to."""
+    import json as _json
+
+    from botpsy.types import Message as _Message
+    from botpsy.types import ToolCall as _ToolCall
+
+    cards = [{"id": 7, "name": "Jamie Lee", "email": "jamie@x.example", "notes": "Partner"},
+             {"id": 8, "name": "Tom Becker", "email": "tom@x.example", "notes": "Landlord"}]
+    said = [_Message(role="user", content="let my landlord know that Jamie will be home"),
+            _Message(role="tool", name="search_contacts", source="tool:search_contacts",
+                     content=_json.dumps(cards))]
+    check = IntentCheck()
+    to_jamie = _ToolCall(name="send_email", arguments={"to": "jamie@x.example", "subject": "s",
+                                                       "body": "b"})
+    why = check(to_jamie, said)
+    assert why is not None and why.narrow == {"to": {"enum": ["tom@x.example"]}}
+    to_tom = _ToolCall(name="send_email", arguments={"to": "tom@x.example", "subject": "s",
+                                                     "body": "b"})
+    assert check(to_tom, said) is None

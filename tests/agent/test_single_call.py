@@ -7,6 +7,7 @@ import pytest
 from botpsy.agent import Agent, Bm25ToolSelector, StopReason
 from botpsy.safety import ApproveAll, DenyAll, SafetyConfig
 from botpsy.tools import Tool, ToolRegistry
+from botpsy.types import ToolCall
 
 from .helpers import World, call_text, scripted, small_registry
 
@@ -108,7 +109,6 @@ def test_a_failed_action_is_repaired_through_the_tool_its_error_names():
     world = World(strict_addresses=True)
     registry = small_registry(world)
     agent = Agent(scripted([call_text("send_email", to="Sam", subject="Late", body="Late"),
-                            call_text("search_contacts", query="Sam"),
                             call_text("send_email", to="sam.lee@example.com", subject="Late",
                                       body="Late")]),
                   registry, safety=SafetyConfig(), confirmer=ApproveAll(),
@@ -116,8 +116,11 @@ def test_a_failed_action_is_repaired_through_the_tool_its_error_names():
     result = agent.run("Email Sam that I am late")
     grammars = agent.model.backend.grammars
     assert result.rounds == 3
-    assert _grammar_tools(grammars[1]) == {"search_contacts"}  # the error's finder, only
-    assert _grammar_tools(grammars[2]) == {"send_email"}  # then the failed action again
+    # the error's finder, only, searching for the one the request writes to ("Sam"): a
+    # call its grammar fixes entirely, made without a generation
+    assert [s.call for s in result.steps][1] == ToolCall(
+        name="search_contacts", arguments={"query": "Sam"}, id=result.steps[1].call.id)
+    assert len(grammars) == 2 and _grammar_tools(grammars[1]) == {"send_email"}  # then the action
     assert [s.result.ok for s in result.steps] == [False, True, True]
     assert world.sent and world.sent[0]["to"] == "sam.lee@example.com"
 

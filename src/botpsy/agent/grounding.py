@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from botpsy.agent.checks import Refusal, narrowed
 from botpsy.agent.selection import (
     ACTION_WORDS,
+    CONTACT_FIELD,
     DEFAULT_SYNONYMS,
     FAMILY_ALIASES,
     LOOK_VERBS,
@@ -44,6 +45,17 @@ from botpsy.types import Message, ToolCall, ToolSpec
 
 _TERM = re.compile(r"[^\W\d_][\w-]*")
 MAX_TERMS = 8
+# "let my landlord know", "email Dan", "tell Sam", "Write a draft to Nora", "send Jamie ..."
+_RECIPIENT = re.compile(
+    r"\b(?:(?:draft|note|message|mail|email|reply|it|this|that|write)\s+to|let|tell|ask|"
+    r"text|ping|message|e-?mail|mail|(?P<giving>send|draft))\s+(?:my\s+|our\s+|(?P<the>the\s+))?"
+    r"(?P<who>[A-Za-z][\w'-]*)", re.IGNORECASE)
+_NOT_RECIPIENTS = frozenset({
+    "me", "myself", "him", "her", "them", "us", "it", "this", "that", "a", "an", "the", "to",
+    "everyone", "somebody", "someone", "know", "back", "out", "off", "up", "over", "on", "in",
+    "for", "about", "any", "all", "what", "when", "whether", "if", "how", "email", "mail",
+    "message", "note", "draft", "reply", "his", "their", "your", "address", "addresses",
+    "number", "inbox", "thread"})
 _PARTICLES = frozenset({"off", "out", "up", "down", "back", "away", "over", "not", "yes", "please"})
 # Words a search should not look for: what the request asks done (the tools' action words)
 # and when (days: a search matches text, and "Friday" is in many emails).
@@ -216,6 +228,9 @@ def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]
     family = name_family(spec.name)
     if not acts_on_items(spec.name):  # "emails" is no word to search the mail for
         terms = [t for t in lookup_terms(said) if not names_family(t, family)]
+        people = contact_words(said) if family == "contact" else []
+        if people:  # the person asked about or written to, not every name in the request
+            terms = [t for t in terms if t.lower() in {p.lower() for p in people}] or terms
         query = properties.get("query")
         return {"query": {"enum": terms}} if terms and isinstance(query, dict) else {}
     ids = {i.id for i in shown_items(messages) if i.family == family and i.words & words(said)}
@@ -273,6 +288,31 @@ def without(spec: ToolSpec, arguments: list[str]) -> ToolSpec:
     parameters["properties"] = {arg: schema for arg, schema in parameters["properties"].items()
                                 if arg not in arguments}
     return spec.model_copy(update={"parameters": parameters})
+
+
+def contact_words(text: str) -> list[str]:
+    """The people a request needs a contact card of: whose address or number it asks for
+    ("Nora's email address" -> "Nora"), then who it writes to (``recipient_words``)."""
+    owners = [m.group("owner") for m in CONTACT_FIELD.finditer(text)]
+    return list(dict.fromkeys([*owners, *recipient_words(text)]))
+
+
+def recipient_words(text: str) -> list[str]:
+    """Who a request asks to write to, as it names them ("let my landlord know" ->
+    ["landlord"], "email Dan the plan" -> ["Dan"], "Write a draft to Nora" -> ["Nora"]);
+    a pronoun ("draft him a note") or an address names nobody to look up. Why: asked to
+    "let my landlord know that Jamie will be home", a 135M model searched the contacts for
+    Jamie and mailed Jamie, whose name the request holds too."""
+    found = []
+    position = 0
+    while (match := _RECIPIENT.search(text, position)) is not None:
+        who = match.group("who")
+        thing = match.group("giving") and match.group("the")  # "send the plan": what, not who
+        if (not thing and who.lower() not in _NOT_RECIPIENTS | STOPWORDS and "@" not in who
+                and not who.lower().endswith("ing")):  # "a draft asking ...": no one
+            found.append(who.removesuffix("'s"))
+        position = match.start("who")  # "send it to Marta": "it to Marta" is read too
+    return list(dict.fromkeys(found))
 
 
 def lookup_terms(text: str) -> list[str]:

@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.grounding import json_objects, user_text, words
+from botpsy.agent.grounding import json_objects, recipient_words, user_text, words
 from botpsy.agent.selection import (
     _QUESTION,
     ACTION_WORDS,
@@ -39,7 +39,7 @@ from botpsy.agent.selection import (
     tool_role,
 )
 from botpsy.safety.taint import AGENT_SOURCE, EMAIL_ADDRESS
-from botpsy.types import Message, ToolCall
+from botpsy.types import Message, ToolCall, ToolSpec
 
 # Verbs of tools that find rather than write, beyond the look verbs ("find_free_slots").
 FINDING_VERBS = frozenset({"find", "check"})
@@ -142,7 +142,7 @@ class IntentCheck:
             return None
         allowed = {a.lower() for a in self._own() if a} | {
             a.lower() for a in EMAIL_ADDRESS.findall(said)}
-        fitting = fitting_addresses(messages, said)
+        fitting = self.fitting(messages, said)
         stray = [a for a in written if a not in allowed and a not in fitting]
         if not stray:
             return None
@@ -152,6 +152,29 @@ class IntentCheck:
         narrow = {"to": {"enum": offered}} if offered and "to" in call.arguments else {}
         return Refusal(f"{stray[0]!r} is not the address of anyone the request names" + hint,
                        narrow)
+
+
+    @staticmethod
+    def fitting(messages: list[Message], said: str) -> set[str]:
+        """The addresses of what the request names as the one to write to (its
+        ``recipient_words``: "let my landlord know" -> the card that says landlord), else
+        of anything a lookup showed that shares a word with the request."""
+        recipients = recipient_words(latest_request(messages))
+        return fitting_addresses(messages, " ".join(recipients) if recipients else said)
+
+    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, list]]:
+        """Before a draft or send: its recipient held to the addresses of the person the
+        request names, once a lookup showed them (``agent.checks.Anticipating``)."""
+        if writes(spec.name) is None:
+            return {}
+        properties = (spec.parameters or {}).get("properties") or {}
+        required = set((spec.parameters or {}).get("required") or [])
+        said = user_text(messages)
+        fitting = self.fitting(messages, said) if recipient_words(latest_request(messages)) else set()
+        if not fitting:
+            return {}
+        return {arg: {"enum": sorted(fitting)} for arg in properties
+                if arg in RECIPIENT_ARGUMENTS and arg in required}
 
 
 def _draft_only(stems: set[str]) -> bool:

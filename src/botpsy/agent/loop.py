@@ -527,15 +527,15 @@ class Agent:
 
     def _needed_first(self, turn: _Turn, name: str) -> set[str]:
         """The item families a call of ``name`` needs looked up first: its own, for an
-        edit that names its item by id; those a check says (``checks.Prerequisite``)
-        for one that adds an item ("an hour before my dentist appointment")."""
+        edit that names its item by id; those a check says (``checks.Prerequisite``): the
+        event a new item is timed from ("an hour before my dentist appointment"), the
+        contact a message goes to ("let my landlord know")."""
         if name not in self.registry:
             return set()
-        if not creates(name):
-            return {name_family(name)} if self._takes_id(name) else set()
+        own = {name_family(name)} if not creates(name) and self._takes_id(name) else set()
         spec = self.registry.get(name).spec
-        return {family for check in self.call_checks if isinstance(check, Prerequisite)
-                for family in check.needs_first(spec, turn.messages)}
+        return own | {family for check in self.call_checks if isinstance(check, Prerequisite)
+                      for family in check.needs_first(spec, turn.messages)}
 
     def _takes_id(self, name: str) -> bool:
         """Whether the tool names the item it acts on by an ``*_id`` argument."""

@@ -120,7 +120,7 @@ LOOK_CLAUSE = re.compile(
 # A person's address, number or birthday: a contact's field, though "email" is a word of
 # the mail ("Get Jamie's email", "Dan's address").
 CONTACT_FIELD = re.compile(
-    r"\b[A-Za-z]+['\u2019]s\s+(?:e-?mail(?:\s+address)?|address|(?:phone\s+|mobile\s+)?number|"
+    r"\b(?P<owner>[A-Za-z]+)['\u2019]s\s+(?:e-?mail(?:\s+address)?|address|(?:phone\s+|mobile\s+)?number|"
     r"phone|mobile|birthday|contact(?:\s+details)?)\b", re.IGNORECASE)
 # Verbs of tools that find or show items: kept whenever their family is chosen,
 # because every action first has to find the item it works on.

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from email import policy
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.grounding import acts_on_items, user_text
+from botpsy.agent.grounding import acts_on_items, recipient_words, user_text
 from botpsy.agent.intent import latest_request
 from botpsy.agent.selection import name_family
 from botpsy.safety.taint import EMAIL_ADDRESS
@@ -132,6 +132,20 @@ class AddressCheck:
             return {}
         shown = [a for a in shown_addresses(messages, own) if a not in own] + own
         return {arg: address_keywords(shown, arg.lower() in _LISTS) for arg in arguments}
+
+
+    def needs_first(self, spec: ToolSpec, messages: list[Message]) -> tuple[str, ...]:
+        """A draft or send to someone the request names but gives no address for ("let my
+        landlord know ..."), with no contact lookup yet: the contacts are looked up first
+        (``agent.checks.Prerequisite``)."""
+        properties = (spec.parameters or {}).get("properties") or {}
+        if not acts_on_items(spec.name) or not any(_ARGUMENTS.match(a) for a in properties):
+            return ()
+        request = latest_request(messages)
+        if addresses(request) or not recipient_words(request):
+            return ()
+        shown = shown_addresses(messages, families=TRUSTED_FAMILIES)
+        return () if shown else tuple(sorted(TRUSTED_FAMILIES))
 
 
 def address_keywords(shown: list[str], several: bool) -> dict[str, object]:

@@ -64,6 +64,9 @@ MAX_OVERNIGHT = timedelta(hours=12)
 _CLOCK = "([01][0-9]|2[0-3]):[0-5][0-9]"
 # Times of day as a user writes them: "9:30", "14:00", "9am", "7.30 pm" (a bare number is
 # not one: "2 hours", "room 12").
+# "at 5", "at 9": an hour without am/pm or minutes (not "at 5 people", "at 9:30", "at 2h").
+BARE_AT = re.compile(r"\bat\s+([01]?\d|2[0-3])\b(?![:.]\d|\s*(?:am|pm|a\.m|p\.m|h\b|hours?|hrs?|"
+                     r"min|mins|minutes?|people|persons|%|o'clock))", re.IGNORECASE)
 TIME_PHRASE = re.compile(
     r"\b([01]?\d|2[0-3])(?:[:.]([0-5]\d))?\s*(am|pm)\b|\b([01]?\d|2[0-3]):([0-5]\d)\b",
     re.IGNORECASE)
@@ -376,8 +379,9 @@ def _days(first: date, last: date) -> set[date]:
 
 
 def named_times(text: str) -> set[str]:
-    """The times of day a text names, as "HH:MM" ("9am" -> "09:00", "7.30 pm" -> "19:30")."""
-    found = set()
+    """The times of day a text names, as "HH:MM" ("9am" -> "09:00", "7.30 pm" -> "19:30";
+    a bare "at 5" is 17:00 and "at 9" 09:00: ``bare_hour``)."""
+    found = {f"{bare_hour(int(m.group(1))):02d}:00" for m in BARE_AT.finditer(text)}
     for match in TIME_PHRASE.finditer(text):
         hour, minute, half, hour24, minute24 = match.groups()
         if hour24 is not None:
@@ -386,6 +390,13 @@ def named_times(text: str) -> set[str]:
         value = int(hour) % 12 + (12 if half.lower() == "pm" else 0)
         found.add(f"{value:02d}:{minute or '00'}")
     return found
+
+
+def bare_hour(hour: int) -> int:
+    """The clock hour a bare "at 5" means: 1 to 6 are afternoon or evening (17:00), 7 to
+    12 morning or noon, 13 to 23 as written. People rarely mean 5 in the morning without
+    saying so, and rarely mean 9 in the evening by "at 9" in a plan for the day."""
+    return hour + 12 if 1 <= hour <= 6 else hour
 
 
 def day_pattern(
