@@ -501,14 +501,18 @@ class Agent:
         (``_actions_left``), and a model that looks first anyway meets no difference."""
         if not turn.requested and not (turn.looked and is_lookup(latest_request(turn.messages))):
             return []
-        groups = [set(group) for group in turn.looked]
+        # each family's finders join its group: a search the selector keeps off the
+        # prompt until a request needs one (``Bm25ToolSelector(on_demand=...)``)
+        groups = [set(group) | {f for name in group
+                                for f in finders(name_family(name), self.registry)}
+                  for group in turn.looked]
         if not groups:
             families = {family for group in turn.requested for name in group
                         for family in self._needed_first(turn, name)}
             groups = [set(finders(family, self.registry)) for family in sorted(families)]
         seen = {item.family for item in shown_items(turn.messages)}
         for group in groups:
-            tools = [spec for spec in turn.tools if spec.name in group
+            tools = [spec for spec in self.registry.specs() if spec.name in group
                      and name_family(spec.name) not in seen and not self._takes_id(spec.name)]
             if tools:
                 return self._searching(turn, tools)

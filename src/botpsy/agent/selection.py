@@ -402,6 +402,7 @@ class Bm25ToolSelector(ToolSelector):
         hints: bool = True,
         prune_actions: bool = True,
         broad: Iterable[str] = (),
+        on_demand: Iterable[str] = (),
     ):
         if k < 1 or not 0 < ratio <= 1:
             raise ValueError("k must be >= 1 and ratio in (0, 1]")
@@ -410,6 +411,10 @@ class Bm25ToolSelector(ToolSelector):
         # (their description names every family), offered alone to a question that
         # matches no family, which would otherwise be answered without a lookup
         self.broad = frozenset(broad)
+        # tools never shown by ranking, for the agent to offer when a request must find an
+        # item first ("search_events": shown beside list_events, a 135M model searched
+        # the calendar for "Friday" when asked what is on on Friday)
+        self.on_demand = frozenset(on_demand)
         self.families = dict(families or {})
         self.actions = dict(ACTION_WORDS if actions is None else actions)
         self._synonyms = WordTable.build(DEFAULT_SYNONYMS if synonyms is None else synonyms)
@@ -479,6 +484,7 @@ class Bm25ToolSelector(ToolSelector):
 
     def choose(self, query: str, tools: list[ToolSpec], *, always: Iterable[str] = ()
                ) -> Selection:
+        tools = [spec for spec in tools if spec.name not in self.on_demand]
         broad = [spec for spec in tools if spec.name in self.broad]
         all_tools, tools = tools, [spec for spec in tools if spec.name not in self.broad]
         ranked = self.rank(query, tools)

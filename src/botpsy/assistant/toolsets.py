@@ -32,6 +32,9 @@ TOOLBOX_TYPES: tuple[type[Toolbox], ...] = (
 # Searches over every kind of item (``Bm25ToolSelector(broad=...)``): never ranked
 # among the families, offered to a question that no family matches.
 BROAD_TOOLS = ("search_everything",)
+# Never shown by ranking (``Bm25ToolSelector(on_demand=...)``): offered by the agent when a
+# request must find its item first.
+ON_DEMAND_TOOLS = ("search_events",)
 
 
 def toolboxes(store: AssistantStore) -> list[Toolbox]:
