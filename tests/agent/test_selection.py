@@ -322,8 +322,8 @@ def test_a_question_that_names_no_kind_of_item_gets_the_broad_search(tools: list
     for question in ("When does the plumber come?", "How much is the electricity bill?"):
         selection = selector.choose(question, tools)
         assert [t.name for t in selection.tools] == ["search_everything"]
-        assert selection.looked == [frozenset({"search_everything"})]
+        assert selection.answer_from == [frozenset({"search_everything"})]
     named = selector.choose("What's on my calendar tomorrow?", tools)
-    assert "search_everything" not in [t.name for t in named.tools] and named.looked == []
+    assert "search_everything" not in [t.name for t in named.tools] and named.answer_from == []
     remind = selector.choose("Remind me to call Anna tomorrow at 9am", tools)
     assert "search_everything" not in [t.name for t in remind.tools]

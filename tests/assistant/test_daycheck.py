@@ -296,13 +296,13 @@ def test_nothing_is_held_where_the_request_fixes_nothing_for_a_new_item(check, n
     assert check.expected(_spec(name, "start", "end"), _said(text)) == {}
 
 
-def test_a_lookup_is_held_to_a_range_that_holds_the_named_day(check):
+def test_a_lookup_is_held_to_the_named_day(check):
     """Today is Thursday 2026-12-03 in these tests: "Friday" is tomorrow."""
     held = check.expected(_spec("list_events", "start", "end"), _said("What's on Friday?"))
-    assert _admits(held["start"], "2026-12-04") and _admits(held["start"], "2026-12-03T00:00")
+    assert _admits(held["start"], "2026-12-04") and _admits(held["start"], "2026-12-04T00:00")
+    assert not _admits(held["start"], "2026-12-03")  # from today: more than was asked
     assert not _admits(held["start"], "2025-03-04")  # a range that misses Friday: refused
-    assert _admits(held["end"], "2026-12-04") and _admits(held["end"], "2026-12-10")
-    assert not _admits(held["end"], "2026-12-02")
+    assert _admits(held["end"], "2026-12-04") and not _admits(held["end"], "2026-12-10")
 
 
 def test_a_lookup_for_what_is_coming_starts_today(check):

@@ -96,6 +96,7 @@ class _Turn:
     first_choice: str = "auto"  # tool_choice of the turn's first generation (single_call mode)
     requested: list[frozenset[str]] = field(default_factory=list)  # Selection.requested
     looked: list[frozenset[str]] = field(default_factory=list)  # Selection.looked
+    answer_from: list[frozenset[str]] = field(default_factory=list)  # Selection.answer_from
     forced: list[ToolSpec] | None = None  # single_call mode: the next round must call one of these
     # single_call mode: the tools whose failed calls had their one retry
     retried: set[str] = field(default_factory=set)
@@ -233,6 +234,7 @@ class Agent:
             first_choice=self._first_choice(matched),
             requested=list(selection.requested) if selection else [],
             looked=list(selection.looked) if selection else [],
+            answer_from=list(selection.answer_from) if selection else [],
             guard=LoopGuard.from_turn(messages[start:], self.safety.max_identical_calls),
             pipeline=CallPipeline(self.registry, self.safety, self.confirmer, self.audit,
                                   session_id),
@@ -499,13 +501,17 @@ class Agent:
         a made-up day or id, which was refused, and the turn's one retry was spent on the
         lookup it had skipped. Nothing is lost: the action is forced after the lookup
         (``_actions_left``), and a model that looks first anyway meets no difference."""
-        if not turn.requested and not (turn.looked and is_lookup(latest_request(turn.messages))):
-            return []
+        if not turn.requested:  # a question: answered from where its words say, if they do
+            looked = turn.answer_from if is_lookup(latest_request(turn.messages)) else []
+        else:
+            looked = turn.looked
         # each family's finders join its group: a search the selector keeps off the
         # prompt until a request needs one (``Bm25ToolSelector(on_demand=...)``)
         groups = [set(group) | {f for name in group
                                 for f in finders(name_family(name), self.registry)}
-                  for group in turn.looked]
+                  for group in looked]
+        if not groups and not turn.requested:
+            return []
         if not groups:
             families = {family for group in turn.requested for name in group
                         for family in self._needed_first(turn, name)}

@@ -384,6 +384,9 @@ class Selection:
     # verb and asks for no action ("Find my meeting with Priya"), the look tools of the
     # family it is about
     looked: list[frozenset[str]] = field(default_factory=list)
+    # what a question is answered from when its words say where: a person's address or
+    # number (the contacts), or a question that names no kind of item (the broad search)
+    answer_from: list[frozenset[str]] = field(default_factory=list)
 
 
 class Bm25ToolSelector(ToolSelector):
@@ -491,7 +494,7 @@ class Bm25ToolSelector(ToolSelector):
         chosen = self._chosen(ranked)
         question = bool(broad) and bool(_QUESTION.search(query))
         if not chosen:
-            return (Selection(broad, ranked, [], looked=[frozenset(s.name for s in broad)])
+            return (Selection(broad, ranked, [], answer_from=[frozenset(s.name for s in broad)])
                     if question else Selection(list(all_tools), ranked, [], fallback=True))
         roles = self._bm25(tools)[2]
         # Families that only a token's shape brought in ("with Sam" -> contact) are
@@ -516,10 +519,13 @@ class Bm25ToolSelector(ToolSelector):
             # a question that names no kind of item and asks for nothing to be done ("When
             # does the plumber come?"): the words that scored a family are no sign of
             # where the answer is
-            return Selection(broad, ranked, chosen, looked=[frozenset(s.name for s in broad)])
-        looked = self._looked(query, tools, [f for f in ranked if f.family in chosen], roles)
+            return Selection(broad, ranked, chosen,
+                             answer_from=[frozenset(s.name for s in broad)])
+        families = [f for f in ranked if f.family in chosen]
         return Selection([spec for spec in tools if spec.name in keep], ranked, chosen,
-                         actions=sorted(named), requested=asked, looked=looked)
+                         actions=sorted(named), requested=asked,
+                         looked=self._looked(query, tools, families, roles),
+                         answer_from=self._answer_from(query, families, roles))
 
     def _asked(self, query: str, tools: list[ToolSpec], families: list[FamilyScore],
                roles: dict[str, ToolRole]) -> list[frozenset[str]]:
@@ -566,9 +572,6 @@ class Bm25ToolSelector(ToolSelector):
         before it", a 135M model went straight to the reminder with a made-up day."""
         shown = {f.family: f for f in families}
         groups: list[frozenset[str]] = []
-        if "contact" in shown and _QUESTION.search(query) and CONTACT_FIELD.search(query):
-            # "What is Nora's email address?": a question about a contact's field
-            groups.append(frozenset(n for n in shown["contact"].tools if roles[n].look))
         for clause in commands(query):
             if not LOOK_CLAUSE.match(clause):
                 continue
@@ -588,6 +591,16 @@ class Bm25ToolSelector(ToolSelector):
             if group and group not in groups:
                 groups.append(group)
         return groups
+
+    @staticmethod
+    def _answer_from(query: str, families: list[FamilyScore], roles: dict[str, ToolRole]
+                     ) -> list[frozenset[str]]:
+        """A question about a person's address or number ("What is Nora's email
+        address?"): the contacts' look tools, whatever "email" suggests."""
+        shown = {f.family: f for f in families}
+        if "contact" in shown and _QUESTION.search(query) and CONTACT_FIELD.search(query):
+            return [frozenset(n for n in shown["contact"].tools if roles[n].look)]
+        return []
 
     def _chosen(self, ranked: list[FamilyScore]) -> list[str]:
         """The families named by the query, and the best-scoring ones (at most k)."""

@@ -140,18 +140,18 @@ class DayCheck:
 
     def _expected_range(self, properties: Collection[str], messages: list[Message]
                         ) -> dict[str, dict[str, str]]:
-        """A lookup's range before it is made: on the named days when the user named
-        any, else from today on, unless the request asks about the past (``upcoming``).
+        """A lookup's range before it is made: the named days themselves when the user
+        named any (narrower than the check, which passes any range that holds one: "What
+        do I have tomorrow?" was listed from today to Friday), else from today on, unless
+        the request asks about the past (``upcoming``).
         Why: asked to "find my meeting with Priya", a 135M model listed a day of 2025
         (its training data's), found nothing, and the action after it had no item."""
         if "start" not in properties and "date" not in properties:
             return {}
         today = self._now().astimezone(self._tz()).date()
         named = self.named_days(user_text(messages))
-        if named:  # a range that holds a named day, as the check asks
-            first, last = min(named), max(named)
-            starts = _days(min(today, first), last)
-            ends = _days(first, last + LOOKUP_DAYS)
+        if named:  # the named days themselves ("What do I have tomorrow?": tomorrow)
+            starts = ends = named
         elif self.upcoming(messages):
             starts, ends = {today}, _days(today, today + timedelta(days=UPCOMING_DAYS))
         else:
