@@ -513,8 +513,12 @@ class Agent:
         if not groups and not turn.requested:
             return []
         if not groups:
-            families = {family for group in turn.requested for name in group
-                        for family in self._needed_first(turn, name)}
+            # a clause needs a lookup when every tool that could do it needs one ("tell
+            # him": send_email needs none, though reply_email needs the email's id)
+            needs = [[self._needed_first(turn, name) for name in group]
+                     for group in turn.requested]
+            families = {family for group in needs if all(group) for one in group
+                        for family in one}
             groups = [set(finders(family, self.registry)) for family in sorted(families)]
         seen = {item.family for item in shown_items(turn.messages)}
         for group in groups:
