@@ -1,0 +1,46 @@
+"""One search over everything the assistant holds (``search_everything``)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, date, datetime
+
+import pytest
+
+from botpsy.agent.reply import ToolOutcome
+from botpsy.assistant.demo import seed_demo
+from botpsy.assistant.describe import WORDS
+from botpsy.assistant.everything import EverythingToolbox
+from botpsy.assistant.toolbox import provenance_of
+from botpsy.assistant.user_data import AssistantStore
+
+MONDAY = datetime(2026, 12, 7, 8, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def box(tmp_path) -> EverythingToolbox:
+    store = AssistantStore(tmp_path, clock=lambda: MONDAY)
+    seed_demo(store, date(2026, 12, 7))
+    return EverythingToolbox(store)
+
+
+def test_a_question_that_names_no_kind_finds_every_kind_that_answers(box) -> None:
+    found = box.search_everything("electricity bill")
+    assert [e.subject for e in found.emails] == ["Your electricity bill is ready"]
+    assert [r.text for r in found.reminders] == ["Pay the electricity bill"]
+    assert found.events == [] and found.contacts == []
+    # the stranger's email keeps its origin: the safety layer judges it as search_mail's
+    assert not provenance_of(found).trusted
+    said = WORDS["search_everything"].describe(ToolOutcome(
+        "search_everything", {"query": "electricity bill"},
+        json.loads(found.model_dump_json()), MONDAY))
+    assert "64.20" in said and "Pay the electricity bill" in said
+
+
+def test_with_no_kind_holding_every_word_the_longest_word_is_searched(box) -> None:
+    found = box.search_everything("guest wifi network called")
+    assert [n.title for n in found.notes] == ["Guest Wi-Fi"]
+    assert provenance_of(box.search_everything("zzzz nothing")).trusted  # nothing found
+    said = WORDS["search_everything"].describe(ToolOutcome(
+        "search_everything", {"query": "zzzz"}, {}, MONDAY))
+    assert said.startswith("Nothing in your mail, calendar")
