@@ -129,6 +129,20 @@ TEMPLATES: dict[str, tuple[str, str, str, str, str, str]] = {
         "¿Cuándo tengo una hora libre el {day}?",
         "Quando ho un'ora libera {day}?",
         "Quando tenho uma hora livre na {day}?"),
+    "search_events": (
+        "When is my next meeting with {who}?",
+        "Wann treffe ich {who} das nächste Mal?",
+        "Quand est mon prochain rendez-vous avec {who} ?",
+        "¿Cuándo es mi próxima reunión con {who}?",
+        "Quando ho il prossimo incontro con {who}?",
+        "Quando é a minha próxima reunião com {who}?"),
+    "search_everything": (
+        "Do I have anything about \"{event}\" anywhere?",
+        "Habe ich irgendwo etwas zu „{event}“?",
+        "Est-ce que j'ai quelque chose sur « {event} » quelque part ?",
+        "¿Tengo algo sobre «{event}» en algún sitio?",
+        "Ho qualcosa su «{event}» da qualche parte?",
+        "Tenho alguma coisa sobre «{event}» em algum lado?"),
     "search_contacts": (
         "Which of my contacts work with {who}?",
         "Such {who} in meinen Kontakten",
