@@ -307,6 +307,10 @@ class DayCheck:
                 days.add(parsed.value.date())
         return days
 
+    def parse(self, value: object) -> ParsedTime | None:
+        """``value`` read as the tools read a day or time, or None when they cannot."""
+        return self._parse(value)
+
     def _parse(self, value: object) -> ParsedTime | None:
         if not isinstance(value, str) or not value.strip():
             return None  # a bare time of day is read too: the tools put it on today

@@ -40,6 +40,9 @@ from botpsy.types import Message, ToolCall, ToolSpec
 _TARGET = re.compile(
     r"\b(?:to|at|make it|until|till)\s+(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?"
     r"(?:\s*(?P<half>am|pm))?\b(?!\s*(?:min|h\b|hours?|hrs?|people|persons|%))", re.IGNORECASE)
+# "same end time", "keep the end": the start moves, the end stays
+_SAME_END = re.compile(r"\bsame end\b|\bkeep(?:ing)? the end\b|\bend (?:time )?stays\b",
+                       re.IGNORECASE)
 _RENAME = re.compile(r"\b(?:rename|call it|retitle|change the (?:name|title))\b", re.IGNORECASE)
 _UPDATE_TOOLS = ("update_event",)
 
@@ -88,7 +91,7 @@ class MoveCheck:
             return None
         wanted = change.arguments()
         wrong = {arg: value for arg, value in wanted.items()
-                 if not _same(arg, call.arguments.get(arg), value, self._tz())}
+                 if not self._same(arg, call.arguments.get(arg), value)}
         kept = (change.start is not None and change.end is not None
                 and change.end - change.start == event.end - event.start)
         if kept and "start" not in wrong and call.arguments.get("end") is None:
@@ -98,6 +101,16 @@ class MoveCheck:
         said = ", ".join(f"{arg} {value!r}" for arg, value in wrong.items())
         return Refusal(f"the call does not make the change the request asks for: it needs "
                        f"{said}", {arg: {"enum": [value]} for arg, value in wrong.items()})
+
+    def _same(self, arg: str, written: object, wanted: str) -> bool:
+        """Whether a written value is the wanted one, read as the tools read it ("thursday
+        19:30" is 19:30 on Thursday)."""
+        if not isinstance(written, str):
+            return False
+        if arg == "title":
+            return written.strip() == wanted
+        parsed = self._days.parse(written)
+        return parsed is not None and f"{parsed.value:%Y-%m-%dT%H:%M}" == wanted
 
     def change(self, event: FoundEvent, messages: list[Message]) -> Change | None:
         """What the latest request fixes for ``event``, or None when it fixes nothing."""
@@ -111,7 +124,10 @@ class MoveCheck:
         title = _new_title(request)
         if start is None and title is None:
             return None
-        return Change(event.id, start, start + length if start else None, title)
+        end = start + length if start else None
+        if start is not None and _SAME_END.search(request):  # "same end time"
+            end = event.end.replace(year=start.year, month=start.month, day=start.day)
+        return Change(event.id, start, end, title)
 
     def _new_start(self, event: FoundEvent, request: str) -> datetime | None:
         """The event's new start: the request's time of day on the day it names (else the
@@ -158,15 +174,5 @@ def _nearest(hour: int, old: int) -> int:
     return min((hour, hour + 12), key=lambda h: abs(h - old))
 
 
-def _same(arg: str, written: object, wanted: str, tz: ZoneInfo) -> bool:
-    if not isinstance(written, str):
-        return False
-    if arg == "title":
-        return written.strip() == wanted
-    try:
-        moment = datetime.fromisoformat(written)
-    except ValueError:
-        return False
-    moment = moment.astimezone(tz) if moment.tzinfo else moment.replace(tzinfo=tz)
-    return f"{moment:%Y-%m-%dT%H:%M}" == wanted
+
 
