@@ -169,7 +169,7 @@ class DayCheck:
         if acts_on_items(call.name) or not self.upcoming(messages):
             return None
         today = self._now().astimezone(self._tz()).date()
-        start = self._parse(call.arguments.get("start") or call.arguments.get("date"))
+        start = self.parse(call.arguments.get("start") or call.arguments.get("date"))
         if start is None or start.value.date() >= today:
             return None
         end = self._parse_end(call.arguments.get("end"), start.value)
@@ -212,7 +212,7 @@ class DayCheck:
             return None
         wrong = {}
         for arg in ("start", "due"):
-            parsed = self._parse(call.arguments.get(arg))
+            parsed = self.parse(call.arguments.get(arg))
             if arg in call.arguments and (parsed is None or parsed.value != moment):
                 wrong[arg] = call.arguments[arg]
         if not wrong:
@@ -230,7 +230,7 @@ class DayCheck:
             return {}
         wrong = {}
         for arg in ("start", "due"):
-            parsed = self._parse(call.arguments.get(arg))
+            parsed = self.parse(call.arguments.get(arg))
             if parsed is not None and parsed.value.date() in named and (
                     parsed.date_only or f"{parsed.value:%H:%M}" not in times):
                 wrong[arg] = parsed
@@ -252,7 +252,7 @@ class DayCheck:
         wrong: dict[str, ParsedTime | None] = {}
         start = None
         for arg in DAY_ARGUMENTS:
-            parsed = self._parse(arguments.get(arg))
+            parsed = self.parse(arguments.get(arg))
             if parsed is None:
                 continue
             start = start or parsed.value
@@ -272,7 +272,7 @@ class DayCheck:
         calendar on Friday?" looked at Sunday. A wider range that holds the day passes (the
         week from today holds Friday); ``date`` is one day, and a range without an end runs
         ``LOOKUP_DAYS`` (``list_events``'s default)."""
-        parsed = {arg: self._parse(arguments.get(arg)) for arg in DAY_ARGUMENTS}
+        parsed = {arg: self.parse(arguments.get(arg)) for arg in DAY_ARGUMENTS}
         first = parsed["date"] or parsed["start"] or parsed["due"]
         if first is None:
             return {}
@@ -293,7 +293,7 @@ class DayCheck:
         the tool's default applies)."""
         if not isinstance(value, str) or not value.strip() or is_clock_time(value):
             return True
-        return self._parse(value) is not None
+        return self.parse(value) is not None
 
     def named_days(self, text: str) -> set[date]:
         """The days the user's words name, read as the tools read them."""
@@ -302,16 +302,13 @@ class DayCheck:
             days.add((self._now().astimezone(self._tz()) + timedelta(days=2)).date())
             text = _AFTER_TOMORROW.sub(" ", text)
         for match in DAY_PHRASE.finditer(text):
-            parsed = self._parse(match.group())
+            parsed = self.parse(match.group())
             if parsed is not None:
                 days.add(parsed.value.date())
         return days
 
     def parse(self, value: object) -> ParsedTime | None:
         """``value`` read as the tools read a day or time, or None when they cannot."""
-        return self._parse(value)
-
-    def _parse(self, value: object) -> ParsedTime | None:
         if not isinstance(value, str) or not value.strip():
             return None  # a bare time of day is read too: the tools put it on today
         try:
