@@ -17,6 +17,7 @@ from botpsy.agent.checks import CallCheck
 from botpsy.agent.intent import IntentCheck
 from botpsy.agent.lookup import LookupCheck
 from botpsy.agent.session import SESSIONS_DB
+from botpsy.agent.spelling import read_request
 from botpsy.assistant.addresscheck import AddressCheck
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.describe import reply_writer
@@ -135,5 +136,6 @@ def open_assistant(
         call_mode=call_mode or default_call_mode(model.name),
         call_checks=assistant_call_checks(store, registry),
         replies=reply_writer(store),
+        read_request=read_request,
     )
     return Assistant(store, registry, agent, audit, sessions)
