@@ -228,7 +228,12 @@ def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
         ("I've watered the plants, tick that reminder off.", [{"complete_reminder"}]),
         ("Is Friday morning free? If it is, book 'Slides prep' from 10:00 to 11:00.",
          [{"create_event"}]),  # the question only looks; the verb after a comma acts
-        ("Add olive oil to my grocery list note.", [{"append_to_note", "create_note"}]),
+        # a thing added to a list the user keeps: appended to that note, named or not
+        ("Add olive oil to my grocery list note.", [{"append_to_note"}]),
+        ("Add Piranesi to my books to read", [{"append_to_note"}]),
+        # said as a replacement: a change, whatever "make" or "book" asks to add
+        ("the dentist thing next monday, make it 9 instead", [{"update_event"}]),
+        ("make lunch with Jonas an hour and a half instead of an hour", [{"update_event"}]),
         # asked for nothing: questions, a noun that is also a verb, a polite question acts
         ("When is my next meeting with Dan?", []),
         ("Read the email about the quarterly numbers", []),
@@ -327,3 +332,20 @@ def test_a_question_that_names_no_kind_of_item_gets_the_broad_search(tools: list
     assert "search_everything" not in [t.name for t in named.tools] and named.answer_from == []
     remind = selector.choose("Remind me to call Anna tomorrow at 9am", tools)
     assert "search_everything" not in [t.name for t in remind.tools]
+
+
+@pytest.mark.parametrize(("request_text", "families"), [
+    ("send jamie my reading list from my notes", ["note"]),
+    ("email Dan the p95 from the last week in latency_numbers.csv", ["file"]),
+    ("priya emailed asking to move our 1:1", ["email"]),
+    ("Sam said to order it by some day, check his mail", ["email"]),
+    ("I'm taking the train from my e-ticket email on Sunday", ["email"]),
+    # where a thing goes is no source
+    ("put it in my calendar", []),
+    ("Copy it into a new note", []),
+])
+def test_the_kind_a_request_takes_something_from_is_looked_up_first(
+        request_text: str, families: list[str]) -> None:
+    from botpsy.agent.selection import source_families
+
+    assert source_families(request_text) == families

@@ -61,6 +61,8 @@ SEND_TOOLS = frozenset({"send_email", "reply_email"})
 DRAFT_TOOL = "draft_email"
 DRAFT_WORDS = frozenset({"draft", "prepar", "compos"})  # stems
 RECIPIENT_ARGUMENTS = frozenset({"to", "cc", "bcc", "recipients"})
+# What a message says: it must not be only its recipient's card.
+CONTENT_ARGUMENTS = frozenset({"subject", "body", "text"})
 
 
 def latest_request(messages: list[Message]) -> str:
@@ -133,7 +135,7 @@ class IntentCheck:
         if is_lookup(latest) and not asks_for(role, said):
             return (f"the request asks a question and does not ask to {role.name}: answer "
                     "it from what the lookups showed, and change nothing")
-        return self._recipients(call, messages, said)
+        return self._recipients(call, messages, said) or _card_content(call, messages)
 
     def _recipients(self, call: ToolCall, messages: list[Message], said: str) -> Refusal | None:
         written = [a.lower() for arg, value in call.arguments.items()
@@ -175,6 +177,32 @@ class IntentCheck:
             return {}
         return {arg: {"enum": sorted(fitting)} for arg in properties
                 if arg in RECIPIENT_ARGUMENTS and arg in required}
+
+
+def _card_content(call: ToolCall, messages: list[Message]) -> str | None:
+    """Why a message's subject or body is no message: it only repeats its recipient's
+    contact card (the name, the address, the card's notes), which a lookup showed. Why: a
+    135M model asked to "email Dan the p95 from last week" sent Dan the subject "Dan
+    Okafor" and the body "CFO", and one asked to send Jamie a reading list sent "Partner";
+    a message nobody asked for is worse than none."""
+    written = {a.lower() for arg, value in call.arguments.items()
+               if arg in RECIPIENT_ARGUMENTS for a in EMAIL_ADDRESS.findall(str(value))}
+    if not written:
+        return None
+    cards = [item for item in _result_objects(messages)
+             if str(item.get("email", "")).lower() in written]
+    card_words = {w for item in cards for v in item.values() if isinstance(v, str)
+                  for w in words(v)}
+    for arg in sorted(CONTENT_ARGUMENTS & set(call.arguments)):
+        value = call.arguments[arg]
+        if not isinstance(value, str) or not value.strip():
+            continue
+        only_address = EMAIL_ADDRESS.fullmatch(value.strip()) is not None
+        said = words(EMAIL_ADDRESS.sub(" ", value))
+        if only_address or (said and said <= card_words):
+            return (f"{arg} {value!r} is the recipient's contact card, not a message: write "
+                    "what the request asks to say or send")
+    return None
 
 
 def _draft_only(stems: set[str]) -> bool:
