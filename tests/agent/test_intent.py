@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -145,3 +146,12 @@ def test_a_message_that_only_repeats_its_recipients_card_is_no_message(
     assert (why is not None) is refused
     if refused:
         assert "contact card" in str(why)
+
+
+def test_a_subject_that_is_an_address_is_kept_out_of_the_retry() -> None:
+    messages = conversation("draft jamie a note about the boiler", "search_contacts", CONTACTS[1:])
+    call = ToolCall(name="draft_email", arguments={
+        "to": "jamie@fox.example", "subject": "jamie@fox.example", "body": "The boiler works"})
+    why = IntentCheck()(call, messages)
+    pattern = why.narrow["subject"]["pattern"]
+    assert re.fullmatch(pattern, "Boiler") and not re.fullmatch(pattern, "jamie@fox.example")

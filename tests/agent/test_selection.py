@@ -231,6 +231,8 @@ def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
         # a thing added to a list the user keeps: appended to that note, named or not
         ("Add olive oil to my grocery list note.", [{"append_to_note"}]),
         ("Add Piranesi to my books to read", [{"append_to_note"}]),
+        # an item labelled with its kind
+        ("todo: descale the coffee machine", [{"add_reminder"}]),
         # said as a replacement: a change, whatever "make" or "book" asks to add
         ("the dentist thing next monday, make it 9 instead", [{"update_event"}]),
         ("make lunch with Jonas an hour and a half instead of an hour", [{"update_event"}]),
@@ -329,7 +331,9 @@ def test_a_question_that_names_no_kind_of_item_gets_the_broad_search(tools: list
         assert [t.name for t in selection.tools] == ["search_everything"]
         assert selection.answer_from == [frozenset({"search_everything"})]
     named = selector.choose("What's on my calendar tomorrow?", tools)
-    assert "search_everything" not in [t.name for t in named.tools] and named.answer_from == []
+    # a question that names its kind is answered from that kind's look tools
+    assert "search_everything" not in [t.name for t in named.tools]
+    assert named.answer_from == [frozenset({"list_events", "search_events"})]
     remind = selector.choose("Remind me to call Anna tomorrow at 9am", tools)
     assert "search_everything" not in [t.name for t in remind.tools]
 

@@ -179,7 +179,7 @@ class IntentCheck:
                 if arg in RECIPIENT_ARGUMENTS and arg in required}
 
 
-def _card_content(call: ToolCall, messages: list[Message]) -> str | None:
+def _card_content(call: ToolCall, messages: list[Message]) -> Refusal | None:
     """Why a message's subject or body is no message: it only repeats its recipient's
     contact card (the name, the address, the card's notes), which a lookup showed. Why: a
     135M model asked to "email Dan the p95 from last week" sent Dan the subject "Dan
@@ -200,8 +200,10 @@ def _card_content(call: ToolCall, messages: list[Message]) -> str | None:
         only_address = EMAIL_ADDRESS.fullmatch(value.strip()) is not None
         said = words(EMAIL_ADDRESS.sub(" ", value))
         if only_address or (said and said <= card_words):
-            return (f"{arg} {value!r} is the recipient's contact card, not a message: write "
-                    "what the request asks to say or send")
+            # an address is kept out of the retry's text by its grammar; a name cannot be
+            narrow = {arg: {"pattern": '^[^@"\\\\]*$'}} if only_address else {}
+            return Refusal(f"{arg} {value!r} is the recipient's contact card, not a message: "
+                           "write what the request asks to say or send", narrow)
     return None
 
 

@@ -113,6 +113,8 @@ _PREDICATE = re.compile(
     r"|\b([a-z]+s)\s+(?:to|from)\b", re.IGNORECASE)
 # A change said as a replacement: "make it 9 instead", "an hour and a half instead of an hour".
 _INSTEAD = re.compile(r"\binstead\b", re.IGNORECASE)
+# "todo: descale the coffee machine", "note: bike code 4471": a new item, labelled with its kind.
+_LABELLED = re.compile(r"^\W*(?P<kind>to-?dos?|notes?|memo|reminders?)\s*:\s*\w", re.IGNORECASE)
 # "Add Piranesi to my books to read": a thing added to a list the user keeps by name.
 _ADD_TO = re.compile(r"^\W*(?:add|put|append|stick|include)\b.+?\b(?:to|on|onto)\s+(?:my|the|our)\s+"
                      r"(?P<target>[a-z][\w' -]*?)\W*$", re.IGNORECASE)
@@ -599,6 +601,12 @@ class Bm25ToolSelector(ToolSelector):
         grocery list note" for ``append_to_note`` or ``create_note``, either of which
         does it."""
         shown = {f.family: f for f in families}
+        labelled = _LABELLED.match(query)
+        if labelled:  # the label is the kind, the rest is the item's text
+            kind = _stem(labelled.group("kind").replace("-", ""))
+            family = shown.get(FAMILY_ALIASES.get(kind, kind))
+            made = frozenset(n for n in family.tools if creates(n)) if family else frozenset()
+            return [made] if made else []
         groups: list[frozenset[str]] = []
         for clause in commands(query):
             words = {FAMILY_ALIASES.get(w, w) for w in stem_words(clause)}
@@ -693,15 +701,23 @@ class Bm25ToolSelector(ToolSelector):
             return frozenset()
         return frozenset(name for name in shown[family].tools if roles[name].look)
 
-    @staticmethod
-    def _answer_from(query: str, families: list[FamilyScore], roles: dict[str, ToolRole]
+    def _answer_from(self, query: str, families: list[FamilyScore], roles: dict[str, ToolRole]
                      ) -> list[frozenset[str]]:
-        """A question about a person's address or number ("What is Nora's email
-        address?"): the contacts' look tools, whatever "email" suggests."""
+        """Where a question's answer is, when its words say: a person's address or number
+        ("What is Nora's email address?"), the contacts, whatever "email" suggests; else
+        the kinds its words name, best first ("have I received Marta's invoice yet?": an
+        invoice comes by mail), not those a capitalised name alone brought in ("Marta"
+        is no sign the answer is in the contacts)."""
+        if not _QUESTION.search(query):
+            return []
         shown = {f.family: f for f in families}
-        if "contact" in shown and _QUESTION.search(query) and CONTACT_FIELD.search(query):
-            return [frozenset(n for n in shown["contact"].tools if roles[n].look)]
-        return []
+        if "contact" in shown and CONTACT_FIELD.search(query):
+            return [self._look_tools("contact", shown, roles)]
+        # the words' own kinds (no token-shape hints), the one most words name first
+        terms = self.query_terms(query, hints=False)
+        named = sorted((f for f in families if f.family in terms),
+                       key=lambda f: (terms.count(f.family), f.score), reverse=True)
+        return [g for g in (self._look_tools(f.family, shown, roles) for f in named) if g]
 
     def _chosen(self, ranked: list[FamilyScore]) -> list[str]:
         """The families named by the query, and the best-scoring ones (at most k)."""
