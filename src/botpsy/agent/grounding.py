@@ -100,9 +100,10 @@ def acts_on_items(tool_name: str) -> bool:
     return not tool_role(tool_name, name_family(tool_name), ACTION_WORDS).look
 
 
-def result_objects(messages: list[Message]) -> Iterator[tuple[str, dict]]:
-    """Every JSON object with an integer ``id`` in the conversation's tool results, with
-    the family of the tool that showed it."""
+def result_objects(messages: list[Message], *, with_id: bool = True
+                   ) -> Iterator[tuple[str, dict]]:
+    """Every JSON object (``with_id``: with an integer ``id``) in the conversation's tool
+    results, with the family of the tool that showed it."""
     for message in messages:
         if message.role != "tool" or not message.name or not (message.source or "").startswith(
                 "tool:"):
@@ -111,7 +112,7 @@ def result_objects(messages: list[Message]) -> Iterator[tuple[str, dict]]:
             data = json.loads(message.content)
         except ValueError:
             continue
-        for obj in json_objects(data, with_id=True):
+        for obj in json_objects(data, with_id=with_id):
             yield name_family(message.name), obj
 
 

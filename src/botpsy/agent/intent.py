@@ -23,12 +23,11 @@ not a model's habits, so a model that does what was asked never meets them.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.grounding import json_objects, recipient_words, user_text, words
+from botpsy.agent.grounding import recipient_words, result_objects, user_text, words
 from botpsy.agent.selection import (
     _QUESTION,
     ACTION_WORDS,
@@ -189,7 +188,7 @@ def _card_content(call: ToolCall, messages: list[Message]) -> Refusal | None:
                if arg in RECIPIENT_ARGUMENTS for a in EMAIL_ADDRESS.findall(str(value))}
     if not written:
         return None
-    cards = [item for item in _result_objects(messages)
+    cards = [item for _, item in result_objects(messages, with_id=False)
              if str(item.get("email", "")).lower() in written]
     card_words = {w for item in cards for v in item.values() if isinstance(v, str)
                   for w in words(v)}
@@ -217,7 +216,7 @@ def fitting_addresses(messages: list[Message], said: str) -> set[str]:
     address's own words aside: "email" is in every request that sends one)."""
     wanted = words(said) - {"email", "mail", "address", "draft", "send"}
     found: set[str] = set()
-    for item in _result_objects(messages):
+    for _, item in result_objects(messages, with_id=False):
         text = " ".join(str(v) for v in item.values() if isinstance(v, str))
         held = {a.lower() for a in EMAIL_ADDRESS.findall(text)}
         if held and words(EMAIL_ADDRESS.sub(" ", text)) & wanted:
@@ -225,12 +224,3 @@ def fitting_addresses(messages: list[Message], said: str) -> set[str]:
     return found
 
 
-def _result_objects(messages: list[Message]) -> Iterator[dict]:
-    for message in messages:
-        if message.role != "tool":
-            continue
-        try:
-            data = json.loads(message.content)
-        except ValueError:
-            continue
-        yield from json_objects(data)
