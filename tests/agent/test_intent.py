@@ -149,9 +149,33 @@ def test_a_message_that_only_repeats_its_recipients_card_is_no_message(
 
 
 def test_a_subject_that_is_an_address_is_kept_out_of_the_retry() -> None:
-    messages = conversation("draft jamie a note about the boiler", "search_contacts", CONTACTS[1:])
+    messages = conversation("draft jamie the boiler receipt", "search_contacts", CONTACTS[1:])
     call = ToolCall(name="draft_email", arguments={
         "to": "jamie@fox.example", "subject": "jamie@fox.example", "body": "The boiler works"})
     why = IntentCheck()(call, messages)
     pattern = why.narrow["subject"]["pattern"]
     assert re.fullmatch(pattern, "Boiler") and not re.fullmatch(pattern, "jamie@fox.example")
+
+
+def test_a_junk_message_is_retried_as_the_request_dictated_it() -> None:
+    messages = conversation("let my landlord know by email that Jamie will be home on Tuesday "
+                            "morning", "search_contacts", CONTACTS[1:])
+    call = ToolCall(name="send_email", arguments={
+        "to": "jamie@fox.example", "subject": "Jamie Fox", "body": "landlord"})
+    why = IntentCheck()(call, messages)
+    assert why.narrow == {"subject": {"enum": ["Jamie will be home on Tuesday"]},
+                          "body": {"enum": ["Jamie will be home on Tuesday morning."]}}
+
+
+@pytest.mark.parametrize(("request_text", "body"), [
+    ("Write a draft to Nora asking if Saturday climbing is still on. Do not send it.",
+     "Hi, I wanted to ask if Saturday climbing is still on."),
+    ("draft jonas a msg that I'll meet him at the lunch place", "I'll meet you at the lunch place."),
+    ("Email Dan asking him to send the slides", "Could you send the slides?"),
+    ("Get Jamie's email and send her the wifi note title", None),
+])
+def test_the_message_a_request_dictates(request_text: str, body: str | None) -> None:
+    from botpsy.agent.intent import said_message
+
+    said = said_message(request_text)
+    assert (said.body if said else None) == body

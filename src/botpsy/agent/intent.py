@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import recipient_words, result_objects, user_text, words
@@ -183,7 +184,9 @@ def _card_content(call: ToolCall, messages: list[Message]) -> Refusal | None:
     contact card (the name, the address, the card's notes), which a lookup showed. Why: a
     135M model asked to "email Dan the p95 from last week" sent Dan the subject "Dan
     Okafor" and the body "CFO", and one asked to send Jamie a reading list sent "Partner";
-    a message nobody asked for is worse than none."""
+    a message nobody asked for is worse than none. Where the request says the message
+    ("that Jamie will be home on Tuesday", "asking if climbing is still on":
+    ``said_message``), the retry is held to it; else an address is kept out of it."""
     written = {a.lower() for arg, value in call.arguments.items()
                if arg in RECIPIENT_ARGUMENTS for a in EMAIL_ADDRESS.findall(str(value))}
     if not written:
@@ -192,6 +195,7 @@ def _card_content(call: ToolCall, messages: list[Message]) -> Refusal | None:
              if str(item.get("email", "")).lower() in written]
     card_words = {w for item in cards for v in item.values() if isinstance(v, str)
                   for w in words(v)}
+    junk: dict[str, bool] = {}  # argument -> whether it is an address
     for arg in sorted(CONTENT_ARGUMENTS & set(call.arguments)):
         value = call.arguments[arg]
         if not isinstance(value, str) or not value.strip():
@@ -199,11 +203,66 @@ def _card_content(call: ToolCall, messages: list[Message]) -> Refusal | None:
         only_address = EMAIL_ADDRESS.fullmatch(value.strip()) is not None
         said = words(EMAIL_ADDRESS.sub(" ", value))
         if only_address or (said and said <= card_words):
-            # an address is kept out of the retry's text by its grammar; a name cannot be
-            narrow = {arg: {"pattern": '^[^@"\\\\]*$'}} if only_address else {}
-            return Refusal(f"{arg} {value!r} is the recipient's contact card, not a message: "
-                           "write what the request asks to say or send", narrow)
-    return None
+            junk[arg] = only_address
+    if not junk:
+        return None
+    meant = said_message(latest_request(messages))
+    narrow: dict[str, dict[str, object]] = {}
+    for arg, address in junk.items():
+        if meant is not None and arg in ("subject", "body"):
+            narrow[arg] = {"enum": [getattr(meant, arg)]}
+        elif address:  # kept out of the retry's text by its grammar; a name cannot be
+            narrow[arg] = {"pattern": '^[^@"\\\\]*$'}
+    shown = ", ".join(f"{arg} {call.arguments[arg]!r}" for arg in junk)
+    return Refusal(f"{shown}: the recipient's contact card, not a message: write what the "
+                   "request asks to say or send", narrow)
+
+
+@dataclass(frozen=True)
+class SaidMessage:
+    """A message in the user's own words: its subject and body."""
+
+    subject: str
+    body: str
+
+
+# What a request says a message says: "that ...", "saying ...", "asking if ...".
+_SAYS = re.compile(
+    r"\b(?P<cue>that|saying|to say|telling (?:him|her|them)|asking (?:(?:him|her|them) )?"
+    r"(?:if|whether|about|to)|asking if|about)\s+(?P<said>[^.!?;]+)", re.IGNORECASE)
+_SECOND_PERSON = {"him": "you", "them": "you", "his": "your", "their": "your"}
+_TRAILING = frozenset({"to", "the", "a", "an", "at", "on", "for", "of", "with", "and", "in", "my",
+                       "your", "is"})
+
+
+def said_message(request: str) -> SaidMessage | None:
+    """The message a request dictates, in its own words, or None: "let my landlord know
+    that Jamie will be home on Tuesday" -> "Jamie will be home on Tuesday."; "asking if
+    climbing is still on" -> "Hi, I wanted to ask if climbing is still on."; "asking him
+    to call back" -> "Could you call back?"; "about the slides" -> "Hi, this is about the
+    slides." The one it is sent to is "you" ("meet him at noon" -> "meet you at noon")."""
+    match = _SAYS.search(request)
+    if match is None:
+        return None
+    said = " ".join(_SECOND_PERSON.get(w.lower(), w) for w in match.group("said").split())
+    said = re.sub(r",?\s*(?:and\s+)?(?:do not|don't|dont)\s+send.*$", "", said,
+                  flags=re.IGNORECASE).strip(" ,")
+    if len(said.split()) < 2:
+        return None
+    cue = match.group("cue").lower()
+    if cue.endswith(" to"):
+        body = f"Could you {said}?"
+    elif cue.endswith((" if", " whether")):
+        body = f"Hi, I wanted to ask {cue.rsplit(' ', 1)[1]} {said}."
+    elif cue.endswith("about"):
+        body = f"Hi, this is about {said}."
+    else:
+        body = f"{said[0].upper()}{said[1:]}."
+    head = said.split()[:6]
+    while len(head) > 1 and head[-1].lower() in _TRAILING:  # "... the checkup to" -> "... the checkup"
+        head.pop()
+    subject = " ".join(head).rstrip(",")
+    return SaidMessage(subject=f"{subject[0].upper()}{subject[1:]}", body=body)
 
 
 def _draft_only(stems: set[str]) -> bool:
