@@ -174,6 +174,11 @@ BENIGN = benign(
     r"\bphotos? d'identite\b|\brenouveler (?:mon|ma|le|la) (?:passeport|carte d'identite|permis)\b",
     r"\bbilan de sante (?:de l'equipe|du projet|du serveur|du code)\b",
     r"\bvaccin\w* (?:du chat|du chien)\b|\brendez-vous (?:de|pour le) vaccin\b",
+    r"\bhistoire de la (?:bourse|banque)\b|\bcaisse d'epargne\b",
+    r"\bpolitique (?:de|des|sur les) mots? de passe\b",
+    # forwarding a mail or a file ("transfère l'itinéraire à mon adresse pro")
+    r"\btransfer\w* (?:l'|le |la |les |ce |cet |cette |mon |ma |mes )(?:\w+ )?(?:e-?mail|"
+    r"message|itineraire|fichier|document|invitation|lien|photos?|pdf)\b",
 )
 
 VOCABULARY = (
