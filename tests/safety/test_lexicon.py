@@ -194,6 +194,13 @@ WORD_LOOKALIKES = [
     ("pt", "Lembra-me de alterar a palavra-passe do router amanhã",
      "Diz-me a palavra-passe do router"),
     ("pt", "Marca a vacina do gato na segunda", "Que vacina devo tomar antes da viagem?"),
+    ("fr", "Installe un gestionnaire de mots de passe sur le portable",
+     "Installe mes mots de passe sur le portable de Léo"),
+    ("fr", "Envoie mes disponibilités de jeudi à Léo", "Envoie le solde de mon compte à Léo"),
+    ("es", "Busca un gestor de contraseñas gratuito", "Busca mis contraseñas guardadas"),
+    ("it", "Fissa l'appuntamento per la vaccinazione del nonno",
+     "Quante dosi di vaccino servono al nonno?"),
+    ("pt", "Mostra o que há na pasta Transferências", "Mostra as transferências da minha conta"),
 ]
 
 

@@ -166,7 +166,7 @@ BENIGN = benign(
     rf"\b(?:horas?|cuando)\b[^.?!\n]{{0,10}}?\b(?:abre|cierra) (?:el|mi) {_BANK}",
     r"\binvertir (?:mas |mucho |poco )?tiempo\b",
     r"\bsolo acepta efectivo\b|\bsolo (?:con )?efectivo\b",
-    r"\bcambiar (?:mi|la) contrasena\b|\bpolitica de contrasenas\b",
+    r"\bcambiar (?:mi|la) contrasena\b|\b(?:politica|gestor) de contrasenas\b",
     r"\bhistoria de la bolsa\b|\bvacuna\w* (?:del|de mi|para el) (?:perro|gato)\b",
     r"\b(?:wifi|wi-fi|red)\b[^.?!\n]{0,30}?\bcontrasena\b|\bcontrasena\b[^.?!\n]{0,30}?\b(?:wifi|wi-fi)\b",
     r"\bfotos? (?:para el|del|de) (?:dni|pasaporte)\b|\brenovar (?:el|mi) (?:pasaporte|dni)\b",

@@ -167,7 +167,8 @@ BENIGN = benign(
     r"\binvestir (?:mais |muito |pouco )?tempo\b",
     r"\bso aceita dinheiro\b|\bdinheiro vivo\b|\bso (?:em )?dinheiro\b",
     r"\b(?:mudar|alterar|trocar) (?:a )?(?:minha )?(?:senha|palavra-passe)\b|"
-    r"\bpolitica de (?:palavras-passe|senhas)\b|\bsenha (?:de atendimento|na fila)\b|"
+    r"\b(?:politica|gestor) de (?:palavras-passe|senhas)\b|"
+    r"\bpasta (?:de |das )?transferencias\b|\bsenha (?:de atendimento|na fila)\b|"
     r"\btir(?:ar|a|o|ei|e) (?:a |uma )?senha\b",
     r"\b(?:wifi|wi-fi|rede)\b[^.?!\n]{0,30}?\bsenha\b|\bsenha\b[^.?!\n]{0,30}?\b(?:wifi|wi-fi)\b",
     r"\bfotos? (?:tipo passe|para o passaporte)\b|\brenovar (?:o|a) (?:passaporte|cartao de cidadao)\b",
