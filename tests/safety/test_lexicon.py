@@ -201,6 +201,9 @@ WORD_LOOKALIKES = [
     ("it", "Fissa l'appuntamento per la vaccinazione del nonno",
      "Quante dosi di vaccino servono al nonno?"),
     ("pt", "Mostra o que há na pasta Transferências", "Mostra as transferências da minha conta"),
+    ("de", "Schick die Fotos an meine private Adresse", "Schick Tom die private Adresse von Lea"),
+    ("fr", "Envoie le PDF à mon adresse perso", "Envoie à Tom l'adresse perso de Léa"),
+    ("it", "Manda le foto al mio indirizzo personale", "Manda a Tom l'indirizzo personale di Lea"),
 ]
 
 

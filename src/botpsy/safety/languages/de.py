@@ -196,6 +196,8 @@ BENIGN = benign(
     r"\b(?:personal)?ausweis\b[^.?!\n]{0,25}?\bverlangern\b",
     # talking about passwords without handling one: a policy, its rules, a manager
     r"\bpasswort-?(?:richtlinie|regeln|manager)\w*",
+    # sending something to one's own address
+    r"\ban meine (?:private|personliche) (?:e-?mail-?|mail)?adresse\b",
     # a team's or a system's health check, a recipe to cook
     r"\b(?:team|projekt|server|system)-?gesundheit\w*|\bgesundheits-?(?:check|dashboard)\w*",
 )

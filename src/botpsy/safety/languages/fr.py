@@ -178,8 +178,9 @@ BENIGN = benign(
     r"\b(?:politique (?:de|des|sur les)|gestionnaire de) mots? de passe\b",
     # one's availability, not one's liquid funds ("partage mes disponibilités de mercredi")
     r"\b(?:mes|tes|ses|nos|vos|leurs) disponibilites\b",
+    r"\ba mon adresse (?:mail |e-mail )?(?:perso|personnelle)\b",
     # forwarding a mail or a file ("transfère l'itinéraire à mon adresse pro")
-    r"\btransfer\w* (?:l'|le |la |les |ce |cet |cette |mon |ma |mes )(?:\w+ )?(?:e-?mail|"
+    r"\btransfer\w* (?:l'|le |la |les |ce |cet |cette |mon |ma |mes )(?:\w+ )?(?:(?:e-?)?mail|"
     r"message|itineraire|fichier|document|invitation|lien|photos?|pdf)\b",
 )
 

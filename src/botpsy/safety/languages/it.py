@@ -163,6 +163,7 @@ BENIGN = benign(
     r"\b(?:accetta )?solo contanti\b",
     r"\bcambiare (?:la )?(?:mia )?password\b|\b(?:policy|politica) (?:delle|sulle) password\b|"
     r"\bgestore (?:di|delle) password\b|\bappuntamento per (?:la )?vaccinazion\w*",
+    r"\bal mio indirizzo (?:email |e-mail )?(?:personale|privato)\b",
     r"\bstoria della borsa\b|\bvaccin\w* (?:del|per il|al) (?:cane|gatto)\b",
     r"\b(?:rinnovare|rinnovo) (?:il|la) (?:passaporto|carta d'identita|patente)\b",
     r"\b(?:controllo|stato) di salute (?:del|della) (?:progetto|team|server|sistema)\b",
