@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -129,3 +130,28 @@ def test_a_message_goes_to_the_one_the_request_writes_to_not_another_name_in_it(
     to_tom = _ToolCall(name="send_email", arguments={"to": "tom@x.example", "subject": "s",
                                                      "body": "b"})
     assert check(to_tom, said) is None
+
+
+@pytest.mark.parametrize(("arguments", "refused"), [
+    ({"subject": "Jamie Fox", "body": "landlord"}, True),  # the card's name and notes
+    ({"subject": "jamie@fox.example", "body": "The boiler is fixed"}, True),  # an address
+    ({"subject": "Boiler", "body": "Jamie, the boiler is fixed."}, False),
+    ({"subject": "Reading list", "body": "Piranesi, Middlemarch"}, False),
+])
+def test_a_message_that_only_repeats_its_recipients_card_is_no_message(
+        arguments: dict, refused: bool) -> None:
+    messages = conversation("send Jamie my reading list", "search_contacts", CONTACTS[1:])
+    call = ToolCall(name="send_email", arguments={"to": "jamie@fox.example", **arguments})
+    why = IntentCheck()(call, messages)
+    assert (why is not None) is refused
+    if refused:
+        assert "contact card" in str(why)
+
+
+def test_a_subject_that_is_an_address_is_kept_out_of_the_retry() -> None:
+    messages = conversation("draft jamie a note about the boiler", "search_contacts", CONTACTS[1:])
+    call = ToolCall(name="draft_email", arguments={
+        "to": "jamie@fox.example", "subject": "jamie@fox.example", "body": "The boiler works"})
+    why = IntentCheck()(call, messages)
+    pattern = why.narrow["subject"]["pattern"]
+    assert re.fullmatch(pattern, "Boiler") and not re.fullmatch(pattern, "jamie@fox.example")

@@ -86,3 +86,76 @@ def test_an_item_already_in_view_is_not_looked_up_again(tmp_path):
     first = agent.run("When is lunch with Jonas?")
     second = agent.run("Cancel it, the lunch with Jonas is off", first.messages)
     assert [s.call.name for s in second.steps] == ["delete_event"]
+
+
+def _broad_agent(store: AssistantStore, outputs: list[str]) -> Agent:
+    from botpsy.assistant.toolsets import BROAD_TOOLS, ON_DEMAND_TOOLS
+
+    registry = ToolRegistry(assistant_tools(store))
+    return Agent(scripted(outputs), registry, safety=SafetyConfig(), confirmer=ApproveAll(),
+                 tool_selector=Bm25ToolSelector(broad=BROAD_TOOLS, on_demand=ON_DEMAND_TOOLS),
+                 call_mode="single_call", call_checks=assistant_call_checks(store, registry))
+
+
+def test_a_questions_search_that_finds_nothing_widens_to_everything(tmp_path):
+    """The notes hold no packing list, the files do: the same words are searched
+    everywhere, without asking the model again."""
+    store = _store(tmp_path)
+    (store.data_dir / "files").mkdir(exist_ok=True)
+    registry = ToolRegistry(assistant_tools(store))
+    registry.execute(ToolCall(name="write_file", arguments={
+        "path": "packing_list.txt", "content": "Hamburg weekend:\n- charger\n"}))
+    agent = _broad_agent(store, [call_text("search_notes", query="Hamburg")])
+    result = agent.run("What's on my packing list for Hamburg?")
+    assert [(s.call.name, s.call.arguments) for s in result.steps] == [
+        ("search_notes", {"query": "Hamburg"}), ("search_everything", {"query": "Hamburg"})]
+    assert len(agent.model.backend.grammars) == 1
+    assert "packing_list.txt" in result.final_text
+
+
+def test_a_call_refused_for_its_item_keeps_what_the_user_wrote_after_the_lookup(tmp_path):
+    """"Add oat milk to the groceries note": the made-up note id is refused and the
+    notes searched; the append then keeps the text the user wrote."""
+    store = _store(tmp_path)
+    registry = ToolRegistry(assistant_tools(store))
+    registry.execute(ToolCall(name="create_note", arguments={"title": "Groceries",
+                                                             "body": "eggs"}))
+    agent = _agent(store, [call_text("append_to_note", note_id=7, text="oat milk"),
+                           call_text("search_notes", query="groceries"),
+                           call_text("append_to_note", note_id=1, text="groceries")])
+    result = agent.run("Add oat milk to the groceries note")
+    assert result.steps[-1].call.arguments == {"note_id": 1, "text": "oat milk"}
+    assert store.query_one("SELECT body FROM notes WHERE id = 1")["body"] == "eggs\noat milk"
+
+
+def test_an_item_named_by_its_day_is_looked_up_by_listing_that_day(tmp_path):
+    """"My 3pm on Friday got pushed to 4": Friday's events are listed; a search for the
+    request's other words ("pushed") cannot find the event."""
+    store = _store(tmp_path)
+    agent = _broad_agent(store, [call_text("list_events", start="2026-12-11", end="2026-12-11")])
+    agent.run("my 3pm on friday got pushed to 4")
+    first = agent.model.backend.grammars[0]
+    assert "list_events" in first and "search_events" not in first
+
+
+def test_a_request_that_needs_two_lookups_makes_both_before_it_acts(tmp_path):
+    """"Send Jamie my reading list from my notes": the note the request takes its text
+    from, then the address of the one it writes to, then the send."""
+    store = _store(tmp_path)
+    registry = ToolRegistry(assistant_tools(store))
+    registry.execute(ToolCall(name="create_note", arguments={
+        "title": "Reading list", "body": "Piranesi, Middlemarch"}))
+    registry.execute(ToolCall(name="add_contact", arguments={
+        "name": "Jamie Lee", "email": "jamie.lee@mailbox.example"}))
+    agent = _broad_agent(store, [
+        call_text("search_notes", query="reading list"),
+        call_text("search_contacts", query="Jamie"),
+        call_text("send_email", to="jamie.lee@mailbox.example", subject="Reading list",
+                  body="Piranesi, Middlemarch")])
+    result = agent.run("send jamie my reading list from my notes")
+    assert [(s.call.name, s.decision.value) for s in result.steps] == [
+        ("search_notes", "executed"), ("search_contacts", "executed"),
+        ("send_email", "confirmed")]
+    grammars = agent.model.backend.grammars
+    assert "search_notes" in grammars[0] and "send_email" not in grammars[0]
+    assert "search_contacts" in grammars[1] and "send_email" not in grammars[1]

@@ -228,7 +228,14 @@ def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
         ("I've watered the plants, tick that reminder off.", [{"complete_reminder"}]),
         ("Is Friday morning free? If it is, book 'Slides prep' from 10:00 to 11:00.",
          [{"create_event"}]),  # the question only looks; the verb after a comma acts
-        ("Add olive oil to my grocery list note.", [{"append_to_note", "create_note"}]),
+        # a thing added to a list the user keeps: appended to that note, named or not
+        ("Add olive oil to my grocery list note.", [{"append_to_note"}]),
+        ("Add Piranesi to my books to read", [{"append_to_note"}]),
+        # an item labelled with its kind
+        ("todo: descale the coffee machine", [{"add_reminder"}]),
+        # said as a replacement: a change, whatever "make" or "book" asks to add
+        ("the dentist thing next monday, make it 9 instead", [{"update_event"}]),
+        ("make lunch with Jonas an hour and a half instead of an hour", [{"update_event"}]),
         # asked for nothing: questions, a noun that is also a verb, a polite question acts
         ("When is my next meeting with Dan?", []),
         ("Read the email about the quarterly numbers", []),
@@ -324,6 +331,25 @@ def test_a_question_that_names_no_kind_of_item_gets_the_broad_search(tools: list
         assert [t.name for t in selection.tools] == ["search_everything"]
         assert selection.answer_from == [frozenset({"search_everything"})]
     named = selector.choose("What's on my calendar tomorrow?", tools)
-    assert "search_everything" not in [t.name for t in named.tools] and named.answer_from == []
+    # a question that names its kind is answered from that kind's look tools
+    assert "search_everything" not in [t.name for t in named.tools]
+    assert named.answer_from == [frozenset({"list_events", "search_events"})]
     remind = selector.choose("Remind me to call Anna tomorrow at 9am", tools)
     assert "search_everything" not in [t.name for t in remind.tools]
+
+
+@pytest.mark.parametrize(("request_text", "families"), [
+    ("send jamie my reading list from my notes", ["note"]),
+    ("email Dan the p95 from the last week in latency_numbers.csv", ["file"]),
+    ("priya emailed asking to move our 1:1", ["email"]),
+    ("Sam said to order it by some day, check his mail", ["email"]),
+    ("I'm taking the train from my e-ticket email on Sunday", ["email"]),
+    # where a thing goes is no source
+    ("put it in my calendar", []),
+    ("Copy it into a new note", []),
+])
+def test_the_kind_a_request_takes_something_from_is_looked_up_first(
+        request_text: str, families: list[str]) -> None:
+    from botpsy.agent.selection import source_families
+
+    assert source_families(request_text) == families

@@ -11,6 +11,7 @@ from botpsy.agent.reply import ToolOutcome
 from botpsy.assistant.demo import seed_demo
 from botpsy.assistant.describe import WORDS
 from botpsy.assistant.everything import EverythingToolbox
+from botpsy.assistant.files import FilesToolbox
 from botpsy.assistant.toolbox import provenance_of
 from botpsy.assistant.user_data import AssistantStore
 
@@ -44,3 +45,17 @@ def test_with_no_kind_holding_every_word_the_longest_word_is_searched(box) -> No
     said = WORDS["search_everything"].describe(ToolOutcome(
         "search_everything", {"query": "zzzz"}, {}, MONDAY))
     assert said.startswith("Nothing in your mail, calendar")
+
+
+def test_searches_read_words_as_people_write_them(box) -> None:
+    """Hyphens aside ("wifi" finds "Guest Wi-Fi"), a plural as its singular ("dentists"
+    finds the dentist's check-up), a possessive's "s" dropped."""
+    assert [n.title for n in box.search_everything("wifi").notes] == ["Guest Wi-Fi"]
+    assert [e.title for e in box.search_everything("dentists").events] == ["Dentist check-up"]
+    assert box.search_everything("dentist's").events == box.search_everything("dentist").events
+
+
+def test_a_file_whose_name_and_text_hold_the_words_between_them_is_found(box) -> None:
+    files = FilesToolbox(box.store)
+    assert [h.path for h in files.search_files("hamburg packing list")] == [
+        "personal/packing_list.txt"]

@@ -48,7 +48,17 @@ def _found(request: str, *events: dict) -> list[Message]:
 ])
 def test_the_change_the_request_fixes(check, request_text, event, expected):
     held = check.expected(UPDATE, _found(request_text, event))
+    expected = {"event_id": event["id"], **expected}  # the event found is the one changed
     assert held == {arg: {"enum": [value]} for arg, value in expected.items()}
+
+
+def test_an_event_named_by_its_time_is_the_one_changed(check):
+    """"My 3pm on Friday got pushed to 4": no word of the request is in its title."""
+    other = {**REVIEW, "id": 13, "title": "Board slides", "start": "2026-12-11T10:00+01:00",
+             "end": "2026-12-11T11:00+01:00"}
+    held = check.expected(UPDATE, _found("my 3pm on friday got pushed to 4", other, REVIEW))
+    assert held == {"event_id": {"enum": [12]}, "start": {"enum": ["2026-12-11T16:00"]},
+                    "end": {"enum": ["2026-12-11T17:00"]}}
 
 
 def test_an_update_that_changes_nothing_is_refused_and_narrowed(check):

@@ -25,6 +25,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 
 from botpsy.agent.checks import Refusal, narrowed
 from botpsy.agent.selection import (
@@ -99,9 +100,10 @@ def acts_on_items(tool_name: str) -> bool:
     return not tool_role(tool_name, name_family(tool_name), ACTION_WORDS).look
 
 
-def result_objects(messages: list[Message]) -> Iterator[tuple[str, dict]]:
-    """Every JSON object with an integer ``id`` in the conversation's tool results, with
-    the family of the tool that showed it."""
+def result_objects(messages: list[Message], *, with_id: bool = True
+                   ) -> Iterator[tuple[str, dict]]:
+    """Every JSON object (``with_id``: with an integer ``id``) in the conversation's tool
+    results, with the family of the tool that showed it."""
     for message in messages:
         if message.role != "tool" or not message.name or not (message.source or "").startswith(
                 "tool:"):
@@ -110,17 +112,32 @@ def result_objects(messages: list[Message]) -> Iterator[tuple[str, dict]]:
             data = json.loads(message.content)
         except ValueError:
             continue
-        for obj in json_objects(data, with_id=True):
+        for obj in json_objects(data, with_id=with_id):
             yield name_family(message.name), obj
 
 
 def shown_items(messages: list[Message]) -> Iterator[Item]:
-    """Every JSON object with an integer ``id`` in the conversation's tool results."""
+    """Every JSON object with an integer ``id`` in the conversation's tool results. An
+    item's words include the weekday it starts or is due on: "my 3pm on Friday" names
+    Friday's events, whatever their titles."""
     for family, obj in result_objects(messages):
         label = next((str(obj[k]) for k in ("title", "subject", "text", "name")
                       if isinstance(obj.get(k), str)), "")
         text = " ".join(str(v) for k, v in obj.items() if isinstance(v, str))
-        yield Item(family, obj["id"], label, words(text))
+        yield Item(family, obj["id"], label, words(text) | _weekday(obj))
+
+
+def _weekday(obj: dict) -> frozenset[str]:
+    """The English weekday (stemmed) of an item's ``start`` or ``due``, as written there."""
+    for key in ("start", "due"):
+        value = obj.get(key)
+        if isinstance(value, str) and len(value) >= 10:
+            try:
+                day = datetime.fromisoformat(value).date()
+            except ValueError:
+                continue
+            return frozenset(stem_words(f"{day:%A}"))
+    return frozenset()
 
 
 def words(text: str) -> frozenset[str]:

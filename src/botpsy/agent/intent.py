@@ -23,12 +23,11 @@ not a model's habits, so a model that does what was asked never meets them.
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.grounding import json_objects, recipient_words, user_text, words
+from botpsy.agent.grounding import recipient_words, result_objects, user_text, words
 from botpsy.agent.selection import (
     _QUESTION,
     ACTION_WORDS,
@@ -61,6 +60,8 @@ SEND_TOOLS = frozenset({"send_email", "reply_email"})
 DRAFT_TOOL = "draft_email"
 DRAFT_WORDS = frozenset({"draft", "prepar", "compos"})  # stems
 RECIPIENT_ARGUMENTS = frozenset({"to", "cc", "bcc", "recipients"})
+# What a message says: it must not be only its recipient's card.
+CONTENT_ARGUMENTS = frozenset({"subject", "body", "text"})
 
 
 def latest_request(messages: list[Message]) -> str:
@@ -133,7 +134,7 @@ class IntentCheck:
         if is_lookup(latest) and not asks_for(role, said):
             return (f"the request asks a question and does not ask to {role.name}: answer "
                     "it from what the lookups showed, and change nothing")
-        return self._recipients(call, messages, said)
+        return self._recipients(call, messages, said) or _card_content(call, messages)
 
     def _recipients(self, call: ToolCall, messages: list[Message], said: str) -> Refusal | None:
         written = [a.lower() for arg, value in call.arguments.items()
@@ -177,6 +178,34 @@ class IntentCheck:
                 if arg in RECIPIENT_ARGUMENTS and arg in required}
 
 
+def _card_content(call: ToolCall, messages: list[Message]) -> Refusal | None:
+    """Why a message's subject or body is no message: it only repeats its recipient's
+    contact card (the name, the address, the card's notes), which a lookup showed. Why: a
+    135M model asked to "email Dan the p95 from last week" sent Dan the subject "Dan
+    Okafor" and the body "CFO", and one asked to send Jamie a reading list sent "Partner";
+    a message nobody asked for is worse than none."""
+    written = {a.lower() for arg, value in call.arguments.items()
+               if arg in RECIPIENT_ARGUMENTS for a in EMAIL_ADDRESS.findall(str(value))}
+    if not written:
+        return None
+    cards = [item for _, item in result_objects(messages, with_id=False)
+             if str(item.get("email", "")).lower() in written]
+    card_words = {w for item in cards for v in item.values() if isinstance(v, str)
+                  for w in words(v)}
+    for arg in sorted(CONTENT_ARGUMENTS & set(call.arguments)):
+        value = call.arguments[arg]
+        if not isinstance(value, str) or not value.strip():
+            continue
+        only_address = EMAIL_ADDRESS.fullmatch(value.strip()) is not None
+        said = words(EMAIL_ADDRESS.sub(" ", value))
+        if only_address or (said and said <= card_words):
+            # an address is kept out of the retry's text by its grammar; a name cannot be
+            narrow = {arg: {"pattern": '^[^@"\\\\]*$'}} if only_address else {}
+            return Refusal(f"{arg} {value!r} is the recipient's contact card, not a message: "
+                           "write what the request asks to say or send", narrow)
+    return None
+
+
 def _draft_only(stems: set[str]) -> bool:
     """Whether the request's stems ask for a draft and never say "send"."""
     return bool(stems & DRAFT_WORDS) and "send" not in stems
@@ -187,7 +216,7 @@ def fitting_addresses(messages: list[Message], said: str) -> set[str]:
     address's own words aside: "email" is in every request that sends one)."""
     wanted = words(said) - {"email", "mail", "address", "draft", "send"}
     found: set[str] = set()
-    for item in _result_objects(messages):
+    for _, item in result_objects(messages, with_id=False):
         text = " ".join(str(v) for v in item.values() if isinstance(v, str))
         held = {a.lower() for a in EMAIL_ADDRESS.findall(text)}
         if held and words(EMAIL_ADDRESS.sub(" ", text)) & wanted:
@@ -195,12 +224,3 @@ def fitting_addresses(messages: list[Message], said: str) -> set[str]:
     return found
 
 
-def _result_objects(messages: list[Message]) -> Iterator[dict]:
-    for message in messages:
-        if message.role != "tool":
-            continue
-        try:
-            data = json.loads(message.content)
-        except ValueError:
-            continue
-        yield from json_objects(data)

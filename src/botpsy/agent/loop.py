@@ -25,7 +25,7 @@ synchronously: the run stops with ``stopped_reason=pending_confirmation`` and
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from botpsy.agent.calls import CallPipeline, Outcome, Review, agent_message
@@ -39,6 +39,7 @@ from botpsy.agent.checks import (
     kept_arguments,
     narrowed,
     remember,
+    said_arguments,
 )
 from botpsy.agent.compact import compactions
 from botpsy.agent.grounding import (
@@ -97,6 +98,7 @@ class _Turn:
     requested: list[frozenset[str]] = field(default_factory=list)  # Selection.requested
     looked: list[frozenset[str]] = field(default_factory=list)  # Selection.looked
     answer_from: list[frozenset[str]] = field(default_factory=list)  # Selection.answer_from
+    widen: frozenset[str] = frozenset()  # Selection.widen
     forced: list[ToolSpec] | None = None  # single_call mode: the next round must call one of these
     # single_call mode: the tools whose failed calls had their one retry
     retried: set[str] = field(default_factory=set)
@@ -184,6 +186,7 @@ class Agent:
         call_mode: str = "auto",
         call_checks: Sequence[CallCheck] = (),
         replies: ReplyWriter | None = None,
+        read_request: Callable[[str], str] | None = None,
     ):
         if call_mode not in ("auto", "single_call"):
             raise ValueError(f"call_mode must be 'auto' or 'single_call', got {call_mode!r}")
@@ -200,6 +203,9 @@ class Agent:
         self.tool_selector = tool_selector
         self.params = params or GenerationParams()
         self.replies = replies or ReplyWriter()
+        # how the user's words are read before anything reads them (the assistant's
+        # corrects misspelt key words: ``agent.spelling``); the scope policy reads them raw
+        self.read_request = read_request
 
     # -- public API ---------------------------------------------------------------------
     def run(
@@ -235,6 +241,7 @@ class Agent:
             requested=list(selection.requested) if selection else [],
             looked=list(selection.looked) if selection else [],
             answer_from=list(selection.answer_from) if selection else [],
+            widen=selection.widen if selection else frozenset(),
             guard=LoopGuard.from_turn(messages[start:], self.safety.max_identical_calls),
             pipeline=CallPipeline(self.registry, self.safety, self.confirmer, self.audit,
                                   session_id),
@@ -263,8 +270,9 @@ class Agent:
     def _start(
         self, user_text: str, history: list[Message], session_id: str | None, stream: bool
     ) -> Iterator[AgentEvent]:
+        read = self.read_request(user_text) if self.read_request else user_text
         messages = [*self._close_abandoned(history, session_id),
-                    Message(role="user", content=user_text)]
+                    Message(role="user", content=read)]
         scope = self.policy.check_request(user_text)
         if scope.blocked:
             yield self._declined(messages, scope, session_id)
@@ -470,11 +478,16 @@ class Agent:
             turn.forced = (self._named_in_errors(this_round) or self._instead(this_round)
                            or self._narrowed_in(turn, this_round) or turn.tools)
         else:
-            turn.forced = self._actions_left(turn, this_round) or None
+            turn.forced = (self._lookups_left(turn, this_round)
+                           or self._actions_left(turn, this_round)
+                           or self._widened(turn, this_round) or None)
         if turn.forced:
             turn.forced = [narrowed(self._narrow_forced(turn, spec), turn.kept)
                            for spec in turn.forced]
-        turn.kept = {}  # the retry's alone: a later call of the tool may be another action
+            # the next call of a tool alone keeps what its refused call held (it may come
+            # after the lookup the refusal sent the turn to); a later call may be another action
+            turn.kept = {name: kept for name, kept in turn.kept.items()
+                         if name not in {spec.name for spec in turn.forced}}
         return turn.forced is not None
 
     def _creation_asked(self, turn: _Turn) -> list[ToolSpec]:
@@ -502,7 +515,11 @@ class Agent:
         lookup it had skipped. Nothing is lost: the action is forced after the lookup
         (``_actions_left``), and a model that looks first anyway meets no difference."""
         if not turn.requested:  # a question: answered from where its words say, if they do
-            looked = turn.answer_from if is_lookup(latest_request(turn.messages)) else []
+            if not is_lookup(latest_request(turn.messages)):
+                return []
+            if not turn.answer_from:
+                return self._question_tools(turn)
+            looked = turn.answer_from
         else:
             looked = turn.looked
         # each family's finders join its group: a search the selector keeps off the
@@ -510,32 +527,55 @@ class Agent:
         groups = [set(group) | {f for name in group
                                 for f in finders(name_family(name), self.registry)}
                   for group in looked]
-        if not groups and not turn.requested:
-            return []
-        if not groups:
+        if turn.requested:
             # a clause needs a lookup when every tool that could do it needs one ("tell
             # him": send_email needs none, though reply_email needs the email's id)
             needs = [[self._needed_first(turn, name) for name in group]
                      for group in turn.requested]
             families = {family for group in needs if all(group) for one in group
                         for family in one}
-            groups = [set(finders(family, self.registry)) for family in sorted(families)]
+            groups += [set(finders(family, self.registry)) for family in sorted(families)]
         seen = {item.family for item in shown_items(turn.messages)}
+        called = {step.call.name for step in turn.steps}
         for group in groups:
             tools = [spec for spec in self.registry.specs() if spec.name in group
                      and name_family(spec.name) not in seen and not self._takes_id(spec.name)]
-            if tools:
+            if tools and not called & group:
                 return self._searching(turn, tools)
         return []
 
+    def _lookups_left(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
+        """After a round whose calls all worked, in a request that acts: the next lookup it
+        still needs before the action (``_lookup_first``'s groups in order, skipping those
+        tried). Why: "send jamie my reading list from my notes" needs the note and then
+        Jamie's address; one lookup before the action left the other to be made up."""
+        if not turn.requested or not steps or not all(_worked(s) for s in steps):
+            return []
+        return self._lookup_first(turn)
+
+    def _question_tools(self, turn: _Turn) -> list[ToolSpec]:
+        """A question's first call, when its words do not say where the answer is: held
+        to the shown tools that change nothing and take no id, until something is shown.
+        Why: asked for "the booking code on my train ticket", a 135M model called
+        get_contact(1), an id it made up; a question that creates or changes something is
+        refused anyway (``agent.intent``)."""
+        if any(True for _ in shown_items(turn.messages)):
+            return []
+        return [spec for spec in turn.tools
+                if not spec.changes_state and not self._takes_id(spec.name)]
+
     def _searching(self, turn: _Turn, tools: list[ToolSpec]) -> list[ToolSpec]:
-        """Of a family's look tools, those that search by words (a ``query``), when the
-        request names something to search for and no day to list: "find my meeting with
-        Priya" is a search, "my 3pm on Friday" a look at Friday. Else all of them."""
+        """Of a family's look tools, those that list a day when the request names one ("my
+        3pm on Friday got pushed to 4" is a look at Friday, not a search for "pushed"),
+        those that search by words (a ``query``) when it names something to search for
+        ("find my meeting with Priya"); else all of them."""
         said = user_text(turn.messages)
         searching = [spec for spec in tools
                      if "query" in ((spec.parameters or {}).get("properties") or {})]
-        if not searching or not lookup_terms(said) or DAY_WORDS.search(said):
+        listing = [spec for spec in tools if spec not in searching]
+        if DAY_WORDS.search(said):  # the day's items hold it, whatever else the words say
+            return listing or tools
+        if not searching or not lookup_terms(said):
             return tools
         return searching
 
@@ -600,6 +640,20 @@ class Agent:
         refused = {s.call.name for s in steps if s.call.name in turn.narrowing}
         return self.registry.specs([n for n in self.registry.names() if n in refused])
 
+    def _widened(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
+        """After a question's searches all found nothing: the search of everything
+        (``Selection.widen``), held to the same words, so it runs without a model call.
+        Why: "What's on my packing list for Hamburg?" searched the notes, and the list is a
+        file; "No notes match" is a wrong answer when the store holds one."""
+        if turn.requested or not steps or any(not _empty_search(s) for s in steps):
+            return []
+        called = {s.call.name for s in turn.steps}
+        wider = [spec for spec in self.registry.specs()
+                 if spec.name in turn.widen and spec.name not in called]
+        for spec in wider:  # held last, over what grounding offers a forced search
+            turn.kept[spec.name] = {"query": {"enum": [steps[0].call.arguments["query"]]}}
+        return wider
+
     def _actions_left(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """After a round whose calls all worked: the tools still to call. Those are
         the tools of each thing the request asked for (``Selection.requested``, one
@@ -649,6 +703,11 @@ class Agent:
             # the checks judged the call's values and named what to change: the retry
             # keeps the rest (not after a made-up id, whose call is no call to keep)
             turn.kept[review.call.name] = kept_arguments(review.call, found)
+        elif grounding is not None and not any(checked):
+            # refused for its item alone: what the user's own words gave the call stays
+            # ("add oat milk to the groceries note": the text, once the note is found)
+            turn.kept[review.call.name] = said_arguments(
+                review.call, self.registry.get(review.call.name).spec, user_text(turn.messages))
         return Review(review.call, AuditDecision.invalid, why, review.taint,
                       feedback=f"Error: {why}", finders=found.finders, instead=found.instead)
 
@@ -725,6 +784,13 @@ class Agent:
             tracker.add_untrusted(f"the description of {spec.name} ({spec.source})",
                                   json_text(spec.to_openai()))
         return tracker
+
+
+def _empty_search(step: AgentStep) -> bool:
+    """Whether a call searched by words (a ``query``) and found nothing."""
+    query = step.call.arguments.get("query")
+    return (isinstance(query, str) and bool(query.strip()) and step.result is not None
+            and step.result.ok and step.result.data in ([], {}, None))
 
 
 def _check_decisions(previous: AgentResult, decisions: Mapping[str, bool]) -> list[PendingCall]:

@@ -70,7 +70,7 @@ STOPWORDS = frozenset([
     "when", "where", "why", "can", "could", "would", "should", "will", "do", "does", "did",
     "please", "pls", "hey", "hi", "just", "all", "any", "some", "up", "out", "if", "then",
     "than", "so", "as", "not", "no", "yes", "get", "give", "tell", "let", "have", "has",
-    "had", "i'm", "i'll", "i've"
+    "had", "i'm", "i'll", "i've", "whats", "wheres", "whens", "whos", "hows"
 ])
 # Verbs of tools that add a new item (``add_reminder``, ``create_event``): such a call
 # needs no id, so no lookup has to come first.
@@ -111,6 +111,13 @@ _OBJECT = re.compile(r"^\W*\w+\s+(?:(?:me|him|her|them|us|\w+)\s+)?(?:a|an|the|m
 _PREDICATE = re.compile(
     r"\b(?:is|are|was|were|got|gets|has been|have been)\s+(?:now\s+)?([a-z]+ed)\b"
     r"|\b([a-z]+s)\s+(?:to|from)\b", re.IGNORECASE)
+# A change said as a replacement: "make it 9 instead", "an hour and a half instead of an hour".
+_INSTEAD = re.compile(r"\binstead\b", re.IGNORECASE)
+# "todo: descale the coffee machine", "note: bike code 4471": a new item, labelled with its kind.
+_LABELLED = re.compile(r"^\W*(?P<kind>to-?dos?|notes?|memo|reminders?)\s*:\s*\w", re.IGNORECASE)
+# "Add Piranesi to my books to read": a thing added to a list the user keeps by name.
+_ADD_TO = re.compile(r"^\W*(?:add|put|append|stick|include)\b.+?\b(?:to|on|onto)\s+(?:my|the|our)\s+"
+                     r"(?P<target>[a-z][\w' -]*?)\W*$", re.IGNORECASE)
 _POLITE = re.compile(r"^\W*(?:(?:can|could|would|will) you|please)\b", re.IGNORECASE)
 # A clause that asks to look something up opens with one of these ("Look up Dan's
 # address", "Check when ...", "Get Jamie's email", "Find my meeting with Priya").
@@ -122,6 +129,21 @@ LOOK_CLAUSE = re.compile(
 CONTACT_FIELD = re.compile(
     r"\b(?P<owner>[A-Za-z]+)['\u2019]s\s+(?:e-?mail(?:\s+address)?|address|(?:phone\s+|mobile\s+)?number|"
     r"phone|mobile|birthday|contact(?:\s+details)?)\b", re.IGNORECASE)
+# Where a request says the thing it acts with comes from: "from my notes", "in
+# latency_numbers.csv", "my e-ticket email", "Priya emailed ...": that kind is looked up
+# first. The kind's word as the selector reads it (a synonym or a family's name).
+# "in my calendar", "into a new note" say where a thing goes, not where it comes from.
+SOURCE = re.compile(
+    r"\bfrom\s+(?:my|the|his|her|their|our|that|this)?\s*(?:[\w'-]+\s+){0,3}?"
+    r"(?P<kind>notes?|files?|folder|e-?mails?|mail|inbox|calendar|contacts?)\b"
+    r"|\bin\s+(?:my|the|his|her|their|our|that|this)\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?P<held>files?|folder|e-?mails?|mail|inbox)\b"
+    r"|\b(?:from|in)\s+(?P<file>[\w-]+\.[a-z0-9]{2,4})\b"
+    r"|\b(?:emailed|mailed|e-mailed)\b|\bwrote\s+(?:me|to me|us)\b|\bcheck\s+(?:his|her|their|my)\s+(?P<mailbox>mail|email|inbox)\b",
+    re.IGNORECASE)
+# Where a thing goes: "into a new note", "in my calendar", "to a file".
+_DESTINATION = re.compile(r"\b(?:into|in|to|as)\s+(?:a|an|the|my)?\s*(?:new\s+)?"
+                          r"(?P<kind>note|file|calendar|event|reminder|draft)\b", re.IGNORECASE)
 # Verbs of tools that find or show items: kept whenever their family is chosen,
 # because every action first has to find the item it works on.
 LOOK_VERBS = frozenset(["list", "search", "read", "get", "show", "view", "fetch", "lookup"])
@@ -194,10 +216,10 @@ DEFAULT_PATTERNS: dict[str, tuple[str, ...]] = {
 # What a request says for the action of an act tool, by the verb of the tool's name
 # (stemmed on load; multi-word entries match as phrases). The verb itself always counts.
 _MAKING = ("create", "add", "new", "put", "make", "save", "store", "write", "jot", "note down",
-           "record", "remember", "set up")
+           "record", "remember", "set up", "copy")
 ACTION_WORDS: dict[str, tuple[str, ...]] = {
     "create": (*_MAKING, "book", "schedule", "block", "plan", "arrange", "organize"),
-    "add": (*_MAKING, "remind"),
+    "add": (*_MAKING, "remind", "set"),
     "write": (*_MAKING, "export", "dump"),
     "append": ("add", "put", "include", "extend"),
     "update": ("change", "move", "reschedule", "push", "postpone", "shift", "rename", "edit",
@@ -230,6 +252,41 @@ def commands(query: str) -> list[str]:
             if clause:
                 found.append(clause)
     return found
+
+
+def source_families(query: str) -> list[str]:
+    """The kinds of item a request says it takes something from (``SOURCE``), in order:
+    "send jamie my reading list from my notes" -> ["note"]; "email Dan the p95 from last
+    week in latency_numbers.csv" -> ["file"]; "Priya emailed asking to move our 1:1" ->
+    ["email"]."""
+    found: list[str] = []
+    for m in SOURCE.finditer(query):
+        if m.group("file"):
+            family = "file"
+        else:
+            word = (m.group("kind") or m.group("held") or m.group("mailbox") or "email").lower()
+            stem = _stem(word.replace("-", ""))
+            family = FAMILY_ALIASES.get(stem, stem)
+        if family not in found:
+            found.append(family)
+    return found
+
+
+def list_target(clause: str) -> str | None:
+    """The list a clause adds something to, when it is one the user keeps as a note ("Add
+    Piranesi to my books to read": "books to read"): no word of it names an item of
+    another kind (a calendar, a meeting, reminders, contacts, mail, a file)."""
+    m = _ADD_TO.match(clause)
+    if m is None or "." in m.group("target"):
+        return None
+    target = m.group("target").lower()
+    words = re.findall(r"[a-z][a-z'-]*", target)
+    kinds = {k for w in words
+             for k in (*DEFAULT_SYNONYMS.get(w, ()), FAMILY_ALIASES.get(_stem(w), _stem(w)))}
+    kinds |= {k for phrase, means in DEFAULT_SYNONYMS.items()
+              if " " in phrase and phrase in target for k in means}
+    other = {"event", "reminder", "remind", "contact", "email", "file", "inbox", "draft", "send"}
+    return None if kinds & other else target
 
 
 def clause_verbs(clause: str) -> list[str]:
@@ -387,6 +444,9 @@ class Selection:
     # what a question is answered from when its words say where: a person's address or
     # number (the contacts), or a question that names no kind of item (the broad search)
     answer_from: list[frozenset[str]] = field(default_factory=list)
+    # the tools that search everything at once, for a question whose search of one kind
+    # of item found nothing ("my packing list for Hamburg" is a file, not a note)
+    widen: frozenset[str] = frozenset()
 
 
 class Bm25ToolSelector(ToolSelector):
@@ -469,14 +529,14 @@ class Bm25ToolSelector(ToolSelector):
         return []
 
     def rank(self, query: str, tools: list[ToolSpec], *, hints: bool | None = None,
-             person_hint: bool = True) -> list[FamilyScore]:
+             person_hint: bool = True, extra: tuple[str, ...] = ()) -> list[FamilyScore]:
         """Every family with its score, best first (``hints``: use the token-shape
         hints, by default as configured; ``person_hint``: among them, a capitalised
-        name's)."""
+        name's; ``extra``: family names the request means without saying them)."""
         if not tools:
             return []
         names, bm25, roles = self._bm25(tools)
-        terms = self.query_terms(query, hints=hints, person_hint=person_hint)
+        terms = [*self.query_terms(query, hints=hints, person_hint=person_hint), *extra]
         scores = bm25.get_scores(terms)
         members: dict[str, list[str]] = {name: [] for name in names}
         for spec in tools:
@@ -487,10 +547,12 @@ class Bm25ToolSelector(ToolSelector):
 
     def choose(self, query: str, tools: list[ToolSpec], *, always: Iterable[str] = ()
                ) -> Selection:
+        # a list the user keeps is a note: its family joins, as if the request said "note"
+        extra = ("note",) if any(list_target(c) for c in commands(query)) else ()
         tools = [spec for spec in tools if spec.name not in self.on_demand]
         broad = [spec for spec in tools if spec.name in self.broad]
         all_tools, tools = tools, [spec for spec in tools if spec.name not in self.broad]
-        ranked = self.rank(query, tools)
+        ranked = self.rank(query, tools, extra=extra)
         chosen = self._chosen(ranked)
         question = bool(broad) and bool(_QUESTION.search(query))
         if not chosen:
@@ -502,8 +564,10 @@ class Bm25ToolSelector(ToolSelector):
         # an action elsewhere, or when it asks a question. A capitalised name never
         # names an action of its own: "Add lunch with Sara to my calendar" does not ask
         # for add_contact, though "add" is its verb.
-        plain = self._chosen(self.rank(query, tools, hints=False)) if self.hints else chosen
-        unnamed = self._chosen(self.rank(query, tools, person_hint=False)) if self.hints else chosen
+        plain = (self._chosen(self.rank(query, tools, hints=False, extra=extra)) if self.hints
+                 else chosen)
+        unnamed = (self._chosen(self.rank(query, tools, person_hint=False, extra=extra))
+                   if self.hints else chosen)
         acting = [f for f in ranked if f.family in chosen and f.family in unnamed]
         named = self._named_actions(query, acting, roles)
         looking = bool(named) or bool(_QUESTION.search(query))
@@ -525,7 +589,8 @@ class Bm25ToolSelector(ToolSelector):
         return Selection([spec for spec in tools if spec.name in keep], ranked, chosen,
                          actions=sorted(named), requested=asked,
                          looked=self._looked(query, tools, families, roles),
-                         answer_from=self._answer_from(query, families, roles))
+                         answer_from=self._answer_from(query, families, roles),
+                         widen=frozenset(spec.name for spec in broad))
 
     def _asked(self, query: str, tools: list[ToolSpec], families: list[FamilyScore],
                roles: dict[str, ToolRole]) -> list[frozenset[str]]:
@@ -536,17 +601,28 @@ class Bm25ToolSelector(ToolSelector):
         grocery list note" for ``append_to_note`` or ``create_note``, either of which
         does it."""
         shown = {f.family: f for f in families}
+        labelled = _LABELLED.match(query)
+        if labelled:  # the label is the kind, the rest is the item's text
+            kind = _stem(labelled.group("kind").replace("-", ""))
+            family = shown.get(FAMILY_ALIASES.get(kind, kind))
+            made = frozenset(n for n in family.tools if creates(n)) if family else frozenset()
+            return [made] if made else []
         groups: list[frozenset[str]] = []
         for clause in commands(query):
             words = {FAMILY_ALIASES.get(w, w) for w in stem_words(clause)}
-            ranked = [f for f in self.rank(clause, tools, person_hint=False)
+            extra = ("note",) if list_target(clause) else ()
+            ranked = [f for f in self.rank(clause, tools, person_hint=False, extra=extra)
                       if f.family in shown and f.mentioned]
             if not ranked:
                 continue
             # the family the clause names by name first, then by score; the next one
             # when its tools do not do what the verb says ("draft him a note" names a
             # note, but drafting is the mail's)
-            ordered = sorted(ranked, key=lambda f: (f.family in words, f.score), reverse=True)
+            into = _DESTINATION.search(clause)
+            goal = FAMILY_ALIASES.get(into.group("kind").lower(), into.group("kind").lower()) \
+                if into else None
+            ordered = sorted(ranked, key=lambda f: (f.family == goal, f.family in words, f.score),
+                             reverse=True)
             # the clause's object names a tool's verb ("write them a draft": draft_email):
             # that tool, before one its looser verb asks for ("write": create_note)
             noun = _OBJECT.match(clause)
@@ -558,9 +634,30 @@ class Bm25ToolSelector(ToolSelector):
                                      if not roles[name].look and roles[name].asked_in(clause))
                            for f in ordered]
             group = next((g for g in candidates if g), frozenset())
+            group = self._changed(query, clause, group, ordered, shown, roles)
             if group and group not in groups:
                 groups.append(group)
         return groups
+
+    @staticmethod
+    def _changed(query: str, clause: str, group: frozenset[str], ordered: list[FamilyScore],
+                 shown: dict[str, FamilyScore], roles: dict[str, ToolRole]) -> frozenset[str]:
+        """``group``, or the tools a clause asks for by how it is said rather than by its
+        verb: a replacement ("make it 9 instead", "make lunch with Jonas an hour and a half
+        instead of an hour") changes an item, whatever "make" asks to add; a thing added to
+        a list the user keeps (``list_target``) is appended to that note."""
+        if _INSTEAD.search(query) and any(creates(n) for n in group):
+            cue = _stem("instead")
+        elif list_target(clause):
+            cue, ordered = _stem("append"), [f for f in ordered if f.family == "note"]
+        else:
+            return group
+        for family in ordered:
+            changed = frozenset(n for n in shown[family.family].tools
+                                if not roles[n].look and cue in roles[n].cues)
+            if changed:
+                return changed
+        return group
 
     def _looked(self, query: str, tools: list[ToolSpec], families: list[FamilyScore],
                 roles: dict[str, ToolRole]) -> list[frozenset[str]]:
@@ -571,9 +668,13 @@ class Bm25ToolSelector(ToolSelector):
         the word). Why: asked to "find my meeting with Priya and remind me an hour
         before it", a 135M model went straight to the reminder with a made-up day."""
         shown = {f.family: f for f in families}
-        groups: list[frozenset[str]] = []
+        groups = [self._look_tools(family, shown, roles) for family in source_families(query)]
+        groups = [g for g in groups if g]
         for clause in commands(query):
-            if not LOOK_CLAUSE.match(clause):
+            # a look may open the clause or a part of it after a comma ("Sam said ..., check
+            # his mail")
+            clause = next((part for part in clause.split(",") if LOOK_CLAUSE.match(part)), "")
+            if not clause:
                 continue
             if any(not role.look and role.asked_in(clause) for role in roles.values()):
                 continue
@@ -593,14 +694,30 @@ class Bm25ToolSelector(ToolSelector):
         return groups
 
     @staticmethod
-    def _answer_from(query: str, families: list[FamilyScore], roles: dict[str, ToolRole]
+    def _look_tools(family: str, shown: dict[str, FamilyScore], roles: dict[str, ToolRole]
+                    ) -> frozenset[str]:
+        """The look tools of a shown family (none when it is not shown)."""
+        if family not in shown:
+            return frozenset()
+        return frozenset(name for name in shown[family].tools if roles[name].look)
+
+    def _answer_from(self, query: str, families: list[FamilyScore], roles: dict[str, ToolRole]
                      ) -> list[frozenset[str]]:
-        """A question about a person's address or number ("What is Nora's email
-        address?"): the contacts' look tools, whatever "email" suggests."""
+        """Where a question's answer is, when its words say: a person's address or number
+        ("What is Nora's email address?"), the contacts, whatever "email" suggests; else
+        the kinds its words name, best first ("have I received Marta's invoice yet?": an
+        invoice comes by mail), not those a capitalised name alone brought in ("Marta"
+        is no sign the answer is in the contacts)."""
+        if not _QUESTION.search(query):
+            return []
         shown = {f.family: f for f in families}
-        if "contact" in shown and _QUESTION.search(query) and CONTACT_FIELD.search(query):
-            return [frozenset(n for n in shown["contact"].tools if roles[n].look)]
-        return []
+        if "contact" in shown and CONTACT_FIELD.search(query):
+            return [self._look_tools("contact", shown, roles)]
+        # the words' own kinds (no token-shape hints), the one most words name first
+        terms = self.query_terms(query, hints=False)
+        named = sorted((f for f in families if f.family in terms),
+                       key=lambda f: (terms.count(f.family), f.score), reverse=True)
+        return [g for g in (self._look_tools(f.family, shown, roles) for f in named) if g]
 
     def _chosen(self, ranked: list[FamilyScore]) -> list[str]:
         """The families named by the query, and the best-scoring ones (at most k)."""

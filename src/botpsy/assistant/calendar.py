@@ -116,8 +116,8 @@ class CalendarToolbox(Toolbox):
     def _matching(self, words: list[str], joiner: str, begin: datetime, stop: datetime
                   ) -> list[Event]:
         """The events in a range whose text holds all (``AND``) or any (``OR``) of the words."""
-        haystack = ("(title || ' ' || coalesce(location, '') || ' ' || attendees || ' ' || "
-                    "description)")
+        haystack = inputs.unhyphenated(
+            "(title || ' ' || coalesce(location, '') || ' ' || attendees || ' ' || description)")
         where = joiner.join(f"{haystack} LIKE ? ESCAPE '\\'" for _ in words)
         rows = self.store.query(
             f"SELECT * FROM events WHERE starts_at < ? AND ends_at > ? AND ({where}) "

@@ -47,9 +47,8 @@ class ContactsToolbox(Toolbox):
         """
         limit = inputs.limit(limit)
         words = inputs.search_words(query)
-        haystack = (
-            "(name || ' ' || coalesce(email, '') || ' ' || coalesce(phone, '') || ' ' || notes)"
-        )
+        haystack = inputs.unhyphenated(
+            "(name || ' ' || coalesce(email, '') || ' ' || coalesce(phone, '') || ' ' || notes)")
         where = " AND ".join(f"{haystack} LIKE ? ESCAPE '\\'" for _ in words)
         rows = self.store.query(
             f"SELECT * FROM contacts WHERE {where} ORDER BY name COLLATE NOCASE, id LIMIT ?",

@@ -176,16 +176,22 @@ class FilesToolbox(Toolbox):
             query: Text to look for.
             limit: How many matches to return (1-50).
         """
-        needle = inputs.text(query, "query", max_chars=200, single_line=True).lower()
+        inputs.text(query, "query", max_chars=200, single_line=True)
+        words = inputs.search_words(query)
         limit = inputs.limit(limit)
         hits: list[FileHit] = []
+        spread: list[FileHit] = []  # files whose name and text hold the words between them
         for relative in self._walk():
-            if needle in relative.lower():
+            named = _holds(relative, words)
+            if named:
                 hits.append(FileHit(path=relative, origin=file_origin(self.store, relative)))
-            hits.extend(self._content_hits(relative, needle, limit - len(hits)))
+            found, text = self._content_hits(relative, words, limit - len(hits))
+            hits.extend(found)
+            if not named and not found and _holds(f"{relative}\n{text}", words):
+                spread.append(FileHit(path=relative, origin=file_origin(self.store, relative)))
             if len(hits) >= limit:
                 break
-        return hits[:limit]
+        return (hits or spread)[:limit]
 
     # -- helpers --------------------------------------------------------------------
     def _entry(self, child: Path) -> FileEntry:
@@ -208,22 +214,32 @@ class FilesToolbox(Toolbox):
                 found.append(self.sandbox.relative(Path(folder) / name))
         return found
 
-    def _content_hits(self, relative: str, needle: str, room: int) -> list[FileHit]:
+    def _content_hits(self, relative: str, words: list[str], room: int
+                      ) -> tuple[list[FileHit], str]:
+        """The lines of a file that hold every word, and the text read ("" when the file
+        is binary, outside the sandbox through a link, or unreadable: it is skipped)."""
         try:
             read = self.sandbox.read_text(self.sandbox.resolve(relative), MAX_SCANNED_BYTES)
-        except (ToolInputError, OSError):  # binary, outside via symlink, unreadable: skip
-            return []
+        except (ToolInputError, OSError):
+            return [], ""
         hits = []
         origin = file_origin(self.store, relative)
         lines = read.text.splitlines()
         for number, line in enumerate(lines, start=1):
             if len(hits) >= room:
                 break
-            if needle in line.lower():
+            if _holds(line, words):
                 rows = _table_rows(relative, lines) if number == 1 else None
                 hits.append(FileHit(path=relative, line=number, text=line.strip()[:200],
                                     rows=rows, origin=origin))
-        return hits
+        return hits, read.text
+
+
+def _holds(text: str, words: list[str]) -> bool:
+    """Whether ``text`` holds every search word, as ``inputs.search_words`` reads them
+    (case and hyphens aside)."""
+    plain = text.lower().replace("-", "")
+    return all(word in plain for word in words)
 
 
 TABLE_SUFFIXES = (".csv", ".tsv")

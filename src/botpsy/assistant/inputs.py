@@ -15,7 +15,10 @@ from botpsy.assistant.errors import ToolInputError, finder_hint
 MAX_TITLE_CHARS = 300
 MAX_BODY_CHARS = 100_000
 MAX_LIMIT = 50
-_WORD = re.compile(r"\w+", re.UNICODE)
+# a word, hyphens inside it kept ("wi-fi", "check-up"): searched without them
+_WORD = re.compile(r"\w+(?:-\w+)*", re.UNICODE)
+# a plural's "s" (not "ss", "us", "is": "address", "status", "analysis")
+_PLURAL = re.compile(r"(?<=[^sui])s$")
 
 
 def text(
@@ -97,12 +100,27 @@ def email_addresses(value: object, field: str = "to", finder: str = "") -> list[
 
 
 def search_words(query: object, field: str = "query") -> list[str]:
-    """The words of a search query (letters and digits), lower-cased."""
+    """The words of a search query (letters and digits), lower-cased, as the searches
+    match them: without hyphens ("wi-fi" finds "WiFi" and "Wi-Fi", see ``unhyphenated``),
+    a plural as its singular (matched anywhere, "dentist" also finds "dentists"), and
+    without the letter a possessive leaves ("Hamburg's" is "hamburg")."""
     raw = text(query, field, max_chars=500)
-    words = [w.lower() for w in _WORD.findall(raw)]
+    words = [_searched(w) for w in _WORD.findall(raw)]
+    words = [w for w in words if len(w) > 1] or words
     if not words:
         raise ToolInputError(f"{field} must contain at least one word, got {raw!r}")
     return words[:10]
+
+
+def _searched(word: str) -> str:
+    word = word.lower().replace("-", "")
+    return _PLURAL.sub("", word) if len(word) >= 5 and not word.isdigit() else word
+
+
+def unhyphenated(column_sql: str) -> str:
+    """A SQL expression of ``column_sql`` without hyphens, to match ``search_words``
+    against: people write "wifi" for a note titled "Guest Wi-Fi"."""
+    return f"REPLACE({column_sql}, '-', '')"
 
 
 def like_pattern(word: str) -> str:

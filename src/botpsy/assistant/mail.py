@@ -94,7 +94,8 @@ class MailToolbox(Toolbox):
         words = inputs.search_words(query) if (query or "").strip() or sender is None else []
         clauses, params = ["folder <> 'trash'"], []
         for word in words:
-            clauses.append("(subject || ' ' || body || ' ' || sender) LIKE ? ESCAPE '\\'")
+            clauses.append(inputs.unhyphenated("(subject || ' ' || body || ' ' || sender)")
+                           + " LIKE ? ESCAPE '\\'")
             params.append(inputs.like_pattern(word))
         if sender is not None:
             clauses.append("sender LIKE ? ESCAPE '\\'")

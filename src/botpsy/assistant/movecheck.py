@@ -75,11 +75,22 @@ class MoveCheck:
     def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, list]]:
         if spec.name not in _UPDATE_TOOLS:
             return {}
-        event = found_event(messages, self._tz())
+        event = found_event(messages, self._tz()) or self._at_named_time(messages)
         change = self.change(event, messages) if event is not None else None
         if change is None:
             return {}
-        return {arg: {"enum": [value]} for arg, value in change.arguments().items()}
+        held: dict[str, dict[str, list]] = {"event_id": {"enum": [event.id]}}
+        return held | {arg: {"enum": [value]} for arg, value in change.arguments().items()}
+
+    def _at_named_time(self, messages: list[Message]) -> FoundEvent | None:
+        """The one shown event that starts at a time of day the request names, on a day
+        it names if it names one ("my 3pm on Friday got pushed to 4"): an item found by
+        when it is, not by its words."""
+        request = latest_request(messages)
+        times, days = named_times(request), self._days.named_days(request)
+        at = [e for e in shown_events(messages, self._tz())
+              if f"{e.start:%H:%M}" in times and (not days or e.start.date() in days)]
+        return at[0] if len(at) == 1 else None
 
     def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
         if call.name not in _UPDATE_TOOLS:

@@ -73,8 +73,11 @@ class NotesToolbox(Toolbox):
         """
         words = inputs.search_words(query)
         limit = inputs.limit(limit)
-        search = self._fts if self.store.has_table("notes_fts") else self._like
-        return search(words, " AND ", limit) or search(words, " OR ", limit)
+        if self.store.has_table("notes_fts"):  # its words split at hyphens: "Wi-Fi" is two
+            found = self._fts(words, " AND ", limit) or self._fts(words, " OR ", limit)
+            if found:
+                return found
+        return self._like(words, " AND ", limit) or self._like(words, " OR ", limit)
 
     @exposed(writes=False, untrusted_output=True)
     def read_note(self, note_id: int) -> Note:
@@ -123,7 +126,8 @@ class NotesToolbox(Toolbox):
                         origin=Origin(r["origin"])) for r in rows]
 
     def _like(self, words: Sequence[str], joiner: str, limit: int) -> list[NoteHit]:
-        where = joiner.join("(title || ' ' || body) LIKE ? ESCAPE '\\'" for _ in words)
+        haystack = inputs.unhyphenated("(title || ' ' || body)")
+        where = joiner.join(f"{haystack} LIKE ? ESCAPE '\\'" for _ in words)
         rows = self.store.query(
             f"SELECT id, title, body, origin FROM notes WHERE {where} "
             "ORDER BY updated_at DESC, id LIMIT ?",

@@ -17,10 +17,12 @@ from botpsy.agent.checks import CallCheck
 from botpsy.agent.intent import IntentCheck
 from botpsy.agent.lookup import LookupCheck
 from botpsy.agent.session import SESSIONS_DB
+from botpsy.agent.spelling import read_request
 from botpsy.assistant.addresscheck import AddressCheck
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.describe import reply_writer
 from botpsy.assistant.durationcheck import DurationCheck
+from botpsy.assistant.includecheck import IncludeCheck
 from botpsy.assistant.movecheck import MoveCheck
 from botpsy.assistant.phonecheck import PhoneCheck
 from botpsy.assistant.titlecheck import TitleCheck
@@ -33,7 +35,7 @@ from botpsy.safety.cli import AUDIT_DB
 from botpsy.safety.config import SafetyConfig
 from botpsy.safety.confirm import Confirmer
 from botpsy.tools import Tool, ToolRegistry
-from botpsy.types import GenerationParams
+from botpsy.types import GenerationParams, ToolSpec
 
 # Models too small to decide well on their own to call a tool get forced calls when the
 # request matches some tools (see Agent's ``call_mode``). Plain SmolLM2 calls no tool
@@ -76,10 +78,13 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         spec = registry.get(name).spec if name in registry else None
         return ((spec.parameters or {}).get("properties") or {}) if spec else ()
 
+    def spec_of(name: str) -> ToolSpec | None:
+        return registry.get(name).spec if name in registry else None
+
     checks: list[CallCheck] = [
         DayCheck(lambda: store.tz, store.now, takes), DurationCheck(lambda: store.tz, store.now),
         AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck(takes),
-        MoveCheck(lambda: store.tz, store.now)]
+        MoveCheck(lambda: store.tz, store.now), IncludeCheck(spec_of)]
     if intent:
         checks += [IntentCheck(lambda: [store.profile.email]), LookupCheck(registry)]
     return checks
@@ -135,5 +140,6 @@ def open_assistant(
         call_mode=call_mode or default_call_mode(model.name),
         call_checks=assistant_call_checks(store, registry),
         replies=reply_writer(store),
+        read_request=read_request,
     )
     return Assistant(store, registry, agent, audit, sessions)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from botpsy.agent import Agent, Bm25ToolSelector, SystemPrompt, ToolSelector
+from botpsy.agent.spelling import read_request
 from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.assistant.describe import reply_writer
 from botpsy.assistant.runtime import assistant_call_checks, default_call_mode
@@ -119,6 +120,7 @@ def run_episode(
         system_prompt_builder=SystemPrompt.from_profile(store.profile, clock=lambda: EVAL_NOW),
         call_checks=assistant_call_checks(store, registry, intent=safety),
         replies=reply_writer(store),
+        read_request=read_request,
     )
     episode = Episode()
     history = []

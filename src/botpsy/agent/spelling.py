@@ -1,0 +1,74 @@
+"""A request's misspelt key words read as meant, before anything reads the request.
+
+The selector, the clause reader and the day and time checks key on words: "remind",
+"tomorrow", "address", "calendar". Typed fast, a request says "remnd me the evening
+before", "a call with Marta tommorow 3pm", "whats the dentists adress", and every one of
+those readers misses it: no reminder tool is shown, the day is unread, and the model
+writes a wrong day that nothing can check. ``read_request`` corrects those words only
+(``botpsy.spelling.Speller`` over ``VOCABULARY``: one edit, two for words of eight
+letters or more, same first letter, no word of its own in the six languages), and
+leaves alone what the user chose to write: names (a capitalised word that does not open
+a sentence) and quoted text ("add 'Piranesi' to ...").
+
+After changing the vocabulary (the selector's synonyms and action words), rebuild the
+known-words file (pyspellchecker is in the ``dev`` extra)::
+
+    python -m botpsy.agent.spelling
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+from botpsy.agent.selection import ACTION_WORDS, DEFAULT_SYNONYMS, LOOK_VERBS, QUOTED
+from botpsy.language import MONTHS, WEEKDAYS, full_names
+from botpsy.spelling import Correction, Speller
+
+KNOWN_WORDS_FILE = Path(__file__).with_name("spelling_known_words.txt")
+# The words of times and of the items a request names, beside the selector's own.
+_TIME_WORDS = ("today", "tomorrow", "tonight", "yesterday", "weekend", "morning", "afternoon",
+               "evening", "noon", "midnight", "minutes", "hours", "week", "month", "next",
+               "before", "after", "until", "every", "calendar", "reminder", "reminders",
+               "meeting", "appointment", "contact", "contacts", "email", "emails", "address",
+               "number", "phone", "birthday", "note", "notes", "file", "files", "message",
+               "please", "schedule", "what", "when", "where", "which")
+_WORD = re.compile(r"[a-z]+")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+)$")
+
+
+def _vocabulary() -> frozenset[str]:
+    phrases = [*DEFAULT_SYNONYMS, *ACTION_WORDS, *(w for ws in ACTION_WORDS.values() for w in ws),
+               *LOOK_VERBS, *_TIME_WORDS, *full_names(WEEKDAYS), *full_names(MONTHS)]
+    return frozenset(w for p in phrases for w in _WORD.findall(p.lower()) if len(w) >= 4)
+
+
+VOCABULARY = _vocabulary()
+
+
+@cache
+def speller() -> Speller:
+    """The request speller over ``VOCABULARY``."""
+    return Speller(VOCABULARY, KNOWN_WORDS_FILE, long_word=8,
+                   source="python -m botpsy.agent.spelling")
+
+
+def _chosen(text: str, fix: Correction, quoted: list[range]) -> bool:
+    """Whether the word at ``fix`` is the user's choice, not a slip to correct: a name
+    (capitalised, not opening a sentence) or a word inside quotes."""
+    if any(fix.start in span for span in quoted):
+        return True
+    return text[fix.start].isupper() and not _SENTENCE_START.search(text[:fix.start])
+
+
+def read_request(text: str) -> str:
+    """``text`` with its misspelt key words read as meant (unchanged when it has none)."""
+    quoted = [range(m.start(), m.end()) for m in QUOTED.finditer(text)]
+    found = [fix for fix in speller().corrections(text) if not _chosen(text, fix, quoted)]
+    reading = speller().reading(text, found) if found else None
+    return reading.text if reading else text
+
+
+if __name__ == "__main__":
+    print(f"{KNOWN_WORDS_FILE}: {speller().write_known_words()} words")

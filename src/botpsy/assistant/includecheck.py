@@ -1,0 +1,100 @@
+"""A value the request asks a new item to carry: "with the number in it".
+
+Asked to "look up Priya's phone number and make a reminder at 5 today to call her, with
+the number in it", the 135M default model found the number and wrote the reminder "Call
+Priya's phone number": the one thing the user asked to have at hand was left out.
+
+``IncludeCheck`` reads what the latest request asks to include ("with the number in it",
+"with her email", "include his phone number") and, once a lookup showed exactly one
+contact with that field, holds the text of the item made (a reminder's ``text``, a note's
+or message's ``body``, an event's ``description``) to one that contains it: before the
+call (``agent.checks.Anticipating``), and as a refusal of a call that left it out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from botpsy.agent.checks import Refusal
+from botpsy.agent.grounding import result_objects
+from botpsy.agent.intent import latest_request
+from botpsy.agent.selection import creates
+from botpsy.assistant.phonecheck import digits
+from botpsy.types import Message, ToolCall, ToolSpec
+
+# "with the number in it", "with her email", "include his phone number", "and add her address"
+_ASKED = re.compile(
+    r"\b(?:with|include|including|plus|add)\s+(?:the|his|her|their|its)\s+"
+    r"(?P<field>(?:phone\s+|mobile\s+)?number|phone|mobile|e-?mail(?:\s+address)?)\b",
+    re.IGNORECASE)
+# Where an item made holds free text, by tool argument name, in order of preference.
+_TEXT_ARGUMENTS = ("text", "body", "description")
+_MESSAGE_TOOLS = ("send_email", "draft_email", "reply_email")
+
+
+def asked_field(request: str) -> str | None:
+    """The contact field a request asks to include ("phone" or "email"), or None."""
+    match = _ASKED.search(request)
+    if match is None:
+        return None
+    return "email" if "mail" in match.group("field").lower() else "phone"
+
+
+def text_argument(spec: ToolSpec) -> str | None:
+    """The argument that holds the text of what ``spec`` makes, or None."""
+    if not (creates(spec.name) or spec.name in _MESSAGE_TOOLS):
+        return None
+    properties = (spec.parameters or {}).get("properties") or {}
+    return next((arg for arg in _TEXT_ARGUMENTS if arg in properties), None)
+
+
+class IncludeCheck:
+    """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
+    ``spec_of`` gives a tool's spec by name (None for a tool it does not know)."""
+
+    def __init__(self, spec_of: Callable[[str], ToolSpec | None]):
+        self._spec_of = spec_of
+
+    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, str]]:
+        arg, value = text_argument(spec), self._value(messages)
+        if arg is None or value is None:
+            return {}
+        return {arg: {"pattern": containing(value)}}
+
+    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+        spec = self._spec_of(call.name)
+        arg = text_argument(spec) if spec is not None else None
+        value = self._value(messages) if arg is not None else None
+        if value is None:
+            return None
+        written = call.arguments.get(arg)
+        if isinstance(written, str) and _holds(written, value):
+            return None
+        return Refusal(f"the request asks for {value!r} in it: write it into {arg}",
+                       {arg: {"pattern": containing(value)}})
+
+    @staticmethod
+    def _value(messages: list[Message]) -> str | None:
+        """The one shown contact's value of the field the request asks to include."""
+        field = asked_field(latest_request(messages))
+        if field is None:
+            return None
+        values = {str(obj[field]) for family, obj in result_objects(messages)
+                  if family == "contact" and isinstance(obj.get(field), str) and obj[field]}
+        return values.pop() if len(values) == 1 else None
+
+
+def _holds(text: str, value: str) -> bool:
+    """Whether ``text`` holds ``value``; a phone number by its digits."""
+    if "@" in value:
+        return value.lower() in text.lower()
+    return digits(value) in digits(text)
+
+
+def containing(value: str) -> str:
+    """A JSON-schema pattern of a one-line JSON string that contains ``value``."""
+    free = r'[^"\\]*'
+    # regex metacharacters escaped, nothing else (a grammar reads "\ " as no space)
+    literal = "".join(f"\\{c}" if c in r".^$*+?{}[]\|()" else c for c in value)
+    return f"^{free}{literal}{free}$"

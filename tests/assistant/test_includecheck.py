@@ -1,0 +1,54 @@
+"""A value the request asks a new item to carry (``IncludeCheck``)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from botpsy.assistant.includecheck import IncludeCheck, asked_field
+from botpsy.types import Message, ToolCall, ToolSpec
+
+REMINDER = ToolSpec(name="add_reminder", description="d", parameters={
+    "type": "object", "required": ["text", "due"],
+    "properties": {"text": {"type": "string"}, "due": {"type": "string"}}})
+PRIYA = {"id": 1, "name": "Priya Shah", "email": "priya.shah@northwind.example",
+         "phone": "+49 30 5550 1201"}
+REQUEST = ("look up Priya's phone number and make a reminder at 5 today to call her, "
+           "with the number in it")
+
+
+def _found(request: str, *contacts: dict) -> list[Message]:
+    return [Message(role="user", content=request),
+            Message(role="tool", name="search_contacts", source="tool:search_contacts:c1",
+                    content=json.dumps(list(contacts)))]
+
+
+def check() -> IncludeCheck:
+    return IncludeCheck(lambda name: REMINDER if name == "add_reminder" else None)
+
+
+def test_what_a_request_asks_to_include() -> None:
+    assert asked_field(REQUEST) == "phone"
+    assert asked_field("draft Jonas a note with her email address") == "email"
+    assert asked_field("Call Priya about the number of guests") is None
+
+
+def test_a_reminder_without_the_number_asked_for_is_refused_and_held_to_it() -> None:
+    messages = _found(REQUEST, PRIYA)
+    left_out = ToolCall(name="add_reminder", arguments={"text": "Call Priya's phone number",
+                                                        "due": "2026-12-07T17:00"})
+    why = check()(left_out, messages)
+    assert why is not None
+    pattern = why.narrow["text"]["pattern"]
+    assert re.fullmatch(pattern, "Call Priya +49 30 5550 1201")
+    assert not re.fullmatch(pattern, "Call Priya")
+    assert check().expected(REMINDER, messages) == why.narrow
+    kept = ToolCall(name="add_reminder", arguments={"text": "Call Priya, +49 30 5550 1201",
+                                                    "due": "2026-12-07T17:00"})
+    assert check()(kept, messages) is None
+
+
+def test_nothing_is_held_without_one_contact_or_the_ask() -> None:
+    two = {**PRIYA, "id": 2, "phone": "+49 30 5550 9999"}
+    assert check().expected(REMINDER, _found(REQUEST, PRIYA, two)) == {}
+    assert check().expected(REMINDER, _found("remind me to call Priya at 5", PRIYA)) == {}
