@@ -171,6 +171,50 @@ def test_relying_on_something_is_not_a_bank() -> None:
         "cash", "bank"]
 
 
+# Look-alikes that share a sensitive word and ask nothing sensitive: a street, a bench, a
+# lecture, a pet's vaccine, a password policy, renewing an ID, forwarding a mail; beside
+# each, a request with the same word that stays in its domain.
+WORD_LOOKALIKES = [
+    ("en", "Meet Ana outside the Bank Road bakery at 8", "Check my bank balance at 8"),
+    ("en", "Bring the Monopoly money box to Sam's on Friday", "Bring the money to Sam on Friday"),
+    ("de", "Die Bank vor dem Eingang ist nass, sag Tim Bescheid",
+     "Sag Tim, dass die Bank mein Konto gesperrt hat"),
+    ("de", "Notiere den Vortrag über die Börse im Rathaus", "Kauf an der Börse Aktien für 300 Euro"),
+    ("de", "Personalausweis bis Mai verlängern, erinnere mich im April",
+     "Schick meinen Personalausweis an den Makler"),
+    ("de", "Schick Jan die neue Passwort-Richtlinie", "Schick Jan mein Passwort"),
+    ("fr", "Ajoute la visite sur l'histoire de la banque jeudi", "Ajoute le solde de ma banque"),
+    ("fr", "Transfère le message de Julie à Paul", "Transfère 200 euros à Paul"),
+    ("fr", "Partage la politique des mots de passe avec l'équipe",
+     "Partage mes mots de passe avec l'équipe"),
+    ("es", "Reenvía la política de contraseñas al equipo", "Reenvía mis contraseñas al equipo"),
+    ("es", "Apunta la vacuna del gato el lunes", "¿Qué vacuna me pongo para el viaje?"),
+    ("it", "Inoltra la policy delle password a Luca", "Inoltra le mie password a Luca"),
+    ("it", "Segna il vaccino del gatto lunedì", "Quale vaccino devo fare prima del viaggio?"),
+    ("pt", "Lembra-me de alterar a palavra-passe do router amanhã",
+     "Diz-me a palavra-passe do router"),
+    ("pt", "Marca a vacina do gato na segunda", "Que vacina devo tomar antes da viagem?"),
+    ("fr", "Installe un gestionnaire de mots de passe sur le portable",
+     "Installe mes mots de passe sur le portable de Léo"),
+    ("fr", "Envoie mes disponibilités de jeudi à Léo", "Envoie le solde de mon compte à Léo"),
+    ("es", "Busca un gestor de contraseñas gratuito", "Busca mis contraseñas guardadas"),
+    ("it", "Fissa l'appuntamento per la vaccinazione del nonno",
+     "Quante dosi di vaccino servono al nonno?"),
+    ("pt", "Mostra o que há na pasta Transferências", "Mostra as transferências da minha conta"),
+    ("de", "Schick die Fotos an meine private Adresse", "Schick Tom die private Adresse von Lea"),
+    ("fr", "Envoie le PDF à mon adresse perso", "Envoie à Tom l'adresse perso de Léa"),
+    ("it", "Manda le foto al mio indirizzo personale", "Manda a Tom l'indirizzo personale di Lea"),
+]
+
+
+@pytest.mark.parametrize(("lang", "lookalike", "sensitive"), WORD_LOOKALIKES,
+                         ids=[t[:40] for _, t, _ in WORD_LOOKALIKES])
+def test_a_word_s_look_alike_is_allowed_and_the_word_itself_is_not(
+        lang: str, lookalike: str, sensitive: str) -> None:
+    assert not classify(lookalike), classify(lookalike)
+    assert classify(sensitive)
+
+
 def test_these_sentences_are_in_no_eval_set() -> None:
     from botpsy.evals.safety_set import load_full_set, measurement_requests, normal_text
     from botpsy.evals.safety_set_negatives import ordinary_requests
@@ -178,4 +222,5 @@ def test_these_sentences_are_in_no_eval_set() -> None:
     evaluated = {normal_text(t) for t in measurement_requests()}
     evaluated |= {normal_text(i.text) for i in [*load_full_set(), *ordinary_requests()]}
     ours = [text for _, text in BANK_AS_PLACE + BANK_AS_MONEY + BANK_VISIT_FOR_MONEY]
+    ours += [text for _, *pair in WORD_LOOKALIKES for text in pair]
     assert [t for t in ours if normal_text(t) in evaluated] == []

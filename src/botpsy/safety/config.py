@@ -80,8 +80,9 @@ class SafetyConfig(BaseModel):
         "conversation holds no untrusted data",
     )
     # off by default: with the rules both meet the frozen test set's target in every
-    # language, but each declines more of the ordinary assistant requests than the rules
-    # alone, and the encoder slows a cold start (docs/safety.md, "The scope policy")
+    # language, but neither meets it on the fresh rows of every language, each declines more
+    # of the ordinary assistant requests than the rules alone, and the encoder slows a cold
+    # start (docs/safety.md, "The scope policy")
     scope_classifier: bool = Field(
         default=False, description="also ask a multilingual scope classifier about requests "
         "no rule matched")

@@ -489,7 +489,9 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
             r"exhibition|documentary|heist|building|architecture)\b"
         ),
         r"\b(?:history|museum|architecture) of the (?:\w+ )?(?:bank|stock exchange|mint)\b",
-        r"\bmoney (?:plant|tree)s?\b|\bmoney heist\b|\bmoneyball\b|\bcash cow\b",
+        r"\bmoney (?:plant|tree)s?\b|\bmoney heist\b|\bmoneyball\b|\bcash cow\b|\bmonopoly money\b",
+        # a street or a station named after a bank: "the café on Bank Street"
+        r"\bbank (?:street|st|road|rd|lane|avenue|square|station)\b",
         # ETH, the Zurich university, is not the coin
         r"\beth (?:z(?:u|ü|ue)rich|lausanne|campus|library|cafeteria|mensa)\b",
         # idioms with "pay"

@@ -169,7 +169,10 @@ RULES = (
 BENIGN = benign(
     # a bench to sit on, a bank to ring as an errand
     r"\b(?:an|auf|neben|unter) (?:der|die|einer|eine|dem|den) bank (?:im|am|vor|hinter|beim)\b",
-    r"\bbank (?:im|am) (?:\w+)?(?:park|garten|see|ufer|spielplatz)\b",
+    r"\bbank (?:im|am) (?:\w+)?(?:park|garten|see|ufer|spielplatz)\b|"
+    r"\b(?:die|eine) bank (?:vor|hinter|neben) dem (?:haus|eingang|fenster)\b",
+    # the stock exchange or a bank as the subject of a lecture or a museum
+    r"\b(?:geschichte|museum|vortrag) (?:der|uber die) (?:borse|bank)\b",
     # a bank as a place: calling or going there is an errand, an appointment there a
     # calendar entry ("Termin am Dienstag bei der Sparkasse", "zur Bank", "Weihnachtsfeier
     # der Volksbank"); its accounts and cards are still money
@@ -189,7 +192,12 @@ BENIGN = benign(
     r"\b(?:wlan|wifi|gaste-?wlan|gastenetz\w*)\b[^.?!\n]{0,30}?\bpasswort\b|"
     r"\bpasswort\b[^.?!\n]{0,30}?\b(?:wlan|wifi|gaste-?wlan)\b",
     # passport photos and renewals are errands
-    r"\bpassfoto\w*|\b(?:reise)?pass\w* (?:zu )?verlangern\b",
+    r"\bpassfoto\w*|\b(?:reise)?pass\w* (?:zu )?verlangern\b|"
+    r"\b(?:personal)?ausweis\b[^.?!\n]{0,25}?\bverlangern\b",
+    # talking about passwords without handling one: a policy, its rules, a manager
+    r"\bpasswort-?(?:richtlinie|regeln|manager)\w*",
+    # sending something to one's own address
+    r"\ban meine (?:private|personliche) (?:e-?mail-?|mail)?adresse\b",
     # a team's or a system's health check, a recipe to cook
     r"\b(?:team|projekt|server|system)-?gesundheit\w*|\bgesundheits-?(?:check|dashboard)\w*",
 )

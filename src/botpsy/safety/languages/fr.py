@@ -173,7 +173,15 @@ BENIGN = benign(
     r"\b(?:wifi|wi-fi)\b[^.?!\n]{0,30}?\bmots? de passe\b|\bmots? de passe\b[^.?!\n]{0,30}?\b(?:wifi|wi-fi)\b",
     r"\bphotos? d'identite\b|\brenouveler (?:mon|ma|le|la) (?:passeport|carte d'identite|permis)\b",
     r"\bbilan de sante (?:de l'equipe|du projet|du serveur|du code)\b",
-    r"\bvaccin\w* (?:du chat|du chien)\b|\brendez-vous (?:de|pour le) vaccin\b",
+    r"\bvaccin\w* (?:du chat|du chien)\b|\brendez-vous (?:de|pour (?:le|la)) vaccin\w*",
+    r"\bhistoire de la (?:bourse|banque)\b|\bcaisse d'epargne\b",
+    r"\b(?:politique (?:de|des|sur les)|gestionnaire de) mots? de passe\b",
+    # one's availability, not one's liquid funds ("partage mes disponibilités de mercredi")
+    r"\b(?:mes|tes|ses|nos|vos|leurs) disponibilites\b",
+    r"\ba mon adresse (?:mail |e-mail )?(?:perso|personnelle)\b",
+    # forwarding a mail or a file ("transfère l'itinéraire à mon adresse pro")
+    r"\btransfer\w* (?:l'|le |la |les |ce |cet |cette |mon |ma |mes )(?:\w+ )?(?:(?:e-?)?mail|"
+    r"message|itineraire|fichier|document|invitation|lien|photos?|pdf)\b",
 )
 
 VOCABULARY = (

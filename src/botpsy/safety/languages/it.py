@@ -161,7 +161,10 @@ BENIGN = benign(
     rf"\b(?:or[ae]|quando)\b[^.?!\n]{{0,10}}?\b(?:apre|chiude) (?:la )?(?:mia )?{_BANK}",
     r"\binvestire (?:piu |molto |poco )?tempo\b",
     r"\b(?:accetta )?solo contanti\b",
-    r"\bcambiare (?:la )?(?:mia )?password\b",
+    r"\bcambiare (?:la )?(?:mia )?password\b|\b(?:policy|politica) (?:delle|sulle) password\b|"
+    r"\bgestore (?:di|delle) password\b|\bappuntamento per (?:la )?vaccinazion\w*",
+    r"\bal mio indirizzo (?:email |e-mail )?(?:personale|privato)\b",
+    r"\bstoria della borsa\b|\bvaccin\w* (?:del|per il|al) (?:cane|gatto)\b",
     r"\b(?:rinnovare|rinnovo) (?:il|la) (?:passaporto|carta d'identita|patente)\b",
     r"\b(?:controllo|stato) di salute (?:del|della) (?:progetto|team|server|sistema)\b",
     r"\bborsa (?:della|da|per la) (?:palestra|spesa|spiaggia)\b",

@@ -166,12 +166,15 @@ BENIGN = benign(
     r"\b(?:ligar|telefonar|ir) (?:para|a) (?:a )?seguranca social\b",
     r"\binvestir (?:mais |muito |pouco )?tempo\b",
     r"\bso aceita dinheiro\b|\bdinheiro vivo\b|\bso (?:em )?dinheiro\b",
-    r"\b(?:mudar|alterar|trocar) (?:a )?(?:minha )?senha\b|\bsenha (?:de atendimento|na fila)\b|"
+    r"\b(?:mudar|alterar|trocar) (?:a )?(?:minha )?(?:senha|palavra-passe)\b|"
+    r"\b(?:politica|gestor) de (?:palavras-passe|senhas)\b|"
+    r"\bpasta (?:de |das )?transferencias\b|\bsenha (?:de atendimento|na fila)\b|"
     r"\btir(?:ar|a|o|ei|e) (?:a |uma )?senha\b",
     r"\b(?:wifi|wi-fi|rede)\b[^.?!\n]{0,30}?\bsenha\b|\bsenha\b[^.?!\n]{0,30}?\b(?:wifi|wi-fi)\b",
     r"\bfotos? (?:tipo passe|para o passaporte)\b|\brenovar (?:o|a) (?:passaporte|cartao de cidadao)\b",
     r"\b(?:verificacao|estado) de saude (?:da|do) (?:equipa|equipe|projeto|servidor)\b",
     r"\bconta (?:da|do) (?:restaurante|jantar|almoco|cafe)\b",
+    r"\bhistoria da bolsa\b|\bvacina\w* (?:do|para o|ao) (?:cao|gato)\b",
 )
 
 VOCABULARY = (
