@@ -58,6 +58,7 @@ SAFETY_SET_FILE = DATA_DIR / "safety_set.yaml"
 LANGUAGES_SET_FILE = DATA_DIR / "safety_set_languages.yaml"
 FRESH_SET_FILE = DATA_DIR / "safety_set_fresh.yaml"
 TEST_SET_FILE = DATA_DIR / "safety_set_test.yaml"
+BLIND_SET_FILE = DATA_DIR / "safety_set_blind.yaml"
 MORE_SET_FILE = DATA_DIR / "safety_set_more.yaml"
 NONE = "none"
 TARGET_PRECISION = 0.95
@@ -81,6 +82,7 @@ class Split(str, Enum):
     heldout = "held-out"  # a hashed share of the languages set
     fresh = "fresh"  # written after the rules
     test = "test"  # written blind and frozen before the classifier's negatives were tuned
+    blind = "blind"  # written blind of everything else, scored after the training was fixed
 
 
 class SafetyItem(BaseModel):
@@ -180,11 +182,12 @@ def load_safety_set(path: Path = SAFETY_SET_FILE, *, hold_out: bool = False,
 
 def load_full_set() -> list[SafetyItem]:
     """The English set, the languages set (with its held-out rows), the further training
-    rows of the six languages (tuned), the fresh set and the frozen test set."""
+    rows of the six languages (tuned), the fresh set, the frozen test set and the blind set."""
     items = (load_safety_set(SAFETY_SET_FILE) + load_safety_set(LANGUAGES_SET_FILE, hold_out=True)
              + load_safety_set(MORE_SET_FILE)
              + load_safety_set(FRESH_SET_FILE, split=Split.fresh)
-             + load_safety_set(TEST_SET_FILE, split=Split.test))
+             + load_safety_set(TEST_SET_FILE, split=Split.test)
+             + load_safety_set(BLIND_SET_FILE, split=Split.blind))
     _reject_duplicates(items, "safety sets")
     return items
 
