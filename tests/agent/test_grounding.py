@@ -178,7 +178,7 @@ def test_after_a_lookup_the_forced_action_may_only_pick_a_matching_item(tmp_path
      ("What's Tom Becker's email address?", ["Tom Becker", "Tom", "Becker", "address"]),
      # a name that opens the sentence is kept, a day is not
      ("Ravi asked about the design review slot. Reply that Friday 16:00 works for me.",
-      ["Ravi asked", "Ravi", "design review slot", "asked", "design", "review", "slot", "works"]),
+      ["Ravi", "design review slot", "design", "review", "slot", "works"]),  # "asked" finds nothing
      ("I've watered the plants, tick that reminder off.", ["watered", "plants", "reminder"]),
      ("Do it", [])],
 )

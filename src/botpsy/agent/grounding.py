@@ -36,6 +36,8 @@ from botpsy.agent.selection import (
     LOOK_VERBS,
     NOT_NAMES,
     STOPWORDS,
+    commands,
+    list_target,
     name_family,
     stem_words,
     tool_role,
@@ -66,6 +68,9 @@ _NOT_SEARCHED = (STOPWORDS | _PARTICLES | NOT_NAMES | LOOK_VERBS
                  | {"half", "hour", "hours", "minute", "minutes", "mins", "day", "days",
                     "morning", "afternoon", "evening", "night", "before", "after", "next",
                     "last", "instead"}
+                 # what a request says about its source, not what to find in it
+                 | {"see", "check", "find", "look", "said", "says", "asking", "asked", "emailed",
+                    "mailed", "wrote", "wants", "wanted", "sent", "need", "needs", "know", "yet"}
                  | {w for verb, cues in ACTION_WORDS.items() for w in (verb, *cues) if " " not in w})
 # "isn't", "Mom's", "we'll": the tail after the apostrophe (straight or curly)
 _CONTRACTION = re.compile(r"n['’]t\b|['’](?:s|re|ll|ve|d|m)\b", re.IGNORECASE)
@@ -244,11 +249,8 @@ def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]
     said = user_text(messages)
     family = name_family(spec.name)
     if not acts_on_items(spec.name):  # "emails" is no word to search the mail for
-        terms = [t for t in lookup_terms(said) if not names_family(t, family)]
-        people = contact_words(said) if family == "contact" else []
-        if people:  # the person asked about or written to, not every name in the request
-            terms = [t for t in terms if t.lower() in {p.lower() for p in people}] or terms
         query = properties.get("query")
+        terms = search_terms(said, family)
         return {"query": {"enum": terms}} if terms and isinstance(query, dict) else {}
     ids = {i.id for i in shown_items(messages) if i.family == family and i.words & words(said)}
     ids |= named_ids(said)
@@ -305,6 +307,22 @@ def without(spec: ToolSpec, arguments: list[str]) -> ToolSpec:
     parameters["properties"] = {arg: schema for arg, schema in parameters["properties"].items()
                                 if arg not in arguments}
     return spec.model_copy(update={"parameters": parameters})
+
+
+def search_terms(said: str, family: str) -> list[str]:
+    """What a forced search of ``family`` may look for in a request: for the contacts, the
+    person asked about or written to ("Mom", though "mom" is a word of the contacts);
+    for a list the user keeps, its name ("Add Piranesi to my books to read": "books to
+    read"); else the request's searchable phrases (``lookup_terms``) other than the
+    family's own words and the one a message goes to ("send jamie my reading list from my
+    notes" searches the notes for the list, not for Jamie)."""
+    if family == "contact" and (people := contact_words(said)):
+        return people
+    if family == "note" and (lists := [t for c in commands(said) if (t := list_target(c))]):
+        return lists
+    terms = [t for t in lookup_terms(said) if not names_family(t, family)]
+    written_to = {w.lower() for w in recipient_words(said)}
+    return [t for t in terms if not set(t.lower().split()) & written_to] or terms
 
 
 def contact_words(text: str) -> list[str]:

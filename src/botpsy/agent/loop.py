@@ -572,9 +572,9 @@ class Agent:
         said = user_text(turn.messages)
         searching = [spec for spec in tools
                      if "query" in ((spec.parameters or {}).get("properties") or {})]
-        listing = [spec for spec in tools if spec not in searching]
-        if DAY_WORDS.search(said):  # the day's items hold it, whatever else the words say
-            return listing or tools
+        listing = [spec for spec in tools if spec not in searching and _takes_day(spec)]
+        if DAY_WORDS.search(said) and listing:  # the day's items hold it, whatever else the
+            return listing  # words say (a listing by day: the inbox lists no day)
         if not searching or not lookup_terms(said):
             return tools
         return searching
@@ -784,6 +784,12 @@ class Agent:
             tracker.add_untrusted(f"the description of {spec.name} ({spec.source})",
                                   json_text(spec.to_openai()))
         return tracker
+
+
+def _takes_day(spec: ToolSpec) -> bool:
+    """Whether a tool lists items by day (a ``start`` or ``date`` argument)."""
+    properties = (spec.parameters or {}).get("properties") or {}
+    return bool({"start", "date", "day"} & set(properties))
 
 
 def _empty_search(step: AgentStep) -> bool:

@@ -94,7 +94,9 @@ def _holds(text: str, value: str) -> bool:
 
 def containing(value: str) -> str:
     """A JSON-schema pattern of a one-line JSON string that contains ``value``."""
-    free = r'[^"\\]*'
+    # bounded: a grammar that lets a small model write freely before the value let it
+    # write on until its token budget ran out, the value never written
+    free = r'[^"\\]{0,40}'
     # regex metacharacters escaped, nothing else (a grammar reads "\ " as no space)
     literal = "".join(f"\\{c}" if c in r".^$*+?{}[]\|()" else c for c in value)
     return f"^{free}{literal}{free}$"
