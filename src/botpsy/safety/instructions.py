@@ -57,46 +57,57 @@ def _any(*alternatives: str) -> re.Pattern[str]:
 # -- who an instruction is for ----------------------------------------------------------------
 # "AI", "IA" (fr, es, it, pt) and "KI" (de) only in capitals: "ai" is Italian for "to the"
 _AI = r"(?-i:AI|A\.I\.|IA|KI)"
-_READER = (
+# an AI reader named by more than "AI" alone ("AI: what changes in 2025" is a headline)
+_NAMED_READER = (
     rf"(?:(?:{_AI}|automated|virtual|digital|smart)[\s-]*)?"
     r"(?:assistant[ae]?s?|assistent(?:in|en)?|asistentes?|assistentes?|chat-?bots?|llms?)"
-    rf"|{_AI}s?"
     r"|(?:ai|ki|ia|language|local|llm|gpt|large language)[\s-]+models?"
     r"|sprachmodell\w*|modeles? de langage|modelos? de (?:lenguaje|linguagem)"
     r"|modell\w* linguistic\w*|gpt[\w.-]*|claude|gemini|llama|mistral|qwen|smollm\w*"
 )
+_READER = rf"{_NAMED_READER}|{_AI}s?"
+# what may follow a reader named as the one a note is for: "note for the AI that reads
+# this:", "to you, Local model.", never "thanks to the AI team"
+_FOR_READER_END = r"(?=\s*(?:[,:.!;]|$|that\b|who\b|which\b|reading\b|processing\b|summari))"
 _ADDRESS = (
     # "Assistant, ...", "Hi assistant!", "AI assistant: ...", "Hallo Assistent:"
     (rf"^\W*(?:(?:hey|hi|hello|dear|hallo|liebe[rs]?|cher|chere|bonjour|hola|querid[oa]|"
-     rf"ciao|car[oa]|ola|oi|attention|achtung|atencion|attenzione|atencao)\W+)?"
-     rf"(?:the |an? |l'|o |el |la |il )?(?:{_READER})\W*[,:!]"),
+     rf"ciao|car[oa]|ola|oi|attention|achtung|atencion|attenzione|atencao)\W+"
+     rf"(?:the |an? |l'|o |el |la |il )?(?:{_READER})|(?:the |an? |l'|o |el |la |il )?"
+     rf"(?:{_NAMED_READER}))\W*[,:!]"),
     # "note for the assistant", "P.S. for the AI that reads this", "to you, Local model",
     # "Hinweis für den KI-Assistenten", "note pour l'IA", "nota para el asistente"
     (rf"\b(?:for|to|dear|hey|hi|hello|attention|fur|an|pour|aux?|para|al?|per|all[ae']?|agli|ao)"
      rf"\W+(?:you,?\s+|the |any |all |every |an? |den |die |alle |l'|les |le |la |el |los |"
-     rf"il |gli |o |os |ogni |qualsiasi |cualquier |qualquer )?(?:[\w-]+'s\s+)?(?:{_READER})\b"),
+     rf"il |gli |o |os |ogni |qualsiasi |cualquier |qualquer )?(?:[\w-]+'s\s+)?(?:{_READER})\b"
+     rf"{_FOR_READER_END}"),
     # "if you are an AI", "wenn du eine KI bist", "si vous êtes une IA", "se sei un'IA"
     (rf"\b(?:if you(?: are|'re)|wenn du|wenn sie|si (?:tu es|vous etes|eres)|se sei|"
      rf"se (?:voce|tu) (?:e|for|es))\s+(?:an?\s+|eine?\s+|une?\s+|una?\s+|un'|um\s+|uma\s+)?"
      rf"(?:{_READER})\b"),
     # "AI assistant reading this page", "AI models summarising this newsletter"
-    (rf"\b(?:{_READER})\s+(?:that |who |which )?(?:reads?|reading|processing|summari[sz]\w*|"
+    (rf"\b(?:{_READER})\s+(?:that |who |which )?(?:is |are )?(?:reads?|reading|processing|summari[sz]\w*|"
      r"parsing|handling)\b"),
 )
 # -- overriding the reader's instructions -------------------------------------------------
 _INSTRUCTIONS = (r"instruc\w*|iunstruc\w*|prompts?|rules?|directions|guidelines|orders|"
                  r"anweisung\w*|instruktion\w*|regeln|vorgaben|consignes?|regles|indicaciones|"
                  r"reglas|ordenes|istruzioni|indicazioni|regole|orientacoes|regras")
+# "ignore [all of your previous] instructions", and the same in the other languages
+_QUALIFIERS = (r"all|any|the|your|my|of|previous|prior|above|earlier|preceding|original|other|"
+               r"these|those|alle|deine|ihre|die|vorherigen|bisherigen|toutes|tous|les|tes|vos|"
+               r"precedentes|todas|todos|las|los|tus|sus|anteriores|tutte|le|tue|precedenti|as|"
+               r"os|suas")
 _OVERRIDE = (
     (rf"\b(?:ignore|disregard|forget|override|bypass|ignorier\w*|vergiss|missachte\w*|ignorez|"
-     rf"oublie\w*|ignora\w*|olvida\w*|dimentica\w*|esquec\w*)\b[^.!?\n]{{0,40}}"
-     rf"\b(?:{_INSTRUCTIONS})\b"),
-    r"\bnew (?:instructions?|task|orders|policy from)\b",
+     rf"oublie\w*|ignora\w*|olvida\w*|dimentica\w*|esquec\w*)\s+(?:(?:{_QUALIFIERS})\s+){{0,4}}"
+     rf"(?:{_INSTRUCTIONS})\b"),
+    r"\b(?:new|updated) instructions?\b",
     r"\bneue anweisung\w*|\bnouvelles? instructions?\b|\bnuevas? instrucciones\b",
     r"\bnuove istruzioni\b|\bnovas? instrucoes\b",
     r"\bsystem[ -]?(?:prompt|message|notice|note|instruction|override|update)\b",
     r"\b(?:developer|admin|god|jailbreak) mode\b|\bstrictly adhere\b",
-    r"\bthe task (?:that )?i gave you\b|\bbefore you (?:can )?(?:solve|do|complete|answer)\b",
+    r"\bthe task (?:that )?i gave you\b|\bbefore you (?:can )?(?:solve|complete) the task\b",
 )
 # -- a forged role or turn ----------------------------------------------------------------
 _ROLE = (
@@ -109,10 +120,11 @@ _ROLE = (
 _LABEL = r"^\W*(?:[\w .'-]{1,24}:\s*)?(?:(?:please|now|also|and|then|first|bitte|por favor)\W+)*"
 _SAY = (
     rf"{_LABEL}(?:say|state|claim)\b[^.!?\n]{{0,30}}\bthat\b|{_LABEL}say\s+['\"\u201c]",
-    r"\btell (?:the user|them|me) (?:that|to|about)\b",
+    r"\btell the user\b",
     r"\blet the user know\b|\binform the user\b",
     r"\b(?:in|at the end of|start|begin|end) your (?:answer|reply|response|summary|output)\b",
-    r"\b(?:respond|reply|answer) (?:only )?with\b|\brecommend\b[^.!?\n]{0,40}\bto the user\b",
+    r"\b(?:respond|reply|answer) only with\b|\brespond with the (?:word|text|phrase)\b",
+    r"\brecommend\b[^.!?\n]{0,40}\bto the user\b",
     r"\bmake sure (?:to|you) (?:say|mention|recommend|tell|include)\b",
     # de, fr, es, it, pt
     r"\bsag(?:e|en sie)?\b[^.!?\n]{0,30}\bdass\b|\bteile? dem (?:nutzer|benutzer) mit\b",
@@ -121,7 +133,7 @@ _SAY = (
     r"\bdans (?:ta|votre) reponse\b|\brecommande[zr]? a l'utilisat",
     r"^\W*(?:di|dile|dime|diga|digale)\b[^.!?\n]{0,30}\bque\b",
     r"\ben tu respuesta\b|\brecomienda(?:le)? al usuario\b",
-    r"^\W*(?:di'|dica|digli|dille|dimmi)\b[^.!?\n]{0,30}\bche\b",
+    r"^\W*(?:di'|(?:dica|digli|dille|dimmi)\b)[^.!?\n]{0,30}\bche\b",
     r"\bnella tua risposta\b|\bconsiglia all'utente\b",
     r"^\W*(?:diga|diz|fala|fale)(?:-lhe)?\b[^.!?\n]{0,30}\bque\b",
     r"\bna sua resposta\b|\brecomende ao (?:usuario|utilizador)\b",
