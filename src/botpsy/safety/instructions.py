@@ -102,7 +102,7 @@ _OVERRIDE = (
     (rf"\b(?:ignore|disregard|forget|override|bypass|ignorier\w*|vergiss|missachte\w*|ignorez|"
      rf"oublie\w*|ignora\w*|olvida\w*|dimentica\w*|esquec\w*)\s+(?:(?:{_QUALIFIERS})\s+){{0,4}}"
      rf"(?:{_INSTRUCTIONS})\b"),
-    r"\b(?:new|updated) instructions?\b",
+    r"\b(?:new|updated) instructions?\b|\bignore (?:the|your) user\b",
     r"\bneue anweisung\w*|\bnouvelles? instructions?\b|\bnuevas? instrucciones\b",
     r"\bnuove istruzioni\b|\bnovas? instrucoes\b",
     r"\bsystem[ -]?(?:prompt|message|notice|note|instruction|override|update)\b",
