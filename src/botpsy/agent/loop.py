@@ -66,6 +66,7 @@ from botpsy.agent.run_events import (
 from botpsy.agent.selection import DAY_WORDS, Selection, ToolSelector, creates, name_family
 from botpsy.backends.base import ChatModel, ContextOverflowError
 from botpsy.formats.spans import json_text
+from botpsy.safety.answer_origin import AnswerCheck, check_answer
 from botpsy.safety.audit import REQUEST_TOOL, AuditDecision, AuditEntry, AuditLog
 from botpsy.safety.config import SafetyConfig, ScopeAction
 from botpsy.safety.confirm import Confirmer
@@ -722,13 +723,14 @@ class Agent:
 
     def _finish(self, turn: _Turn, reason: StopReason, text: str) -> AgentEvent:
         """The final event: the answer plus the agent's own notices."""
-        notices = [s.notice for s in turn.steps if s.notice]
+        checked = self._checked_answer(turn, text)
+        notices = [checked.notice, *(s.notice for s in turn.steps if s.notice)]
         if reason is StopReason.pending_confirmation:
             notices.append("Waiting for your confirmation:\n" + "\n".join(
                 f"- {describe_call(p.call)}" + (f" (warning: {p.request.taint.explain()})"
                                                   if p.request.taint.tainted else "")
                 for p in turn.pending))
-        final_text = compose_final(text, notices)
+        final_text = compose_final(checked.text, notices)
         last = turn.messages[-1] if turn.messages else None
         if reason is StopReason.answered and last is not None and last.role == "assistant":
             turn.messages[-1] = last.model_copy(update={"content": final_text})
@@ -741,6 +743,12 @@ class Agent:
             session_id=turn.session_id, error=turn.error,
         )
         return AgentEvent(type="final", result=result)
+
+    def _checked_answer(self, turn: _Turn, text: str) -> AnswerCheck:
+        """The answer without what it takes from instructions in untrusted output."""
+        if not self.safety.answer_check:
+            return AnswerCheck(text=text)
+        return check_answer(text, self._tracker(turn.messages, turn.shown.values()))
 
     # -- resume -----------------------------------------------------------------------------
     def _resume(

@@ -3,6 +3,8 @@
 - ``policy``: scope policy (money, personal data, health: decline or hand off),
   a transparent lexical classifier for requests and tool-call arguments;
 - ``taint``: tool output is untrusted; side effects proposed after it need a person;
+- ``instructions``: the spans of untrusted text that address the assistant;
+- ``answer_origin``: the final answer without what it takes from those spans;
 - ``confirm``: the confirmation gate and the confirmers (CLI, DenyAll, ApproveAll);
 - ``audit``: an append-only SQLite log of every proposed call and its decision;
 - ``config``: the per-deployment ``SafetyConfig`` (TOML or JSON);

@@ -92,6 +92,9 @@ class SafetyConfig(BaseModel):
     check_call_arguments: bool = Field(
         default=True, description="also scope-check the text of proposed tool-call arguments"
     )
+    answer_check: bool = Field(
+        default=True, description="leave out of the final answer what it takes from "
+        "instructions inside untrusted tool output (safety.answer_origin)")
     max_rounds: int = Field(default=6, ge=1, le=50)
     max_identical_calls: int = Field(
         default=1, ge=1, description="how often one exact call may run in a turn before the loop guard"

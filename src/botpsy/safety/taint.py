@@ -27,6 +27,7 @@ so the user sees which source a call came after and what it copied.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from enum import Enum
 
 from pydantic import BaseModel, Field
@@ -137,6 +138,30 @@ def _longest_copied_run(words: list[str], shared: set[tuple[str, ...]], n: int) 
     return best
 
 
+class CopyCheck:
+    """Runs of ``n`` words that a text shares with untrusted ``sources`` and not with the
+    ``allowed`` texts (what the user typed, their own items): each source's n-grams are
+    counted once, for every text checked against them."""
+
+    def __init__(self, sources: Sequence[SourceText], allowed: Sequence[str], n: int):
+        self.n = n
+        self._allowed = _ngrams(_words("\n".join(allowed)), n)
+        self._sources = [(s.source, _ngrams(_words(s.text), n)) for s in sources]
+
+    def findings(self, text: str) -> list[TaintFinding]:
+        """One ``copied_text`` finding per source that ``text`` copies from, with the
+        longest copied run as evidence."""
+        words = _words(text)
+        mine = _ngrams(words, self.n) - self._allowed
+        findings = []
+        for source, grams in self._sources:
+            shared = mine & grams
+            if shared:
+                findings.append(TaintFinding(kind=TaintKind.copied_text, source=source,
+                                             evidence=_longest_copied_run(words, shared, self.n)))
+        return findings
+
+
 class TaintTracker:
     """The untrusted sources (and the trusted text) of one conversation.
 
@@ -196,6 +221,16 @@ class TaintTracker:
         return TaintVerdict(tainted=True, sources=self.sources, findings=findings, read=read)
 
     @property
+    def user_text(self) -> list[str]:
+        """What the user and the system prompt said."""
+        return list(self._user_text)
+
+    @property
+    def own_items(self) -> list[str]:
+        """The results made only of the user's own items."""
+        return list(self._own_items)
+
+    @property
     def _trusted_text(self) -> list[str]:
         return self._user_text + self._own_items
 
@@ -229,13 +264,5 @@ class TaintTracker:
         return findings
 
     def _copy_findings(self, text: str) -> list[TaintFinding]:
-        n = self.ngram
-        words = _words(text)
-        mine = _ngrams(words, n) - _ngrams(_words("\n".join(self._trusted_text)), n)
-        findings = []
-        for u in self.untrusted:
-            shared = mine & _ngrams(_words(u.text), n)
-            if shared:
-                findings.append(TaintFinding(kind=TaintKind.copied_text, source=u.source,
-                                             evidence=_longest_copied_run(words, shared, n)))
-        return findings
+        sources = [SourceText(source=u.source, text=u.text) for u in self.untrusted]
+        return CopyCheck(sources, self._trusted_text, self.ngram).findings(text)

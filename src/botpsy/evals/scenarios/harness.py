@@ -59,7 +59,7 @@ def safety_config(on: bool) -> SafetyConfig:
     """The deployment defaults, or everything off."""
     if on:
         return SafetyConfig()
-    return SafetyConfig(blocked_domains=[], check_call_arguments=False)
+    return SafetyConfig(blocked_domains=[], check_call_arguments=False, answer_check=False)
 
 
 def model_factory(model: ModelSource, reference: ModelFactory | None = None,
