@@ -217,3 +217,29 @@ def test_a_title_that_only_names_the_act_or_the_kind_is_refused():
     assert why is not None and why.narrow == {"title": {"enum": ["coffee with Marta"]}}
     fine = ToolCall(name="create_event", arguments={"title": "Coffee with Marta"})
     assert TitleCheck()(fine, said) is None
+
+
+@pytest.mark.parametrize(("request_text", "titles"), [
+    ("Add Piranesi to my books to read", ["Piranesi"]),  # the list is where, not what
+    ("remind me the evening before bouldering at 9pm to pack my climbing shoes",
+     ["pack my climbing shoes"]),  # when, then the task
+    ("Remind me to talk to Sam", ["talk to Sam"]),
+])
+def test_what_is_asked_for_leaves_out_the_list_and_the_moment(request_text, titles):
+    assert asked_titles(request_text) == titles
+
+
+def test_a_text_that_copies_the_title_of_what_a_lookup_showed_is_refused():
+    books = _listed("Add Piranesi to my books to read", "search_notes",
+                    [{"id": 5, "title": "Books to read", "snippet": "Books to [read]"}])
+    append = ToolCall(name="append_to_note", arguments={"note_id": 5, "text": "Books to read"})
+    why = TitleCheck()(append, books)
+    assert why is not None and why.narrow == {"text": {"enum": ["Piranesi"]}}
+    assert TitleCheck()(ToolCall(name="append_to_note",
+                                 arguments={"note_id": 5, "text": "Piranesi"}), books) is None
+    event = _listed("remind me the evening before bouldering at 9pm to pack my climbing shoes",
+                    "list_events", [{"id": 3, "title": "Bouldering with Nora",
+                                     "start": "2026-12-12T18:00+01:00"}])
+    copied = ToolCall(name="add_reminder", arguments={"text": "Bouldering with Nora",
+                                                      "due": "2026-12-11T21:00"})
+    assert TitleCheck()(copied, event).narrow == {"text": {"enum": ["pack my climbing shoes"]}}

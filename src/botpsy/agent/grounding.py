@@ -309,6 +309,9 @@ def without(spec: ToolSpec, arguments: list[str]) -> ToolSpec:
     return spec.model_copy(update={"parameters": parameters})
 
 
+_LIST_WORDS = frozenset({"note", "notes", "list", "lists"})
+
+
 def search_terms(said: str, family: str) -> list[str]:
     """What a forced search of ``family`` may look for in a request: for the contacts, the
     person asked about or written to ("Mom", though "mom" is a word of the contacts);
@@ -319,8 +322,13 @@ def search_terms(said: str, family: str) -> list[str]:
     if family == "contact" and (people := contact_words(said)):
         return people
     if family == "note" and (lists := [t for c in commands(said) if (t := list_target(c))]):
-        return lists
-    terms = [t for t in lookup_terms(said) if not names_family(t, family)]
+        # by its name, without the kind's own words ("the groceries note" is "groceries")
+        names = [" ".join(w for w in t.split() if w.lower() not in _LIST_WORDS) for t in lists]
+        return list(dict.fromkeys(n for n in names if n)) or lists
+    # a phrase without the family's own word ("the tent sale email" is "tent sale")
+    terms = [" ".join(w for w in t.split() if not names_family(w, family))
+             for t in lookup_terms(said)]
+    terms = list(dict.fromkeys(t for t in terms if t))
     written_to = {w.lower() for w in recipient_words(said)}
     return [t for t in terms if not set(t.lower().split()) & written_to] or terms
 

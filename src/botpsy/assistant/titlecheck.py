@@ -34,6 +34,7 @@ from botpsy.agent.selection import (
     clause_verbs,
     commands,
     creates,
+    list_target,
     name_family,
 )
 from botpsy.assistant.daycheck import (
@@ -90,6 +91,11 @@ KIND_STEMS = frozenset(_stem(w) for w in ("reminder", "event", "appointment", "m
                                           "entry", "todo", "task", "item", "calendar"))
 _PARTICLES = frozenset({"in", "up", "down", "on", "off", "out", "new"})
 _LEAD = re.compile(r"^(?:me|to|about|for|down|up|a|an|the|my)\s+", re.IGNORECASE)
+# "Add Piranesi to my books to read": the list it goes to is no part of what is added
+_TO_LIST = re.compile(r"\s+(?:to|on|onto)\s+(?:my|the|our)\s+[^,.;]*$", re.IGNORECASE)
+# "remind me the evening before bouldering to pack my shoes": when, then the task
+_TIMED_TASK = re.compile(r"\b(?:before|after|once|when)\b.*?\bto\s+(?P<task>\w.*)$",
+                         re.IGNORECASE)
 _DAY_NAME = re.compile(rf"^(?:{WEEKDAY}|{MONTH})$", re.IGNORECASE)
 
 
@@ -104,6 +110,7 @@ def asked_titles(request: str) -> list[str]:
     taken off: "Schedule a call with the bank on Monday from 9:00 to 9:30" -> "call
     with the bank"."""
     titles = []
+    listed = any(list_target(clause) for clause in commands(request))
     for clause in commands(request):
         if LOOK_CLAUSE.match(clause):
             continue  # "Find the babysitter's number": what to look up, not to add
@@ -113,9 +120,13 @@ def asked_titles(request: str) -> list[str]:
         asking = verbs and _stem(verbs[0]) in ASKING_STEMS
         rest = clause.split(verbs[0], 1)[1] if asking else clause
         rest = _PLACE.sub(" ", _WHEN.sub(" ", rest))
+        if listed:
+            rest = _TO_LIST.sub("", rest)
         rest = " ".join(rest.split()).strip(" ,.")
         while (lead := _LEAD.sub("", rest)) != rest:
             rest = lead
+        if asking and (task := _TIMED_TASK.search(rest)):
+            rest = task.group("task").strip(" ,.")
         if rest and not says_only_when(rest) and not names_the_kind(rest):
             titles.append(rest)
     return list(dict.fromkeys(titles))
@@ -153,12 +164,13 @@ class TitleCheck:
         }
         when = [arg for arg, value in given.items()
                 if says_only_when(value) or (creates(call.name) and names_the_kind(value))]
+        titles = asked_titles(said)
         copied = [
             arg
             for arg, value in given.items()
-            if arg not in when and copies_a_shown_item(call.name, value, messages, said)
+            if arg not in when and (copies_a_shown_item(call.name, value, messages, said)
+                                    or copies_a_label(call, value, messages, titles))
         ]
-        titles = asked_titles(said)
         twice = [
             arg
             for arg, value in given.items()
@@ -227,6 +239,27 @@ def copies_a_shown_item(tool_name: str, value: str, messages: list[Message], sai
         item.family == family and item.label.strip().casefold() == title
         for item in shown_items(messages)
     )
+
+
+def copies_a_label(call: ToolCall, value: str, messages: list[Message], titles: list[str]) -> bool:
+    """Whether a text is the title of an item a lookup showed where the request asks for
+    another: the title of the note an append goes to ("add Piranesi to my books to read"
+    appended "Books to read"), or an event's or a note's title for a new item of another
+    kind ("remind me the evening before bouldering to pack my shoes" made the reminder
+    "Bouldering with Nora"). Lines of files and mail stay sources of new items."""
+    title = value.strip().casefold()
+    if not titles or title in {t.casefold() for t in titles}:
+        return False
+    targets = {v for arg, v in call.arguments.items() if arg.endswith("_id")}
+    own = name_family(call.name)
+    for item in shown_items(messages):
+        if item.label.strip().casefold() != title:
+            continue
+        if call.name.startswith("append") and item.id in targets and item.family == own:
+            return True
+        if creates(call.name) and item.family in ("event", "note") and item.family != own:
+            return True
+    return False
 
 
 def _quoted(value: str, said: str) -> bool:
