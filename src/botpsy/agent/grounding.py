@@ -325,10 +325,10 @@ def search_terms(said: str, family: str) -> list[str]:
         # by its name, without the kind's own words ("the groceries note" is "groceries")
         names = [" ".join(w for w in t.split() if w.lower() not in _LIST_WORDS) for t in lists]
         return list(dict.fromkeys(n for n in names if n)) or lists
-    # a phrase without the family's own word ("the tent sale email" is "tent sale")
-    terms = [" ".join(w for w in t.split() if not names_family(w, family))
-             for t in lookup_terms(said)]
-    terms = list(dict.fromkeys(t for t in terms if t))
+    # a note's kind words are its titles ("my grocery list" is the note "Groceries")
+    terms = [t for t in lookup_terms(said) if family == "note" or not names_family(t, family)]
+    if family in ("email", "contact"):  # the one written to may be the one to find
+        return terms
     written_to = {w.lower() for w in recipient_words(said)}
     return [t for t in terms if not set(t.lower().split()) & written_to] or terms
 

@@ -25,6 +25,7 @@ synchronously: the run stops with ``stopped_reason=pending_confirmation`` and
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -474,14 +475,21 @@ class Agent:
         if all_failed(this_round):
             failed = {s.call.name for s in this_round}
             if failed <= turn.retried or not any(_retryable(s) for s in this_round):
-                return False
+                turn.forced = self._actions_left(turn, this_round) or None
+                return self._forcing(turn)
             turn.retried |= failed
             turn.forced = (self._named_in_errors(this_round) or self._instead(this_round)
                            or self._narrowed_in(turn, this_round) or turn.tools)
         else:
             turn.forced = (self._lookups_left(turn, this_round)
                            or self._actions_left(turn, this_round)
-                           or self._widened(turn, this_round) or None)
+                           or self._widened(turn, this_round)
+                           or self._read_after(turn, this_round) or None)
+        return self._forcing(turn)
+
+    def _forcing(self, turn: _Turn) -> bool:
+        """Hold ``turn.forced`` to what grounding, the checks and the turn's refusals allow;
+        whether there is a forced call to make."""
         if turn.forced:
             turn.forced = [narrowed(self._narrow_forced(turn, spec), turn.kept)
                            for spec in turn.forced]
@@ -520,7 +528,11 @@ class Agent:
                 return []
             if not turn.answer_from:
                 return self._question_tools(turn)
-            looked = turn.answer_from
+            # and every tool of those kinds that changes nothing ("When do I have a free
+            # hour tomorrow?": find_free_slots, no look tool by its verb)
+            looked = [group | {spec.name for spec in turn.tools if not spec.changes_state
+                               and name_family(spec.name) in {name_family(n) for n in group}}
+                      for group in turn.answer_from]
         else:
             looked = turn.looked
         # each family's finders join its group: a search the selector keeps off the
@@ -574,8 +586,8 @@ class Agent:
         searching = [spec for spec in tools
                      if "query" in ((spec.parameters or {}).get("properties") or {})]
         listing = [spec for spec in tools if spec not in searching and _takes_day(spec)]
-        if DAY_WORDS.search(said) and listing:  # the day's items hold it, whatever else the
-            return listing  # words say (a listing by day: the inbox lists no day)
+        if DAY_WORDS.search(said):  # the day's items hold it, whatever else the words say
+            return listing or tools  # (a listing by day; the inbox lists none)
         if not searching or not lookup_terms(said):
             return tools
         return searching
@@ -641,6 +653,20 @@ class Agent:
         refused = {s.call.name for s in steps if s.call.name in turn.narrowing}
         return self.registry.specs([n for n in self.registry.names() if n in refused])
 
+    def _read_after(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
+        """After a question's search found what it asks to be read ("Read me Priya's newest
+        email", "Read me my whole grocery list"): the family's tool that reads one item by
+        its id, which grounding holds to the items shown that fit the request."""
+        if turn.requested or not READ_ASKED.search(latest_request(turn.messages)):
+            return []
+        found = [s for s in steps if "query" in s.call.arguments and s.result is not None
+                 and s.result.ok and s.result.data not in ([], {}, None)]
+        called = {s.call.name for s in turn.steps}
+        families = {name_family(s.call.name) for s in found}
+        return [spec for spec in self.registry.specs()
+                if name_family(spec.name) in families and self._takes_id(spec.name)
+                and not spec.changes_state and spec.name not in called]
+
     def _widened(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """After a question's searches all found nothing: the search of everything
         (``Selection.widen``), held to the same words, so it runs without a model call.
@@ -659,9 +685,16 @@ class Agent:
         """After a round whose calls all worked: the tools still to call. Those are
         the tools of each thing the request asked for (``Selection.requested``, one
         group per clause) that none of the turn's settled calls (ran, denied or
-        blocked) has done yet, and the tools whose calls failed earlier in the turn."""
-        if not steps or not all(_worked(s) for s in steps):
+        blocked) has done yet, and the tools whose calls failed earlier in the turn.
+        After a round that did not work and has no retry left: the things asked for
+        that no call of the turn has tried yet ("Put 'Dinner with Jamie' on Saturday
+        and email Jamie the plan": a refused email does not cancel the event)."""
+        if not steps:
             return []
+        tried = {s.call.name for s in turn.steps}
+        if not all(_worked(s) for s in steps):
+            untried = {n for group in turn.requested if not group & tried for n in group}
+            return self.registry.specs([n for n in self.registry.names() if n in untried])
         settled = {s.call.name for s in turn.steps if not failed(s)}
         wanted = {s.call.name for s in turn.steps if failed(s)} - settled
         for group in turn.requested:
@@ -792,6 +825,11 @@ class Agent:
             tracker.add_untrusted(f"the description of {spec.name} ({spec.source})",
                                   json_text(spec.to_openai()))
         return tracker
+
+
+# A question that asks for an item's content, not whether it exists.
+READ_ASKED = re.compile(r"^\W*(?:please\s+)?(?:read|open)\b|\bwhat does\b.*\bsay\b|\bwhole\b",
+                        re.IGNORECASE)
 
 
 def _takes_day(spec: ToolSpec) -> bool:

@@ -66,7 +66,7 @@ STOPWORDS = frozenset([
     "a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "for", "from", "by",
     "with", "about", "into", "is", "are", "be", "been", "was", "were", "it", "its", "this",
     "that", "these", "those", "my", "me", "i", "you", "your", "we", "our", "us", "he",
-    "she", "they", "them", "his", "her", "their", "what", "which", "who", "whom", "how",
+    "she", "him", "they", "them", "his", "her", "their", "what", "which", "who", "whom", "how",
     "when", "where", "why", "can", "could", "would", "should", "will", "do", "does", "did",
     "please", "pls", "hey", "hi", "just", "all", "any", "some", "up", "out", "if", "then",
     "than", "so", "as", "not", "no", "yes", "get", "give", "tell", "let", "have", "has",
