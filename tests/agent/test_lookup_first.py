@@ -159,3 +159,35 @@ def test_a_request_that_needs_two_lookups_makes_both_before_it_acts(tmp_path):
     grammars = agent.model.backend.grammars
     assert "search_notes" in grammars[0] and "send_email" not in grammars[0]
     assert "search_contacts" in grammars[1] and "send_email" not in grammars[1]
+
+
+def test_a_question_that_asks_to_read_reads_what_its_search_found(tmp_path):
+    """"Read me my whole grocery list": the search finds the note, the note is read."""
+    store = _store(tmp_path)
+    registry = ToolRegistry(assistant_tools(store))
+    registry.execute(ToolCall(name="create_note", arguments={
+        "title": "Groceries", "body": "milk, eggs, spinach"}))
+    agent = _broad_agent(store, [call_text("search_notes", query="grocery"),
+                                 call_text("read_note", note_id=1)])
+    result = agent.run("Read me my whole grocery list.")
+    assert [s.call.name for s in result.steps] == ["search_notes", "read_note"]
+    assert "spinach" in result.final_text
+
+
+def test_an_action_that_cannot_be_retried_leaves_the_others_to_run(tmp_path):
+    """The email's body only repeats Jamie's card and is refused twice; the event the
+    request also asked for is still added."""
+    store = _store(tmp_path)
+    registry = ToolRegistry(assistant_tools(store))
+    registry.execute(ToolCall(name="add_contact", arguments={
+        "name": "Jamie Lee", "email": "jamie.lee@mailbox.example", "notes": "Partner"}))
+    junk = call_text("send_email", to="jamie.lee@mailbox.example", subject="Jamie Lee",
+                     body="Partner")
+    agent = _broad_agent(store, [
+        call_text("search_contacts", query="Jamie"), junk, junk,
+        call_text("create_event", title="Dinner with Jamie", start="2026-12-12T19:30",
+                  end="2026-12-12T22:00")])
+    result = agent.run("Put 'Dinner with Jamie' on Saturday from 19:30 to 22:00 and email "
+                       "Jamie the plan.")
+    assert result.steps[-1].call.name == "create_event"
+    assert result.steps[-1].decision.value == "executed"
