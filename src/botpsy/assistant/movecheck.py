@@ -68,9 +68,12 @@ class Change:
 class MoveCheck:
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring."""
 
-    def __init__(self, tz: Callable[[], ZoneInfo], now: Callable[[], datetime]):
+    def __init__(self, tz: Callable[[], ZoneInfo], now: Callable[[], datetime],
+                 days: DayCheck | None = None):
+        """``days``: the deployment's day check, whose reading of days and times this check
+        shares (one of its own when none is given)."""
         self._tz = tz
-        self._days = DayCheck(tz, now)
+        self._days = days or DayCheck(tz, now)
 
     def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, list]]:
         if spec.name not in _UPDATE_TOOLS:

@@ -81,10 +81,11 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
     def spec_of(name: str) -> ToolSpec | None:
         return registry.get(name).spec if name in registry else None
 
+    days = DayCheck(lambda: store.tz, store.now, takes)
     checks: list[CallCheck] = [
-        DayCheck(lambda: store.tz, store.now, takes), DurationCheck(lambda: store.tz, store.now),
+        days, DurationCheck(lambda: store.tz, store.now),
         AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck(takes),
-        MoveCheck(lambda: store.tz, store.now), IncludeCheck(spec_of)]
+        MoveCheck(lambda: store.tz, store.now, days), IncludeCheck(spec_of)]
     if intent:
         checks += [IntentCheck(lambda: [store.profile.email]), LookupCheck(registry)]
     return checks
