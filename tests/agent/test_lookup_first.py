@@ -89,11 +89,11 @@ def test_an_item_already_in_view_is_not_looked_up_again(tmp_path):
 
 
 def _broad_agent(store: AssistantStore, outputs: list[str]) -> Agent:
-    from botpsy.assistant.toolsets import BROAD_TOOLS, ON_DEMAND_TOOLS
+    from botpsy.assistant.toolsets import assistant_selector
 
     registry = ToolRegistry(assistant_tools(store))
     return Agent(scripted(outputs), registry, safety=SafetyConfig(), confirmer=ApproveAll(),
-                 tool_selector=Bm25ToolSelector(broad=BROAD_TOOLS, on_demand=ON_DEMAND_TOOLS),
+                 tool_selector=assistant_selector(),
                  call_mode="single_call", call_checks=assistant_call_checks(store, registry))
 
 

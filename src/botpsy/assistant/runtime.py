@@ -12,7 +12,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from botpsy.agent import Agent, Bm25ToolSelector, SessionStore, SystemPrompt
+from botpsy.agent import Agent, SessionStore, SystemPrompt
 from botpsy.agent.checks import CallCheck
 from botpsy.agent.intent import IntentCheck
 from botpsy.agent.lookup import LookupCheck
@@ -26,7 +26,7 @@ from botpsy.assistant.includecheck import IncludeCheck
 from botpsy.assistant.movecheck import MoveCheck
 from botpsy.assistant.phonecheck import PhoneCheck
 from botpsy.assistant.titlecheck import TitleCheck
-from botpsy.assistant.toolsets import BROAD_TOOLS, ON_DEMAND_TOOLS, assistant_tools
+from botpsy.assistant.toolsets import assistant_selector, assistant_tools
 from botpsy.assistant.user_data import AssistantStore
 from botpsy.backends.base import ChatModel
 from botpsy.paths import default_data_dir
@@ -136,7 +136,7 @@ def open_assistant(
         confirmer=confirmer,
         audit=audit,
         system_prompt_builder=system_prompt,
-        tool_selector=Bm25ToolSelector(broad=BROAD_TOOLS, on_demand=ON_DEMAND_TOOLS) if select_tools else None,
+        tool_selector=assistant_selector() if select_tools else None,
         params=params or GenerationParams(max_tokens=256),
         call_mode=call_mode or default_call_mode(model.name),
         call_checks=assistant_call_checks(store, registry),

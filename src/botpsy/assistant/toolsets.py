@@ -7,6 +7,7 @@ text, for the safety layer's taint tracking.
 
 from __future__ import annotations
 
+from botpsy.agent.selection import Bm25ToolSelector
 from botpsy.assistant.calendar import CalendarToolbox
 from botpsy.assistant.contacts import ContactsToolbox
 from botpsy.assistant.everything import EverythingToolbox
@@ -35,6 +36,12 @@ BROAD_TOOLS = ("search_everything",)
 # Never shown by ranking (``Bm25ToolSelector(on_demand=...)``): offered by the agent when a
 # request must find its item first.
 ON_DEMAND_TOOLS = ("search_events",)
+
+
+def assistant_selector() -> Bm25ToolSelector:
+    """The tool selector the assistant ships with, over its broad and on-demand tools:
+    one definition for the runtime, the evals, the synthetic data and the tests."""
+    return Bm25ToolSelector(broad=BROAD_TOOLS, on_demand=ON_DEMAND_TOOLS)
 
 
 def toolboxes(store: AssistantStore) -> list[Toolbox]:

@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from botpsy.assistant.toolsets import BROAD_TOOLS, ON_DEMAND_TOOLS
+from botpsy.assistant.toolsets import assistant_selector
 from botpsy.defaults import ASSISTANT_MODEL
 from botpsy.evals.call_mode import CallMode
 from botpsy.options import SafetyConfigOpt
@@ -218,12 +218,11 @@ def heldout_recall(
 ) -> None:
     """Recall of the tool selector on requests that change the store (a measurement only:
     each case's changes name the tools that make them)."""
-    from botpsy.agent import Bm25ToolSelector
     from botpsy.evals.heldout.cases import load_cases
     from botpsy.evals.heldout.selection import selector_recall
 
     try:
-        result = selector_recall(Bm25ToolSelector(broad=BROAD_TOOLS, on_demand=ON_DEMAND_TOOLS), load_cases(cases_file))
+        result = selector_recall(assistant_selector(), load_cases(cases_file))
     except (ValueError, FileNotFoundError) as exc:
         _fail(str(exc))
     for name, group in {**result.classes, "all": result.overall}.items():

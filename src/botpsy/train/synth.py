@@ -13,8 +13,7 @@ import json
 import random
 import re
 
-from botpsy.agent.selection import Bm25ToolSelector
-from botpsy.assistant.toolsets import BROAD_TOOLS, ON_DEMAND_TOOLS
+from botpsy.assistant.toolsets import assistant_selector
 from botpsy.train.catalog import ToolRecipe
 from botpsy.train.catalog_assistant import assistant_specs
 from botpsy.train.naming import check_share, restyle, style_names
@@ -194,7 +193,7 @@ class Synthesizer:
         # samples under it offer other tools (``_irrelevance``).
         self._assistant_names = {t.name for t in self._assistant_tools}
         self._assistant_recipes = [r for r in recipes if r.spec.name in self._assistant_names]
-        self._selector = Bm25ToolSelector(broad=BROAD_TOOLS, on_demand=ON_DEMAND_TOOLS)
+        self._selector = assistant_selector()
 
     def make(self, kind: SampleKind) -> TrainSample:
         sample = getattr(self, f"_{kind.value}")()

@@ -8,7 +8,7 @@ on its own: showing every tool recalls everything, so the mean number of tools s
 goes with it.
 
     from botpsy.evals.heldout.selection import selector_recall
-    recall = selector_recall(Bm25ToolSelector(broad=BROAD_TOOLS, on_demand=ON_DEMAND_TOOLS), load_cases(dev_path()))
+    recall = selector_recall(assistant_selector(), load_cases(dev_path()))
 """
 
 from __future__ import annotations

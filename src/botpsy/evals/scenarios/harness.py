@@ -24,12 +24,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from botpsy.agent import Agent, Bm25ToolSelector, SystemPrompt, ToolSelector
+from botpsy.agent import Agent, SystemPrompt, ToolSelector
 from botpsy.agent.spelling import read_request
 from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.assistant.describe import reply_writer
 from botpsy.assistant.runtime import assistant_call_checks, default_call_mode
-from botpsy.assistant.toolsets import BROAD_TOOLS, ON_DEMAND_TOOLS
+from botpsy.assistant.toolsets import assistant_selector
 from botpsy.backends.base import ChatModel, check_concurrency
 from botpsy.backends.model_files import load_chat_model
 from botpsy.evals.call_mode import CallMode, check_call_mode
@@ -115,7 +115,7 @@ def run_episode(
     agent = Agent(
         recorder, registry, safety=safety_config(safety),
         confirmer=confirmer, audit=audit, params=params,
-        tool_selector=tool_selector or Bm25ToolSelector(broad=BROAD_TOOLS, on_demand=ON_DEMAND_TOOLS),
+        tool_selector=tool_selector or assistant_selector(),
         call_mode=resolve_call_mode(model.name, call_mode),
         system_prompt_builder=SystemPrompt.from_profile(store.profile, clock=lambda: EVAL_NOW),
         call_checks=assistant_call_checks(store, registry, intent=safety),
