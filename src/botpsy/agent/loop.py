@@ -112,6 +112,11 @@ class _Turn:
     usage: Usage = field(default_factory=Usage)
     error: str | None = None
 
+    @property
+    def called(self) -> set[str]:
+        """The tools the turn's calls named, whatever came of them."""
+        return {step.call.name for step in self.steps}
+
 
 def turn_start(messages: list[Message]) -> int:
     """Index of the user message that opened the current turn."""
@@ -549,7 +554,7 @@ class Agent:
                         for family in one}
             groups += [set(finders(family, self.registry)) for family in sorted(families)]
         seen = {item.family for item in shown_items(turn.messages)}
-        called = {step.call.name for step in turn.steps}
+        called = turn.called
         for group in groups:
             tools = [spec for spec in self.registry.specs() if spec.name in group
                      and name_family(spec.name) not in seen and not self._takes_id(spec.name)]
@@ -659,13 +664,11 @@ class Agent:
         its id, which grounding holds to the items shown that fit the request."""
         if turn.requested or not READ_ASKED.search(latest_request(turn.messages)):
             return []
-        found = [s for s in steps if "query" in s.call.arguments and s.result is not None
-                 and s.result.ok and s.result.data not in ([], {}, None)]
-        called = {s.call.name for s in turn.steps}
-        families = {name_family(s.call.name) for s in found}
+        families = {name_family(s.call.name) for s in steps
+                    if _searched(s) and not _empty_search(s)}
         return [spec for spec in self.registry.specs()
                 if name_family(spec.name) in families and self._takes_id(spec.name)
-                and not spec.changes_state and spec.name not in called]
+                and not spec.changes_state and spec.name not in turn.called]
 
     def _widened(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """After a question's searches all found nothing: the search of everything
@@ -674,9 +677,8 @@ class Agent:
         file; "No notes match" is a wrong answer when the store holds one."""
         if turn.requested or not steps or any(not _empty_search(s) for s in steps):
             return []
-        called = {s.call.name for s in turn.steps}
         wider = [spec for spec in self.registry.specs()
-                 if spec.name in turn.widen and spec.name not in called]
+                 if spec.name in turn.widen and spec.name not in turn.called]
         for spec in wider:  # held last, over what grounding offers a forced search
             turn.kept[spec.name] = {"query": {"enum": [steps[0].call.arguments["query"]]}}
         return wider
@@ -691,9 +693,8 @@ class Agent:
         and email Jamie the plan": a refused email does not cancel the event)."""
         if not steps:
             return []
-        tried = {s.call.name for s in turn.steps}
         if not all(_worked(s) for s in steps):
-            untried = {n for group in turn.requested if not group & tried for n in group}
+            untried = {n for group in turn.requested if not group & turn.called for n in group}
             return self.registry.specs([n for n in self.registry.names() if n in untried])
         settled = {s.call.name for s in turn.steps if not failed(s)}
         wanted = {s.call.name for s in turn.steps if failed(s)} - settled
@@ -838,11 +839,16 @@ def _takes_day(spec: ToolSpec) -> bool:
     return bool({"start", "date", "day"} & set(properties))
 
 
-def _empty_search(step: AgentStep) -> bool:
-    """Whether a call searched by words (a ``query``) and found nothing."""
+def _searched(step: AgentStep) -> bool:
+    """Whether a call searched by words (a ``query``) and the search ran."""
     query = step.call.arguments.get("query")
     return (isinstance(query, str) and bool(query.strip()) and step.result is not None
-            and step.result.ok and step.result.data in ([], {}, None))
+            and step.result.ok)
+
+
+def _empty_search(step: AgentStep) -> bool:
+    """Whether a call searched by words (a ``query``) and found nothing."""
+    return _searched(step) and step.result.data in ([], {}, None)
 
 
 def _check_decisions(previous: AgentResult, decisions: Mapping[str, bool]) -> list[PendingCall]:

@@ -182,12 +182,12 @@ class FilesToolbox(Toolbox):
         hits: list[FileHit] = []
         spread: list[FileHit] = []  # files whose name and text hold the words between them
         for relative in self._walk():
-            named = _holds(relative, words)
+            named = inputs.holds_words(relative, words)
             if named:
                 hits.append(FileHit(path=relative, origin=file_origin(self.store, relative)))
             found, text = self._content_hits(relative, words, limit - len(hits))
             hits.extend(found)
-            if not named and not found and _holds(f"{relative}\n{text}", words):
+            if not named and not found and inputs.holds_words(f"{relative}\n{text}", words):
                 spread.append(FileHit(path=relative, origin=file_origin(self.store, relative)))
             if len(hits) >= limit:
                 break
@@ -228,18 +228,11 @@ class FilesToolbox(Toolbox):
         for number, line in enumerate(lines, start=1):
             if len(hits) >= room:
                 break
-            if _holds(line, words):
+            if inputs.holds_words(line, words):
                 rows = _table_rows(relative, lines) if number == 1 else None
                 hits.append(FileHit(path=relative, line=number, text=line.strip()[:200],
                                     rows=rows, origin=origin))
         return hits, read.text
-
-
-def _holds(text: str, words: list[str]) -> bool:
-    """Whether ``text`` holds every search word, as ``inputs.search_words`` reads them
-    (case and hyphens aside)."""
-    plain = text.lower().replace("-", "")
-    return all(word in plain for word in words)
 
 
 TABLE_SUFFIXES = (".csv", ".tsv")

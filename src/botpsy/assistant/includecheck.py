@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import result_objects
-from botpsy.agent.intent import latest_request
+from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS, latest_request
 from botpsy.agent.selection import creates
 from botpsy.assistant.phonecheck import digits
 from botpsy.types import Message, ToolCall, ToolSpec
@@ -30,7 +30,7 @@ _ASKED = re.compile(
     re.IGNORECASE)
 # Where an item made holds free text, by tool argument name, in order of preference.
 _TEXT_ARGUMENTS = ("text", "body", "description")
-_MESSAGE_TOOLS = ("send_email", "draft_email", "reply_email")
+_MESSAGE_TOOLS = SEND_TOOLS | {DRAFT_TOOL}
 
 
 def asked_field(request: str) -> str | None:

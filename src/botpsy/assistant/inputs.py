@@ -117,6 +117,13 @@ def _searched(word: str) -> str:
     return _PLURAL.sub("", word) if len(word) >= 5 and not word.isdigit() else word
 
 
+def holds_words(text: str, words: list[str]) -> bool:
+    """Whether ``text`` holds every one of ``search_words``, read as they are (case and
+    hyphens aside): ``unhyphenated`` for text that is not in the database."""
+    plain = text.lower().replace("-", "")
+    return all(word in plain for word in words)
+
+
 def unhyphenated(column_sql: str) -> str:
     """A SQL expression of ``column_sql`` without hyphens, to match ``search_words``
     against: people write "wifi" for a note titled "Guest Wi-Fi"."""

@@ -74,12 +74,12 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
     not name (``agent.intent``, ``agent.lookup``); off only for the evals' naive agent
     (safety off), which shows what happens without any guard."""
 
-    def takes(name: str) -> Collection[str]:
-        spec = registry.get(name).spec if name in registry else None
-        return ((spec.parameters or {}).get("properties") or {}) if spec else ()
-
     def spec_of(name: str) -> ToolSpec | None:
         return registry.get(name).spec if name in registry else None
+
+    def takes(name: str) -> Collection[str]:
+        spec = spec_of(name)
+        return ((spec.parameters or {}).get("properties") or {}) if spec else ()
 
     days = DayCheck(lambda: store.tz, store.now, takes)
     checks: list[CallCheck] = [
