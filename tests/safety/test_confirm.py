@@ -94,3 +94,23 @@ def test_cli_confirmer_shows_the_taint_and_defaults_to_no(answer: str, expected:
     shown = out.getvalue()
     assert "Run send_email?" in shown and "eve@evil.example" in shown
     assert "untrusted data (tool:read_email:c1)" in shown
+
+
+PROVEN = TAINTED.model_copy(update={"findings": TAINTED.findings[:1], "proven": True})
+
+
+@pytest.mark.parametrize(("side_effect", "config", "needed"), [
+    (False, SafetyConfig(), False),   # a local write whose every value is the user's runs
+    (True, SafetyConfig(), True),     # a side effect asks as it would with no untrusted data
+    (True, AUTO, False),              # ... and an auto-approved one runs
+])
+def test_a_proven_call_is_judged_as_if_nothing_untrusted_were_in_view(
+        side_effect: bool, config: SafetyConfig, needed: bool) -> None:
+    decision = confirmation_gate("send_email", side_effect, PROVEN, config, writes=True)
+    assert decision.needs_confirmation is needed and decision.reasons
+
+
+def test_yes_approves_a_proven_call_but_never_another_tainted_one() -> None:
+    yes = ApproveUntainted(DenyAll())
+    assert yes.confirm(_request().model_copy(update={"taint": PROVEN}))
+    assert not yes.confirm(_request())

@@ -169,7 +169,7 @@ class CallPipeline:
         synced before it runs, and completed with its result after; what it writes is a
         stranger's when untrusted data was in view."""
         row = self._audit(review, round_, decision, review.reason, begin=True)
-        with writing_as(origin_for(review.taint.tainted)):
+        with writing_as(origin_for(review.taint.tainted and not review.taint.proven)):
             result = self.registry.execute(review.call)
         if row is not None and self.audit is not None:
             self.audit.complete(row, result)

@@ -28,6 +28,7 @@ the store's, not its author's).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from enum import Enum
@@ -167,6 +168,19 @@ def matcher(value: str, *, cued: bool = False) -> Callable[[str], bool]:
     return lambda folded: words.search(folded) is not None
 
 
+def _contains(folded: str, value: str) -> bool:
+    """Whether the folded ``value`` stands in ``folded`` with no word character glued to
+    either end ("Books to read" in a note's title, not "read" inside "ready")."""
+    start = folded.find(value)
+    while start >= 0:
+        end = start + len(value)
+        if ((start == 0 or not folded[start - 1].isalnum() or not value[0].isalnum())
+                and (end == len(folded) or not folded[end].isalnum() or not value[-1].isalnum())):
+            return True
+        start = folded.find(value, start + 1)
+    return False
+
+
 def found_in(value: str, folded: str, *, cued: bool = False) -> bool:
     """Whether ``value`` stands whole in ``folded`` (see ``matcher``)."""
     return matcher(value, cued=cued)(folded)
@@ -211,6 +225,27 @@ class OriginTracer:
         words = [t for t in tokens if not t.isdigit()]
         digits = sum(len(t) for t in tokens if t.isdigit())
         return bool(words) and digits <= 2 and all(w in self._user_words for w in words)
+
+    def proven(self, arguments: dict[str, Any]) -> bool:
+        """Whether every value of ``arguments`` is, whole, the user's words or a value of
+        the user's own items (an id among their fields): nothing a stranger wrote can have
+        chosen it. Stricter than ``trace``: ordinary words, dates and the model's own
+        phrasing count too, and a value the model worked out (a date from "tomorrow", a
+        summary) proves nothing, so it is not proven. Why: a call after untrusted data
+        whose every value is the user's own ("send jamie my reading list from my notes",
+        after a note search that also showed a web page copied into a note) may run on
+        the user's say-so alone (``TaintVerdict.proven``)."""
+        return all(self._held_whole(raw) for _, raw in leaves(arguments)
+                   if raw is not None and not isinstance(raw, bool) and str(raw).strip())
+
+    def _held_whole(self, raw: Any) -> bool:
+        if isinstance(raw, int):
+            own_id = re.compile(rf'"(?:id|\w+_id)"\s*:\s*{raw}(?!\d)')
+            return (any(own_id.search(t) for t in self._trusted)
+                    or any(matcher(str(raw))(t) for t in self._user))
+        text = str(raw).strip()
+        forms = {_fold(text), _fold(json.dumps(text)[1:-1])}
+        return any(_contains(t, form) for form in forms for t in (*self._user, *self._trusted))
 
     def trace(self, arguments: dict[str, Any]) -> list[ArgumentTrace]:
         """The origin of every distinctive value of ``arguments``: whole values, and the

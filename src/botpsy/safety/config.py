@@ -99,6 +99,13 @@ class SafetyConfig(BaseModel):
     max_identical_calls: int = Field(
         default=1, ge=1, description="how often one exact call may run in a turn before the loop guard"
     )
+    proven_writes: bool = Field(
+        default=True,
+        description="after untrusted data was read, a change whose every value is the "
+        "user's own words or their own items' runs as it would with no untrusted data "
+        "(the agent's intent check must also find it asked for); off: every change "
+        "after untrusted data needs a person",
+    )
     taint_ngram: int = Field(
         default=5, ge=3, le=20, description="word n-gram length that counts as copied text"
     )

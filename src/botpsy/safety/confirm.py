@@ -6,7 +6,14 @@ Rules (not configurable past the auto-approve list):
 2. once untrusted data is in the conversation, every call that changes state
    (a write: a new note, a reminder, a draft, an appended line, an event, a contact,
    a file, mail) needs a person's yes, whatever the configuration, because that data
-   may be an attacker's instructions; the question names the untrusted items read;
+   may be an attacker's instructions; the question names the untrusted items read.
+   The one exception, where the agent runs the call (``SafetyConfig.proven_writes``,
+   on by default): a call whose every value is, whole, the user's words or a value
+   of the user's own items (``TaintVerdict.proven``: an id of their note, their
+   contact's address, their note's text) and that the request asked for (the agent's
+   intent check) is judged as if no untrusted data were in view. Nothing a stranger
+   wrote can have chosen its values; MCP clients' calls never get it (no request to
+   check them against);
 3. with no untrusted data in view, a side effect (it leaves the device or destroys
    data) needs a person's yes unless the deployment auto-approves that tool; a local
    write made on the user's own words alone runs.
@@ -19,7 +26,8 @@ Confirmers:
 - ``CliConfirmer``: asks on the terminal with rich, showing the call and its taint;
 - ``DenyAll``: for non-interactive runs (scripts, CI, ``botpsy ask``): says no and
   says why and what to do instead, for the final answer;
-- ``ApproveUntainted``: ``--yes``: approves untainted calls, hands tainted ones on;
+- ``ApproveUntainted``: ``--yes``: approves untainted (or proven) calls, hands tainted
+  ones on;
 - ``ApproveAll``: for tests and trusted batch jobs only.
 The web server does not confirm synchronously: the agent returns the call as
 pending and resumes once the user has decided.
@@ -94,14 +102,17 @@ def confirmation_gate(
     stored state; every side effect does)."""
     if not (writes or side_effect):
         return GateDecision(False, ["a read: nothing to confirm"])
-    if taint.tainted:
+    if taint.tainted and not taint.proven:
         why = (f"{tool_name} changes your data, and untrusted data is in the conversation "
                f"({taint.read_summary()}): nothing changes on such data's say-so without your "
                "confirmation.")
         return GateDecision(True, [why])
     if not side_effect:
         why = (f"{tool_name} is a local write on your own request, and no untrusted data is "
-               "in the conversation.")
+               "in the conversation." if not taint.tainted else
+               f"{tool_name} is a local write on your own request, and every value of it is "
+               "your own words or your own items', though untrusted data was read "
+               f"({taint.read_summary()}).")
         return GateDecision(False, [why])
     if tool_name in config.auto_approve:
         return GateDecision(False, [f"{tool_name} is auto-approved and the call is untainted."])
@@ -170,14 +181,15 @@ class CliConfirmer(Confirmer):
 
 class ApproveUntainted(Confirmer):
     """``--yes``: approves side effects proposed with no untrusted data in the
-    conversation, and hands every tainted one to ``fallback`` (a person, or
-    ``DenyAll`` when nobody is there): pre-confirmation never covers taint."""
+    conversation, or whose every value is the user's own (``TaintVerdict.proven``),
+    and hands every other tainted one to ``fallback`` (a person, or ``DenyAll`` when
+    nobody is there): pre-confirmation never covers what untrusted data may have chosen."""
 
     def __init__(self, fallback: Confirmer) -> None:
         self.fallback = fallback
         self.denial_reason = fallback.denial_reason
 
     def confirm(self, request: ConfirmationRequest) -> bool:
-        if not request.taint.tainted:
+        if not request.taint.tainted or request.taint.proven:
             return True
         return self.fallback.confirm(request)

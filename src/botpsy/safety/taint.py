@@ -69,6 +69,9 @@ class TaintVerdict(BaseModel):
     sources: list[str] = Field(default_factory=list)
     findings: list[TaintFinding] = Field(default_factory=list)
     read: list[str] = Field(default_factory=list)
+    # every argument value is, whole, the user's words or their own items'
+    # (``OriginTracer.proven``); only where the tracker was asked to prove it
+    proven: bool = False
 
     def read_summary(self, limit: int = 4) -> str:
         """The untrusted items read, for one sentence: "read_email: email 4 from …"."""
@@ -168,15 +171,20 @@ class TaintTracker:
     Rebuild it from a message list with ``from_messages``: the taint state is a
     function of the messages, so a resumed or reloaded conversation gets it back."""
 
-    def __init__(self, ngram: int = 5):
+    def __init__(self, ngram: int = 5, *, prove: bool = False):
         self.ngram = ngram
+        # whether ``check`` says when a tainted call's every value is the user's own
+        # (``TaintVerdict.proven``): where something else checks that the user asked
+        # for the call at all (the agent's intent check), not for MCP's client calls
+        self.prove = prove
         self.untrusted: list[UntrustedSource] = []
         self._user_text: list[str] = []  # what the user and the system prompt said
         self._own_items: list[str] = []  # results made only of the user's own items
 
     @classmethod
-    def from_messages(cls, messages: list[Message], ngram: int = 5) -> TaintTracker:
-        tracker = cls(ngram)
+    def from_messages(cls, messages: list[Message], ngram: int = 5, *,
+                      prove: bool = False) -> TaintTracker:
+        tracker = cls(ngram, prove=prove)
         for message in messages:
             tracker.observe(message)
         return tracker
@@ -218,7 +226,9 @@ class TaintTracker:
         findings += self._copy_findings(text)
         findings += self._value_findings(call)
         read = list(dict.fromkeys(d for u in self.untrusted for d in u.described()))
-        return TaintVerdict(tainted=True, sources=self.sources, findings=findings, read=read)
+        proven = self.prove and self._tracer().proven(call.arguments)
+        return TaintVerdict(tainted=True, sources=self.sources, findings=findings, read=read,
+                            proven=proven)
 
     @property
     def user_text(self) -> list[str]:
@@ -236,9 +246,11 @@ class TaintTracker:
 
     def trace(self, call: ToolCall) -> list[ArgumentTrace]:
         """Where each distinctive argument value of ``call`` came from."""
-        tracer = OriginTracer(self._user_text, self._own_items,
-                              [SourceText(source=u.source, text=u.text) for u in self.untrusted])
-        return tracer.trace(call.arguments)
+        return self._tracer().trace(call.arguments)
+
+    def _tracer(self) -> OriginTracer:
+        return OriginTracer(self._user_text, self._own_items,
+                            [SourceText(source=u.source, text=u.text) for u in self.untrusted])
 
     def _value_findings(self, call: ToolCall) -> list[TaintFinding]:
         """Values found only in untrusted data; addresses are ``_address_findings``'."""
