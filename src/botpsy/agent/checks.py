@@ -66,6 +66,26 @@ class Prerequisite(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class ReadFirst:
+    """An item to read in full before a call: its family, and the argument and value
+    that name it to the family's reading tool (``note_id`` 5, ``path`` "a/b.txt")."""
+
+    family: str
+    argument: str
+    value: Any
+
+
+@runtime_checkable
+class Reading(Protocol):
+    """A call check that can say which items shown by a search must be read in full
+    before a call of ``spec`` can be right ("send jamie my reading list from my notes":
+    the note's text, of which a search shows a snippet), and nothing once they are read."""
+
+    def reads_first(self, spec: ToolSpec, messages: list[Message]) -> tuple[ReadFirst, ...]:
+        ...
+
+
 # Tool name -> argument -> schema keywords, gathered from a turn's refusals.
 Narrowing = dict[str, dict[str, dict[str, Any]]]
 

@@ -35,6 +35,7 @@ from botpsy.agent.checks import (
     CallCheck,
     Narrowing,
     Prerequisite,
+    Reading,
     combine,
     determined_arguments,
     kept_arguments,
@@ -47,9 +48,11 @@ from botpsy.agent.grounding import (
     finders,
     forced_spec,
     lookup_terms,
+    result_objects,
     shown_items,
     ungrounded,
     user_text,
+    words,
 )
 from botpsy.agent.guard import LoopGuard, Repeat
 from botpsy.agent.intent import is_lookup, latest_request
@@ -487,6 +490,7 @@ class Agent:
                            or self._narrowed_in(turn, this_round) or turn.tools)
         else:
             turn.forced = (self._lookups_left(turn, this_round)
+                           or self._reads_left(turn, this_round)
                            or self._actions_left(turn, this_round)
                            or self._widened(turn, this_round)
                            or self._read_after(turn, this_round) or None)
@@ -553,7 +557,8 @@ class Agent:
             families = {family for group in needs if all(group) for one in group
                         for family in one}
             groups += [set(finders(family, self.registry)) for family in sorted(families)]
-        seen = {item.family for item in shown_items(turn.messages)}
+        # a kind is seen once a result showed one of its items (a file has a path, no id)
+        seen = {family for family, _ in result_objects(turn.messages, with_id=False)}
         called = turn.called
         for group in groups:
             tools = [spec for spec in self.registry.specs() if spec.name in group
@@ -570,6 +575,27 @@ class Agent:
         if not turn.requested or not steps or not all(_worked(s) for s in steps):
             return []
         return self._lookup_first(turn)
+
+    def _reads_left(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
+        """After a round whose calls all worked, in a request that acts: the reading tool of
+        an item a check needs read in full before the action (``checks.Reading``), held to
+        that item, so it runs without a model call. Why: "send jamie my reading list from
+        my notes" found the note by its title; the text to send was not in view, and the
+        model sent Jamie's contact card instead."""
+        if not turn.requested or not steps or not all(_worked(s) for s in steps):
+            return []
+        actions = self.registry.specs([n for group in turn.requested for n in sorted(group)
+                                       if n in self.registry])
+        for need in (need for check in self.call_checks if isinstance(check, Reading)
+                     for spec in actions for need in check.reads_first(spec, turn.messages)):
+            # the family's tool that reads an item, before one that lists a folder
+            for spec in sorted(self.registry.specs(), key=lambda s: not s.name.startswith("read")):
+                takes = (spec.parameters or {}).get("properties") or {}
+                if (name_family(spec.name) == need.family and need.argument in takes
+                        and not spec.changes_state and spec.name not in turn.called):
+                    turn.kept[spec.name] = {need.argument: {"enum": [need.value]}}
+                    return [spec]
+        return []
 
     def _question_tools(self, turn: _Turn) -> list[ToolSpec]:
         """A question's first call, when its words do not say where the answer is: held
@@ -666,9 +692,27 @@ class Agent:
             return []
         families = {name_family(s.call.name) for s in steps
                     if _searched(s) and not _empty_search(s)}
-        return [spec for spec in self.registry.specs()
-                if name_family(spec.name) in families and self._takes_id(spec.name)
-                and not spec.changes_state and spec.name not in turn.called]
+        by_id = [spec for spec in self.registry.specs()
+                 if name_family(spec.name) in families and self._takes_id(spec.name)
+                 and not spec.changes_state and spec.name not in turn.called]
+        return by_id or self._read_by_path(turn, families)
+
+    def _read_by_path(self, turn: _Turn, families: set[str]) -> list[ToolSpec]:
+        """The tool that reads a file a search showed, held to the shown paths whose words
+        the request shares (most first): a file has a path, no id ("What's on my packing
+        list for Hamburg?" found personal/packing_list.txt by one line)."""
+        wanted = words(latest_request(turn.messages))
+        shown = {obj["path"]: len(words(obj["path"].replace("_", " ")) & wanted)
+                 for family, obj in result_objects(turn.messages, with_id=False)
+                 if family in families and isinstance(obj.get("path"), str)}
+        paths = sorted((p for p, score in shown.items() if score), key=lambda p: -shown[p])
+        for spec in self.registry.specs():
+            takes = (spec.parameters or {}).get("properties") or {}
+            if (paths and spec.name.startswith("read") and "path" in takes
+                    and not spec.changes_state and spec.name not in turn.called):
+                turn.kept[spec.name] = {"path": {"enum": paths[:1]}}
+                return [spec]
+        return []
 
     def _widened(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """After a question's searches all found nothing: the search of everything
@@ -821,7 +865,8 @@ class Agent:
     def _tracker(self, messages: list[Message], shown: Iterable[ToolSpec]) -> TaintTracker:
         """The taint of ``messages``, plus the third-party tool specs shown beside them:
         a description can carry instructions as well as an email can."""
-        tracker = TaintTracker.from_messages(messages, self.safety.taint_ngram)
+        tracker = TaintTracker.from_messages(messages, self.safety.taint_ngram,
+                                             prove=self.safety.proven_writes)
         for spec in shown:
             tracker.add_untrusted(f"the description of {spec.name} ({spec.source})",
                                   json_text(spec.to_openai()))
@@ -829,8 +874,9 @@ class Agent:
 
 
 # A question that asks for an item's content, not whether it exists.
-READ_ASKED = re.compile(r"^\W*(?:please\s+)?(?:read|open)\b|\bwhat does\b.*\bsay\b|\bwhole\b",
-                        re.IGNORECASE)
+READ_ASKED = re.compile(r"^\W*(?:please\s+)?(?:read|open)\b|\bwhat does\b.*\bsay\b|\bwhole\b"
+                        r"|\bwhat(?:'s|\u2019s| is| are)\s+(?:on|in)\s+(?:my|the)\s+(?:[\w'-]+\s+){0,2}?"
+                        r"(?:list|file|note)\b", re.IGNORECASE)
 
 
 def _takes_day(spec: ToolSpec) -> bool:

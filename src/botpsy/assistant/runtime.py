@@ -19,6 +19,7 @@ from botpsy.agent.lookup import LookupCheck
 from botpsy.agent.session import SESSIONS_DB
 from botpsy.agent.spelling import read_request
 from botpsy.assistant.addresscheck import AddressCheck
+from botpsy.assistant.carrycheck import CarryCheck
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.describe import reply_writer
 from botpsy.assistant.durationcheck import DurationCheck
@@ -85,7 +86,7 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
     checks: list[CallCheck] = [
         days, DurationCheck(lambda: store.tz, store.now),
         AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck(takes),
-        MoveCheck(lambda: store.tz, store.now, days), IncludeCheck(spec_of)]
+        MoveCheck(lambda: store.tz, store.now, days), IncludeCheck(spec_of), CarryCheck(spec_of)]
     if intent:
         checks += [IntentCheck(lambda: [store.profile.email]), LookupCheck(registry)]
     return checks

@@ -1,0 +1,151 @@
+"""What a request asks a message or a new note to carry from a note or a file.
+
+"send jamie my reading list from my notes", "Draft Mom an email with the gift ideas for
+Dad from my notes", "Copy my Hamburg packing list from the files into a new note": the
+135M default model found the note, then wrote the email's body "Partner" (Jamie's
+contact card) or the new note's body "your note text". A search shows a note's title
+and a snippet, a file's name and one line: the text to carry is not in view yet.
+
+``CarryCheck`` reads which kind the request takes the text from (``source_families``:
+notes or files), picks the item a search showed that the request names (the most of its
+words in the item's title or path), and:
+
+- before the action, asks for that item to be read in full (``agent.checks.Reading``);
+- once it is read, holds the message's subject to the item's title and its body (or the
+  new note's body) to the item's text (``agent.checks.Anticipating``), and refuses a
+  call that leaves the text out.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from botpsy.agent.checks import ReadFirst, Refusal
+from botpsy.agent.grounding import result_objects, words
+from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS, latest_request
+from botpsy.agent.selection import creates, name_family, source_families
+from botpsy.assistant.includecheck import text_argument
+from botpsy.types import Message, ToolCall, ToolSpec
+
+# The kinds whose items hold a text worth carrying, and the field that names one.
+_KEYS = {"note": "note_id", "file": "path"}
+# A text longer than this is not copied into a message by a grammar (a generation of
+# its every token); the model writes the message itself.
+MAX_CARRIED_CHARS = 1500
+_MESSAGE_TOOLS = SEND_TOOLS | {DRAFT_TOOL}
+# "the p95 from the last week in latency_numbers.csv": a value inside the file the request
+# names, not the file's whole text
+_VALUE_IN_FILE = re.compile(r"\b(?:from|in)\s+[\w-]+\.[a-z0-9]{2,4}\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Carried:
+    """The item a request takes its text from: its kind, the argument and value that
+    name it to the kind's reading tool, its title, and its text once read (else None)."""
+
+    family: str
+    key: str
+    value: Any
+    title: str
+    text: str | None
+
+
+def carried(messages: list[Message]) -> Carried | None:
+    """The note or file whose text the latest request asks to carry, once a search of its
+    kind showed it (None before, or when no item shown shares a word with the request)."""
+    request = latest_request(messages)
+    families = [f for f in source_families(request) if f in _KEYS]
+    if not families or _VALUE_IN_FILE.search(request):
+        return None
+    wanted = words(request)
+    family = families[0]
+    best: tuple[int, Carried] | None = None
+    for kind, obj in result_objects(messages, with_id=False):
+        found = _item(kind, obj) if kind == family else None
+        if found is None:
+            continue
+        score = len(words(found.title.replace("_", " ")) & wanted)
+        if score and (best is None or score > best[0]):
+            best = (score, found)
+    if best is None:
+        return None
+    return _with_text(best[1], messages)
+
+
+def _item(family: str, obj: dict) -> Carried | None:
+    """A shown note (its id and title) or file (its path, the file's name as title)."""
+    if family == "note" and isinstance(obj.get("id"), int) and isinstance(obj.get("title"), str):
+        return Carried(family, _KEYS[family], obj["id"], obj["title"], None)
+    if family == "file" and isinstance(obj.get("path"), str):
+        name = posixpath.splitext(posixpath.basename(obj["path"]))[0]
+        return Carried(family, _KEYS[family], obj["path"], name, None)
+    return None
+
+
+def _with_text(item: Carried, messages: list[Message]) -> Carried:
+    """``item`` with its full text, when a read of it is in view and the text is whole
+    and short enough to carry."""
+    field = "body" if item.family == "note" else "content"
+    key = "id" if item.family == "note" else "path"
+    for family, obj in result_objects(messages, with_id=False):
+        text = obj.get(field)
+        if (family == item.family and obj.get(key) == item.value and isinstance(text, str)
+                and text.strip() and not obj.get("truncated")
+                and len(text) <= MAX_CARRIED_CHARS):
+            return Carried(item.family, item.key, item.value, item.title, text.strip())
+    return item
+
+
+class CarryCheck:
+    """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
+    ``spec_of`` gives a tool's spec by name (None for a tool it does not know)."""
+
+    def __init__(self, spec_of: Callable[[str], ToolSpec | None]):
+        self._spec_of = spec_of
+
+    def reads_first(self, spec: ToolSpec, messages: list[Message]) -> tuple[ReadFirst, ...]:
+        if not _carries(spec):
+            return ()
+        item = carried(messages)
+        if item is None or item.text is not None:
+            return ()
+        return (ReadFirst(item.family, item.key, item.value),)
+
+    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, Any]]:
+        if not _carries(spec):
+            return {}
+        item = carried(messages)
+        if item is None or item.text is None:
+            return {}
+        properties = (spec.parameters or {}).get("properties") or {}
+        held: dict[str, dict[str, Any]] = {text_argument(spec) or "body": {"enum": [item.text]}}
+        if spec.name in _MESSAGE_TOOLS and "subject" in properties:
+            held["subject"] = {"enum": [item.title]}
+        return {arg: keywords for arg, keywords in held.items() if arg in properties}
+
+    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+        spec = self._spec_of(call.name)
+        if spec is None or not _carries(spec):
+            return None
+        item = carried(messages)
+        arg = text_argument(spec)
+        if item is None or item.text is None or arg is None:
+            return None
+        written = call.arguments.get(arg)
+        if isinstance(written, str) and _squeezed(item.text) in _squeezed(written):
+            return None
+        return Refusal(f"the request asks to pass on the text of {item.title!r}: write it "
+                       f"into {arg}", {arg: {"enum": [item.text]}})
+
+
+def _carries(spec: ToolSpec) -> bool:
+    """Whether ``spec`` sends a message or makes a note (what a text can be carried into)."""
+    return spec.name in _MESSAGE_TOOLS or (creates(spec.name) and name_family(spec.name) == "note")
+
+
+def _squeezed(text: str) -> str:
+    return " ".join(text.casefold().split())

@@ -1,0 +1,78 @@
+"""What a request asks a message or a new note to carry from a note or a file
+(``CarryCheck``)."""
+
+from __future__ import annotations
+
+import json
+
+from botpsy.agent.checks import ReadFirst
+from botpsy.assistant.carrycheck import CarryCheck, carried
+from botpsy.types import Message, ToolCall, ToolSpec
+
+
+def _spec(name: str, *args: str) -> ToolSpec:
+    return ToolSpec(name=name, description="d", parameters={
+        "type": "object", "required": list(args),
+        "properties": {a: {"type": "string"} for a in args}})
+
+
+SEND = _spec("send_email", "to", "subject", "body")
+NOTE = _spec("create_note", "title", "body")
+SPECS = {s.name: s for s in (SEND, NOTE)}
+REQUEST = "send jamie my reading list from my notes"
+FOUND = [{"id": 5, "title": "Books to read", "snippet": "Books to [read]"},
+         {"id": 6, "title": "Recipe: lemon cake", "snippet": "AI assistant [reading] this"}]
+READ = {"id": 5, "title": "Books to read", "body": "Piranesi; Middlemarch", "updated": None}
+
+
+def _messages(request: str, *results: tuple[str, object]) -> list[Message]:
+    return [Message(role="user", content=request), *(
+        Message(role="tool", name=name, source=f"tool:{name}:c{i}", content=json.dumps(data))
+        for i, (name, data) in enumerate(results))]
+
+
+def check() -> CarryCheck:
+    return CarryCheck(SPECS.get)
+
+
+def test_the_note_the_request_names_is_read_before_the_message():
+    messages = _messages(REQUEST, ("search_notes", FOUND))
+    assert check().reads_first(SEND, messages) == (ReadFirst("note", "note_id", 5),)
+    assert check().expected(SEND, messages) == {}  # its text is not in view yet
+
+
+def test_once_read_the_message_carries_the_notes_title_and_text():
+    messages = _messages(REQUEST, ("search_notes", FOUND), ("read_note", READ))
+    assert check().reads_first(SEND, messages) == ()
+    assert check().expected(SEND, messages) == {
+        "body": {"enum": ["Piranesi; Middlemarch"]}, "subject": {"enum": ["Books to read"]}}
+    junk = ToolCall(name="send_email", arguments={"to": "j@x.example", "subject": "Jamie",
+                                                  "body": "Partner"})
+    why = check()(junk, messages)
+    assert why is not None and why.narrow == {"body": {"enum": ["Piranesi; Middlemarch"]}}
+    kept = ToolCall(name="send_email", arguments={"to": "j@x.example", "subject": "Books",
+                                                  "body": "Here: Piranesi;  Middlemarch"})
+    assert check()(kept, messages) is None
+
+
+def test_a_file_copied_into_a_new_note_is_read_by_its_path():
+    request = "Copy my Hamburg packing list from the files into a new note"
+    found = ("search_files", [{"path": "personal/packing_list.txt", "text": ""}])
+    messages = _messages(request, found)
+    assert check().reads_first(NOTE, messages) == (
+        ReadFirst("file", "path", "personal/packing_list.txt"),)
+    read = ("read_file", {"path": "personal/packing_list.txt", "size": 30, "truncated": False,
+                          "content": "Hamburg weekend:\n- charger\n"})
+    assert check().expected(NOTE, _messages(request, found, read)) == {
+        "body": {"enum": ["Hamburg weekend:\n- charger"]}}
+
+
+def test_nothing_is_carried_without_a_source_a_fitting_item_or_a_whole_short_text():
+    assert carried(_messages("send jamie the plan", ("search_notes", FOUND))) is None
+    assert carried(_messages("send jamie my taxes from my notes", ("search_notes", FOUND))) is None
+    # a value inside a named file is not the file's whole text
+    value = "email Dan the p95 from the last week in latency_numbers.csv"
+    assert carried(_messages(value, ("search_files", [{"path": "latency_numbers.csv"}]))) is None
+    cut = ("read_note", {**READ, "body": "x" * 5000})
+    item = carried(_messages(REQUEST, ("search_notes", FOUND), cut))
+    assert item is not None and item.text is None
