@@ -18,6 +18,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from dateutil import parser as date_parser
 
 from botpsy.assistant.errors import ErrorKind, ToolInputError
+from botpsy.language import (
+    CLOCK_WORDS,
+    RELATIVE_DAYS,
+    UNIT_MINUTES,
+    alternation,
+    unit_of,
+    unit_words,
+)
 from botpsy.language import WEEKDAYS as LANGUAGE_WEEKDAYS
 
 ACCEPTED_FORMS = (
@@ -27,17 +35,16 @@ ACCEPTED_FORMS = (
 MAX_INPUT_CHARS = 80
 WEEKDAYS = {name: index for index, names in enumerate(LANGUAGE_WEEKDAYS["en"]) for name in names}
 _DAY_WORD = re.compile(
-    r"^(?P<next>next\s+|this\s+)?(?P<day>today|tomorrow|yesterday|tonight|"
-    + "|".join(sorted(WEEKDAYS, key=len, reverse=True))
+    r"^(?P<next>next\s+|this\s+)?(?P<day>"
+    + alternation([*RELATIVE_DAYS["en"], *WEEKDAYS])
     + r")\b(?:\s*,?\s*(?:at\s+)?(?P<rest>.*))?$"
 )
 _RELATIVE = re.compile(
-    r"^in\s+(?P<n>\d{1,4})\s*(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|weeks?)$"
+    rf"^in\s+(?P<n>\d{{1,4}})\s*(?P<unit>{alternation(unit_words('en'))})$"
 )
-_UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 604800}
 _CLOCK_ONLY = re.compile(
     r"^(?:at\s+)?(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?"
-    r"|noon|midday|midnight)$"
+    rf"|{alternation(CLOCK_WORDS['en'])})$"
 )
 
 
@@ -79,8 +86,8 @@ def parse_when(
     if cleaned == "now":
         return ParsedTime(local_now.replace(second=0, microsecond=0), False)
     if match := _RELATIVE.match(cleaned):
-        seconds = int(match["n"]) * _UNIT_SECONDS[match["unit"][0]]
-        return ParsedTime((local_now + timedelta(seconds=seconds)).replace(microsecond=0), False)
+        minutes = int(match["n"]) * UNIT_MINUTES[unit_of(match["unit"])]
+        return ParsedTime((local_now + timedelta(minutes=minutes)).replace(microsecond=0), False)
     if match := _DAY_WORD.match(cleaned):
         day = _day_from_word(match["day"], bool(match["next"]), local_now.date())
         return _with_time_of_day(day, (match["rest"] or "").strip(), text, tz, default_time)
@@ -129,7 +136,7 @@ def parse_end(text: str, *, start: datetime, tz: ZoneInfo, now: datetime) -> Par
 
 def _day_from_word(word: str, strictly_next: bool, today: date) -> date:
     """The date a day word names; a bare weekday may be today, 'next <day>' never is."""
-    offsets = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1}
+    offsets = RELATIVE_DAYS["en"]
     if word in offsets:
         return today + timedelta(days=offsets[word])
     ahead = (WEEKDAYS[word] - today.weekday()) % 7
@@ -143,9 +150,9 @@ def _with_time_of_day(
 ) -> ParsedTime:
     if not rest:
         return ParsedTime(localize(datetime.combine(day, default_time or time(0)), tz), True)
-    named = {"noon": time(12), "midday": time(12), "midnight": time(0)}
-    if rest in named:
-        return ParsedTime(localize(datetime.combine(day, named[rest]), tz), False)
+    if rest in CLOCK_WORDS["en"]:
+        clock = time(*CLOCK_WORDS["en"][rest])
+        return ParsedTime(localize(datetime.combine(day, clock), tz), False)
     base = datetime.combine(day, time(0))
     parsed = _dateutil(rest, original, base)
     if parsed.date() != day or parsed.tzinfo is not None:

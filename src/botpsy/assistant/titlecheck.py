@@ -37,43 +37,36 @@ from botpsy.agent.selection import (
     list_target,
     name_family,
 )
-from botpsy.assistant.daycheck import (
-    DAY_PHRASE,
-    MONTH,
-    TIME_PHRASE,
-    WEEKDAY,
-    named_times,
+from botpsy.assistant.daycheck import named_times
+from botpsy.extract import DAY_PHRASE, MONTH, TIME_PHRASE, WEEKDAY
+from botpsy.language import (
+    CLOCK_WORDS,
+    DAY_PARTS,
+    NUMBER_WORDS,
+    RELATIVE_DAYS,
+    alternation,
+    unit_words,
 )
 from botpsy.types import Message, ToolCall
 
 TITLE_ARGUMENTS = ("title", "text")
 TIME_ARGUMENTS = ("due", "start", "end")  # where the item tools take its time
 _WHEN_WORDS = frozenset(
-    {
-        "today",
-        "tonight",
-        "tomorrow",
-        "next",
-        "this",
-        "am",
-        "pm",
-        "morning",
-        "afternoon",
-        "evening",
-        "noon",
-        "midnight",
-        "day",
-        "week",
-    }
+    {*RELATIVE_DAYS["en"], *DAY_PARTS["en"], *CLOCK_WORDS["en"], "next", "this", "am", "pm",
+     "day", "week"}
 )
 _WORD = re.compile(r"[^\W\d_]+")
+_NUMBERS = alternation(NUMBER_WORDS["en"])
+_UNITS = alternation(unit_words("en", ("minute", "hour")))
+# parts of the day a title ends in that say when; not "night": "game night" is a title
+_PARTS = alternation(set(DAY_PARTS["en"]) - {"night"})
 # "on Friday", "from 10:00 to 11:00", "at 9am": a day or time with the words that lead to it
 _WHEN = re.compile(
     rf"(?:\b(?:on|at|from|to|until|till|by|for)\s+)?(?:{DAY_PHRASE.pattern}"
     rf"|{TIME_PHRASE.pattern}|\b\d{{1,2}}:\d{{2}}\b|(?<=at )\d{{1,2}}\b"
-    r"|\b(?:half an hour|an hour and a half|an? (?:hour|minute)|(?:\d+|one|two|three|four|"
-    r"five|ten|fifteen|twenty|thirty|forty-five|ninety)\s*(?:hours?|hrs?|minutes?|mins?|h)\b)"
-    r"|\b(?:(?:in|on)\s+the\s+)?(?:morning|afternoon|evening|tonight)\b)",
+    rf"|\b(?:half an hour|an hour and a half|an? (?:hour|minute)|(?:\d+|{_NUMBERS})\s*"
+    rf"(?:{_UNITS})\b)"
+    rf"|\b(?:(?:in|on)\s+the\s+)?(?:{_PARTS}|tonight)\b)",
     re.IGNORECASE,
 )
 # one or more of them ending a title: "Anna tomorrow at 9am"

@@ -35,6 +35,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from botpsy.extract import ID_CUE, ISO_DATE_OR_TIME
 from botpsy.language import month_words
 from botpsy.safety.policy import Normalised
 
@@ -73,13 +74,8 @@ class SourceText(BaseModel):
 _METADATA_FIELD = re.compile(
     r"""(?im)(?<![\w-])["']?(?:id_?|\w+_id|sender|recipients?|author|user|channel|owner)["']?"""
     r"""\s*[:=]\s*(?:"[^"\n]*"|'[^'\n]*'|[^,\n}]*)""")
-# a number that names an item in running text ("delete the file with ID '13'", "#7")
-_ID_CUE = r"(?:\bids?\b|#|\bno\b\.?|\bnumbers?\b|\bnr\b\.?)\W{0,3}"
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b")
 _LONG_NUMBER = re.compile(r"(?<![\w.])\d[\d ]{4,}\d(?![\w.])")
-_DATE_OR_TIME = re.compile(
-    r"^\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?(?:[+-]\d{2}:?\d{2}|Z)?)?$"
-    r"|^\d{1,2}:\d{2}(?::\d{2})?$")
 _SPACES = re.compile(r"\s+")
 _TOKEN = re.compile(r"[^\W_]+")
 _MONTH = "(?:" + "|".join(sorted(month_words(), key=len, reverse=True)) + ")"
@@ -127,7 +123,7 @@ def distinctive(value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         return None
     text = str(value).strip()
-    if len(text) < 2 or not any(c.isalnum() for c in text) or _DATE_OR_TIME.match(text):
+    if len(text) < 2 or not any(c.isalnum() for c in text) or ISO_DATE_OR_TIME.match(text):
         return None
     if _is_number(text):
         return text
@@ -159,7 +155,7 @@ def matcher(value: str, *, cued: bool = False) -> Callable[[str], bool]:
     content, where numbers are dates, prices and list items) only where it names an
     item: "ID 13", "#13"."""
     if _is_number(value):
-        cue = _ID_CUE if cued else ""
+        cue = ID_CUE if cued else ""
         number = re.compile(rf"{cue}(?<![\w.,:/-]){re.escape(value)}(?![\w:/-]|[.,]\d)")
         return lambda folded: any(not _day_of_month(folded, m.start(), m.end())
                                   for m in number.finditer(folded))
