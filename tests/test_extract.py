@@ -7,17 +7,24 @@ from datetime import time, timedelta
 import pytest
 
 from botpsy.extract import (
+    WHEN_NAME,
+    WHEN_WORDS,
     Found,
     Kind,
+    at_times,
     day_phrases,
     digits,
     durations,
     emails,
     ids,
+    is_clock_time,
+    is_day_of_month,
     offsets,
     phone_numbers,
     times,
     values,
+    when_phrases,
+    when_tail,
 )
 
 LUKAS = "Save a new contact: Lukas Brandt, lukas.brandt@mailbox.example, +49 151 5550 330."
@@ -127,3 +134,40 @@ def test_ids_are_numbers_a_word_names_as_an_items() -> None:
     found = ids(text)
     assert [f.value for f in found] == [14, 3, 7]
     assert all(f.kind is Kind.id for f in found) and _spans_hold_their_text(text, found)
+
+
+@pytest.mark.parametrize(
+    ("text", "clock"),
+    [("19:00", True), (" at 7 P.M. ", True), ("noon", True), ("at midnight", True),
+     ("7", False), ("tomorrow 9:00", False), ("2025-03-04", False)],
+)
+def test_a_clock_time_and_nothing_else(text: str, clock: bool) -> None:
+    assert is_clock_time(text) is clock
+
+
+def test_at_times_take_the_hour_as_written() -> None:
+    text = "the evening before at 8pm, or at 8, or at 8.30, not at 25"
+    assert [f.value for f in at_times(text)] == [time(20), time(8), time(8, 30)]
+    assert _spans_hold_their_text(text, at_times(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "number", "day"),
+    [("on june 13 at noon", "13", True), ("the 13th of june", "13", True),
+     ("am 13. juni", "13", True), ("el 13 de junio", "13", True),
+     ("delete file 13 please", "13", False), ("13 people in may", "13", False)],
+)
+def test_a_number_beside_a_month_of_any_language_is_a_day(text: str, number: str,
+                                                            day: bool) -> None:
+    start = text.index(number)
+    assert is_day_of_month(text, start, start + len(number)) is day
+
+
+def test_when_phrases_and_the_run_that_ends_a_title() -> None:
+    text = "Call the bank on Monday from 9:00 to 9:30 for an hour"
+    assert [f.text for f in when_phrases(text)] == ["on Monday", "from 9:00", "to 9:30",
+                                                    "for an hour"]
+    tail = when_tail("Anna tomorrow at 9am.")
+    assert tail is not None and tail.kind is Kind.when and tail.text == " tomorrow at 9am."
+    assert when_tail("Game night") is None
+    assert {"tomorrow", "noon", "morning"} <= WHEN_WORDS and WHEN_NAME.match("Friday")

@@ -25,6 +25,8 @@ from enum import Enum
 from typing import Generic, TypeVar
 
 from botpsy.language import (
+    CLOCK_WORDS,
+    DAY_PARTS,
     MONTHS,
     NUMBER_WORDS,
     ONE_ARTICLES,
@@ -33,6 +35,7 @@ from botpsy.language import (
     WEEKDAYS,
     alternation,
     full_names,
+    month_words,
     unit_of,
     unit_words,
 )
@@ -50,6 +53,7 @@ class Kind(str, Enum):
     email = "email"
     phone = "phone"
     id = "id"
+    when = "when"
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,21 @@ ISO_DATE_OR_TIME = re.compile(
     r"|^\d{1,2}:\d{2}(?::\d{2})?$")
 
 
+# A whole value that is a clock time and nothing else: "19:00", "7pm", "at 2 p.m.", "noon".
+_CLOCK_ONLY = re.compile(
+    r"^(?:at\s+)?(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?"
+    rf"|{alternation(CLOCK_WORDS['en'])})$"
+)
+# "at 8pm", "at 9", "at 8.30": a clock time after "at", its hour as written.
+_AT_CLOCK = re.compile(r"\bat\s+(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?\s*(?P<half>am|pm)?\b",
+                       re.IGNORECASE)
+# A month name of any language, beside a number that is then a day of the month:
+# "June 13", "13th of June", "13. Juni", "13 de junio" (in text folded lower-case).
+_ANY_MONTH = "(?:" + alternation(month_words()) + ")"
+_MONTH_BEFORE = re.compile(rf"\b{_ANY_MONTH}\.?\s+$")
+_MONTH_AFTER = re.compile(rf"^(?:st|nd|rd|th|er|o|\.)?\s+(?:of\s+|de\s+|di\s+)?{_ANY_MONTH}\b")
+
+
 def day_phrases(text: str) -> list[Found[None]]:
     """The days a text names ("Friday", "next Monday", "tomorrow", "March 17",
     "2025-03-18"), unparsed: what day "Friday" is depends on the store's zone and clock
@@ -114,6 +133,33 @@ def times(text: str) -> list[Found[time]]:
             clock = time(int(hour) % 12 + (12 if half.lower() == "pm" else 0), int(minute or 0))
         found.append(Found(Kind.time, match.group(), match.span(), clock))
     return sorted(found, key=lambda f: f.span)
+
+
+def is_clock_time(text: str) -> bool:
+    """Whether ``text`` is a time of day and nothing else (``19:00``, ``7pm``, ``noon``)."""
+    return isinstance(text, str) and bool(_CLOCK_ONLY.match(" ".join(text.lower().split())))
+
+
+def at_times(text: str) -> list[Found[time]]:
+    """The clock times after "at", the hour as written ("at 8" is 08:00, not
+    ``bare_hour``'s reading: after "the morning before" or "the evening before" the part
+    of the day says which 8 is meant); an hour past 23 is none."""
+    found = []
+    for match in _AT_CLOCK.finditer(text):
+        hour, minute = int(match.group("h")), int(match.group("m") or 0)
+        half = (match.group("half") or "").lower()
+        if half:
+            hour = hour % 12 + (12 if half == "pm" else 0)
+        if hour < 24:
+            found.append(Found(Kind.time, match.group(), match.span(), time(hour, minute)))
+    return found
+
+
+def is_day_of_month(folded: str, start: int, end: int) -> bool:
+    """Whether the number at ``folded[start:end]`` (a lower-cased text) is a day of the
+    month, with a month name of any language beside it ("June 13", "13. Juni")."""
+    return bool(_MONTH_BEFORE.search(folded[max(0, start - 16):start])
+                or _MONTH_AFTER.match(folded[end:end + 20]))
 
 
 def bare_hour(hour: int) -> int:
@@ -187,6 +233,41 @@ def offsets(text: str) -> list[Found[timedelta]]:
         signed = delta if match.group("side").lower() == "after" else -delta
         found.append(Found(Kind.offset, match.group(), match.span(), signed))
     return found
+
+
+# ---- when phrases -----------------------------------------------------------------
+
+# Parts of the day that say when; not "night": "game night" is a title.
+_WHEN_PARTS = alternation(set(DAY_PARTS["en"]) - {"night"})
+# "on Friday", "from 10:00 to 11:00", "at 9am", "for an hour", "in the morning": a day,
+# time or length with the words that lead to it.
+WHEN = re.compile(
+    rf"(?:\b(?:on|at|from|to|until|till|by|for)\s+)?(?:{DAY_PHRASE.pattern}"
+    rf"|{TIME_PHRASE.pattern}|\b\d{{1,2}}:\d{{2}}\b|(?<=at )\d{{1,2}}\b"
+    rf"|\b(?:half an hour|an hour and a half|an? (?:hour|minute)|(?:\d+|"
+    rf"{alternation(NUMBER_WORDS['en'])})\s*(?:{alternation(unit_words('en', ('minute', 'hour')))})\b)"
+    rf"|\b(?:(?:in|on)\s+the\s+)?(?:{_WHEN_PARTS}|tonight)\b)",
+    re.IGNORECASE,
+)
+# one or more of them ending a text: "Anna tomorrow at 9am"
+_WHEN_TAIL = re.compile(rf"(?:[\s,]*(?:{WHEN.pattern}))+[\s.]*$", re.IGNORECASE)
+# Words that say when, beside weekday and month names (``WHEN_NAME``).
+WHEN_WORDS = frozenset({*RELATIVE_DAYS["en"], *DAY_PARTS["en"], *CLOCK_WORDS["en"], "next",
+                        "this", "am", "pm", "day", "week"})
+WHEN_NAME = re.compile(rf"^(?:{WEEKDAY}|{MONTH})$", re.IGNORECASE)
+
+
+def when_phrases(text: str) -> list[Found[None]]:
+    """The day, time and length phrases of a text with the words that lead to them ("on
+    Friday", "from 10:00 to 11:00", "for an hour"): what a title is not."""
+    return [Found(Kind.when, m.group(), m.span(), None) for m in WHEN.finditer(text)]
+
+
+def when_tail(text: str) -> Found[None] | None:
+    """The run of day and time phrases that ends a text ("Anna tomorrow at 9am": "tomorrow
+    at 9am"), or None."""
+    match = _WHEN_TAIL.search(text)
+    return Found(Kind.when, match.group(), match.span(), None) if match else None
 
 
 # ---- addresses, numbers, ids ----------------------------------------------------------

@@ -38,8 +38,8 @@ from botpsy.agent.intent import latest_request
 from botpsy.agent.selection import creates
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.relative import found_event, mentions_moment, relative_moment
-from botpsy.assistant.timeutil import ParsedTime, is_clock_time, parse_end, parse_when
-from botpsy.extract import day_phrases
+from botpsy.assistant.timeutil import ParsedTime, parse_end, parse_when
+from botpsy.extract import day_phrases, is_clock_time
 from botpsy.extract import times as found_times
 from botpsy.types import Message, ToolCall, ToolSpec
 

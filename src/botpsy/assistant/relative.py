@@ -20,7 +20,7 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from botpsy.agent.grounding import result_objects, user_text, words
-from botpsy.extract import offsets
+from botpsy.extract import at_times, offsets
 from botpsy.language import DAY_PARTS, alternation
 from botpsy.types import Message
 
@@ -28,8 +28,6 @@ from botpsy.types import Message
 _DAY_BEFORE = re.compile(
     rf"\b(?:the\s+)?(?P<part>day|{alternation(DAY_PARTS['en'])})\s+before\b"
     r"|\bthe\s+(?P<same>morning|afternoon|evening)\s+of\b", re.IGNORECASE)
-_AT = re.compile(r"\bat\s+(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?\s*(?P<half>am|pm)?\b",
-                 re.IGNORECASE)
 # The time of day a part of the day means when the request gives none ("the day before": 9).
 _PART_TIMES = {"day": time(9), **{part: time(hour) for part, hour in DAY_PARTS["en"].items()}}
 
@@ -103,11 +101,6 @@ def _moment(value: object, tz: ZoneInfo) -> datetime | None:
 
 
 def _clock(text: str) -> time | None:
-    match = _AT.search(text)
-    if match is None:
-        return None
-    hour, minute = int(match.group("h")), int(match.group("m") or 0)
-    half = (match.group("half") or "").lower()
-    if half:
-        hour = hour % 12 + (12 if half == "pm" else 0)
-    return time(hour % 24, minute) if hour < 24 else None
+    """The first clock time after "at" in ``text`` (``extract.at_times``), or None."""
+    found = at_times(text)
+    return found[0].value if found else None

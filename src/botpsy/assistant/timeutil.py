@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from dateutil import parser as date_parser
 
 from botpsy.assistant.errors import ErrorKind, ToolInputError
+from botpsy.extract import is_clock_time
 from botpsy.language import (
     CLOCK_WORDS,
     RELATIVE_DAYS,
@@ -41,10 +42,6 @@ _DAY_WORD = re.compile(
 )
 _RELATIVE = re.compile(
     rf"^in\s+(?P<n>\d{{1,4}})\s*(?P<unit>{alternation(unit_words('en'))})$"
-)
-_CLOCK_ONLY = re.compile(
-    r"^(?:at\s+)?(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?"
-    rf"|{alternation(CLOCK_WORDS['en'])})$"
 )
 
 
@@ -110,11 +107,6 @@ def _next_clock_time(clock: str, original: str, tz: ZoneInfo, local_now: datetim
 def _normalized(text: str) -> str:
     """Lower case with single spaces; "" for anything that is not text."""
     return " ".join(text.strip().lower().split()) if isinstance(text, str) else ""
-
-
-def is_clock_time(text: str) -> bool:
-    """Whether ``text`` is a time of day and nothing else (``19:00``, ``7pm``, ``noon``)."""
-    return bool(_CLOCK_ONLY.match(_normalized(text)))
 
 
 def parse_end(text: str, *, start: datetime, tz: ZoneInfo, now: datetime) -> ParsedTime:
