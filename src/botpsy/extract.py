@@ -1,5 +1,5 @@
-"""Typed values in a user's words or a tool's text: days, times, lengths, offsets, email
-addresses, phone numbers and item ids, each found once, here.
+"""Typed values in a user's words or a tool's text: days, times of day, when phrases, lengths,
+offsets, email addresses, phone numbers and item ids, each found once, here.
 
 The agent's checks (day, duration, address, phone, title, grounding) and the taint
 tracker each ask the same questions of a text: which addresses does it hold, which
