@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from datetime import time, timedelta
+from datetime import date, time, timedelta
 
 import pytest
 
 from botpsy.extract import (
     WHEN_NAME,
     WHEN_WORDS,
+    DayWord,
     Found,
     Kind,
     at_times,
     day_phrases,
+    day_word,
     digits,
     durations,
     emails,
+    from_now,
     ids,
     is_clock_time,
     is_day_of_month,
@@ -171,3 +174,24 @@ def test_when_phrases_and_the_run_that_ends_a_title() -> None:
     assert tail is not None and tail.kind is Kind.when and tail.text == " tomorrow at 9am."
     assert when_tail("Game night") is None
     assert {"tomorrow", "noon", "morning"} <= WHEN_WORDS and WHEN_NAME.match("Friday")
+
+
+@pytest.mark.parametrize(
+    ("value", "read", "day"),
+    [("tomorrow at 9:00", DayWord(1, None, False, "9:00"), date(2026, 12, 4)),
+     ("next thursday 3pm", DayWord(None, 3, True, "3pm"), date(2026, 12, 10)),
+     ("Thursday", DayWord(None, 3, False, ""), date(2026, 12, 3)),
+     ("fri, noon", DayWord(None, 4, False, "noon"), date(2026, 12, 4)),
+     ("yesterday", DayWord(-1, None, False, ""), date(2026, 12, 2))],
+)
+def test_a_value_that_starts_with_a_day_word(value: str, read: DayWord, day: date) -> None:
+    found = day_word(value)
+    assert found is not None and found.value == read
+    assert found.value.on(date(2026, 12, 3)) == day  # a Thursday
+
+
+def test_a_value_that_is_no_day_word_or_no_time_from_now() -> None:
+    assert day_word("on tomorrow") is None and day_word("2026-12-04") is None
+    assert from_now("in 2 hours").value == timedelta(hours=2)
+    assert from_now("in 90 min").value == timedelta(minutes=90)
+    assert from_now("in 2 hours please") is None and from_now("2 hours") is None

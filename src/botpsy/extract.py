@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import time, timedelta
+from datetime import date, time, timedelta
 from enum import Enum
 from typing import Generic, TypeVar
 
@@ -111,6 +111,61 @@ _AT_CLOCK = re.compile(r"\bat\s+(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?\s*(?P<half
 _ANY_MONTH = "(?:" + alternation(month_words()) + ")"
 _MONTH_BEFORE = re.compile(rf"\b{_ANY_MONTH}\.?\s+$")
 _MONTH_AFTER = re.compile(rf"^(?:st|nd|rd|th|er|o|\.)?\s+(?:of\s+|de\s+|di\s+)?{_ANY_MONTH}\b")
+
+
+# A whole value that starts with a day word: "tomorrow 9:00", "next friday 3pm", "today,
+# at noon" (``day_word``).
+_WEEKDAY_INDEX = {name: index for index, names in enumerate(WEEKDAYS["en"]) for name in names}
+_DAY_WORD = re.compile(
+    r"^(?P<next>next\s+|this\s+)?(?P<day>"
+    + alternation([*RELATIVE_DAYS["en"], *_WEEKDAY_INDEX])
+    + r")\b(?:\s*,?\s*(?:at\s+)?(?P<rest>.*))?$", re.IGNORECASE)
+# A whole value that is a time from now: "in 2 hours", "in 90 min" (``from_now``).
+_FROM_NOW = re.compile(rf"^in\s+(?P<n>\d{{1,4}})\s*(?P<unit>{alternation(unit_words('en'))})$",
+                       re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class DayWord:
+    """A day a word names: ``offset`` days from today ("tomorrow": 1) or the coming
+    ``weekday`` (0 is Monday; never today when ``strictly_next``, as in "next Friday"), and
+    what the value says after it ("9:00" in "tomorrow at 9:00")."""
+
+    offset: int | None
+    weekday: int | None
+    strictly_next: bool
+    rest: str
+
+    def on(self, today: date) -> date:
+        """The date it names, counted from ``today`` (the store's, in its zone)."""
+        if self.offset is not None:
+            return today + timedelta(days=self.offset)
+        ahead = (self.weekday - today.weekday()) % 7
+        if ahead == 0 and self.strictly_next:
+            ahead = 7
+        return today + timedelta(days=ahead)
+
+
+def day_word(value: str) -> Found[DayWord] | None:
+    """A whole value that starts with a day word ("tomorrow 9:00", "next friday 3pm",
+    "monday"), read; None for any other value. Unlike ``day_phrases`` it reads a tool's
+    argument, not running text: abbreviations ("fri") count."""
+    match = _DAY_WORD.match(value)
+    if match is None:
+        return None
+    word = match["day"].lower()
+    read = DayWord(RELATIVE_DAYS["en"].get(word), _WEEKDAY_INDEX.get(word), bool(match["next"]),
+                   (match["rest"] or "").strip())
+    return Found(Kind.day, match.group(), match.span(), read)
+
+
+def from_now(value: str) -> Found[timedelta] | None:
+    """A whole value that is a time from now ("in 2 hours", "in 90 min"), read; else None."""
+    match = _FROM_NOW.match(value)
+    if match is None:
+        return None
+    ahead = timedelta(minutes=int(match["n"]) * UNIT_MINUTES[unit_of(match["unit"])])
+    return Found(Kind.offset, match.group(), match.span(), ahead)
 
 
 def day_phrases(text: str) -> list[Found[None]]:

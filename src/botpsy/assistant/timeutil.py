@@ -5,12 +5,13 @@ user's zone with their offset (``2025-03-04T09:00+01:00``) so a small model neve
 has to convert. Input may be ISO 8601 or a few plain forms a model is likely to
 write: ``today``, ``tomorrow 9:00``, ``next friday 3pm``, ``in 2 hours``,
 ``March 4 10:30``. Anything else is a ``ToolInputError`` that lists the accepted
-forms, never a silent guess: dateutil's fuzzy mode is deliberately not used.
+forms, never a silent guess: dateutil's fuzzy mode is deliberately not used. The
+plain forms' words and patterns are ``botpsy.extract``'s (``day_word``, ``from_now``,
+``is_clock_time``); what they mean in the user's zone is read here.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -18,31 +19,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from dateutil import parser as date_parser
 
 from botpsy.assistant.errors import ErrorKind, ToolInputError
-from botpsy.extract import is_clock_time
-from botpsy.language import (
-    CLOCK_WORDS,
-    RELATIVE_DAYS,
-    UNIT_MINUTES,
-    alternation,
-    unit_of,
-    unit_words,
-)
-from botpsy.language import WEEKDAYS as LANGUAGE_WEEKDAYS
+from botpsy.extract import day_word, from_now, is_clock_time
+from botpsy.language import CLOCK_WORDS
 
 ACCEPTED_FORMS = (
     "use ISO 8601 like 2025-03-04T09:30 or 2025-03-04, "
     "or forms like 'today 17:00', 'tomorrow 9:00', 'next friday 3pm', 'in 2 hours'"
 )
 MAX_INPUT_CHARS = 80
-WEEKDAYS = {name: index for index, names in enumerate(LANGUAGE_WEEKDAYS["en"]) for name in names}
-_DAY_WORD = re.compile(
-    r"^(?P<next>next\s+|this\s+)?(?P<day>"
-    + alternation([*RELATIVE_DAYS["en"], *WEEKDAYS])
-    + r")\b(?:\s*,?\s*(?:at\s+)?(?P<rest>.*))?$"
-)
-_RELATIVE = re.compile(
-    rf"^in\s+(?P<n>\d{{1,4}})\s*(?P<unit>{alternation(unit_words('en'))})$"
-)
 
 
 @dataclass(frozen=True)
@@ -82,12 +66,11 @@ def parse_when(
     local_now = now.astimezone(tz)
     if cleaned == "now":
         return ParsedTime(local_now.replace(second=0, microsecond=0), False)
-    if match := _RELATIVE.match(cleaned):
-        minutes = int(match["n"]) * UNIT_MINUTES[unit_of(match["unit"])]
-        return ParsedTime((local_now + timedelta(minutes=minutes)).replace(microsecond=0), False)
-    if match := _DAY_WORD.match(cleaned):
-        day = _day_from_word(match["day"], bool(match["next"]), local_now.date())
-        return _with_time_of_day(day, (match["rest"] or "").strip(), text, tz, default_time)
+    if (ahead := from_now(cleaned)) is not None:
+        return ParsedTime((local_now + ahead.value).replace(microsecond=0), False)
+    if (word := day_word(cleaned)) is not None:
+        day = word.value.on(local_now.date())
+        return _with_time_of_day(day, word.value.rest, text, tz, default_time)
     if cleaned.startswith("next ") and is_clock_time(cleaned[5:]):
         return _next_clock_time(cleaned[5:].removeprefix("at "), text, tz, local_now)
     if is_clock_time(cleaned):  # "2pm", "at 2pm": today at that time, never a bare day
@@ -124,17 +107,6 @@ def parse_end(text: str, *, start: datetime, tz: ZoneInfo, now: datetime) -> Par
         next_day = local_start.date() + timedelta(days=1)
         return _with_time_of_day(next_day, cleaned, text, tz, None)
     return parsed
-
-
-def _day_from_word(word: str, strictly_next: bool, today: date) -> date:
-    """The date a day word names; a bare weekday may be today, 'next <day>' never is."""
-    offsets = RELATIVE_DAYS["en"]
-    if word in offsets:
-        return today + timedelta(days=offsets[word])
-    ahead = (WEEKDAYS[word] - today.weekday()) % 7
-    if ahead == 0 and strictly_next:
-        ahead = 7
-    return today + timedelta(days=ahead)
 
 
 def _with_time_of_day(
