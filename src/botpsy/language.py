@@ -80,7 +80,8 @@ def weekday_words() -> frozenset[str]:
 # Days named relative to today, as the offset in days from today. English lists only the
 # words the readers take today ("the day after tomorrow" is a phrase the day check reads
 # on its own, since "tomorrow" inside it is not the day meant). German "morgen" is both
-# tomorrow and (as "Morgen") the morning: a reader of German must tell them apart.
+# tomorrow and (as "Morgen") the morning, and Spanish "manana" tomorrow and the morning
+# (``DAY_PARTS``): a reader of those languages must tell them apart.
 RELATIVE_DAYS: dict[str, dict[str, int]] = {
     "en": {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1},
     "de": {"heute": 0, "morgen": 1, "gestern": -1, "uebermorgen": 2, "vorgestern": -2},
