@@ -197,17 +197,9 @@ def test_a_day_without_a_time_gets_the_named_time_except_for_a_date(check: DayCh
     assert _admits(booked.narrow["date"], "2026-12-04")
 
 
-@pytest.mark.parametrize(
-    ("text", "times"),
-    [("from 9:00 to 9:30", {"09:00", "09:30"}), ("tomorrow at 9am", {"09:00"}),
-     ("dinner at 7.30 pm", {"19:30"}), ("in 2 hours, room 12", set()),
-     ("12pm or 12am", {"12:00", "00:00"}),
-     # a bare hour: 1-6 in the afternoon or evening, 7-12 in the morning or at noon
-     ("a reminder at 5 today", {"17:00"}), ("at 9 tomorrow", {"09:00"}),
-     ("lunch at 12", {"12:00"}), ("a table at 5 people", set())],
-)
-def test_named_times(text: str, times: set[str]) -> None:
-    assert named_times(text) == times
+def test_named_times_are_the_extracted_times_as_clock_text() -> None:
+    """The times themselves are ``extract.times``' (tests/test_extract.py)."""
+    assert named_times("from 9:00 to 9:30, or at 5") == {"09:00", "09:30", "17:00"}
 
 
 def test_a_new_item_the_request_dates_must_get_its_day() -> None:

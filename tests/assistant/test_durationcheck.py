@@ -24,23 +24,10 @@ def _said(text: str) -> list[Message]:
     return [Message(role="user", content=text)]
 
 
-@pytest.mark.parametrize(
-    ("text", "minutes"),
-    [
-        (HAIRCUT, [45]),
-        ("Set up a 30-minute call with Jonas tomorrow at 15:00", [30]),
-        ("Put it in my calendar for two hours.", [120]),
-        ("When do I have a free hour tomorrow?", [60]),
-        ("Book 1.5 hours for the review, or half an hour if it's short", [90, 30]),
-        ("Block an hour and a half for lunch", [90]),
-        # lengths that say when, not how long
-        ("In 2 hours remind me to take the laundry out.", []),
-        ("Remind me 15 minutes before to leave.", []),
-        ("Ping me every hour", []),
-    ],
-)
-def test_the_lengths_a_request_names(text: str, minutes: list[int]) -> None:
-    assert named_durations(text) == [timedelta(minutes=m) for m in minutes]
+def test_each_length_is_named_once() -> None:
+    """The lengths themselves are ``extract.durations``' (tests/test_extract.py)."""
+    assert named_durations("An hour for lunch, then an hour and a half, then an hour.") == [
+        timedelta(hours=1), timedelta(minutes=90)]
 
 
 def test_an_event_longer_than_asked_is_refused_and_narrowed_to_the_right_end(check) -> None:

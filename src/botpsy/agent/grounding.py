@@ -42,6 +42,8 @@ from botpsy.agent.selection import (
     stem_words,
     tool_role,
 )
+from botpsy.extract import ids
+from botpsy.language import DAY_PARTS, RELATIVE_DAYS
 from botpsy.safety.taint import AGENT_SOURCE
 from botpsy.tools import ToolRegistry
 from botpsy.types import Message, ToolCall, ToolSpec
@@ -63,20 +65,16 @@ _PARTICLES = frozenset({"off", "out", "up", "down", "back", "away", "over", "not
 # Words a search should not look for: what the request asks done (the tools' action words)
 # and when (days: a search matches text, and "Friday" is in many emails).
 _NOT_SEARCHED = (STOPWORDS | _PARTICLES | NOT_NAMES | LOOK_VERBS
-                 | {"today", "tonight", "tomorrow", "yesterday", "week", "weekend"}
+                 | {*RELATIVE_DAYS["en"], "week", "weekend"}
                  # the words of a time said relative to the item ("half an hour before it")
                  | {"half", "hour", "hours", "minute", "minutes", "mins", "day", "days",
-                    "morning", "afternoon", "evening", "night", "before", "after", "next",
-                    "last", "instead"}
+                    *DAY_PARTS["en"], "before", "after", "next", "last", "instead"}
                  # what a request says about its source, not what to find in it
                  | {"see", "check", "find", "look", "said", "says", "asking", "asked", "emailed",
                     "mailed", "wrote", "wants", "wanted", "sent", "need", "needs", "know", "yet"}
                  | {w for verb, cues in ACTION_WORDS.items() for w in (verb, *cues) if " " not in w})
 # "isn't", "Mom's", "we'll": the tail after the apostrophe (straight or curly)
 _CONTRACTION = re.compile(r"n['’]t\b|['’](?:s|re|ll|ve|d|m)\b", re.IGNORECASE)
-# "delete event 14", "reminder #3": an id the user wrote (a bare "14:00" is not one)
-_NAMED_ID = re.compile(
-    r"(?:#|\b(?:id|event|email|mail|note|reminder|contact|no\.?)\s*#?\s*)(\d+)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -91,7 +89,7 @@ class Item:
 
 def named_ids(said: str) -> set[int]:
     """The item ids the user wrote ("delete event 14", "reminder #3")."""
-    return {int(n) for n in _NAMED_ID.findall(said)}
+    return {found.value for found in ids(said)}
 
 
 def id_arguments(call: ToolCall) -> dict[str, int]:

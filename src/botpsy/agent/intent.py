@@ -38,7 +38,8 @@ from botpsy.agent.selection import (
     stem_words,
     tool_role,
 )
-from botpsy.safety.taint import AGENT_SOURCE, EMAIL_ADDRESS
+from botpsy.extract import EMAIL_ADDRESS
+from botpsy.safety.taint import AGENT_SOURCE
 from botpsy.types import Message, ToolCall, ToolSpec
 
 # Verbs of tools that find rather than write, beyond the look verbs ("find_free_slots").

@@ -43,8 +43,8 @@ from typing import Protocol
 import snowballstemmer
 from rank_bm25 import BM25Okapi
 
-from botpsy.language import MONTHS, WEEKDAYS, full_names
-from botpsy.safety.taint import EMAIL_ADDRESS
+from botpsy.extract import EMAIL_ADDRESS
+from botpsy.language import MONTHS, RELATIVE_DAYS, WEEKDAYS, alternation, full_names
 from botpsy.types import ToolSpec
 
 # Snowball stemmers keep the word being stemmed in the object: one per thread, since
@@ -85,9 +85,9 @@ NOT_NAMES = frozenset(["i", *full_names(WEEKDAYS), *full_names(MONTHS)])
 # A request that names a day or a date: its lookups look at days, not words. (A time of
 # day does not count: "the evening before at 8pm" is the new item's.)
 DAY_WORDS = re.compile(
-    r"\b(?:today|tonight|tomorrow|yesterday|weekend|"
-    + "|".join(sorted({*full_names(WEEKDAYS), *full_names(MONTHS)} - {"may", "march"},
-                      key=len, reverse=True))
+    r"\b(?:"
+    + alternation({*RELATIVE_DAYS["en"], "weekend", *full_names(WEEKDAYS), *full_names(MONTHS)}
+                  - {"may", "march"})
     + r")\b|\b(?:may|march)\s+\d|\b\d{4}-\d{2}-\d{2}\b",
     re.IGNORECASE)
 FAMILY_ALIASES: dict[str, str] = {

@@ -23,12 +23,12 @@ from functools import cache
 from pathlib import Path
 
 from botpsy.agent.selection import ACTION_WORDS, DEFAULT_SYNONYMS, LOOK_VERBS, QUOTED
-from botpsy.language import MONTHS, WEEKDAYS, full_names
+from botpsy.language import MONTHS, RELATIVE_DAYS, WEEKDAYS, full_names
 from botpsy.spelling import Correction, Speller
 
 KNOWN_WORDS_FILE = Path(__file__).with_name("spelling_known_words.txt")
 # The words of times and of the items a request names, beside the selector's own.
-_TIME_WORDS = ("today", "tomorrow", "tonight", "yesterday", "weekend", "morning", "afternoon",
+_TIME_WORDS = (*RELATIVE_DAYS["en"], "weekend", "morning", "afternoon",
                "evening", "noon", "midnight", "minutes", "hours", "week", "month", "next",
                "before", "after", "until", "every", "calendar", "reminder", "reminders",
                "meeting", "appointment", "contact", "contacts", "email", "emails", "address",

@@ -27,11 +27,9 @@ from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, recipient_words, user_text
 from botpsy.agent.intent import latest_request
 from botpsy.agent.selection import name_family
-from botpsy.safety.taint import EMAIL_ADDRESS
+from botpsy.extract import emails
 from botpsy.types import Message, ToolCall, ToolSpec
 
-# What a call wrote as an address, cut or not ("lena@hoffmann", "bo@").
-_WRITTEN = re.compile(r"[\w.+-]+@[\w.-]*")
 # Arguments that hold addresses; those in _LISTS may hold several.
 _ARGUMENTS = re.compile(r"^(?:to|cc|bcc|recipients?|e_?mail|email_address)$", re.IGNORECASE)
 _LISTS = frozenset({"to", "cc", "bcc", "recipients", "recipient"})
@@ -45,7 +43,7 @@ _EMAIL_FIELD = re.compile(r'(?<!\\)"email"\s*:\s*"([^"\\]*)"')
 
 def addresses(text: str) -> list[str]:
     """The whole email addresses in a text, lower-cased, in order, each once."""
-    return list(dict.fromkeys(m.lower() for m in EMAIL_ADDRESS.findall(text)))
+    return list(dict.fromkeys(found.value for found in emails(text)))
 
 
 def written_addresses(value: str) -> list[str]:
@@ -53,7 +51,7 @@ def written_addresses(value: str) -> list[str]:
     (cut ones too, "lena@hoffmann"), and the addresses a mail header parser reads in
     it, as the tools do (a quoted local part, ``"eve"@evil.example``, is
     ``eve@evil.example`` to them but no address-like word)."""
-    found = _WRITTEN.findall(value)
+    found = [written.text for written in emails(value, partial=True)]
     try:
         header = policy.default.header_factory("To", value.replace(";", ","))
         found += [a.addr_spec for a in header.addresses if a.username and a.domain]

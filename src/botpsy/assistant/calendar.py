@@ -22,7 +22,6 @@ from botpsy.assistant.records import Record
 from botpsy.assistant.timeutil import (
     ParsedTime,
     from_db,
-    is_clock_time,
     localize,
     parse_end,
     parse_when,
@@ -30,6 +29,7 @@ from botpsy.assistant.timeutil import (
     to_db,
 )
 from botpsy.assistant.toolbox import Toolbox, exposed
+from botpsy.extract import is_clock_time
 from botpsy.safety.provenance import merged, write_origin
 from botpsy.types import Origin
 

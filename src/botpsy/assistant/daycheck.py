@@ -38,20 +38,11 @@ from botpsy.agent.intent import latest_request
 from botpsy.agent.selection import creates
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.relative import found_event, mentions_moment, relative_moment
-from botpsy.assistant.timeutil import ParsedTime, is_clock_time, parse_end, parse_when
-from botpsy.language import MONTHS, WEEKDAYS, full_names
+from botpsy.assistant.timeutil import ParsedTime, parse_end, parse_when
+from botpsy.extract import day_phrases, is_clock_time
+from botpsy.extract import times as found_times
 from botpsy.types import Message, ToolCall, ToolSpec
 
-WEEKDAY = "|".join(full_names(WEEKDAYS))
-MONTH = "|".join(sorted((w for names in MONTHS["en"] for w in names), key=len, reverse=True))
-# Day phrases as a user writes them (full weekday names only: "sat", "sun" and "wed"
-# are words too).
-DAY_PHRASE = re.compile(
-    rf"\b(?:(?:next|this)\s+)?(?:today|tonight|tomorrow|{WEEKDAY})\b"
-    r"|\b\d{4}-\d{2}-\d{2}\b"
-    rf"|\b(?:{MONTH})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH})\b",
-    re.IGNORECASE,
-)
 _AFTER_TOMORROW = re.compile(r"\bday\s+after\s+tomorrow\b", re.IGNORECASE)
 DAY_ARGUMENTS = ("start", "due", "date")
 LOOKUP_DAYS = timedelta(days=7)
@@ -62,14 +53,6 @@ _PAST = re.compile(r"\b(?:last|ago|yesterday|previous|past|earlier|did|was|were|
                    r"missed|overdue)\b", re.IGNORECASE)
 MAX_OVERNIGHT = timedelta(hours=12)
 _CLOCK = "([01][0-9]|2[0-3]):[0-5][0-9]"
-# Times of day as a user writes them: "9:30", "14:00", "9am", "7.30 pm" (a bare number is
-# not one: "2 hours", "room 12").
-# "at 5", "at 9": an hour without am/pm or minutes (not "at 5 people", "at 9:30", "at 2h").
-BARE_AT = re.compile(r"\bat\s+([01]?\d|2[0-3])\b(?![:.]\d|\s*(?:am|pm|a\.m|p\.m|h\b|hours?|hrs?|"
-                     r"min|mins|minutes?|people|persons|%|o'clock))", re.IGNORECASE)
-TIME_PHRASE = re.compile(
-    r"\b([01]?\d|2[0-3])(?:[:.]([0-5]\d))?\s*(am|pm)\b|\b([01]?\d|2[0-3]):([0-5]\d)\b",
-    re.IGNORECASE)
 
 
 class DayCheck:
@@ -301,8 +284,8 @@ class DayCheck:
         if _AFTER_TOMORROW.search(text):  # "tomorrow" in it is not the day meant
             days.add((self._now().astimezone(self._tz()) + timedelta(days=2)).date())
             text = _AFTER_TOMORROW.sub(" ", text)
-        for match in DAY_PHRASE.finditer(text):
-            parsed = self.parse(match.group())
+        for phrase in day_phrases(text):
+            parsed = self.parse(phrase.text)
             if parsed is not None:
                 days.add(parsed.value.date())
         return days
@@ -381,23 +364,8 @@ def _days(first: date, last: date) -> set[date]:
 
 def named_times(text: str) -> set[str]:
     """The times of day a text names, as "HH:MM" ("9am" -> "09:00", "7.30 pm" -> "19:30";
-    a bare "at 5" is 17:00 and "at 9" 09:00: ``bare_hour``)."""
-    found = {f"{bare_hour(int(m.group(1))):02d}:00" for m in BARE_AT.finditer(text)}
-    for match in TIME_PHRASE.finditer(text):
-        hour, minute, half, hour24, minute24 = match.groups()
-        if hour24 is not None:
-            found.add(f"{int(hour24):02d}:{minute24}")
-            continue
-        value = int(hour) % 12 + (12 if half.lower() == "pm" else 0)
-        found.add(f"{value:02d}:{minute or '00'}")
-    return found
-
-
-def bare_hour(hour: int) -> int:
-    """The clock hour a bare "at 5" means: 1 to 6 are afternoon or evening (17:00), 7 to
-    12 morning or noon, 13 to 23 as written. People rarely mean 5 in the morning without
-    saying so, and rarely mean 9 in the evening by "at 9" in a plan for the day."""
-    return hour + 12 if 1 <= hour <= 6 else hour
+    a bare "at 5" is 17:00 and "at 9" 09:00: ``extract.bare_hour``)."""
+    return {f"{found.value:%H:%M}" for found in found_times(text)}
 
 
 def day_pattern(

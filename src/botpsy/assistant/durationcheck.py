@@ -25,48 +25,16 @@ from botpsy.agent.grounding import acts_on_items, user_text
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.timeutil import parse_end, parse_when
+from botpsy.extract import durations, values
 from botpsy.types import Message, ToolCall
 
-_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-           "ten": 10, "fifteen": 15, "twenty": 20, "thirty": 30, "forty-five": 45, "ninety": 90}
-_AMOUNT = r"\d+(?:[.,]\d+)?|" + "|".join(sorted(_COUNTS, key=len, reverse=True))
-# "45 minutes", "30-minute", "two hours", "1.5 hrs", "an hour and a half", "a free hour";
-# "half an hour"
-DURATION = re.compile(
-    rf"\b(?:(?P<half>half\s+an?\s+hour)|(?P<amount>{_AMOUNT})[\s-]*(?:free\s+)?"
-    rf"(?P<unit>minutes?|mins?|hours?|hrs?)(?P<and_half>\s+and\s+a\s+half)?)\b",
-    re.IGNORECASE)
-# A length that says when, not how long: "in 2 hours", "15 minutes before", "every hour".
-_WHEN_BEFORE = re.compile(r"\b(?:in|within|every|each)\s+$", re.IGNORECASE)
-_WHEN_AFTER = re.compile(r"^\s+(?:before|after|ago|early|earlier|late|later|from\s+now)\b",
-                         re.IGNORECASE)
 MINUTE_ARGUMENTS = re.compile(r"^(?:duration(?:_minutes)?|minutes|length_minutes)$")
 
 
 def named_durations(text: str) -> list[timedelta]:
-    """The lengths a text names, each once, in order ("in 2 hours" is a time, not one)."""
-    found: list[timedelta] = []
-    for match in DURATION.finditer(text):
-        if _WHEN_BEFORE.search(text[:match.start()]) or _WHEN_AFTER.match(text[match.end():]):
-            continue
-        length = _length(match)
-        if length and length not in found:
-            found.append(length)
-    return found
-
-
-def _length(match: re.Match[str]) -> timedelta | None:
-    """A ``DURATION`` match as a timedelta."""
-    if match.group("half"):
-        return timedelta(minutes=30)
-    amount = match.group("amount").lower()
-    try:
-        count = float(_COUNTS.get(amount, amount.replace(",", ".")))
-    except ValueError:
-        return None
-    minutes = count * (60 if match.group("unit").lower().startswith("h") else 1)
-    minutes += 30 if match.group("and_half") else 0
-    return timedelta(minutes=minutes) if minutes > 0 else None
+    """The lengths a text names, each once, in order ("in 2 hours" is a time, not one:
+    ``extract.durations``)."""
+    return list(values(durations(text)))
 
 
 class DurationCheck:

@@ -20,7 +20,7 @@ from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import result_objects
 from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS, latest_request
 from botpsy.agent.selection import creates
-from botpsy.assistant.phonecheck import digits
+from botpsy.extract import digits
 from botpsy.types import Message, ToolCall, ToolSpec
 
 # "with the number in it", "with her email", "include his phone number", "and add her address"

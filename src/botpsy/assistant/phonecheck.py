@@ -19,33 +19,20 @@ from __future__ import annotations
 
 import re
 
+from botpsy import extract
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
+from botpsy.extract import digits
 from botpsy.types import Message, ToolCall, ToolSpec
 
 # Arguments that hold a phone number.
 _ARGUMENTS = re.compile(r"^(?:phone|phone_?number|mobile|tel|telephone)$", re.IGNORECASE)
-# A phone number as people write one: digits with spaces, dots, dashes, slashes or
-# brackets between them, perhaps a leading "+".
-_NUMBER = re.compile(r"\+?\(?\d[\d ./()-]{4,}\d")
-MIN_DIGITS = 6  # fewer is no phone number ("10", "2025"): never offered
-# A dated or timed value is no phone number: "2025-03-04", "14:00".
-_NOT_A_NUMBER = re.compile(r"\d{4}-\d{2}-\d{2}|\d:\d{2}")
-
-
-def digits(text: str) -> str:
-    """The digits of a number, which is what makes two spellings the same number."""
-    return re.sub(r"\D", "", text)
 
 
 def phone_numbers(text: str) -> list[str]:
-    """The phone numbers in a text, as written, in order, each number once."""
-    found: dict[str, str] = {}
-    for match in _NUMBER.finditer(text):
-        written = match.group().strip(" ./-")
-        if len(digits(written)) >= MIN_DIGITS and not _NOT_A_NUMBER.search(written):
-            found.setdefault(digits(written), written)
-    return list(found.values())
+    """The phone numbers in a text, as written, in order, each number once
+    (``extract.phone_numbers``)."""
+    return [found.text for found in extract.phone_numbers(text)]
 
 
 def shown_numbers(messages: list[Message]) -> list[str]:

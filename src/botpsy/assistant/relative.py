@@ -20,28 +20,16 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from botpsy.agent.grounding import result_objects, user_text, words
+from botpsy.extract import at_times, offsets
+from botpsy.language import DAY_PARTS, alternation
 from botpsy.types import Message
 
-_NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
-                 "ten": 10, "fifteen": 15, "twenty": 20, "thirty": 30, "forty-five": 45,
-                 "half an": 0.5, "half a": 0.5}
-_UNITS = {"minute": timedelta(minutes=1), "min": timedelta(minutes=1),
-          "hour": timedelta(hours=1), "hr": timedelta(hours=1), "h": timedelta(hours=1),
-          "day": timedelta(days=1), "week": timedelta(weeks=1)}
-_AMOUNT = r"(?P<n>\d{1,3}|half an?|an?|one|two|three|four|five|ten|fifteen|twenty|thirty|forty-five)"
-_UNIT = r"(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|weeks?)"
-# "an hour before it", "30 min before the meeting", "2 days ahead of it"
-_OFFSET = re.compile(rf"\b{_AMOUNT}\s*{_UNIT}\s+(?P<side>before|ahead of|prior to|after)\b",
-                     re.IGNORECASE)
 # "the day before (at 9)", "the evening before at 8pm", "the night before", "that morning"
 _DAY_BEFORE = re.compile(
-    r"\b(?:the\s+)?(?P<part>day|evening|night|morning|afternoon)\s+before\b"
+    rf"\b(?:the\s+)?(?P<part>day|{alternation(DAY_PARTS['en'])})\s+before\b"
     r"|\bthe\s+(?P<same>morning|afternoon|evening)\s+of\b", re.IGNORECASE)
-_AT = re.compile(r"\bat\s+(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?\s*(?P<half>am|pm)?\b",
-                 re.IGNORECASE)
-# The time of day a part of the day means when the request gives none.
-_PART_TIMES = {"day": time(9), "morning": time(8), "afternoon": time(14),
-               "evening": time(19), "night": time(20)}
+# The time of day a part of the day means when the request gives none ("the day before": 9).
+_PART_TIMES = {"day": time(9), **{part: time(hour) for part, hour in DAY_PARTS["en"].items()}}
 
 
 @dataclass(frozen=True)
@@ -59,12 +47,9 @@ def relative_moment(text: str, start: datetime) -> datetime | None:
     """The moment ``text`` fixes relative to ``start`` (an aware datetime), or None when
     it names none: "an hour before it" -> start - 1 h; "the evening before at 8pm" ->
     20:00 the day before; "the day before" -> 09:00 the day before."""
-    offset = _OFFSET.search(text)
-    if offset is not None:
-        amount = _amount(offset.group("n"))
-        unit = _UNITS[offset.group("unit").lower().rstrip("s") or "h"]
-        delta = unit * amount
-        return start + delta if offset.group("side").lower() == "after" else start - delta
+    found = offsets(text)
+    if found:
+        return start + found[0].value
     day = _DAY_BEFORE.search(text)
     if day is None:
         return None
@@ -76,7 +61,7 @@ def relative_moment(text: str, start: datetime) -> datetime | None:
 
 def mentions_moment(text: str) -> bool:
     """Whether ``text`` fixes a time relative to another item ("an hour before it")."""
-    return bool(_OFFSET.search(text) or _DAY_BEFORE.search(text))
+    return bool(offsets(text) or _DAY_BEFORE.search(text))
 
 
 def shown_events(messages: list[Message], tz: ZoneInfo) -> list[FoundEvent]:
@@ -115,17 +100,7 @@ def _moment(value: object, tz: ZoneInfo) -> datetime | None:
     return moment.astimezone(tz) if moment.tzinfo else moment.replace(tzinfo=tz)
 
 
-def _amount(word: str) -> float:
-    word = word.lower()
-    return float(word) if word.isdigit() else _NUMBER_WORDS[word]
-
-
 def _clock(text: str) -> time | None:
-    match = _AT.search(text)
-    if match is None:
-        return None
-    hour, minute = int(match.group("h")), int(match.group("m") or 0)
-    half = (match.group("half") or "").lower()
-    if half:
-        hour = hour % 12 + (12 if half == "pm" else 0)
-    return time(hour % 24, minute) if hour < 24 else None
+    """The first clock time after "at" in ``text`` (``extract.at_times``), or None."""
+    found = at_times(text)
+    return found[0].value if found else None

@@ -15,8 +15,9 @@ from datetime import datetime, time, timedelta
 from botpsy.assistant import inputs
 from botpsy.assistant.errors import ErrorKind, ToolInputError, not_found
 from botpsy.assistant.records import Record
-from botpsy.assistant.timeutil import is_clock_time, parse_when, show, to_db
+from botpsy.assistant.timeutil import parse_when, show, to_db
 from botpsy.assistant.toolbox import Toolbox, exposed
+from botpsy.extract import is_clock_time
 from botpsy.safety.provenance import write_origin
 from botpsy.types import Origin
 

@@ -5,12 +5,13 @@ user's zone with their offset (``2025-03-04T09:00+01:00``) so a small model neve
 has to convert. Input may be ISO 8601 or a few plain forms a model is likely to
 write: ``today``, ``tomorrow 9:00``, ``next friday 3pm``, ``in 2 hours``,
 ``March 4 10:30``. Anything else is a ``ToolInputError`` that lists the accepted
-forms, never a silent guess: dateutil's fuzzy mode is deliberately not used.
+forms, never a silent guess: dateutil's fuzzy mode is deliberately not used. The
+plain forms' words and patterns are ``botpsy.extract``'s (``day_word``, ``from_now``,
+``is_clock_time``); what they mean in the user's zone is read here.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -18,27 +19,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from dateutil import parser as date_parser
 
 from botpsy.assistant.errors import ErrorKind, ToolInputError
-from botpsy.language import WEEKDAYS as LANGUAGE_WEEKDAYS
+from botpsy.extract import day_word, from_now, is_clock_time
+from botpsy.language import CLOCK_WORDS
 
 ACCEPTED_FORMS = (
     "use ISO 8601 like 2025-03-04T09:30 or 2025-03-04, "
     "or forms like 'today 17:00', 'tomorrow 9:00', 'next friday 3pm', 'in 2 hours'"
 )
 MAX_INPUT_CHARS = 80
-WEEKDAYS = {name: index for index, names in enumerate(LANGUAGE_WEEKDAYS["en"]) for name in names}
-_DAY_WORD = re.compile(
-    r"^(?P<next>next\s+|this\s+)?(?P<day>today|tomorrow|yesterday|tonight|"
-    + "|".join(sorted(WEEKDAYS, key=len, reverse=True))
-    + r")\b(?:\s*,?\s*(?:at\s+)?(?P<rest>.*))?$"
-)
-_RELATIVE = re.compile(
-    r"^in\s+(?P<n>\d{1,4})\s*(?P<unit>minutes?|mins?|hours?|hrs?|h|days?|weeks?)$"
-)
-_UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400, "w": 604800}
-_CLOCK_ONLY = re.compile(
-    r"^(?:at\s+)?(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?"
-    r"|noon|midday|midnight)$"
-)
 
 
 @dataclass(frozen=True)
@@ -78,12 +66,11 @@ def parse_when(
     local_now = now.astimezone(tz)
     if cleaned == "now":
         return ParsedTime(local_now.replace(second=0, microsecond=0), False)
-    if match := _RELATIVE.match(cleaned):
-        seconds = int(match["n"]) * _UNIT_SECONDS[match["unit"][0]]
-        return ParsedTime((local_now + timedelta(seconds=seconds)).replace(microsecond=0), False)
-    if match := _DAY_WORD.match(cleaned):
-        day = _day_from_word(match["day"], bool(match["next"]), local_now.date())
-        return _with_time_of_day(day, (match["rest"] or "").strip(), text, tz, default_time)
+    if (ahead := from_now(cleaned)) is not None:
+        return ParsedTime((local_now + ahead.value).replace(microsecond=0), False)
+    if (word := day_word(cleaned)) is not None:
+        day = word.value.on(local_now.date())
+        return _with_time_of_day(day, word.value.rest, text, tz, default_time)
     if cleaned.startswith("next ") and is_clock_time(cleaned[5:]):
         return _next_clock_time(cleaned[5:].removeprefix("at "), text, tz, local_now)
     if is_clock_time(cleaned):  # "2pm", "at 2pm": today at that time, never a bare day
@@ -105,11 +92,6 @@ def _normalized(text: str) -> str:
     return " ".join(text.strip().lower().split()) if isinstance(text, str) else ""
 
 
-def is_clock_time(text: str) -> bool:
-    """Whether ``text`` is a time of day and nothing else (``19:00``, ``7pm``, ``noon``)."""
-    return bool(_CLOCK_ONLY.match(_normalized(text)))
-
-
 def parse_end(text: str, *, start: datetime, tz: ZoneInfo, now: datetime) -> ParsedTime:
     """Parse an end time that follows ``start``: a bare time of day (``19:00``, ``7pm``,
     ``noon``) falls on the start's day, as in "Tuesday from 18:00 to 19:00", and
@@ -127,25 +109,14 @@ def parse_end(text: str, *, start: datetime, tz: ZoneInfo, now: datetime) -> Par
     return parsed
 
 
-def _day_from_word(word: str, strictly_next: bool, today: date) -> date:
-    """The date a day word names; a bare weekday may be today, 'next <day>' never is."""
-    offsets = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1}
-    if word in offsets:
-        return today + timedelta(days=offsets[word])
-    ahead = (WEEKDAYS[word] - today.weekday()) % 7
-    if ahead == 0 and strictly_next:
-        ahead = 7
-    return today + timedelta(days=ahead)
-
-
 def _with_time_of_day(
     day: date, rest: str, original: str, tz: ZoneInfo, default_time: time | None
 ) -> ParsedTime:
     if not rest:
         return ParsedTime(localize(datetime.combine(day, default_time or time(0)), tz), True)
-    named = {"noon": time(12), "midday": time(12), "midnight": time(0)}
-    if rest in named:
-        return ParsedTime(localize(datetime.combine(day, named[rest]), tz), False)
+    if rest in CLOCK_WORDS["en"]:
+        clock = time(*CLOCK_WORDS["en"][rest])
+        return ParsedTime(localize(datetime.combine(day, clock), tz), False)
     base = datetime.combine(day, time(0))
     parsed = _dateutil(rest, original, base)
     if parsed.date() != day or parsed.tzinfo is not None:

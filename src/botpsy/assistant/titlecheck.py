@@ -37,47 +37,13 @@ from botpsy.agent.selection import (
     list_target,
     name_family,
 )
-from botpsy.assistant.daycheck import (
-    DAY_PHRASE,
-    MONTH,
-    TIME_PHRASE,
-    WEEKDAY,
-    named_times,
-)
+from botpsy.assistant.daycheck import named_times
+from botpsy.extract import WHEN, WHEN_NAME, WHEN_WORDS, when_tail
 from botpsy.types import Message, ToolCall
 
 TITLE_ARGUMENTS = ("title", "text")
 TIME_ARGUMENTS = ("due", "start", "end")  # where the item tools take its time
-_WHEN_WORDS = frozenset(
-    {
-        "today",
-        "tonight",
-        "tomorrow",
-        "next",
-        "this",
-        "am",
-        "pm",
-        "morning",
-        "afternoon",
-        "evening",
-        "noon",
-        "midnight",
-        "day",
-        "week",
-    }
-)
 _WORD = re.compile(r"[^\W\d_]+")
-# "on Friday", "from 10:00 to 11:00", "at 9am": a day or time with the words that lead to it
-_WHEN = re.compile(
-    rf"(?:\b(?:on|at|from|to|until|till|by|for)\s+)?(?:{DAY_PHRASE.pattern}"
-    rf"|{TIME_PHRASE.pattern}|\b\d{{1,2}}:\d{{2}}\b|(?<=at )\d{{1,2}}\b"
-    r"|\b(?:half an hour|an hour and a half|an? (?:hour|minute)|(?:\d+|one|two|three|four|"
-    r"five|ten|fifteen|twenty|thirty|forty-five|ninety)\s*(?:hours?|hrs?|minutes?|mins?|h)\b)"
-    r"|\b(?:(?:in|on)\s+the\s+)?(?:morning|afternoon|evening|tonight)\b)",
-    re.IGNORECASE,
-)
-# one or more of them ending a title: "Anna tomorrow at 9am"
-_WHEN_TAIL = re.compile(rf"(?:[\s,]*(?:{_WHEN.pattern}))+[\s.]*$", re.IGNORECASE)
 _ISO_T = re.compile(r"(?<=\d)T(?=\d)")  # "2026-12-07T09:00": the clock after the T
 _PLACE = re.compile(
     r"\b(?:in|on|to|into|onto)\s+(?:my|the)\s+(?:calendar|reminders|list)\b", re.IGNORECASE
@@ -96,13 +62,12 @@ _TO_LIST = re.compile(r"\s+(?:to|on|onto)\s+(?:my|the|our)\s+[^,.;]*$", re.IGNOR
 # "remind me the evening before bouldering to pack my shoes": when, then the task
 _TIMED_TASK = re.compile(r"\b(?:before|after|once|when)\b.*?\bto\s+(?P<task>\w.*)$",
                          re.IGNORECASE)
-_DAY_NAME = re.compile(rf"^(?:{WEEKDAY}|{MONTH})$", re.IGNORECASE)
 
 
 def says_only_when(value: str) -> bool:
     """Whether a title holds no word beyond days, times and fillers ("Monday", "9:00")."""
     words = [w.lower() for w in _WORD.findall(value)]
-    return all(w in STOPWORDS or w in _WHEN_WORDS or _DAY_NAME.match(w) for w in words)
+    return all(w in STOPWORDS or w in WHEN_WORDS or WHEN_NAME.match(w) for w in words)
 
 
 def asked_titles(request: str) -> list[str]:
@@ -119,7 +84,7 @@ def asked_titles(request: str) -> list[str]:
         # insurance company", after "Put a reminder in for Thursday 7pm:")
         asking = verbs and _stem(verbs[0]) in ASKING_STEMS
         rest = clause.split(verbs[0], 1)[1] if asking else clause
-        rest = _PLACE.sub(" ", _WHEN.sub(" ", rest))
+        rest = _PLACE.sub(" ", WHEN.sub(" ", rest))
         if listed:
             rest = _TO_LIST.sub("", rest)
         rest = " ".join(rest.split()).strip(" ,.")
@@ -215,10 +180,10 @@ def repeats_the_when(value: str, call: ToolCall, said: str, timed: bool = False)
     times = [
         v for arg in TIME_ARGUMENTS if isinstance(v := call.arguments.get(arg), str) and v.strip()
     ]
-    tail = _WHEN_TAIL.search(value)
-    if not (times or timed) or not tail or not value[: tail.start()].strip(" ,.-"):
+    tail = when_tail(value)
+    if not (times or timed) or not tail or not value[: tail.span[0]].strip(" ,.-"):
         return False
-    phrase = " ".join(tail.group(0).strip(" ,.").casefold().split())
+    phrase = " ".join(tail.text.strip(" ,.").casefold().split())
     if phrase not in " ".join(said.casefold().split()):
         return False
     clock = named_times(phrase)

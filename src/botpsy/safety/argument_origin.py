@@ -36,7 +36,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from botpsy.language import month_words
+from botpsy.extract import ID_CUE, ISO_DATE_OR_TIME, is_day_of_month
 from botpsy.safety.policy import Normalised
 
 
@@ -74,19 +74,10 @@ class SourceText(BaseModel):
 _METADATA_FIELD = re.compile(
     r"""(?im)(?<![\w-])["']?(?:id_?|\w+_id|sender|recipients?|author|user|channel|owner)["']?"""
     r"""\s*[:=]\s*(?:"[^"\n]*"|'[^'\n]*'|[^,\n}]*)""")
-# a number that names an item in running text ("delete the file with ID '13'", "#7")
-_ID_CUE = r"(?:\bids?\b|#|\bno\b\.?|\bnumbers?\b|\bnr\b\.?)\W{0,3}"
 _IBAN = re.compile(r"\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b")
 _LONG_NUMBER = re.compile(r"(?<![\w.])\d[\d ]{4,}\d(?![\w.])")
-_DATE_OR_TIME = re.compile(
-    r"^\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?(?:[+-]\d{2}:?\d{2}|Z)?)?$"
-    r"|^\d{1,2}:\d{2}(?::\d{2})?$")
 _SPACES = re.compile(r"\s+")
 _TOKEN = re.compile(r"[^\W_]+")
-_MONTH = "(?:" + "|".join(sorted(month_words(), key=len, reverse=True)) + ")"
-# a number that is a day of the month: "June 13", "13th of June", "13. Juni", "13 de junio"
-_DAY_BEFORE = re.compile(rf"\b{_MONTH}\.?\s+$")
-_DAY_AFTER = re.compile(rf"^(?:st|nd|rd|th|er|o|\.)?\s+(?:of\s+|de\s+|di\s+)?{_MONTH}\b")
 _SYMBOL = re.compile(r"[^\w\s'\u2019.,!?-]|_")
 # a value of up to this many words is traced whole (a name, a title, a password);
 # longer text is a message, whose copied runs of words the taint tracker finds
@@ -128,7 +119,7 @@ def distinctive(value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         return None
     text = str(value).strip()
-    if len(text) < 2 or not any(c.isalnum() for c in text) or _DATE_OR_TIME.match(text):
+    if len(text) < 2 or not any(c.isalnum() for c in text) or ISO_DATE_OR_TIME.match(text):
         return None
     if _is_number(text):
         return text
@@ -145,12 +136,6 @@ def content_of(text: str) -> str:
     return _METADATA_FIELD.sub(" ", text)
 
 
-def _day_of_month(folded: str, start: int, end: int) -> bool:
-    """Whether the number at ``folded[start:end]`` is a day with its month beside it."""
-    return bool(_DAY_BEFORE.search(folded[max(0, start - 16):start])
-                or _DAY_AFTER.match(folded[end:end + 20]))
-
-
 def matcher(value: str, *, cued: bool = False) -> Callable[[str], bool]:
     """Whether ``value`` stands whole in a text passed through ``_fold``; the value is
     folded and its pattern compiled once, for every text it is looked for in.
@@ -160,9 +145,9 @@ def matcher(value: str, *, cued: bool = False) -> Callable[[str], bool]:
     content, where numbers are dates, prices and list items) only where it names an
     item: "ID 13", "#13"."""
     if _is_number(value):
-        cue = _ID_CUE if cued else ""
+        cue = ID_CUE if cued else ""
         number = re.compile(rf"{cue}(?<![\w.,:/-]){re.escape(value)}(?![\w:/-]|[.,]\d)")
-        return lambda folded: any(not _day_of_month(folded, m.start(), m.end())
+        return lambda folded: any(not is_day_of_month(folded, m.start(), m.end())
                                   for m in number.finditer(folded))
     words = re.compile(rf"(?<!\w){re.escape(_fold(value))}(?!\w)")
     return lambda folded: words.search(folded) is not None

@@ -32,13 +32,12 @@ from enum import Enum
 
 from pydantic import BaseModel, Field
 
+from botpsy.extract import emails
 from botpsy.safety.argument_origin import ArgumentTrace, OriginTracer, SourceText, ValueOrigin
 from botpsy.safety.policy import Normalised, argument_text
 from botpsy.types import Message, ToolCall, tool_source
 
 AGENT_SOURCE = "agent:"  # ``source`` prefix of messages the agent writes itself
-# A whole email address in text (shared by the agent's checks and tool selection).
-EMAIL_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\bhttps?://[^\s<>\"'()\[\]]+|\bwww\.[^\s<>\"'()\[\]]+", re.IGNORECASE)
 _WORD = re.compile(r"\w+")
 
@@ -123,7 +122,7 @@ def _ngrams(words: list[str], n: int) -> set[tuple[str, ...]]:
 
 def addresses(text: str) -> set[str]:
     """Email addresses and URLs in ``text``, lower-cased, trailing punctuation dropped."""
-    found = {m.group().rstrip(".,;:!?") for m in EMAIL_ADDRESS.finditer(text)}
+    found = {f.text.rstrip(".,;:!?") for f in emails(text)}
     found |= {m.group().rstrip(".,;:!?") for m in _URL.finditer(text)}
     return {a.lower() for a in found}
 

@@ -1,0 +1,387 @@
+"""Typed values in a user's words or a tool's text: days, times of day, when phrases, lengths,
+offsets, email addresses, phone numbers and item ids, each found once, here.
+
+The agent's checks (day, duration, address, phone, title, grounding) and the taint
+tracker each ask the same questions of a text: which addresses does it hold, which
+number is a phone number, how long is "an hour and a half". Answered in one module, a
+fix to one reader is a fix to all, and the language data they read lives in
+``botpsy.language``. Each extractor returns ``Found`` values in text order: the kind,
+the text as written, its span, and its parsed value where one can be read without the
+store (a day phrase's date needs the store's zone and clock: ``assistant.timeutil``
+reads it). The patterns read English, as the checks always have; a reader of another
+language takes its tables from ``botpsy.language`` the same way.
+
+    >>> [f.value for f in durations("a 30-minute call, then two hours of work")]
+    [datetime.timedelta(seconds=1800), datetime.timedelta(seconds=7200)]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, time, timedelta
+from enum import Enum
+from typing import Generic, TypeVar
+
+from botpsy.language import (
+    CLOCK_WORDS,
+    DAY_PARTS,
+    MONTHS,
+    NUMBER_WORDS,
+    ONE_ARTICLES,
+    RELATIVE_DAYS,
+    UNIT_MINUTES,
+    WEEKDAYS,
+    alternation,
+    full_names,
+    month_words,
+    unit_of,
+    unit_words,
+)
+
+V = TypeVar("V")
+
+
+class Kind(str, Enum):
+    """What a found value is."""
+
+    day = "day"
+    time = "time"
+    duration = "duration"
+    offset = "offset"
+    email = "email"
+    phone = "phone"
+    id = "id"
+    when = "when"
+
+
+@dataclass(frozen=True)
+class Found(Generic[V]):
+    """One value found in a text: its kind, the text as written, where it stands
+    (``text[span[0]:span[1]]``), and its parsed value (None where it needs more than the
+    text to read)."""
+
+    kind: Kind
+    text: str
+    span: tuple[int, int]
+    value: V
+
+
+# ---- days and times ---------------------------------------------------------------
+
+WEEKDAY = "|".join(full_names(WEEKDAYS))
+MONTH = alternation(w for names in MONTHS["en"] for w in names)
+# "yesterday" is not a day a call is held to (a request about the past reads it as such),
+# as before the words moved here.
+_HELD_DAYS = alternation(set(RELATIVE_DAYS["en"]) - {"yesterday"})
+# Day phrases as a user writes them (full weekday names only: "sat", "sun" and "wed"
+# are words too).
+DAY_PHRASE = re.compile(
+    rf"\b(?:(?:next|this)\s+)?(?:{_HELD_DAYS}|{WEEKDAY})\b"
+    r"|\b\d{4}-\d{2}-\d{2}\b"
+    rf"|\b(?:{MONTH})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH})\b",
+    re.IGNORECASE,
+)
+# Times of day as a user writes them: "9:30", "14:00", "9am", "7.30 pm" (a bare number is
+# not one: "2 hours", "room 12").
+TIME_PHRASE = re.compile(
+    r"\b([01]?\d|2[0-3])(?:[:.]([0-5]\d))?\s*(am|pm)\b|\b([01]?\d|2[0-3]):([0-5]\d)\b",
+    re.IGNORECASE)
+# "at 5", "at 9": an hour without am/pm or minutes (not "at 5 people", "at 9:30", "at 2h").
+BARE_AT = re.compile(r"\bat\s+([01]?\d|2[0-3])\b(?![:.]\d|\s*(?:am|pm|a\.m|p\.m|h\b|hours?|hrs?|"
+                     r"min|mins|minutes?|people|persons|%|o'clock))", re.IGNORECASE)
+# A whole value that is an ISO date or a clock time, nothing else ("2025-03-04T09:30Z",
+# "13:00"): a value that says when, never whom or which.
+ISO_DATE_OR_TIME = re.compile(
+    r"^\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?(?:[+-]\d{2}:?\d{2}|Z)?)?$"
+    r"|^\d{1,2}:\d{2}(?::\d{2})?$")
+
+
+# A whole value that is a clock time and nothing else: "19:00", "7pm", "at 2 p.m.", "noon".
+_CLOCK_ONLY = re.compile(
+    r"^(?:at\s+)?(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?"
+    rf"|{alternation(CLOCK_WORDS['en'])})$"
+)
+# "at 8pm", "at 9", "at 8.30": a clock time after "at", its hour as written.
+_AT_CLOCK = re.compile(r"\bat\s+(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?\s*(?P<half>am|pm)?\b",
+                       re.IGNORECASE)
+# A month name of any language, beside a number that is then a day of the month:
+# "June 13", "13th of June", "13. Juni", "13 de junio" (in text folded lower-case).
+_ANY_MONTH = "(?:" + alternation(month_words()) + ")"
+_MONTH_BEFORE = re.compile(rf"\b{_ANY_MONTH}\.?\s+$")
+_MONTH_AFTER = re.compile(rf"^(?:st|nd|rd|th|er|o|\.)?\s+(?:of\s+|de\s+|di\s+)?{_ANY_MONTH}\b")
+
+
+# A whole value that starts with a day word: "tomorrow 9:00", "next friday 3pm", "today,
+# at noon" (``day_word``).
+_WEEKDAY_INDEX = {name: index for index, names in enumerate(WEEKDAYS["en"]) for name in names}
+_DAY_WORD = re.compile(
+    r"^(?P<next>next\s+|this\s+)?(?P<day>"
+    + alternation([*RELATIVE_DAYS["en"], *_WEEKDAY_INDEX])
+    + r")\b(?:\s*,?\s*(?:at\s+)?(?P<rest>.*))?$", re.IGNORECASE)
+# A whole value that is a time from now: "in 2 hours", "in 90 min" (``from_now``).
+_FROM_NOW = re.compile(rf"^in\s+(?P<n>\d{{1,4}})\s*(?P<unit>{alternation(unit_words('en'))})$",
+                       re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class DayWord:
+    """A day a word names: ``offset`` days from today ("tomorrow": 1) or the coming
+    ``weekday`` (0 is Monday; never today when ``strictly_next``, as in "next Friday"), and
+    what the value says after it ("9:00" in "tomorrow at 9:00")."""
+
+    offset: int | None
+    weekday: int | None
+    strictly_next: bool
+    rest: str
+
+    def on(self, today: date) -> date:
+        """The date it names, counted from ``today`` (the store's, in its zone)."""
+        if self.offset is not None:
+            return today + timedelta(days=self.offset)
+        ahead = (self.weekday - today.weekday()) % 7
+        if ahead == 0 and self.strictly_next:
+            ahead = 7
+        return today + timedelta(days=ahead)
+
+
+def day_word(value: str) -> Found[DayWord] | None:
+    """A whole value that starts with a day word ("tomorrow 9:00", "next friday 3pm",
+    "monday"), read; None for any other value. Unlike ``day_phrases`` it reads a tool's
+    argument, not running text: abbreviations ("fri") count."""
+    match = _DAY_WORD.match(value)
+    if match is None:
+        return None
+    word = match["day"].lower()
+    read = DayWord(RELATIVE_DAYS["en"].get(word), _WEEKDAY_INDEX.get(word), bool(match["next"]),
+                   (match["rest"] or "").strip())
+    return Found(Kind.day, match.group(), match.span(), read)
+
+
+def from_now(value: str) -> Found[timedelta] | None:
+    """A whole value that is a time from now ("in 2 hours", "in 90 min"), read; else None."""
+    match = _FROM_NOW.match(value)
+    if match is None:
+        return None
+    ahead = timedelta(minutes=int(match["n"]) * UNIT_MINUTES[unit_of(match["unit"])])
+    return Found(Kind.offset, match.group(), match.span(), ahead)
+
+
+def day_phrases(text: str) -> list[Found[None]]:
+    """The days a text names ("Friday", "next Monday", "tomorrow", "March 17",
+    "2025-03-18"), unparsed: what day "Friday" is depends on the store's zone and clock
+    (``assistant.timeutil.parse_when`` reads each)."""
+    return [Found(Kind.day, m.group(), m.span(), None) for m in DAY_PHRASE.finditer(text)]
+
+
+def times(text: str) -> list[Found[time]]:
+    """The times of day a text names, in text order: "9am" 09:00, "7.30 pm" 19:30,
+    "14:00"; a bare "at 5" is 17:00 and "at 9" 09:00 (``bare_hour``)."""
+    found = [Found(Kind.time, m.group(), m.span(), time(bare_hour(int(m.group(1)))))
+             for m in BARE_AT.finditer(text)]
+    for match in TIME_PHRASE.finditer(text):
+        hour, minute, half, hour24, minute24 = match.groups()
+        if hour24 is not None:
+            clock = time(int(hour24), int(minute24))
+        else:
+            clock = time(int(hour) % 12 + (12 if half.lower() == "pm" else 0), int(minute or 0))
+        found.append(Found(Kind.time, match.group(), match.span(), clock))
+    return sorted(found, key=lambda f: f.span)
+
+
+def is_clock_time(text: str) -> bool:
+    """Whether ``text`` is a time of day and nothing else (``19:00``, ``7pm``, ``noon``)."""
+    return isinstance(text, str) and bool(_CLOCK_ONLY.match(" ".join(text.lower().split())))
+
+
+def at_times(text: str) -> list[Found[time]]:
+    """The clock times after "at", the hour as written ("at 8" is 08:00, not
+    ``bare_hour``'s reading: after "the morning before" or "the evening before" the part
+    of the day says which 8 is meant); an hour past 23 is none."""
+    found = []
+    for match in _AT_CLOCK.finditer(text):
+        hour, minute = int(match.group("h")), int(match.group("m") or 0)
+        half = (match.group("half") or "").lower()
+        if half:
+            hour = hour % 12 + (12 if half == "pm" else 0)
+        if hour < 24:
+            found.append(Found(Kind.time, match.group(), match.span(), time(hour, minute)))
+    return found
+
+
+def is_day_of_month(folded: str, start: int, end: int) -> bool:
+    """Whether the number at ``folded[start:end]`` (a lower-cased text) is a day of the
+    month, with a month name of any language beside it ("June 13", "13. Juni")."""
+    return bool(_MONTH_BEFORE.search(folded[max(0, start - 16):start])
+                or _MONTH_AFTER.match(folded[end:end + 20]))
+
+
+def bare_hour(hour: int) -> int:
+    """The clock hour a bare "at 5" means: 1 to 6 are afternoon or evening (17:00), 7 to
+    12 morning or noon, 13 to 23 as written. People rarely mean 5 in the morning without
+    saying so, and rarely mean 9 in the evening by "at 9" in a plan for the day."""
+    return hour + 12 if 1 <= hour <= 6 else hour
+
+
+# ---- lengths and offsets ------------------------------------------------------------
+
+_COUNTS = {**dict.fromkeys(ONE_ARTICLES["en"], 1), **NUMBER_WORDS["en"]}
+_COUNT_WORDS = alternation(_COUNTS)
+# A length's units: minutes and hours; a bare "h" is left out, since "14h" is a clock time
+# in much of Europe.
+_LENGTH_UNITS = alternation(w for w in unit_words("en", ("minute", "hour")) if len(w) > 1)
+# "45 minutes", "30-minute", "two hours", "1.5 hrs", "an hour and a half", "a free hour";
+# "half an hour"
+DURATION = re.compile(
+    rf"\b(?:(?P<half>half\s+an?\s+hour)|(?P<amount>\d+(?:[.,]\d+)?|{_COUNT_WORDS})[\s-]*"
+    rf"(?:free\s+)?(?P<unit>{_LENGTH_UNITS})(?P<and_half>\s+and\s+a\s+half)?)\b",
+    re.IGNORECASE)
+# A length that says when, not how long: "in 2 hours", "15 minutes before", "every hour".
+_WHEN_BEFORE = re.compile(r"\b(?:in|within|every|each)\s+$", re.IGNORECASE)
+_WHEN_AFTER = re.compile(r"^\s+(?:before|after|ago|early|earlier|late|later|from\s+now)\b",
+                         re.IGNORECASE)
+# An offset from another item: "an hour before it", "30 min before the meeting", "2 days
+# ahead of it". Unlike a length it counts days and weeks too, and at most three digits.
+OFFSET = re.compile(
+    rf"\b(?P<n>\d{{1,3}}|half\s+an?|{_COUNT_WORDS})\s*(?P<unit>{alternation(unit_words('en'))})"
+    r"\s+(?P<side>before|ahead of|prior to|after)\b", re.IGNORECASE)
+
+
+def durations(text: str) -> list[Found[timedelta]]:
+    """The lengths a text names, in order ("for 45 minutes", "30-minute", "two hours",
+    "an hour and a half", "half an hour"). A length that says when is none: "in 2 hours",
+    "15 minutes before", "every hour" (``offsets`` reads the ones before or after)."""
+    found = []
+    for match in DURATION.finditer(text):
+        if _WHEN_BEFORE.search(text[:match.start()]) or _WHEN_AFTER.match(text[match.end():]):
+            continue
+        length = _length(match)
+        if length:
+            found.append(Found(Kind.duration, match.group(), match.span(), length))
+    return found
+
+
+def _length(match: re.Match[str]) -> timedelta | None:
+    """A ``DURATION`` match as a timedelta (None for a number that reads as none)."""
+    if match.group("half"):
+        return timedelta(minutes=30)
+    amount = match.group("amount").lower()
+    try:
+        count = float(_COUNTS.get(amount, amount.replace(",", ".")))
+    except ValueError:
+        return None
+    minutes = count * UNIT_MINUTES[unit_of(match.group("unit"))]
+    minutes += 30 if match.group("and_half") else 0
+    return timedelta(minutes=minutes) if minutes > 0 else None
+
+
+def offsets(text: str) -> list[Found[timedelta]]:
+    """The offsets from another item a text names, signed: "an hour before it" is minus
+    one hour, "2 days after" plus two days."""
+    found = []
+    for match in OFFSET.finditer(text):
+        amount = match.group("n").lower()
+        count = (0.5 if amount.startswith("half") else
+                 float(amount) if amount.isdigit() else _COUNTS[amount])
+        delta = timedelta(minutes=count * UNIT_MINUTES[unit_of(match.group("unit"))])
+        signed = delta if match.group("side").lower() == "after" else -delta
+        found.append(Found(Kind.offset, match.group(), match.span(), signed))
+    return found
+
+
+# ---- when phrases -----------------------------------------------------------------
+
+# Parts of the day that say when; not "night": "game night" is a title.
+_WHEN_PARTS = alternation(set(DAY_PARTS["en"]) - {"night"})
+# "on Friday", "from 10:00 to 11:00", "at 9am", "for an hour", "in the morning": a day,
+# time or length with the words that lead to it.
+WHEN = re.compile(
+    rf"(?:\b(?:on|at|from|to|until|till|by|for)\s+)?(?:{DAY_PHRASE.pattern}"
+    rf"|{TIME_PHRASE.pattern}|\b\d{{1,2}}:\d{{2}}\b|(?<=at )\d{{1,2}}\b"
+    rf"|\b(?:half an hour|an hour and a half|an? (?:hour|minute)|(?:\d+|"
+    rf"{alternation(NUMBER_WORDS['en'])})\s*(?:{alternation(unit_words('en', ('minute', 'hour')))})\b)"
+    rf"|\b(?:(?:in|on)\s+the\s+)?(?:{_WHEN_PARTS}|tonight)\b)",
+    re.IGNORECASE,
+)
+# one or more of them ending a text: "Anna tomorrow at 9am"
+_WHEN_TAIL = re.compile(rf"(?:[\s,]*(?:{WHEN.pattern}))+[\s.]*$", re.IGNORECASE)
+# Words that say when, beside weekday and month names (``WHEN_NAME``).
+WHEN_WORDS = frozenset({*RELATIVE_DAYS["en"], *DAY_PARTS["en"], *CLOCK_WORDS["en"], "next",
+                        "this", "am", "pm", "day", "week"})
+WHEN_NAME = re.compile(rf"^(?:{WEEKDAY}|{MONTH})$", re.IGNORECASE)
+
+
+def when_phrases(text: str) -> list[Found[None]]:
+    """The day, time and length phrases of a text with the words that lead to them ("on
+    Friday", "from 10:00 to 11:00", "for an hour"): what a title is not."""
+    return [Found(Kind.when, m.group(), m.span(), None) for m in WHEN.finditer(text)]
+
+
+def when_tail(text: str) -> Found[None] | None:
+    """The run of day and time phrases that ends a text ("Anna tomorrow at 9am": "tomorrow
+    at 9am"), or None."""
+    match = _WHEN_TAIL.search(text)
+    return Found(Kind.when, match.group(), match.span(), None) if match else None
+
+
+# ---- addresses, numbers, ids ----------------------------------------------------------
+
+# A whole email address in text.
+EMAIL_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# What a model wrote as an address, cut or not ("lena@hoffmann", "bo@").
+_WRITTEN_ADDRESS = re.compile(r"[\w.+-]+@[\w.-]*")
+# A phone number as people write one: digits with spaces, dots, dashes, slashes or
+# brackets between them, perhaps a leading "+".
+_PHONE = re.compile(r"\+?\(?\d[\d ./()-]{4,}\d")
+MIN_PHONE_DIGITS = 6  # fewer is no phone number ("10", "2025")
+# A dated or timed value is no phone number: "2025-03-04", "14:00".
+_NOT_A_PHONE = re.compile(r"\d{4}-\d{2}-\d{2}|\d:\d{2}")
+# "delete event 14", "reminder #3": an id the user wrote (a bare "14:00" is not one)
+NAMED_ID = re.compile(
+    r"(?:#|\b(?:id|event|email|mail|note|reminder|contact|no\.?)\s*#?\s*)(\d+)\b", re.IGNORECASE)
+# The words before a number that make it an item's id in a stranger's text ("delete the
+# file with ID '13'", "#7", "Nr. 4"): to be put before a number's own pattern.
+ID_CUE = r"(?:\bids?\b|#|\bno\b\.?|\bnumbers?\b|\bnr\b\.?)\W{0,3}"
+
+
+def emails(text: str, *, partial: bool = False) -> list[Found[str]]:
+    """The email addresses in a text, in order, each with its lower-cased address as value.
+
+    ``partial``: also an address cut short ("lena@hoffmann", "bo@"). An address argument
+    a model wrote is read so, since what it would send to is the question, and a cut
+    address is a wrong one; a text's addresses (``partial=False``) are whole ones only,
+    so that "@" in running text ("me @ home") is none."""
+    pattern = _WRITTEN_ADDRESS if partial else EMAIL_ADDRESS
+    return [Found(Kind.email, m.group(), m.span(), m.group().lower())
+            for m in pattern.finditer(text)]
+
+
+def digits(text: str) -> str:
+    """The digits of a number, which is what makes two spellings the same number."""
+    return re.sub(r"\D", "", text)
+
+
+def phone_numbers(text: str) -> list[Found[str]]:
+    """The phone numbers in a text, as written, in order, each number once (by its
+    digits, the value: "+49 151 5550 330" and "+491515550330" are one number)."""
+    found: dict[str, Found[str]] = {}
+    for match in _PHONE.finditer(text):
+        written = match.group().strip(" ./-")
+        number = digits(written)
+        if len(number) >= MIN_PHONE_DIGITS and not _NOT_A_PHONE.search(written):
+            start = match.start() + match.group().index(written)
+            found.setdefault(number, Found(Kind.phone, written, (start, start + len(written)),
+                                           number))
+    return list(found.values())
+
+
+def ids(text: str) -> list[Found[int]]:
+    """The item ids a user wrote, by a word that says so: "delete event 14", "reminder
+    #3", "id 7" (a bare number is none: "at 14", "14:00")."""
+    return [Found(Kind.id, m.group(), m.span(), int(m.group(1))) for m in NAMED_ID.finditer(text)]
+
+
+def values(found: list[Found[V]]) -> Iterator[V]:
+    """The values of ``found``, each once, in order."""
+    return iter(dict.fromkeys(f.value for f in found))

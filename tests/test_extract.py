@@ -1,0 +1,197 @@
+"""The typed extractors: days, times, lengths, offsets, addresses, phone numbers, ids."""
+
+from __future__ import annotations
+
+from datetime import date, time, timedelta
+
+import pytest
+
+from botpsy.extract import (
+    WHEN_NAME,
+    WHEN_WORDS,
+    DayWord,
+    Found,
+    Kind,
+    at_times,
+    day_phrases,
+    day_word,
+    digits,
+    durations,
+    emails,
+    from_now,
+    ids,
+    is_clock_time,
+    is_day_of_month,
+    offsets,
+    phone_numbers,
+    times,
+    values,
+    when_phrases,
+    when_tail,
+)
+
+LUKAS = "Save a new contact: Lukas Brandt, lukas.brandt@mailbox.example, +49 151 5550 330."
+
+
+def _spans_hold_their_text(text: str, found: list[Found]) -> bool:
+    return all(text[f.span[0]:f.span[1]] == f.text for f in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "minutes"),
+    [
+        ("Add a haircut on Saturday at 15:00 for 45 minutes at Salon Mitte.", [45]),
+        ("Set up a 30-minute call with Jonas tomorrow at 15:00", [30]),
+        ("Put it in my calendar for two hours.", [120]),
+        ("When do I have a free hour tomorrow?", [60]),
+        ("Book 1.5 hours for the review, or half an hour if it's short", [90, 30]),
+        ("Block an hour and a half for lunch", [90]),
+        ("A six-hour drive, then ninety minutes", [360, 90]),
+        # lengths that say when, not how long
+        ("In 2 hours remind me to take the laundry out.", []),
+        ("Remind me 15 minutes before to leave.", []),
+        ("Ping me every hour", []),
+        # a bare "h" is a clock time in much of Europe ("14h"), no length
+        ("Lunch at 12h", []),
+    ],
+)
+def test_the_lengths_a_text_names(text: str, minutes: list[int]) -> None:
+    found = durations(text)
+    assert [f.value for f in found] == [timedelta(minutes=m) for m in minutes]
+    assert all(f.kind is Kind.duration for f in found) and _spans_hold_their_text(text, found)
+
+
+def test_values_keeps_each_value_once_in_order() -> None:
+    found = durations("an hour, two hours, then an hour")
+    assert list(values(found)) == [timedelta(hours=1), timedelta(hours=2)]
+
+
+@pytest.mark.parametrize(
+    ("text", "offset"),
+    [
+        ("remind me an hour before it", -timedelta(hours=1)),
+        ("30 min before the meeting", -timedelta(minutes=30)),
+        ("half an hour prior to the call", -timedelta(minutes=30)),
+        ("2 days ahead of it", -timedelta(days=2)),
+        ("a week after the trip", timedelta(weeks=1)),
+    ],
+)
+def test_an_offset_from_another_item_is_signed(text: str, offset: timedelta) -> None:
+    (found,) = offsets(text)
+    assert found.kind is Kind.offset and found.value == offset
+    assert _spans_hold_their_text(text, [found])
+
+
+def test_a_length_is_no_offset() -> None:
+    assert offsets("block two hours for lunch") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "clocks"),
+    [("from 9:00 to 9:30", [time(9), time(9, 30)]), ("tomorrow at 9am", [time(9)]),
+     ("dinner at 7.30 pm", [time(19, 30)]), ("in 2 hours, room 12", []),
+     ("12pm or 12am", [time(12), time(0)]),
+     # a bare hour: 1-6 in the afternoon or evening, 7-12 in the morning or at noon
+     ("a reminder at 5 today", [time(17)]), ("at 9 tomorrow", [time(9)]),
+     ("lunch at 12", [time(12)]), ("a table at 5 people", [])],
+)
+def test_the_times_a_text_names(text: str, clocks: list[time]) -> None:
+    found = times(text)
+    assert [f.value for f in found] == clocks
+    assert _spans_hold_their_text(text, found)
+
+
+def test_day_phrases_are_found_and_left_for_the_store_to_date() -> None:
+    text = "Move it from next Monday to March 17, or the 2nd of April, or 2025-03-18 tonight"
+    found = day_phrases(text)
+    assert [f.text for f in found] == ["next Monday", "March 17", "2nd of April", "2025-03-18",
+                                       "tonight"]
+    assert all(f.kind is Kind.day and f.value is None for f in found)
+    assert _spans_hold_their_text(text, found)
+    # abbreviated weekdays are words too ("sat", "sun"), and yesterday is no day held to
+    assert day_phrases("I sat in the sun yesterday") == []
+
+
+def test_emails_are_whole_addresses_unless_a_cut_one_is_asked_for() -> None:
+    text = "Write to Lena@Hoffmann.example, not lena@hoffmann or me @ home"
+    assert [f.value for f in emails(text)] == ["lena@hoffmann.example"]
+    assert [f.text for f in emails(text, partial=True)] == ["Lena@Hoffmann.example",
+                                                            "lena@hoffmann"]
+    assert _spans_hold_their_text(text, emails(text, partial=True))
+
+
+def test_phone_numbers_are_read_as_written_and_told_apart_by_their_digits() -> None:
+    (lukas,) = phone_numbers(LUKAS)
+    assert (lukas.kind, lukas.text, lukas.value) == (Kind.phone, "+49 151 5550 330",
+                                                      "491515550330")
+    assert _spans_hold_their_text(LUKAS, [lukas])
+    assert [f.text for f in phone_numbers("call (030) 123-4567 or 030 1234567")] == [
+        "(030) 123-4567"]
+    # dates, times, years and short counts are no phone numbers
+    assert phone_numbers("on 2025-03-04 at 14:00, room 12, 2025, 45 minutes") == []
+    assert digits("+49 (151) 555-0") == "491515550"
+
+
+def test_ids_are_numbers_a_word_names_as_an_items() -> None:
+    text = "Delete event 14 and reminder #3, note no. 7; not the 14:00 one at room 12"
+    found = ids(text)
+    assert [f.value for f in found] == [14, 3, 7]
+    assert all(f.kind is Kind.id for f in found) and _spans_hold_their_text(text, found)
+
+
+@pytest.mark.parametrize(
+    ("text", "clock"),
+    [("19:00", True), (" at 7 P.M. ", True), ("noon", True), ("at midnight", True),
+     ("7", False), ("tomorrow 9:00", False), ("2025-03-04", False)],
+)
+def test_a_clock_time_and_nothing_else(text: str, clock: bool) -> None:
+    assert is_clock_time(text) is clock
+
+
+def test_at_times_take_the_hour_as_written() -> None:
+    text = "the evening before at 8pm, or at 8, or at 8.30, not at 25"
+    assert [f.value for f in at_times(text)] == [time(20), time(8), time(8, 30)]
+    assert _spans_hold_their_text(text, at_times(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "number", "day"),
+    [("on june 13 at noon", "13", True), ("the 13th of june", "13", True),
+     ("am 13. juni", "13", True), ("el 13 de junio", "13", True),
+     ("delete file 13 please", "13", False), ("13 people in may", "13", False)],
+)
+def test_a_number_beside_a_month_of_any_language_is_a_day(text: str, number: str,
+                                                            day: bool) -> None:
+    start = text.index(number)
+    assert is_day_of_month(text, start, start + len(number)) is day
+
+
+def test_when_phrases_and_the_run_that_ends_a_title() -> None:
+    text = "Call the bank on Monday from 9:00 to 9:30 for an hour"
+    assert [f.text for f in when_phrases(text)] == ["on Monday", "from 9:00", "to 9:30",
+                                                    "for an hour"]
+    tail = when_tail("Anna tomorrow at 9am.")
+    assert tail is not None and tail.kind is Kind.when and tail.text == " tomorrow at 9am."
+    assert when_tail("Game night") is None
+    assert {"tomorrow", "noon", "morning"} <= WHEN_WORDS and WHEN_NAME.match("Friday")
+
+
+@pytest.mark.parametrize(
+    ("value", "read", "day"),
+    [("tomorrow at 9:00", DayWord(1, None, False, "9:00"), date(2026, 12, 4)),
+     ("next thursday 3pm", DayWord(None, 3, True, "3pm"), date(2026, 12, 10)),
+     ("Thursday", DayWord(None, 3, False, ""), date(2026, 12, 3)),
+     ("fri, noon", DayWord(None, 4, False, "noon"), date(2026, 12, 4)),
+     ("yesterday", DayWord(-1, None, False, ""), date(2026, 12, 2))],
+)
+def test_a_value_that_starts_with_a_day_word(value: str, read: DayWord, day: date) -> None:
+    found = day_word(value)
+    assert found is not None and found.value == read
+    assert found.value.on(date(2026, 12, 3)) == day  # a Thursday
+
+
+def test_a_value_that_is_no_day_word_or_no_time_from_now() -> None:
+    assert day_word("on tomorrow") is None and day_word("2026-12-04") is None
+    assert from_now("in 2 hours").value == timedelta(hours=2)
+    assert from_now("in 90 min").value == timedelta(minutes=90)
+    assert from_now("in 2 hours please") is None and from_now("2 hours") is None
