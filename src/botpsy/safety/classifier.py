@@ -13,7 +13,7 @@ weights are in ``scope_classifier.npz`` beside this module; they are rebuilt by
 
 The classifier only speaks where the rules found nothing (``ScopePolicy`` with a
 ``classifier``, or a config with ``scope_classifier = true``; off by default;
-``classifier_ngram`` holds a faster, weaker one): the
+``classifier_ngram`` holds a faster, weaker one, ``classifier_mean`` the mean of both): the
 rules stay the readable, auditable decision, and a request the classifier declines
 is reported as such. It reads requests, not tool-call arguments, whose text
 (emails, notes) is not what it learnt from.
