@@ -407,8 +407,9 @@ def out_of_fold_sensitive(inputs, labels: list[str], features: NgramFeatures | N
     return out
 
 
-def threshold_choices(labels: list[str], sensitive, thresholds: tuple[float, ...], c: float,
-                      features: NgramFeatures | None = None) -> list[ClassifierChoice]:
+def threshold_choices(labels: list[str], sensitive, thresholds: tuple[float, ...],
+                      c: float | None, features: NgramFeatures | None = None,
+                      ) -> list[ClassifierChoice]:
     """Blocked-vs-allowed precision and recall of out-of-fold ``sensitive``
     probabilities at each threshold."""
     truth = [label != NONE for label in labels]
@@ -416,15 +417,6 @@ def threshold_choices(labels: list[str], sensitive, thresholds: tuple[float, ...
                              **precision_recall(truth, [bool(p >= t) for p in sensitive])
                              .model_dump(include={"precision", "recall"}))
             for t in thresholds]
-
-
-def cross_validate_classifier(inputs, labels: list[str], features: NgramFeatures | None = None,
-                              ) -> list[ClassifierChoice]:
-    """Blocked-vs-allowed precision and recall of the classifier alone, 5-fold, for
-    every C and threshold of its grid (``out_of_fold_sensitive``)."""
-    thresholds = CLASSIFIER_GRID_THRESHOLD if features is None else NGRAM_GRID_THRESHOLD
-    return [choice for c, sensitive in out_of_fold_sensitive(inputs, labels, features).items()
-            for choice in threshold_choices(labels, sensitive, thresholds, c, features)]
 
 
 def best_choice(choices: list[ClassifierChoice]) -> ClassifierChoice:
