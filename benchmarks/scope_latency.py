@@ -1,7 +1,7 @@
 """Time per request of the scope policy, the rules alone and with each multilingual
-classifier (the sentence encoder, "use", and the character n-gram one, "ngram"), side
-by side on the same requests; and what each classifier adds to a cold start (a new
-process: imports, weights, the first request).
+classifier (the sentence encoder, "use", the character n-gram one, "ngram", and the mean
+of both, "mean"), side by side on the same requests; and what each classifier adds to a
+cold start (a new process: imports, weights, the first request).
 
     .venv/bin/python benchmarks/scope_latency.py [--repeats 3] [--cold 3]
 

@@ -166,3 +166,39 @@ def test_the_ngram_classifier_trains_on_tuned_rows_only_and_is_scored_by_name(tm
     assert weights == train_ngram_classifier(tuned, grid=grid)  # the test rows were left out
     report = run_safety_set(tmp_path, items=tuned[:10], classifier=NgramClassifier(weights))
     assert report.route == "rules + n-gram classifier"
+
+
+class _HashedWords:
+    """An encoder stand-in: each word adds one to a slot picked by its letters."""
+
+    def encode(self, texts):
+        import numpy as np
+
+        rows = np.zeros((len(texts), 32), dtype=np.float32)
+        for row, text in zip(rows, texts):
+            for word in text.lower().split():
+                row[sum(map(ord, word)) % 32] += 1.0
+        return rows
+
+
+def test_the_mean_threshold_is_chosen_on_both_members_out_of_fold(tmp_path):
+    pytest.importorskip("sklearn")
+    from botpsy.evals.safety_set import MEAN_GRID_THRESHOLD, train_classifiers
+    from botpsy.safety.classifier import ScopeClassifier
+    from botpsy.safety.classifier_mean import MeanClassifier
+    from botpsy.safety.classifier_ngram import NgramClassifier, NgramFeatures
+
+    tuned = [i for i in ITEMS if i.split is Split.tuned and i.lang == "en"][::3]
+    unseen = [i.model_copy(update={"split": Split.test}) for i in ITEMS
+              if i.split is Split.tuned and i.lang == "de"][:5]
+    grid = (NgramFeatures(2, 3, words=False),)
+    trained = train_classifiers(tuned + unseen, encoder=_HashedWords(), grid=grid)
+    assert set(trained.chosen) == {"ngram", "use", "mean"}
+    assert trained.chosen["mean"].c is None and trained.mean.threshold in MEAN_GRID_THRESHOLD
+    assert trained.ngram.trained_on == trained.encoder.trained_on == trained.mean.trained_on
+    again = train_classifiers(tuned, encoder=_HashedWords(), grid=grid)
+    assert again.mean == trained.mean and again.ngram == trained.ngram  # the test rows were left out
+    judge = MeanClassifier((NgramClassifier(trained.ngram),
+                            ScopeClassifier(trained.encoder, encoder=_HashedWords())), trained.mean)
+    report = run_safety_set(tmp_path, items=tuned[:10], classifier=judge)
+    assert report.route == f"rules + {MeanClassifier.name}"

@@ -105,7 +105,7 @@ def safety(out: OutOpt = Path("runs/safety"),
                "the safety config says; off in the default config)")] = None,
            classifier_model: Annotated[ClassifierModel | None, typer.Option(
                "--classifier-model", help="which classifier: use (the sentence encoder, the "
-               "default) or ngram (character n-grams)")] = None,
+               "default), ngram (character n-grams) or mean (the mean of both)")] = None,
            ) -> None:
     """The scope policy on the labelled set of sensitive and look-alike requests, per
     language, on the rows the rules were tuned on, the held-out rows and the fresh rows."""

@@ -36,6 +36,7 @@ import hashlib
 import re
 import time
 from collections import Counter
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,6 +48,7 @@ from botpsy.evals.scenarios.catalog import DATA_DIR
 from botpsy.evals.scenarios.report import markdown_table
 from botpsy.safety import Domain, SafetyConfig, ScopePolicy
 from botpsy.safety.classifier_base import training_fingerprint
+from botpsy.safety.classifier_mean import MeanSettings
 from botpsy.safety.classifier_ngram import NgramFeatures, NgramWeights
 from botpsy.safety.config import ClassifierModel
 
@@ -353,6 +355,8 @@ NGRAM_GRID_C = (*CLASSIFIER_GRID_C, 256.0)
 NGRAM_GRID_THRESHOLD = (*CLASSIFIER_GRID_THRESHOLD, 0.95)
 NGRAM_GRID_FEATURES = (NgramFeatures(2, 4, words=False), NgramFeatures(2, 5, words=False),
                        NgramFeatures(2, 5, words=True), NgramFeatures(3, 6, words=True))
+# The mean of the two classifiers' probabilities: its own threshold, on the n-gram grid's
+MEAN_GRID_THRESHOLD = NGRAM_GRID_THRESHOLD
 NGRAM_MIN_ROWS = 2  # a feature seen in one training row only is left out (a smaller file)
 # Its precision must stay above the overall target: its false alarms add to the rules'.
 CLASSIFIER_CV_PRECISION = 0.98
@@ -361,7 +365,7 @@ CLASSIFIER_CV_PRECISION = 0.98
 class ClassifierChoice(BaseModel):
     """One cross-validated setting of a classifier (on the training rows alone)."""
 
-    c: float
+    c: float | None  # None for the mean of the two classifiers, which has no C of its own
     threshold: float
     precision: float
     recall: float
@@ -384,31 +388,35 @@ def _ngram_model(features: NgramFeatures, c: float) -> Any:
     return make_pipeline(vectoriser, _logistic(c))
 
 
-def cross_validate_classifier(inputs, labels: list[str], features: NgramFeatures | None = None,
-                              ) -> list[ClassifierChoice]:
-    """Blocked-vs-allowed precision and recall of the classifier alone, 5-fold, for
-    every C and threshold of its grid: over sentence embeddings, or with ``features``
-    over the texts themselves (the n-gram grid)."""
-    import numpy as np
+def out_of_fold_sensitive(inputs, labels: list[str], features: NgramFeatures | None = None,
+                          ) -> dict[float, Any]:
+    """For every C of the grid, each row's probability of being sensitive (1 - that of
+    "none") from the model fitted on the other four of five folds: over sentence
+    embeddings, or with ``features`` over the texts themselves (the n-gram grid)."""
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
     from threadpoolctl import threadpool_limits
 
-    truth = [label != NONE for label in labels]
     folds = StratifiedKFold(5, shuffle=True, random_state=0)
     none = sorted(set(labels)).index(NONE)
-    grid_c, thresholds = ((CLASSIFIER_GRID_C, CLASSIFIER_GRID_THRESHOLD) if features is None
-                          else (NGRAM_GRID_C, NGRAM_GRID_THRESHOLD))
-    choices = []
-    for c in grid_c:
+    out = {}
+    for c in CLASSIFIER_GRID_C if features is None else NGRAM_GRID_C:
         model = _logistic(c) if features is None else _ngram_model(features, c)
         with threadpool_limits(1):  # more BLAS threads only spin on a small problem
             probs = cross_val_predict(model, inputs, labels, cv=folds, method="predict_proba")
-        for threshold in thresholds:
-            guess = list(np.asarray(1.0 - probs[:, none] >= threshold))
-            pr = precision_recall(truth, guess)
-            choices.append(ClassifierChoice(c=c, threshold=threshold, precision=pr.precision,
-                                            recall=pr.recall, features=features))
-    return choices
+        out[c] = 1.0 - probs[:, none]
+    return out
+
+
+def threshold_choices(labels: list[str], sensitive, thresholds: tuple[float, ...],
+                      c: float | None, features: NgramFeatures | None = None,
+                      ) -> list[ClassifierChoice]:
+    """Blocked-vs-allowed precision and recall of out-of-fold ``sensitive``
+    probabilities at each threshold."""
+    truth = [label != NONE for label in labels]
+    return [ClassifierChoice(c=c, threshold=t, features=features,
+                             **precision_recall(truth, [bool(p >= t) for p in sensitive])
+                             .model_dump(include={"precision", "recall"}))
+            for t in thresholds]
 
 
 def best_choice(choices: list[ClassifierChoice]) -> ClassifierChoice:
@@ -498,30 +506,38 @@ def _training_set(items: list[SafetyItem] | None) -> tuple[list[str], list[str]]
     return [i.text for i in rows], [i.label for i in rows]
 
 
-def train_classifier(items: list[SafetyItem] | None = None,
-                     encoder: SentenceEncoder | None = None) -> ClassifierWeights:
-    """Fit the sentence-encoder classifier on the training rows: multinomial logistic
-    regression over the embeddings, classes weighted by their frequency, the setting
-    from ``best_choice``. Needs scikit-learn (``dev`` extra)."""
-    from botpsy.safety.classifier import ClassifierWeights, SentenceEncoder
+@dataclass(frozen=True)
+class TrainedClassifiers:
+    """Both classifiers fitted on the training rows, the threshold of their mean, and
+    what cross-validation chose for each."""
 
-    texts, labels = _training_set(items)
-    embeddings = (encoder or SentenceEncoder()).encode(texts)
-    best = best_choice(cross_validate_classifier(embeddings, labels))
-    model = _logistic(best.c).fit(embeddings, labels)
-    return ClassifierWeights(classes=tuple(str(c) for c in model.classes_), coef=model.coef_,
-                             intercept=model.intercept_, threshold=best.threshold,
-                             trained_on=training_fingerprint(texts, labels))
+    ngram: NgramWeights
+    encoder: ClassifierWeights
+    mean: MeanSettings
+    chosen: dict[str, ClassifierChoice]  # "ngram", "use", "mean"
 
 
-def train_ngram_classifier(items: list[SafetyItem] | None = None,
-                           grid: tuple[NgramFeatures, ...] = NGRAM_GRID_FEATURES) -> NgramWeights:
-    """Fit the n-gram classifier on the training rows: tf-idf over the features of
-    ``grid`` and multinomial logistic regression, features, C and threshold from
-    ``best_choice`` over all of them. Needs scikit-learn (``dev`` extra)."""
-    texts, labels = _training_set(items)
-    best = best_choice([choice for features in grid
-                        for choice in cross_validate_classifier(texts, labels, features)])
+def _ngram_search(texts: list[str], labels: list[str], grid: tuple[NgramFeatures, ...],
+                  ) -> tuple[ClassifierChoice, Any]:
+    """The n-gram classifier's ``best_choice`` over ``grid`` and its out-of-fold
+    probabilities."""
+    runs = {features: out_of_fold_sensitive(texts, labels, features) for features in grid}
+    best = best_choice([choice for features, by_c in runs.items() for c, sensitive in by_c.items()
+                        for choice in threshold_choices(labels, sensitive, NGRAM_GRID_THRESHOLD,
+                                                        c, features)])
+    return best, runs[best.features][best.c]
+
+
+def _encoder_search(embeddings, labels: list[str]) -> tuple[ClassifierChoice, Any]:
+    """The encoder classifier's ``best_choice`` and its out-of-fold probabilities."""
+    by_c = out_of_fold_sensitive(embeddings, labels)
+    best = best_choice([choice for c, sensitive in by_c.items()
+                        for choice in threshold_choices(labels, sensitive,
+                                                        CLASSIFIER_GRID_THRESHOLD, c)])
+    return best, by_c[best.c]
+
+
+def _fit_ngram(texts: list[str], labels: list[str], best: ClassifierChoice) -> NgramWeights:
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(1):
@@ -534,6 +550,57 @@ def train_ngram_classifier(items: list[SafetyItem] | None = None,
         trained_on=training_fingerprint(texts, labels), features=best.features,
         idf={str(g): float(x) for g, x in zip(grams, vectoriser.idf_)},
         coef={str(g): tuple(float(x) for x in column) for g, column in zip(grams, logistic.coef_.T)})
+
+
+def _fit_encoder(embeddings, texts: list[str], labels: list[str],
+                 best: ClassifierChoice) -> ClassifierWeights:
+    from botpsy.safety.classifier import ClassifierWeights
+
+    model = _logistic(best.c).fit(embeddings, labels)
+    return ClassifierWeights(classes=tuple(str(c) for c in model.classes_), coef=model.coef_,
+                             intercept=model.intercept_, threshold=best.threshold,
+                             trained_on=training_fingerprint(texts, labels))
+
+
+def train_classifier(items: list[SafetyItem] | None = None,
+                     encoder: SentenceEncoder | None = None) -> ClassifierWeights:
+    """Fit the sentence-encoder classifier on the training rows: multinomial logistic
+    regression over the embeddings, classes weighted by their frequency, the setting
+    from ``best_choice``. Needs scikit-learn (``dev`` extra)."""
+    from botpsy.safety.classifier import SentenceEncoder
+
+    texts, labels = _training_set(items)
+    embeddings = (encoder or SentenceEncoder()).encode(texts)
+    return _fit_encoder(embeddings, texts, labels, _encoder_search(embeddings, labels)[0])
+
+
+def train_ngram_classifier(items: list[SafetyItem] | None = None,
+                           grid: tuple[NgramFeatures, ...] = NGRAM_GRID_FEATURES) -> NgramWeights:
+    """Fit the n-gram classifier on the training rows: tf-idf over the features of
+    ``grid`` and multinomial logistic regression, features, C and threshold from
+    ``best_choice`` over all of them. Needs scikit-learn (``dev`` extra)."""
+    texts, labels = _training_set(items)
+    return _fit_ngram(texts, labels, _ngram_search(texts, labels, grid)[0])
+
+
+def train_classifiers(items: list[SafetyItem] | None = None,
+                      encoder: SentenceEncoder | None = None,
+                      grid: tuple[NgramFeatures, ...] = NGRAM_GRID_FEATURES) -> TrainedClassifiers:
+    """Both classifiers, each at its own ``best_choice``, and the threshold of their
+    mean: the ``best_choice`` over the mean of their out-of-fold probabilities (the same
+    folds), so it is judged on rows neither member saw."""
+    from botpsy.safety.classifier import SentenceEncoder
+
+    texts, labels = _training_set(items)
+    embeddings = (encoder or SentenceEncoder()).encode(texts)
+    ngram, ngram_oof = _ngram_search(texts, labels, grid)
+    use, use_oof = _encoder_search(embeddings, labels)
+    mean = best_choice(threshold_choices(labels, (ngram_oof + use_oof) / 2, MEAN_GRID_THRESHOLD,
+                                         None))
+    return TrainedClassifiers(
+        ngram=_fit_ngram(texts, labels, ngram), encoder=_fit_encoder(embeddings, texts, labels, use),
+        mean=MeanSettings(threshold=mean.threshold, trained_on=training_fingerprint(texts, labels)),
+        chosen={"ngram": ngram, "use": use, "mean": mean})
 
 
 RULES_ONLY = SafetyConfig(scope_classifier=False)
@@ -559,29 +626,44 @@ def print_ordinary_declines() -> None:
 
 
 def main() -> None:
-    """``python -m botpsy.evals.safety_set --train-classifier [ngram|use]``: rebuild a
-    classifier's weights file (both without a name) from the training rows.
+    """``python -m botpsy.evals.safety_set --train-classifier [ngram|use|mean]``: rebuild
+    a classifier's weights file from the training rows (``mean``: both classifiers' and
+    the threshold of their mean; all three without a name).
     ``--ordinary-declines``: the scenario, held-out and everyday requests that the rules,
     and the rules with each classifier, decline."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     action = parser.add_mutually_exclusive_group(required=True)
-    action.add_argument("--train-classifier", nargs="?", const="both",
-                        choices=[*(m.value for m in ClassifierModel), "both"])
+    action.add_argument("--train-classifier", nargs="?", const=ClassifierModel.mean.value,
+                        choices=[m.value for m in ClassifierModel])
     action.add_argument("--ordinary-declines", action="store_true")
     args = parser.parse_args()
     if args.ordinary_declines:
         print_ordinary_declines()
         return
-    if args.train_classifier in ("ngram", "both"):
-        ngram = train_ngram_classifier()
-        ngram.save()
-        print(f"n-gram classifier trained on rows {ngram.trained_on}: {ngram.features}, "
-              f"{len(ngram.coef)} features, threshold {ngram.threshold}")
-    if args.train_classifier in ("use", "both"):
-        weights = train_classifier()
-        weights.save()
-        print(f"sentence-encoder classifier trained on rows {weights.trained_on}: classes "
-              f"{', '.join(weights.classes)}, threshold {weights.threshold}")
+    if args.train_classifier == ClassifierModel.ngram.value:
+        _report_ngram(train_ngram_classifier())
+    elif args.train_classifier == ClassifierModel.use.value:
+        _report_encoder(train_classifier())
+    else:
+        trained = train_classifiers()
+        _report_ngram(trained.ngram)
+        _report_encoder(trained.encoder)
+        trained.mean.save()
+        for name, choice in trained.chosen.items():
+            print(f"  cross-validation chose for {name}: {choice.model_dump(exclude_none=True)}")
+        print(f"mean of both: threshold {trained.mean.threshold}")
+
+
+def _report_ngram(ngram: NgramWeights) -> None:
+    ngram.save()
+    print(f"n-gram classifier trained on rows {ngram.trained_on}: {ngram.features}, "
+          f"{len(ngram.coef)} features, threshold {ngram.threshold}")
+
+
+def _report_encoder(weights: ClassifierWeights) -> None:
+    weights.save()
+    print(f"sentence-encoder classifier trained on rows {weights.trained_on}: classes "
+          f"{', '.join(weights.classes)}, threshold {weights.threshold}")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ weights are in ``scope_classifier.npz`` beside this module; they are rebuilt by
 
 The classifier only speaks where the rules found nothing (``ScopePolicy`` with a
 ``classifier``, or a config with ``scope_classifier = true``; off by default;
-``classifier_ngram`` holds a faster, weaker one): the
+``classifier_ngram`` holds a faster, weaker one, ``classifier_mean`` the mean of both): the
 rules stay the readable, auditable decision, and a request the classifier declines
 is reported as such. It reads requests, not tool-call arguments, whose text
 (emails, notes) is not what it learnt from.
@@ -125,10 +125,19 @@ class ScopeClassifier:
         exp = np.exp(scores)
         return exp / exp.sum(axis=1, keepdims=True)
 
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return self.weights.classes
+
+    def class_probabilities(self, texts: Sequence[str]) -> np.ndarray:
+        """Class probabilities of each text, one row per text (what ``classifier_mean``
+        averages)."""
+        return self.probabilities(self.encoder.encode(texts))
+
     def verdicts(self, texts: Sequence[str]) -> list[ClassifierVerdict]:
         """A verdict per text: the likeliest domain when the probability that the text
         is sensitive reaches the threshold, else None."""
-        probs = self.probabilities(self.encoder.encode(texts))
+        probs = self.class_probabilities(texts)
         return [verdict_from(self.weights.classes, row, self.threshold) for row in probs]
 
     def verdict(self, text: str) -> ClassifierVerdict:

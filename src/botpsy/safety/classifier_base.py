@@ -2,9 +2,9 @@
 fingerprint of its training rows, and the loader a ``SafetyConfig`` picks one with.
 
 Two classifiers may sit beside the lexical rules (``ScopePolicy`` asks one only
-where no rule matched; both opt-in): ``classifier`` (the Universal Sentence
-Encoder, slow to load in a new process) and ``classifier_ngram`` (character n-grams
-and a linear model in pure Python, read from a JSON file). This module
+where no rule matched): ``classifier`` (the Universal Sentence Encoder, slow to load
+in a new process) and ``classifier_ngram`` (character n-grams and a linear model in
+pure Python, read from a JSON file), or the mean of both (``classifier_mean``). This module
 imports neither, so a process that only needs the n-gram one never imports numpy.
 """
 
@@ -73,10 +73,14 @@ def verdict_from(classes: Sequence[str], probabilities: Sequence[float],
 
 def load_classifier(model: ClassifierModel) -> Classifier:
     """The classifier a config names, its weights loaded (once per process)."""
-    if model is ClassifierModel.use:
-        from botpsy.safety.classifier import ScopeClassifier
-
-        return ScopeClassifier()
     from botpsy.safety.classifier_ngram import NgramClassifier
 
-    return NgramClassifier.shipped()
+    if model is ClassifierModel.ngram:
+        return NgramClassifier.shipped()
+    from botpsy.safety.classifier import ScopeClassifier
+
+    if model is ClassifierModel.use:
+        return ScopeClassifier()
+    from botpsy.safety.classifier_mean import MeanClassifier
+
+    return MeanClassifier((NgramClassifier.shipped(), ScopeClassifier()))

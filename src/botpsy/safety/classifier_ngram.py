@@ -145,6 +145,14 @@ class NgramClassifier:
                 scores[i] += value * w
         return softmax(scores)
 
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return self.weights.classes
+
+    def class_probabilities(self, texts: Sequence[str]) -> list[list[float]]:
+        """One row of ``probabilities`` per text (what ``classifier_mean`` averages)."""
+        return [self.probabilities(t) for t in texts]
+
     def verdict(self, text: str) -> ClassifierVerdict:
         return verdict_from(self.weights.classes, self.probabilities(text), self.threshold)
 

