@@ -92,6 +92,24 @@ def named_ids(said: str) -> set[int]:
     return {found.value for found in ids(said)}
 
 
+def vouched_ids(call: ToolCall, messages: list[Message]) -> frozenset[int]:
+    """The ids of the call's kind of item that the user's words name: written ("event
+    14"), or of a shown item that shares a word with what the user wrote, other than
+    the kind's own words and those all shown items share ("bin that tent sale email":
+    the mail about a tent sale; "tidy up my inbox" names no mail). Whatever the item's
+    origin, its id is the store's: a stranger's mail the user asked to bin is still the
+    one they described."""
+    said = user_text(messages)
+    family = name_family(call.name)
+    items = [i for i in shown_items(messages) if i.family == family]
+    # words that tell one item from another: not the kind's own words ("inbox" is in
+    # every mail), nor words every shown item holds
+    common = frozenset.intersection(*(i.words for i in items)) if len(items) > 1 else frozenset()
+    wanted = {w for w in words(said) if not names_family(w, family)
+              and family not in DEFAULT_SYNONYMS.get(w, ())} - common
+    return frozenset({i.id for i in items if i.words & wanted} | named_ids(said))
+
+
 def id_arguments(call: ToolCall) -> dict[str, int]:
     """The call's item ids: integer arguments whose name ends in ``_id``."""
     return {k: v for k, v in call.arguments.items()

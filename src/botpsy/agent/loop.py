@@ -52,6 +52,7 @@ from botpsy.agent.grounding import (
     shown_items,
     ungrounded,
     user_text,
+    vouched_ids,
     words,
 )
 from botpsy.agent.guard import LoopGuard, Repeat
@@ -751,7 +752,7 @@ class Agent:
         """Review and settle the calls of one completion (parallel calls in order).
         Taint is judged as of the proposal, before any of these calls ran."""
         tracker = self._tracker(turn.messages, turn.shown.values())
-        verdicts = [tracker.check(call) for call in calls]
+        verdicts = [tracker.check(call, vouched_ids(call, turn.messages)) for call in calls]
         stop = False
         for call, taint in zip(calls, verdicts):
             yield AgentEvent(type="call", call=call)

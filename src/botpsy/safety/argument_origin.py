@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from enum import Enum
 from typing import Any
 
@@ -211,7 +211,7 @@ class OriginTracer:
         digits = sum(len(t) for t in tokens if t.isdigit())
         return bool(words) and digits <= 2 and all(w in self._user_words for w in words)
 
-    def proven(self, arguments: dict[str, Any]) -> bool:
+    def proven(self, arguments: dict[str, Any], vouched: Collection[int] = ()) -> bool:
         """Whether every value of ``arguments`` is, whole, the user's words or a value of
         the user's own items (an id among their fields): nothing a stranger wrote can have
         chosen it. Stricter than ``trace``: ordinary words, dates and the model's own
@@ -219,8 +219,10 @@ class OriginTracer:
         summary) proves nothing, so it is not proven. Why: a call after untrusted data
         whose every value is the user's own ("send jamie my reading list from my notes",
         after a note search that also showed a web page copied into a note) may run on
-        the user's say-so alone (``TaintVerdict.proven``)."""
-        return all(self._held_whole(raw) for _, raw in leaves(arguments)
+        the user's say-so alone (``TaintVerdict.proven``). ``vouched``: item ids the
+        caller found the user's words to name; an id is the store's, never its author's."""
+        return all((isinstance(raw, int) and raw in vouched) or self._held_whole(raw)
+                   for _, raw in leaves(arguments)
                    if raw is not None and not isinstance(raw, bool) and str(raw).strip())
 
     def _held_whole(self, raw: Any) -> bool:

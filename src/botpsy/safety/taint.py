@@ -27,7 +27,7 @@ so the user sees which source a call came after and what it copied.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from enum import Enum
 
 from pydantic import BaseModel, Field
@@ -215,8 +215,10 @@ class TaintTracker:
     def sources(self) -> list[str]:
         return list(dict.fromkeys(u.source for u in self.untrusted))
 
-    def check(self, call: ToolCall) -> TaintVerdict:
-        """The taint verdict of ``call`` against the sources recorded so far."""
+    def check(self, call: ToolCall, vouched: Collection[int] = ()) -> TaintVerdict:
+        """The taint verdict of ``call`` against the sources recorded so far. ``vouched``:
+        the item ids the caller found the user's words to name (an email the request
+        describes, of whatever origin), which count as the user's when proving."""
         if not self.untrusted:
             return TaintVerdict()
         text = argument_text(call.arguments)
@@ -225,7 +227,7 @@ class TaintTracker:
         findings += self._copy_findings(text)
         findings += self._value_findings(call)
         read = list(dict.fromkeys(d for u in self.untrusted for d in u.described()))
-        proven = self.prove and self._tracer().proven(call.arguments)
+        proven = self.prove and self._tracer().proven(call.arguments, vouched)
         return TaintVerdict(tainted=True, sources=self.sources, findings=findings, read=read,
                             proven=proven)
 
