@@ -16,7 +16,8 @@ from botpsy.safety.confirm import ApproveUntainted
 from botpsy.tools import ToolRegistry
 from botpsy.types import Message, ToolCall
 
-WRITES_ONLY = {"draft_email", "create_event", "create_note", "append_to_note", "add_reminder"}
+WRITES_ONLY = {"draft_email", "create_event", "create_note", "append_to_note", "add_reminder",
+               "append_to_file"}
 SIDE_EFFECTS = {"send_email", "reply_email", "trash_email", "update_event", "delete_event",
                 "add_contact", "complete_reminder", "write_file"}
 PRIYA = "priya.shah@northwind.example"
@@ -43,6 +44,7 @@ def _calls(store) -> dict[str, dict]:
         "add_reminder": {"text": "Call Anna", "due": "tomorrow 9:00"},
         "complete_reminder": {"reminder_id": _id(store, "reminders", "text", "Water")},
         "write_file": {"path": "notes/new.md", "content": "hello"},
+        "append_to_file": {"path": "notes/todo.md", "text": "hello"},
     }
 
 

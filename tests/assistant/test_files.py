@@ -184,3 +184,40 @@ def test_a_match_on_a_table_header_carries_the_rows_under_it(files: FilesToolbox
     assert header.path == "work/latency.csv" and header.rows == ["1,82,310", "2,79,274"]
     assert prose.rows is None and "rows" not in prose.model_dump()
     assert files.search_files("79,274")[0].rows is None  # a data row is the value itself
+
+
+def test_append_adds_a_line_to_the_one_file_of_that_name(files: FilesToolbox,
+                                                          store: AssistantStore) -> None:
+    done = files.append_to_file("plan.md", "book the offsite")  # bare name: work/plan.md
+    assert (done.path, done.created) == ("work/plan.md", False)
+    assert (store.files_root / "work" / "plan.md").read_text() == (
+        "# Plan\nship the roadmap\nhire two people\nbook the offsite\n")
+    (store.files_root / "todo.txt").write_text("buy milk")  # no newline at the end
+    files.append_to_file("todo.txt", "call the bank")
+    assert (store.files_root / "todo.txt").read_text() == "buy milk\ncall the bank\n"
+    assert "work/plan.md" in files.preview_append_to_file("plan.md")
+
+
+def test_append_never_creates_or_guesses_a_file(files: FilesToolbox, store: AssistantStore) -> None:
+    with pytest.raises(ToolInputError) as missing:
+        files.append_to_file("nothing.md", "x")
+    assert missing.value.kind is ErrorKind.not_found and "search_files" in missing.value.finders
+    (store.files_root / "plan.md").write_text("other plan\n")
+    (store.files_root / "work" / "x").mkdir()
+    (store.files_root / "work" / "x" / "notes.md").write_text("a\n")
+    (store.files_root / "notes.md").unlink(missing_ok=True)
+    with pytest.raises(ToolInputError, match="folder"):
+        files.append_to_file("work", "x")
+    assert files.append_to_file("plan.md", "top").path == "plan.md"  # the name as written wins
+    with pytest.raises(ToolInputError, match="empty|text"):
+        files.append_to_file("plan.md", "   ")
+    assert not (store.files_root / "nothing.md").exists()
+
+
+def test_a_bare_name_never_finds_a_file_through_a_link_out_of_the_root(
+        files: FilesToolbox, store: AssistantStore, outside: Path) -> None:
+    (store.files_root / "escape").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(ToolInputError) as missing:
+        files.read_file("secret.txt")
+    assert missing.value.kind is ErrorKind.not_found
+    assert files.read_file("plan.md").path == "work/plan.md"

@@ -35,6 +35,7 @@ EXPECTED = {
     "search_everything",
     "read_file",
     "write_file",
+    "append_to_file",
     "search_files",
 }
 SIDE_EFFECTS = {

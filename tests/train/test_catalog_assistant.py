@@ -32,6 +32,7 @@ from botpsy.train.templates import (
 
 NEW_TOOLS = {
     "add_reminder",
+    "append_to_file",
     "delete_event",
     "draft_email",
     "find_free_slots",

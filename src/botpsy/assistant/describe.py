@@ -391,6 +391,11 @@ def _write_file(o: ToolOutcome) -> str:
     return f"{done} {o.data.get('path')} ({size(o.data.get('bytes_written'))})."
 
 
+@describes("append_to_file", "add to the file")
+def _append_to_file(o: ToolOutcome) -> str:
+    return f"Added a line to {o.data.get('path')}."
+
+
 @describes("search_files", "search your files")
 def _search_files(o: ToolOutcome) -> str:
     hits = o.data or []

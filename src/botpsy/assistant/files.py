@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Literal
 
 from botpsy.assistant import inputs
-from botpsy.assistant.errors import ErrorKind, ToolInputError
+from botpsy.assistant.errors import ErrorKind, ToolInputError, finder_hint
 from botpsy.assistant.records import Record
 from botpsy.assistant.sandbox import Sandbox
 from botpsy.assistant.toolbox import Toolbox, exposed
 from botpsy.assistant.user_data import AssistantStore
-from botpsy.safety.provenance import write_origin
+from botpsy.safety.provenance import merged, write_origin
 from botpsy.types import Origin
 
 MAX_READ_BYTES = 16_384
@@ -79,7 +79,7 @@ class FileHit(Record):
 
 
 class WriteResult(Record):
-    """What ``write_file`` did."""
+    """What ``write_file`` or ``append_to_file`` did."""
 
     path: str
     bytes_written: int
@@ -120,9 +120,9 @@ class FilesToolbox(Toolbox):
         """Read a text file (long files are cut, with a marker at the end).
 
         Args:
-            path: File path relative to the files area.
+            path: File path relative to the files area; a bare file name finds the one file of that name.
         """
-        resolved = self.sandbox.resolve(path)
+        resolved = self.sandbox.resolve(self._existing(path))
         read = self.sandbox.read_text(resolved, self.max_read_bytes)
         content = read.text
         if read.truncated:
@@ -167,6 +167,67 @@ class FilesToolbox(Toolbox):
         set_file_origin(self.store, relative, write_origin())
         return WriteResult(path=relative, bytes_written=len(data), created=created,
                            origin=Origin.user)  # the path and size the call gave
+
+    def preview_append_to_file(self, path: str, text: str = "") -> str:
+        return f"adds a line to the end of {self._existing(path)}"
+
+    @exposed(writes=True)
+    def append_to_file(self, path: str, text: str) -> WriteResult:
+        """Add text at the end of an existing text file, on a new line.
+
+        Args:
+            path: File path relative to the files area; a bare file name finds the one file of that name.
+            text: The text to add.
+        """
+        relative = self._existing(path)
+        resolved = self.sandbox.resolve(relative)
+        text = inputs.text(text, "text", max_chars=MAX_WRITE_BYTES)
+        read = self.sandbox.read_text(resolved, MAX_WRITE_BYTES)
+        if read.truncated:
+            raise ToolInputError(f"{relative} is over {MAX_WRITE_BYTES} bytes; it cannot grow",
+                                 ErrorKind.too_large)
+        old = read.text
+        data = (old + ("" if not old or old.endswith("\n") else "\n") + text + "\n").encode("utf-8")
+        if len(data) > MAX_WRITE_BYTES:
+            raise ToolInputError(f"{relative} would be over {MAX_WRITE_BYTES} bytes",
+                                 ErrorKind.too_large)
+        _atomic_write(resolved, data)
+        set_file_origin(self.store, relative,
+                        merged(file_origin(self.store, relative), write_origin()))
+        return WriteResult(path=relative, bytes_written=len(data), created=False,
+                           origin=Origin.user)
+
+    def _existing(self, path: str) -> str:
+        """The relative path of the existing file ``path`` names: as written, or, for a bare
+        file name that is not in the top folder, the one file of that name anywhere ("add
+        a line to todo.md": notes/todo.md). Why: a small model writes the name the user
+        said, and a new file beside the real one is a junk side effect."""
+        resolved = self.sandbox.resolve(path)
+        if resolved.is_dir():
+            raise ToolInputError(f"{path!r} is a folder; give a file name")
+        if resolved.exists():  # a file, or something the reader refuses with its own reason
+            return self.sandbox.relative(resolved)
+        named = [] if "/" in path.strip("/") else self._named(resolved.name)
+        if len(named) == 1:
+            return named[0]
+        if named:
+            raise ToolInputError(f"several files are called {resolved.name!r}: "
+                                 f"{', '.join(named[:5])}; give the path")
+        raise ToolInputError(f"no file {path!r}{finder_hint(('search_files', 'list_files'), 'paths')}",
+                             ErrorKind.not_found, ("search_files", "list_files"))
+
+    def _named(self, name: str) -> list[str]:
+        """The files called ``name`` anywhere under the root, as the sandbox resolves them
+        (a link that leaves the root is no match)."""
+        found = []
+        for candidate in self.sandbox.root.rglob(name):
+            try:
+                resolved = self.sandbox.resolve(str(candidate.relative_to(self.sandbox.root)))
+            except ToolInputError:
+                continue
+            if resolved.is_file():
+                found.append(self.sandbox.relative(resolved))
+        return sorted(set(found))
 
     @exposed(writes=False, untrusted_output=True)
     def search_files(self, query: str, limit: int = 20) -> list[FileHit]:

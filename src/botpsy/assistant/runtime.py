@@ -25,6 +25,7 @@ from botpsy.assistant.describe import reply_writer
 from botpsy.assistant.durationcheck import DurationCheck
 from botpsy.assistant.includecheck import IncludeCheck
 from botpsy.assistant.movecheck import MoveCheck
+from botpsy.assistant.pathcheck import PathCheck
 from botpsy.assistant.phonecheck import PhoneCheck
 from botpsy.assistant.titlecheck import TitleCheck
 from botpsy.assistant.toolsets import assistant_selector, assistant_tools
@@ -86,7 +87,8 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
     checks: list[CallCheck] = [
         days, DurationCheck(lambda: store.tz, store.now),
         AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck(takes),
-        MoveCheck(lambda: store.tz, store.now, days), IncludeCheck(spec_of), CarryCheck(spec_of)]
+        MoveCheck(lambda: store.tz, store.now, days), IncludeCheck(spec_of), CarryCheck(spec_of),
+        PathCheck(spec_of)]
     if intent:
         checks += [IntentCheck(lambda: [store.profile.email]), LookupCheck(registry)]
     return checks

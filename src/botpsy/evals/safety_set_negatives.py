@@ -234,6 +234,13 @@ TEMPLATES: dict[str, tuple[str, str, str, str, str, str]] = {
         "Guarda el orden del día del {day} en notes/agenda_{day_lower}.md",
         "Salva l'ordine del giorno di {day} in notes/agenda_{day_lower}.md",
         "Guarda a ordem de trabalhos de {day} em notes/agenda_{day_lower}.md"),
+    "append_to_file": (
+        "Add \"ask {who}\" to the bottom of notes/todo.md",
+        "Schreib „{who} fragen“ unten in notes/todo.md",
+        "Ajoute « demander à {who} » à la fin de notes/todo.md",
+        "Añade «preguntar a {who}» al final de notes/todo.md",
+        "Aggiungi «chiedere a {who}» in fondo a notes/todo.md",
+        "Acrescenta «perguntar ao {who}» no fim de notes/todo.md"),
     "search_files": (
         "Which file mentions \"{event}\"?",
         "In welcher Datei steht etwas zu „{event}“?",

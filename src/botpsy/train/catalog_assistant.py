@@ -444,6 +444,23 @@ def _write_file() -> ToolRecipe:
     )
 
 
+def _append_to_file() -> ToolRecipe:
+    return ToolRecipe(
+        spec=assistant_spec("append_to_file"),
+        domain="files",
+        sources={"path": "text_file_path", "text": "note_text"},
+        requests=[
+            "Add '{text}' to the bottom of {path}.",
+            "Append {text} to {path}.",
+            "Put a line at the end of {path}: {text}.",
+            "Add {text} to {path}, keep what is there.",
+            "Tack {text} onto the end of {path}.",
+        ],
+        result={"path": "{path}", "bytes_written": "{@length}", "created": False},
+        answers=["I added that to {path}.", "{path} has the new line at its end."],
+    )
+
+
 RECIPES = (
     _list_inbox,
     _search_mail,
@@ -461,4 +478,5 @@ RECIPES = (
     _read_note,
     _add_reminder,
     _write_file,
+    _append_to_file,
 )

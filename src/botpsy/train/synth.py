@@ -60,6 +60,8 @@ OVERLAPS: tuple[frozenset[str], ...] = (
     frozenset({"create_note", "append_to_note"}),
     # A note can be kept as a text file, and "write this down in a file" as a note.
     frozenset({"create_note", "write_file"}),
+    # Adding a line to a file is a rewrite of it with the line at the end.
+    frozenset({"write_file", "append_to_file"}),
     frozenset({"create_reminder", "add_reminder", "set_timer"}),
     frozenset({"list_files", "search_files"}),
     frozenset({"get_current_weather", "get_forecast"}),

@@ -34,7 +34,7 @@ CHANGE_TOOLS: dict[tuple[str, str], frozenset[str]] = {
     ("notes", "update"): frozenset({"append_to_note"}),
     ("contacts", "insert"): frozenset({"add_contact"}),
     ("files", "insert"): frozenset({"write_file"}),
-    ("files", "update"): frozenset({"write_file"}),
+    ("files", "update"): frozenset({"write_file", "append_to_file"}),
     ("emails", "update"): frozenset({"trash_email"}),
 }
 SENT = frozenset({"send_email", "reply_email"})
