@@ -11,10 +11,11 @@ from botpsy.agent.checks import Anticipating, Refusal
 from botpsy.agent.rules import CallContext, CallRule, CallRules, RuleKind
 from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.assistant.runtime import assistant_call_checks
+from botpsy.safety import ApproveAll
 from botpsy.tools import ToolRegistry
 from botpsy.types import Message, ToolCall, ToolSpec
 
-from .helpers import scripted
+from .helpers import call_text, scripted
 
 SPEC = ToolSpec(name="add_note", description="Add a note.", parameters={
     "type": "object", "properties": {"title": {"type": "string"}, "text": {"type": "string"}},
@@ -132,3 +133,27 @@ def test_grounding_reads_the_shown_items_from_the_context(tmp_path) -> None:
     assert rules.judge(CallContext(right, messages, spec), "single_call").refusal is None
     judged = rules.judge(CallContext(wrong, messages, spec), "single_call")
     assert "not an id that a lookup" in judged.refusal.reason
+
+
+def test_the_hint_is_read_by_the_model_and_never_said_to_the_person(tmp_path) -> None:
+    """A made-up id: the model reads which tool lists the ids, the person reads why the
+    call did not run; the person's words come from the refusal's fields, not its text."""
+    store = AssistantStore(tmp_path)
+    registry = ToolRegistry(assistant_tools(store))
+    agent = Agent(scripted([call_text("complete_reminder", reminder_id=9),
+                            call_text("complete_reminder", reminder_id=9)]),
+                  registry, call_mode="single_call", confirmer=ApproveAll())
+    result = agent.run("Tick off the dentist reminder")
+    refused = result.steps[0]
+    assert refused.finders == ["list_reminders"]
+    model_read = [m.content for m in result.messages if m.role == "tool"]
+    assert "list_reminders gives the ids" in model_read[0]
+    assert "gives the ids" not in refused.reason
+    assert "gives the" not in result.final_text
+
+
+def test_a_tools_hint_is_the_models_alone(tmp_path) -> None:
+    registry = ToolRegistry(assistant_tools(AssistantStore(tmp_path)))
+    result = registry.execute(ToolCall(name="delete_event", arguments={"event_id": 99}))
+    assert result.content.endswith("no event with id 99; list_events gives the ids")
+    assert result.detail == "no event with id 99" and result.finders == ["list_events"]

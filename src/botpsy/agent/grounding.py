@@ -257,7 +257,7 @@ def refusal_for(why: str, arg: str, fitting: list[Item], finder_names: list[str]
                        {arg: {"enum": [i.id for i in fitting]}})
     named = tuple(finder_names[:2])
     hint = "; ".join(f"{name} gives the ids" for name in named)
-    return Refusal(why + (f"; {hint}" if hint else ""), finders=named)
+    return Refusal(why, finders=named, hint=hint)
 
 
 def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]:

@@ -469,9 +469,9 @@ class Agent:
         - every call of the round failed (a made-up id, an unreadable date): one
           retry per tool and turn, with the error in view (so the lookup that a refused
           action was sent to, or the action after it, may be retried once too). When
-          the error names a tool
-          ("...; search_contacts gives the ids") the retry must call that tool; when a
-          check's refusal named the values to write instead, it must call the refused
+          the refusal names, as data, a tool that lists the values (``finders``:
+          ``search_contacts``) the retry must call that tool; when a rule's refusal
+          named the values to write instead, it must call the refused
           tool again (a weak model offered every tool wanders off to another).
         - every call of the round worked, and an action the request asked for (or
           one that failed earlier in the turn) has not run yet: the model must now
@@ -780,12 +780,13 @@ class Agent:
         judged = self.call_rules.judge(context, self.call_mode)
         if judged.refusal is None:
             return review
-        why = remember(turn.narrowing, review.call, judged.refusal)
+        refusal = judged.refusal
+        remember(turn.narrowing, review.call, refusal)
         if judged.kept is not None:
             turn.kept[review.call.name] = judged.kept
-        return Review(review.call, AuditDecision.invalid, why, review.taint,
-                      feedback=f"Error: {why}", finders=judged.refusal.finders,
-                      instead=judged.refusal.instead)
+        return Review(review.call, AuditDecision.invalid, refusal.reason, review.taint,
+                      feedback=f"Error: {refusal.for_model}", finders=refusal.finders,
+                      instead=refusal.instead)
 
     def _record(self, turn: _Turn, outcome: Outcome) -> Iterator[AgentEvent]:
         turn.steps.append(outcome.step)

@@ -36,6 +36,7 @@ from botpsy.agent.run_events import AgentStep, failed
 from botpsy.answers import json_echo, tool_values
 from botpsy.safety.audit import AuditDecision
 from botpsy.safety.taint import AGENT_SOURCE
+from botpsy.tools import ToolErrorKind
 from botpsy.types import Message
 
 MAX_LINES = 8  # list lines shown before "...and N more."
@@ -150,23 +151,22 @@ def at(text: str | None, now: datetime, relative: bool = False) -> str:
 
 
 # -- failures as sentences -----------------------------------------------------------------
-_TOOL_FAILED = re.compile(r"^tool '[^']*' failed: (?:(?:ToolInputError|ValueError): )?")
-_INVALID = re.compile(r"^Invalid arguments(?: for \S+)?: ")
-_FINDER = re.compile(r";\s*\w+(?: or \w+)* gives the (?:ids|addresses)\b")
-
-
 _ISO_MOMENT = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:\d{2})?")
 
 
-def _detail(message: str, now: datetime) -> str:
-    """A tool's or a check's error (written for the model) as a clause for a person:
-    no "tool 'x' failed: ValueError:", no hint at which tool lists the ids, times local."""
-    text = _FINDER.sub("", _TOOL_FAILED.sub("", message.removeprefix("Error: ").strip()))
-    text = _ISO_MOMENT.sub(lambda m: at(m.group(), now) or m.group(), text)
-    if _INVALID.match(text):
-        what = re.sub(r"\s*\([^()]*\)", "", _INVALID.sub("", text))  # schema notes: not for people
+def _detail(step: AgentStep, now: datetime) -> str:
+    """A failed call's error as a clause for a person, built from the step's fields (its
+    ``error_kind`` and ``detail``: the tool's or the rule's words without the hint meant
+    for the model), never by reading the model's error text; times local."""
+    result = step.result
+    kind = step.error_kind or (result.error_kind if result is not None else None)
+    text = step.detail or ((result.detail or result.error) if result is not None
+                           else step.reason) or ""
+    text = _ISO_MOMENT.sub(lambda m: at(m.group(), now) or m.group(), text.strip())
+    if kind is ToolErrorKind.invalid_arguments:
+        what = re.sub(r"\s*\([^()]*\)", "", text)  # schema notes: not for people
         text = f"the model's call was incomplete or wrong ({what.rstrip('.')})"
-    elif text.startswith("unknown tool"):
+    elif kind is ToolErrorKind.unknown_tool:
         text = "the model asked for a tool that does not exist"
     if "{" in text or "Traceback" in text:
         text = "the tool failed"
@@ -248,9 +248,7 @@ class ReplyWriter:
 
     def error(self, step: AgentStep) -> str:
         """A failed call as a sentence: what could not be done, and why."""
-        result = step.result
-        message = (result.error or result.content) if result is not None else step.reason
-        detail = _detail(message or "", self.clock())
+        detail = _detail(step, self.clock())
         return sentence(f"I could not {self.action(step.call.name)}"
                         + (f": {detail}" if detail else ""))
 
