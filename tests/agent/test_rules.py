@@ -157,3 +157,19 @@ def test_a_tools_hint_is_the_models_alone(tmp_path) -> None:
     result = registry.execute(ToolCall(name="delete_event", arguments={"event_id": 99}))
     assert result.content.endswith("no event with id 99; list_events gives the ids")
     assert result.detail == "no event with id 99" and result.finders == ["list_events"]
+
+
+def test_a_rule_declares_exactly_the_protocols_its_check_serves() -> None:
+    class Ahead:
+        def __call__(self, call: ToolCall, messages: list[Message]) -> None:
+            return None
+
+        def expected(self, spec: ToolSpec, messages: list[Message]) -> dict:
+            return {}
+
+    assert CallRule("a", Ahead()).serves == (Anticipating,)  # read off a plain check
+    assert CallRule("a", Ahead(), serves=(Anticipating,)).serves == (Anticipating,)
+    with pytest.raises(ValueError, match="declares"):
+        CallRule("a", Ahead(), serves=())  # a method the declaration leaves out
+    with pytest.raises(ValueError, match="declares"):
+        CallRule("a", _refuse("x"), serves=(Anticipating,))  # one the check lacks

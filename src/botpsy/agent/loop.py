@@ -873,7 +873,8 @@ class Agent:
 
 def grounding_rule(registry: ToolRegistry) -> CallRule:
     """Grounding as the registry's rule: an item rule, judged in single_call mode."""
-    return CallRule("grounding", Grounding(registry), RuleKind.item, single_call=True)
+    return CallRule("grounding", Grounding(registry), RuleKind.item, single_call=True,
+                    serves=())
 
 
 # A question that asks for an item's content, not whether it exists.

@@ -30,7 +30,16 @@ from enum import Enum
 from functools import cached_property
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from botpsy.agent.checks import CallCheck, Refusal, combine, kept_arguments, said_arguments
+from botpsy.agent.checks import (
+    Anticipating,
+    CallCheck,
+    Prerequisite,
+    Reading,
+    Refusal,
+    combine,
+    kept_arguments,
+    said_arguments,
+)
 from botpsy.agent.grounding import Item, shown_items, user_text
 from botpsy.agent.intent import latest_request
 from botpsy.safety.argument_origin import ArgumentTrace
@@ -38,6 +47,8 @@ from botpsy.safety.taint import TaintTracker, TaintVerdict
 from botpsy.types import Message, ToolCall, ToolSpec
 
 T = TypeVar("T")
+# The optional protocols a rule may serve besides judging a call (``agent.checks``).
+PROTOCOLS: tuple[type, ...] = (Anticipating, Prerequisite, Reading)
 
 
 @dataclass(frozen=True)
@@ -94,12 +105,25 @@ class RuleKind(str, Enum):
 class CallRule:
     """One named rule of the registry. ``single_call``: judged only in the agent's
     single_call mode (grounding: a model that decides for itself is not held to the
-    items shown)."""
+    items shown). ``serves``: the optional protocols (``PROTOCOLS``) the loop may ask
+    of it; declared, it must be exactly those the check implements, so a method added
+    to a check without its declaration (or the reverse) fails where the rules are
+    built; left out (a plain list of checks), it is read off the check."""
 
     name: str
     check: CallCheck | ContextRule
     kind: RuleKind = RuleKind.value
     single_call: bool = False
+    serves: tuple[type, ...] | None = None
+
+    def __post_init__(self) -> None:
+        implemented = tuple(p for p in PROTOCOLS if isinstance(self.check, p))
+        if self.serves is None:
+            object.__setattr__(self, "serves", implemented)
+        elif set(self.serves) != set(implemented):
+            raise ValueError(
+                f"call rule {self.name!r} declares {_names(self.serves)} but its check "
+                f"implements {_names(implemented)}")
 
     def judge(self, context: CallContext) -> str | Refusal | None:
         """The rule's objection to the call, or None."""
@@ -159,7 +183,7 @@ class CallRules:
     def serving(self, protocol: type[T]) -> list[T]:
         """The checks that implement an optional protocol (``checks.Anticipating``,
         ``Prerequisite``, ``Reading``), in order."""
-        return [rule.check for rule in self._rules if isinstance(rule.check, protocol)]
+        return [rule.check for rule in self._rules if protocol in (rule.serves or ())]
 
     def judge(self, context: CallContext, mode: str = "auto") -> Judgement:
         """Every rule's objection to the call as one refusal, and the retry's kept
@@ -177,3 +201,7 @@ class CallRules:
         elif kinds == {RuleKind.item} and context.spec is not None:
             kept = said_arguments(context.call, context.spec, context.said)
         return Judgement(found, kept)
+
+
+def _names(protocols: Iterable[type]) -> list[str]:
+    return [p.__name__ for p in protocols]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from botpsy.agent import Agent, SessionStore, SystemPrompt
+from botpsy.agent.checks import Anticipating, Prerequisite, Reading
 from botpsy.agent.intent import IntentCheck
 from botpsy.agent.lookup import LookupCheck
 from botpsy.agent.loop import grounding_rule
@@ -92,16 +93,20 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         return ((spec.parameters or {}).get("properties") or {}) if spec else ()
 
     days = DayCheck(lambda: store.tz, store.now, takes)
+    ahead, first = (Anticipating,), (Anticipating, Prerequisite)
     rules = [
         grounding_rule(registry),
-        CallRule("day", days), CallRule("duration", DurationCheck(lambda: store.tz, store.now)),
-        CallRule("address", AddressCheck(lambda: [store.profile.email])),
-        CallRule("phone", PhoneCheck()), CallRule("title", TitleCheck(takes)),
-        CallRule("move", MoveCheck(lambda: store.tz, store.now, days)),
-        CallRule("include", IncludeCheck(spec_of)), CallRule("carry", CarryCheck(spec_of))]
+        CallRule("day", days, serves=first),
+        CallRule("duration", DurationCheck(lambda: store.tz, store.now), serves=()),
+        CallRule("address", AddressCheck(lambda: [store.profile.email]), serves=first),
+        CallRule("phone", PhoneCheck(), serves=ahead),
+        CallRule("title", TitleCheck(takes), serves=()),
+        CallRule("move", MoveCheck(lambda: store.tz, store.now, days), serves=ahead),
+        CallRule("include", IncludeCheck(spec_of), serves=ahead),
+        CallRule("carry", CarryCheck(spec_of), serves=(Anticipating, Reading))]
     if intent:
-        rules += [CallRule("intent", IntentCheck(lambda: [store.profile.email])),
-                  CallRule("lookup", LookupCheck(registry), RuleKind.item)]
+        rules += [CallRule("intent", IntentCheck(lambda: [store.profile.email]), serves=ahead),
+                  CallRule("lookup", LookupCheck(registry), RuleKind.item, serves=())]
     return CallRules(rules)
 
 
