@@ -1,7 +1,7 @@
 """A deployment's own checks of a call, and what a refused call's retry may write.
 
-A check (``Agent(call_checks=[...])``) reads a proposed call and the conversation and
-returns why the call must not run, or None. It may return a ``Refusal`` instead of a
+A check (``Agent(call_checks=[...])``, registered as a rule of ``agent.rules.CallRules``)
+reads a proposed call and the conversation and returns why the call must not run, or None. It may return a ``Refusal`` instead of a
 plain reason, naming the values a retry may write for the refused arguments, as JSON
 schema keywords (a ``pattern``). Why: told in words that "end falls on Sunday, a day the
 request does not name", a 135M model writes the same Sunday again (everyday requests,

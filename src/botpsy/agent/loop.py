@@ -55,7 +55,7 @@ from botpsy.agent.guard import LoopGuard, Repeat
 from botpsy.agent.intent import is_lookup, latest_request
 from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder
 from botpsy.agent.reply import ReplyWriter
-from botpsy.agent.rules import CallContext, CallRule, CallRules, RuleKind
+from botpsy.agent.rules import CallContext, CallRule, CallRules, ContextRule, RuleKind
 from botpsy.agent.run_events import (
     AgentEvent,
     AgentResult,
@@ -217,7 +217,7 @@ class Agent:
         self.read_request = read_request
 
     @property
-    def call_checks(self) -> list:
+    def call_checks(self) -> list[CallCheck | ContextRule]:
         """The checks of ``call_rules``, in their order (grounding included)."""
         return self.call_rules.checks()
 

@@ -31,11 +31,10 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-from botpsy.agent.intent import is_lookup
+from botpsy.agent.intent import is_lookup, latest_request
 from botpsy.agent.run_events import AgentStep, failed
 from botpsy.answers import json_echo, tool_values
 from botpsy.safety.audit import AuditDecision
-from botpsy.safety.taint import AGENT_SOURCE
 from botpsy.tools import ToolErrorKind
 from botpsy.types import Message
 
@@ -204,14 +203,6 @@ def _ran(step: AgentStep) -> bool:
             and step.result is not None and step.result.ok)
 
 
-def user_request(messages: Sequence[Message]) -> str:
-    """The person's own last message (not one the agent wrote in their place)."""
-    for message in reversed(messages):
-        if message.role == "user" and not (message.source or "").startswith(AGENT_SOURCE):
-            return message.content
-    return ""
-
-
 class ReplyWriter:
     """Says the outcome of a turn's calls in words, for people (see the module doc).
 
@@ -260,7 +251,7 @@ class ReplyWriter:
         reminder, not that the list of reminders was empty."""
         parts: list[str] = []
         changed = any(_ran(s) and s.writes for s in steps) and \
-            not is_lookup(user_request(messages))
+            not is_lookup(latest_request(list(messages)))
         for index, step in enumerate(steps):
             later = steps[index + 1:]
             if not _ran(step) and any(_ran(s) and s.call.name == step.call.name for s in later):
@@ -277,7 +268,7 @@ class ReplyWriter:
         agent's own report of them (text alone when the turn made no call)."""
         if not steps:
             return text
-        if self.good(text, steps, user_request(messages)):
+        if self.good(text, steps, latest_request(list(messages))):
             return text
         return self.report(steps, messages)
 
