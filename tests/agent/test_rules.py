@@ -12,6 +12,8 @@ from botpsy.agent.rules import CallContext, CallRule, CallRules, RuleKind
 from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.assistant.runtime import assistant_call_checks
 from botpsy.safety import ApproveAll
+from botpsy.safety.argument_origin import ValueOrigin
+from botpsy.safety.taint import TaintTracker
 from botpsy.tools import ToolRegistry
 from botpsy.types import Message, ToolCall, ToolSpec
 
@@ -173,3 +175,17 @@ def test_a_rule_declares_exactly_the_protocols_its_check_serves() -> None:
         CallRule("a", Ahead(), serves=())  # a method the declaration leaves out
     with pytest.raises(ValueError, match="declares"):
         CallRule("a", _refuse("x"), serves=(Anticipating,))  # one the check lacks
+
+
+def test_the_context_carries_the_taint_trackers_reading_of_the_values() -> None:
+    messages = [Message(role="user", content="first message"),
+                Message(role="assistant", content="ok"),
+                Message(role="user", content="email dana@example.com the plan")]
+    call = ToolCall(name="send_email", arguments={"to": "dana@example.com", "body": "plan"})
+    tracker = TaintTracker.from_messages(messages)
+    context = CallContext(call, messages, taint=tracker.check(call), tracker=tracker)
+    assert context.request == "email dana@example.com the plan"
+    assert context.said.startswith("first message")
+    assert {t.path: t.origin for t in context.traces}["to"] is ValueOrigin.user
+    assert not context.taint.tainted
+    assert CallContext(call, messages).traces == ()  # no tracker, no reading
