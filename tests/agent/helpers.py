@@ -78,8 +78,8 @@ def small_registry(world: World) -> ToolRegistry:
             body: Message text.
         """
         if world.strict_addresses and "@" not in to:
-            raise ToolRefusal(f"to: could not read {to!r}; search_contacts gives the addresses",
-                              finders=("search_contacts",))
+            raise ToolRefusal(f"to: could not read {to!r}", finders=("search_contacts",),
+                              hint="; search_contacts gives the addresses")
         world.sent.append({"to": to, "subject": subject, "body": body})
         return f"sent to {to}"
 

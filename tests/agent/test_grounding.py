@@ -71,7 +71,10 @@ def test_an_action_must_name_an_item_shown_and_asked_about(
 def test_without_a_matching_item_shown_the_error_names_the_lookup(registry: ToolRegistry) -> None:
     why = ungrounded(ToolCall(name="complete_reminder", arguments={"reminder_id": 9}),
                      [Message(role="user", content="Tick off the dentist reminder")], registry)
-    assert why is not None and "list_reminders gives the ids" in why.reason and not why.narrow
+    assert why is not None and not why.narrow and why.finders == ("list_reminders",)
+    # the hint is the model's to read; the reason is said to the person too
+    assert "list_reminders gives the ids" in why.for_model
+    assert "gives the ids" not in why.reason
 
 
 def test_items_of_another_family_do_not_ground_an_id(registry: ToolRegistry) -> None:
@@ -80,7 +83,7 @@ def test_items_of_another_family_do_not_ground_an_id(registry: ToolRegistry) -> 
                              {"id": 1, "name": "Priya Shah"})
     assert [i.family for i in shown_items(messages)] == ["contact"]
     why = ungrounded(ToolCall(name="delete_event", arguments={"event_id": 1}), messages, registry)
-    assert why is not None and "list_events gives the ids" in why.reason
+    assert why is not None and "list_events gives the ids" in why.for_model
 
 
 def test_shared_numbers_do_not_make_an_item_relevant(registry: ToolRegistry) -> None:

@@ -84,7 +84,8 @@ def test_lookup_by_id_needs_a_shown_item_that_fits(registry: ToolRegistry) -> No
     check = LookupCheck(registry)
     guessed = ToolCall(name="get_contact", arguments={"contact_id": 1})
     refusal = check(guessed, conversation("What's Jamie's number?"))
-    assert refusal is not None and "search_contacts" in str(refusal)
+    assert refusal is not None and refusal.finders == ("search_contacts",)
+    assert "search_contacts" in refusal.for_model
     shown = conversation("What's Jamie's number?", "search_contacts")
     refusal = check(guessed, shown)
     assert refusal is not None and refusal.narrow == {"contact_id": {"enum": [4]}}

@@ -30,7 +30,7 @@ from botpsy.safety.confirm import ConfirmationRequest, Confirmer, confirmation_g
 from botpsy.safety.policy import ScopeDecision, ScopePolicy
 from botpsy.safety.provenance import origin_for, writing_as
 from botpsy.safety.taint import AGENT_SOURCE, TaintVerdict
-from botpsy.tools import ToolRegistry, ToolResult
+from botpsy.tools import ToolErrorKind, ToolRegistry, ToolResult
 from botpsy.types import Message, ToolCall, tool_source
 
 
@@ -48,6 +48,8 @@ class Review:
     stop: bool = False  # the loop guard says: end the run
     finders: tuple[str, ...] = ()  # a check's refusal: the tools that list valid values
     instead: tuple[str, ...] = ()  # a check's refusal: the tools to call in its place
+    error_kind: ToolErrorKind | None = None  # why an invalid call is invalid (AgentStep)
+    detail: str = ""  # an invalid call's problem in words for a person (AgentStep)
 
 
 @dataclass
@@ -104,12 +106,13 @@ class CallPipeline:
         if call.name not in self.registry:
             failed = self.registry.execute(call)  # the registry's message names close tools
             return Review(call, AuditDecision.invalid, failed.error or "unknown tool", taint,
-                          feedback=failed.content)
+                          feedback=failed.content, error_kind=ToolErrorKind.unknown_tool)
         tool = self.registry.get(call.name)
         verdict = tool.validate(call.arguments)
         if not verdict.ok:
             return Review(call, AuditDecision.invalid, verdict.feedback(call.name), taint,
-                          feedback="Error: " + verdict.feedback(call.name))
+                          feedback="Error: " + verdict.feedback(call.name),
+                          error_kind=ToolErrorKind.invalid_arguments, detail=verdict.problems())
         call = call.model_copy(update={"arguments": verdict.arguments})
         scope = self.policy.check_call(call, side_effect=tool.side_effect)
         if scope.blocked:
@@ -182,9 +185,12 @@ class CallPipeline:
         writes = review.call.name in self.registry and \
             self.registry.get(review.call.name).spec.changes_state
         finders = list(review.finders) or (result.finders if result is not None else [])
+        failure = result is not None and not result.ok
         return AgentStep(round=round_, call=review.call, decision=decision, reason=reason,
                          taint=review.taint, scope=review.scope, result=result, notice=notice,
-                         writes=writes, finders=finders, instead=list(review.instead))
+                         writes=writes, finders=finders, instead=list(review.instead),
+                         error_kind=review.error_kind or (result.error_kind if failure else None),
+                         detail=review.detail or (result.detail if failure else ""))
 
     def _audit(self, review: Review, round_: int, decision: AuditDecision, reason: str,
                *, begin: bool = False) -> AuditEntry | None:

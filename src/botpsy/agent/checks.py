@@ -1,7 +1,7 @@
 """A deployment's own checks of a call, and what a refused call's retry may write.
 
-A check (``Agent(call_checks=[...])``) reads a proposed call and the conversation and
-returns why the call must not run, or None. It may return a ``Refusal`` instead of a
+A check (``Agent(call_checks=[...])``, registered as a rule of ``agent.rules.CallRules``)
+reads a proposed call and the conversation and returns why the call must not run, or None. It may return a ``Refusal`` instead of a
 plain reason, naming the values a retry may write for the refused arguments, as JSON
 schema keywords (a ``pattern``). Why: told in words that "end falls on Sunday, a day the
 request does not name", a 135M model writes the same Sunday again (everyday requests,
@@ -29,7 +29,9 @@ from botpsy.types import Message, ToolCall, ToolSpec
 
 @dataclass(frozen=True)
 class Refusal:
-    """Why a call must not run, and per argument the schema keywords its retry must obey."""
+    """Why a call must not run, and per argument the schema keywords its retry must obey.
+    ``reason`` is said to the person as well as to the model; ``hint`` only to the model,
+    after it ("list_reminders gives the ids"): ``for_model`` is what the model reads."""
 
     reason: str
     narrow: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
@@ -38,6 +40,16 @@ class Refusal:
     # the tools that do what the request asked in place of the refused one ("a draft,
     # not a send": draft_email): the retry is made to call one of them
     instead: tuple[str, ...] = ()
+    hint: str = ""
+    # several refusals in one (``combine``): each one's text for the model, in order
+    parts: tuple[str, ...] = ()
+
+    @property
+    def for_model(self) -> str:
+        """The refusal as the model reads it: the reason with its hint (each part's)."""
+        if self.parts:
+            return "; and ".join(self.parts)
+        return f"{self.reason}; {self.hint}" if self.hint else self.reason
 
     def __str__(self) -> str:
         return self.reason
@@ -102,11 +114,12 @@ def combine(objections: list[str | Refusal]) -> Refusal | None:
             narrow.setdefault(arg, {}).update(keywords)
     finders = tuple(dict.fromkeys(f for r in refusals for f in r.finders))
     instead = tuple(dict.fromkeys(f for r in refusals for f in r.instead))
-    return Refusal("; and ".join(r.reason for r in refusals), narrow, finders, instead)
+    return Refusal("; and ".join(r.reason for r in refusals), narrow, finders, instead,
+                   parts=tuple(r.for_model for r in refusals))
 
 
 def remember(narrowing: Narrowing, call: ToolCall, why: Refusal) -> str:
-    """Keep a refusal's narrowing for ``call``'s tool; the reason as text."""
+    """Keep a refusal's narrowing for ``call``'s tool; the reason as a person reads it."""
     for arg, keywords in why.narrow.items():
         narrowing.setdefault(call.name, {}).setdefault(arg, {}).update(keywords)
     return why.reason

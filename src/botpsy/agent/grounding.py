@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from botpsy.agent.checks import Refusal, narrowed
 from botpsy.agent.selection import (
@@ -47,6 +48,9 @@ from botpsy.language import DAY_PARTS, RELATIVE_DAYS
 from botpsy.safety.taint import AGENT_SOURCE
 from botpsy.tools import ToolRegistry
 from botpsy.types import Message, ToolCall, ToolSpec
+
+if TYPE_CHECKING:  # the rules module reads this one; a rule only reads its context
+    from botpsy.agent.rules import CallContext
 
 _TERM = re.compile(r"[^\W\d_][\w-]*")
 MAX_TERMS = 8
@@ -213,18 +217,39 @@ def ungrounded(
     return off_request_id(call, messages, registry, fit_needed=True)
 
 
+class Grounding:
+    """Grounding as a call rule (an item rule of ``agent.rules.CallRules``, judged in
+    single_call mode): ``ungrounded`` over the call's ``CallContext``."""
+
+    def __init__(self, registry: ToolRegistry):
+        self.registry = registry
+
+    def judge(self, context: CallContext) -> Refusal | None:
+        if not acts_on_items(context.call.name):
+            return None
+        return off_request_id(context.call, context.messages, self.registry, fit_needed=True,
+                              said=context.said, shown=context.shown)
+
+    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+        return ungrounded(call, messages, self.registry)
+
+
 def off_request_id(call: ToolCall, messages: list[Message], registry: ToolRegistry, *,
-                   fit_needed: bool) -> Refusal | None:
+                   fit_needed: bool, said: str | None = None,
+                   shown: Iterable[Item] | None = None) -> Refusal | None:
     """Why an ``*_id`` argument of ``call`` names an item no lookup showed (and the user
     did not write), or one off the request: with ``fit_needed``, one that shares no word
-    with it; without, one that does not while other shown items do."""
+    with it; without, one that does not while other shown items do. ``said`` and
+    ``shown``: the user's words and the shown items where the caller has read them
+    (``agent.rules.CallContext``); else they are read from ``messages``."""
     ids = id_arguments(call)
     if not ids:
         return None
     family = name_family(call.name)
-    said = user_text(messages)
+    said = user_text(messages) if said is None else said
     wanted = words(said)
-    items = [i for i in shown_items(messages) if i.family == family]
+    items = [i for i in (shown_items(messages) if shown is None else shown)
+             if i.family == family]
     fitting = {i.id: i for i in items if i.words & wanted}
     for arg, value in ids.items():
         if value in named_ids(said):
@@ -250,7 +275,7 @@ def refusal_for(why: str, arg: str, fitting: list[Item], finder_names: list[str]
                        {arg: {"enum": [i.id for i in fitting]}})
     named = tuple(finder_names[:2])
     hint = "; ".join(f"{name} gives the ids" for name in named)
-    return Refusal(why + (f"; {hint}" if hint else ""), finders=named)
+    return Refusal(why, finders=named, hint=hint)
 
 
 def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]:

@@ -18,10 +18,15 @@ one that reads what it found never meets the second.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, off_request_id
 from botpsy.tools import ToolRegistry
 from botpsy.types import Message, ToolCall
+
+if TYPE_CHECKING:
+    from botpsy.agent.rules import CallContext
 
 
 class LookupCheck:
@@ -34,3 +39,10 @@ class LookupCheck:
         if acts_on_items(call.name):
             return None  # agent.grounding judges those
         return off_request_id(call, messages, self.registry, fit_needed=False)
+
+    def judge(self, context: CallContext) -> Refusal | None:
+        """The same rule over a call's ``CallContext`` (its provenance read once)."""
+        if acts_on_items(context.call.name):
+            return None
+        return off_request_id(context.call, context.messages, self.registry, fit_needed=False,
+                              said=context.said, shown=context.shown)

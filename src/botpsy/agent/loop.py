@@ -36,21 +36,18 @@ from botpsy.agent.checks import (
     Narrowing,
     Prerequisite,
     Reading,
-    combine,
     determined_arguments,
-    kept_arguments,
     narrowed,
     remember,
-    said_arguments,
 )
 from botpsy.agent.compact import compactions
 from botpsy.agent.grounding import (
+    Grounding,
     finders,
     forced_spec,
     lookup_terms,
     result_objects,
     shown_items,
-    ungrounded,
     user_text,
     vouched_ids,
     words,
@@ -59,6 +56,7 @@ from botpsy.agent.guard import LoopGuard, Repeat
 from botpsy.agent.intent import is_lookup, latest_request
 from botpsy.agent.prompt import SystemPrompt, SystemPromptBuilder
 from botpsy.agent.reply import ReplyWriter
+from botpsy.agent.rules import CallContext, CallRule, CallRules, ContextRule, RuleKind
 from botpsy.agent.run_events import (
     AgentEvent,
     AgentResult,
@@ -166,9 +164,10 @@ class Agent:
 
     ``max_rounds`` (model generations per turn) defaults to ``safety.max_rounds``;
     ``tool_selector`` narrows the tools shown to the model each turn; ``call_checks``
-    are the deployment's own checks of a call against the conversation (the assistant's
-    ``DayCheck``): a call one of them objects to is refused as invalid, with the reason
-    as its error, before it could run or be confirmed.
+    are the deployment's own rules for a call (``agent.rules.CallRules``, or a plain list
+    of checks such as the assistant's ``DayCheck``): a call one of them objects to is
+    refused as invalid, with the reason as its error, before it could run or be
+    confirmed. Grounding is the first rule unless the registry places it.
 
     ``call_mode="single_call"`` is for models too small to decide on their own to
     call a tool or to summarise a result (SmolLM2-135M does neither unaided): when
@@ -195,14 +194,14 @@ class Agent:
         tool_selector: ToolSelector | None = None,
         params: GenerationParams | None = None,
         call_mode: str = "auto",
-        call_checks: Sequence[CallCheck] = (),
+        call_checks: CallRules | Sequence[CallCheck] = (),
         replies: ReplyWriter | None = None,
         read_request: Callable[[str], str] | None = None,
     ):
         if call_mode not in ("auto", "single_call"):
             raise ValueError(f"call_mode must be 'auto' or 'single_call', got {call_mode!r}")
         self.call_mode = call_mode
-        self.call_checks = list(call_checks)
+        self.call_rules = CallRules.of(call_checks).with_first(grounding_rule(registry))
         self.model = model
         self.registry = registry
         self.safety = safety or SafetyConfig()
@@ -217,6 +216,11 @@ class Agent:
         # how the user's words are read before anything reads them (the assistant's
         # corrects misspelt key words: ``agent.spelling``); the scope policy reads them raw
         self.read_request = read_request
+
+    @property
+    def call_checks(self) -> list[CallCheck | ContextRule]:
+        """The checks of ``call_rules``, in their order (grounding included)."""
+        return self.call_rules.checks()
 
     # -- public API ---------------------------------------------------------------------
     def run(
@@ -466,9 +470,9 @@ class Agent:
         - every call of the round failed (a made-up id, an unreadable date): one
           retry per tool and turn, with the error in view (so the lookup that a refused
           action was sent to, or the action after it, may be retried once too). When
-          the error names a tool
-          ("...; search_contacts gives the ids") the retry must call that tool; when a
-          check's refusal named the values to write instead, it must call the refused
+          the refusal names, as data, a tool that lists the values (``finders``:
+          ``search_contacts``) the retry must call that tool; when a rule's refusal
+          named the values to write instead, it must call the refused
           tool again (a weak model offered every tool wanders off to another).
         - every call of the round worked, and an action the request asked for (or
           one that failed earlier in the turn) has not run yet: the model must now
@@ -587,7 +591,7 @@ class Agent:
             return []
         actions = self.registry.specs([n for group in turn.requested for n in sorted(group)
                                        if n in self.registry])
-        for need in (need for check in self.call_checks if isinstance(check, Reading)
+        for need in (need for check in self.call_rules.serving(Reading)
                      for spec in actions for need in check.reads_first(spec, turn.messages)):
             # the family's tool that reads an item, before one that lists a folder
             for spec in sorted(self.registry.specs(), key=lambda s: not s.name.startswith("read")):
@@ -633,7 +637,7 @@ class Agent:
             return set()
         own = {name_family(name)} if not creates(name) and self._takes_id(name) else set()
         spec = self.registry.get(name).spec
-        return own | {family for check in self.call_checks if isinstance(check, Prerequisite)
+        return own | {family for check in self.call_rules.serving(Prerequisite)
                       for family in check.needs_first(spec, turn.messages)}
 
     def _takes_id(self, name: str) -> bool:
@@ -647,10 +651,9 @@ class Agent:
         """``spec`` held to what the call checks say the request already fixes
         (``agent.checks.Anticipating``): a first call cannot write what they would refuse."""
         fixed: Narrowing = {}
-        for check in self.call_checks:
-            if isinstance(check, Anticipating):
-                for arg, keywords in check.expected(spec, turn.messages).items():
-                    fixed.setdefault(spec.name, {}).setdefault(arg, {}).update(keywords)
+        for check in self.call_rules.serving(Anticipating):
+            for arg, keywords in check.expected(spec, turn.messages).items():
+                fixed.setdefault(spec.name, {}).setdefault(arg, {}).update(keywords)
         return narrowed(spec, fixed)
 
     def _narrow_forced(self, turn: _Turn, spec: ToolSpec) -> ToolSpec:
@@ -756,7 +759,8 @@ class Agent:
         stop = False
         for call, taint in zip(calls, verdicts):
             yield AgentEvent(type="call", call=call)
-            review = self._ground(turn, turn.pipeline.review(call, taint, turn.guard.propose(call)))
+            review = self._ground(turn, turn.pipeline.review(call, taint, turn.guard.propose(call)),
+                                  tracker)
             stop = stop or review.stop
             yield AgentEvent(type="decision", step=turn.pipeline.step(
                 review, turn.rounds, review.decision, review.reason))
@@ -764,32 +768,26 @@ class Agent:
             yield from self._record(turn, outcome)
         return stop
 
-    def _ground(self, turn: _Turn, review: Review) -> Review:
-        """A call that would run is rejected as invalid when a ``call_checks`` entry
-        objects, or, in single_call mode, when it acts on an item the model made up or
-        on one off the request (``agent.grounding``). Every objection goes into the one
-        error, and every narrowing into the retry's schemas."""
+    def _ground(self, turn: _Turn, review: Review, tracker: TaintTracker) -> Review:
+        """A call that would run is rejected as invalid when a rule of ``call_rules``
+        objects (grounding, in single_call mode: an item the model made up or one off the
+        request). The registry combines every objection into one refusal and says what
+        the retry keeps; every narrowing goes into the retry's schemas."""
         runs = (AuditDecision.executed, AuditDecision.needs_confirmation)
         if review.decision not in runs:
             return review
-        grounding = (ungrounded(review.call, turn.messages, self.registry)
-                     if self.call_mode == "single_call" else None)
-        checked = [check(review.call, turn.messages) for check in self.call_checks]
-        found = combine([w for w in [grounding, *checked] if w])
-        if found is None:
+        spec = self.registry.get(review.call.name).spec
+        context = CallContext(review.call, turn.messages, spec, review.taint, tracker)
+        judged = self.call_rules.judge(context, self.call_mode)
+        if judged.refusal is None:
             return review
-        why = remember(turn.narrowing, review.call, found)
-        if found.narrow and grounding is None:
-            # the checks judged the call's values and named what to change: the retry
-            # keeps the rest (not after a made-up id, whose call is no call to keep)
-            turn.kept[review.call.name] = kept_arguments(review.call, found)
-        elif grounding is not None and not any(checked):
-            # refused for its item alone: what the user's own words gave the call stays
-            # ("add oat milk to the groceries note": the text, once the note is found)
-            turn.kept[review.call.name] = said_arguments(
-                review.call, self.registry.get(review.call.name).spec, user_text(turn.messages))
-        return Review(review.call, AuditDecision.invalid, why, review.taint,
-                      feedback=f"Error: {why}", finders=found.finders, instead=found.instead)
+        refusal = judged.refusal
+        remember(turn.narrowing, review.call, refusal)
+        if judged.kept is not None:
+            turn.kept[review.call.name] = judged.kept
+        return Review(review.call, AuditDecision.invalid, refusal.reason, review.taint,
+                      feedback=f"Error: {refusal.for_model}", finders=refusal.finders,
+                      instead=refusal.instead)
 
     def _record(self, turn: _Turn, outcome: Outcome) -> Iterator[AgentEvent]:
         turn.steps.append(outcome.step)
@@ -872,6 +870,12 @@ class Agent:
             tracker.add_untrusted(f"the description of {spec.name} ({spec.source})",
                                   json_text(spec.to_openai()))
         return tracker
+
+
+def grounding_rule(registry: ToolRegistry) -> CallRule:
+    """Grounding as the registry's rule: an item rule, judged in single_call mode."""
+    return CallRule("grounding", Grounding(registry), RuleKind.item, single_call=True,
+                    serves=())
 
 
 # A question that asks for an item's content, not whether it exists.

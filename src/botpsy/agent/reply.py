@@ -31,11 +31,11 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-from botpsy.agent.intent import is_lookup
+from botpsy.agent.intent import is_lookup, latest_request
 from botpsy.agent.run_events import AgentStep, failed
 from botpsy.answers import json_echo, tool_values
 from botpsy.safety.audit import AuditDecision
-from botpsy.safety.taint import AGENT_SOURCE
+from botpsy.tools import ToolErrorKind
 from botpsy.types import Message
 
 MAX_LINES = 8  # list lines shown before "...and N more."
@@ -150,23 +150,22 @@ def at(text: str | None, now: datetime, relative: bool = False) -> str:
 
 
 # -- failures as sentences -----------------------------------------------------------------
-_TOOL_FAILED = re.compile(r"^tool '[^']*' failed: (?:(?:ToolInputError|ValueError): )?")
-_INVALID = re.compile(r"^Invalid arguments(?: for \S+)?: ")
-_FINDER = re.compile(r";\s*\w+(?: or \w+)* gives the (?:ids|addresses)\b")
-
-
 _ISO_MOMENT = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:\d{2})?")
 
 
-def _detail(message: str, now: datetime) -> str:
-    """A tool's or a check's error (written for the model) as a clause for a person:
-    no "tool 'x' failed: ValueError:", no hint at which tool lists the ids, times local."""
-    text = _FINDER.sub("", _TOOL_FAILED.sub("", message.removeprefix("Error: ").strip()))
-    text = _ISO_MOMENT.sub(lambda m: at(m.group(), now) or m.group(), text)
-    if _INVALID.match(text):
-        what = re.sub(r"\s*\([^()]*\)", "", _INVALID.sub("", text))  # schema notes: not for people
+def _detail(step: AgentStep, now: datetime) -> str:
+    """A failed call's error as a clause for a person, built from the step's fields (its
+    ``error_kind`` and ``detail``: the tool's or the rule's words without the hint meant
+    for the model), never by reading the model's error text; times local."""
+    result = step.result
+    kind = step.error_kind or (result.error_kind if result is not None else None)
+    text = step.detail or ((result.detail or result.error) if result is not None
+                           else step.reason) or ""
+    text = _ISO_MOMENT.sub(lambda m: at(m.group(), now) or m.group(), text.strip())
+    if kind is ToolErrorKind.invalid_arguments:
+        what = re.sub(r"\s*\([^()]*\)", "", text)  # schema notes: not for people
         text = f"the model's call was incomplete or wrong ({what.rstrip('.')})"
-    elif text.startswith("unknown tool"):
+    elif kind is ToolErrorKind.unknown_tool:
         text = "the model asked for a tool that does not exist"
     if "{" in text or "Traceback" in text:
         text = "the tool failed"
@@ -202,14 +201,6 @@ def _words(text: str) -> set[str]:
 def _ran(step: AgentStep) -> bool:
     return (step.decision in (AuditDecision.executed, AuditDecision.confirmed)
             and step.result is not None and step.result.ok)
-
-
-def user_request(messages: Sequence[Message]) -> str:
-    """The person's own last message (not one the agent wrote in their place)."""
-    for message in reversed(messages):
-        if message.role == "user" and not (message.source or "").startswith(AGENT_SOURCE):
-            return message.content
-    return ""
 
 
 class ReplyWriter:
@@ -248,9 +239,7 @@ class ReplyWriter:
 
     def error(self, step: AgentStep) -> str:
         """A failed call as a sentence: what could not be done, and why."""
-        result = step.result
-        message = (result.error or result.content) if result is not None else step.reason
-        detail = _detail(message or "", self.clock())
+        detail = _detail(step, self.clock())
         return sentence(f"I could not {self.action(step.call.name)}"
                         + (f": {detail}" if detail else ""))
 
@@ -262,7 +251,7 @@ class ReplyWriter:
         reminder, not that the list of reminders was empty."""
         parts: list[str] = []
         changed = any(_ran(s) and s.writes for s in steps) and \
-            not is_lookup(user_request(messages))
+            not is_lookup(latest_request(list(messages)))
         for index, step in enumerate(steps):
             later = steps[index + 1:]
             if not _ran(step) and any(_ran(s) and s.call.name == step.call.name for s in later):
@@ -279,7 +268,7 @@ class ReplyWriter:
         agent's own report of them (text alone when the turn made no call)."""
         if not steps:
             return text
-        if self.good(text, steps, user_request(messages)):
+        if self.good(text, steps, latest_request(list(messages))):
             return text
         return self.report(steps, messages)
 

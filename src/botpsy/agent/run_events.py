@@ -17,7 +17,7 @@ from botpsy.safety.audit import AuditDecision
 from botpsy.safety.confirm import ConfirmationRequest
 from botpsy.safety.policy import ScopeDecision, redact
 from botpsy.safety.taint import TaintVerdict
-from botpsy.tools import ToolResult
+from botpsy.tools import ToolErrorKind, ToolResult
 from botpsy.types import Message, ToolCall, Usage
 
 
@@ -49,6 +49,10 @@ class AgentStep(BaseModel):
     # a failure's tools that list the values the call needed (a tool's or a check's refusal)
     finders: list[str] = Field(default_factory=list)
     instead: list[str] = Field(default_factory=list)  # a check's refusal: tools to call instead
+    # a failure's category and its words for a person (no hint meant for the model):
+    # the tool's (``ToolResult.detail``), the arguments' problems, or a rule's reason
+    error_kind: ToolErrorKind | None = None
+    detail: str = ""
 
 
 def failed(step: AgentStep) -> bool:

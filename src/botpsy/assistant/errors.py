@@ -27,12 +27,14 @@ class ErrorKind(str, Enum):
 
 class ToolInputError(ToolRefusal):
     """Bad tool input; the store was not changed. ``finders``: the tools that list the
-    values it would take, for the agent's retry (``ToolRefusal``); a conflict (the item
-    is already there) is not retried."""
+    values it would take, for the agent's retry (``ToolRefusal``), named for the model
+    after the message ("; list_reminders gives the ids", ``listing`` naming what they
+    give); a conflict (the item is already there) is not retried."""
 
     def __init__(self, message: str, kind: ErrorKind = ErrorKind.invalid_argument,
-                 finders: tuple[str, ...] = ()) -> None:
-        super().__init__(message, finders, retry=kind is not ErrorKind.conflict)
+                 finders: tuple[str, ...] = (), listing: str = "ids") -> None:
+        super().__init__(message, finders, retry=kind is not ErrorKind.conflict,
+                         hint=finder_hint(tuple(finders), listing))
         self.kind = kind
 
     def __repr__(self) -> str:
@@ -47,5 +49,4 @@ def finder_hint(finders: tuple[str, ...], what: str = "ids") -> str:
 def not_found(what: str, item_id: int, *finders: str) -> ToolInputError:
     """The standard error for an unknown id; ``finders`` name the tools that list the
     real ids, because a small model that made an id up can then look it up instead."""
-    return ToolInputError(f"no {what} with id {item_id}{finder_hint(finders)}",
-                          ErrorKind.not_found, finders)
+    return ToolInputError(f"no {what} with id {item_id}", ErrorKind.not_found, finders)

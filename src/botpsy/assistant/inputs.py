@@ -10,7 +10,7 @@ import re
 from email import policy
 from email.errors import InvalidHeaderDefect, NonPrintableDefect
 
-from botpsy.assistant.errors import ToolInputError, finder_hint
+from botpsy.assistant.errors import ToolInputError
 
 MAX_TITLE_CHARS = 300
 MAX_BODY_CHARS = 100_000
@@ -91,8 +91,8 @@ def email_addresses(value: object, field: str = "to", finder: str = "") -> list[
         finders = (finder,) if finder else ()
         raise ToolInputError(
             f"{field}: could not read {raw!r} as email addresses "
-            "(write them like 'ana@example.com, Bo <bo@example.org>')"
-            + finder_hint(finders, "addresses"), finders=finders)
+            "(write them like 'ana@example.com, Bo <bo@example.org>')",
+            finders=finders, listing="addresses")
     for address in addresses:
         if not address.username or "." not in address.domain.strip("."):
             raise ToolInputError(f"{field}: {address.addr_spec!r} is not a valid email address")

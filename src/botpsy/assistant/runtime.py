@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from botpsy.agent import Agent, SessionStore, SystemPrompt
-from botpsy.agent.checks import CallCheck
+from botpsy.agent.checks import Anticipating, Prerequisite, Reading
 from botpsy.agent.intent import IntentCheck
 from botpsy.agent.lookup import LookupCheck
+from botpsy.agent.loop import grounding_rule
+from botpsy.agent.rules import CallRule, CallRules, RuleKind
 from botpsy.agent.session import SESSIONS_DB
 from botpsy.agent.spelling import read_request
 from botpsy.assistant.addresscheck import AddressCheck
@@ -68,13 +70,21 @@ class Assistant:
 
 
 def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
-                          intent: bool = True) -> list[CallCheck]:
-    """The assistant's own checks of a call against the conversation (``Agent.call_checks``),
+                          intent: bool = True) -> CallRules:
+    """The assistant's rules for a call (``Agent(call_checks=...)``, ``agent.rules``),
     shared by every place that builds its agent so evals score what ships. ``registry`` is
     the agent's: the DayCheck and TitleCheck read which time arguments a tool takes from it.
     ``intent``: also refuse writes the request did not ask for and lookups of items it did
     not name (``agent.intent``, ``agent.lookup``); off only for the evals' naive agent
-    (safety off), which shows what happens without any guard."""
+    (safety off), which shows what happens without any guard.
+
+    The order is the order in which their refusals are joined into the one error the
+    model reads, and it stays the order measured: grounding first (a made-up id makes
+    the call's other values moot, and its refusal sends the retry to a lookup); then the
+    values of the call as the request gives them: when (day, duration), to whom
+    (address, phone), what (title), the moved event, what must be included or carried;
+    then whether the request asked for the call at all (intent) and for a looked-up item
+    (lookup)."""
 
     def spec_of(name: str) -> ToolSpec | None:
         return registry.get(name).spec if name in registry else None
@@ -84,14 +94,22 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         return ((spec.parameters or {}).get("properties") or {}) if spec else ()
 
     days = DayCheck(lambda: store.tz, store.now, takes)
-    checks: list[CallCheck] = [
-        days, DurationCheck(lambda: store.tz, store.now),
-        AddressCheck(lambda: [store.profile.email]), PhoneCheck(), TitleCheck(takes),
-        MoveCheck(lambda: store.tz, store.now, days), IncludeCheck(spec_of), CarryCheck(spec_of),
-        PathCheck(spec_of)]
+    ahead, first = (Anticipating,), (Anticipating, Prerequisite)
+    rules = [
+        grounding_rule(registry),
+        CallRule("day", days, serves=first),
+        CallRule("duration", DurationCheck(lambda: store.tz, store.now), serves=()),
+        CallRule("address", AddressCheck(lambda: [store.profile.email]), serves=first),
+        CallRule("phone", PhoneCheck(), serves=ahead),
+        CallRule("title", TitleCheck(takes), serves=()),
+        CallRule("move", MoveCheck(lambda: store.tz, store.now, days), serves=ahead),
+        CallRule("include", IncludeCheck(spec_of), serves=ahead),
+        CallRule("carry", CarryCheck(spec_of), serves=(Anticipating, Reading)),
+        CallRule("path", PathCheck(spec_of), serves=ahead)]
     if intent:
-        checks += [IntentCheck(lambda: [store.profile.email]), LookupCheck(registry)]
-    return checks
+        rules += [CallRule("intent", IntentCheck(lambda: [store.profile.email]), serves=ahead),
+                  CallRule("lookup", LookupCheck(registry), RuleKind.item, serves=())]
+    return CallRules(rules)
 
 
 class StoreError(ValueError):

@@ -34,14 +34,20 @@ class ToolErrorKind(str, Enum):
 
 class ToolRefusal(ValueError):
     """A tool's refusal of its input that names, as data, the tools that list the values
-    it would take (``finders``: "no reminder 7" -> ``list_reminders``). The message is for
-    the model; the agent routes a retry by ``finders`` alone, never by the message's words
-    (a third party's error text can say anything). ``retry``: False when no other
-    arguments can make the call succeed (the item is already there), so the agent does
-    not ask the model to try again."""
+    it would take (``finders``: "no reminder 7" -> ``list_reminders``). The agent routes a
+    retry by ``finders`` alone, never by the message's words (a third party's error text
+    can say anything). ``retry``: False when no other arguments can make the call succeed
+    (the item is already there), so the agent does not ask the model to try again.
 
-    def __init__(self, message: str, finders: tuple[str, ...] = (), retry: bool = True) -> None:
-        super().__init__(message)
+    ``detail`` is the refusal in words a person may read ("no reminder with id 7");
+    ``hint`` what only the model reads after it ("; list_reminders gives the ids"). The
+    exception's text, which the model reads, is both."""
+
+    def __init__(self, message: str, finders: tuple[str, ...] = (), retry: bool = True,
+                 hint: str = "") -> None:
+        super().__init__(message + hint)
+        self.detail = message
+        self.hint = hint
         self.finders = tuple(finders)
         self.retry = retry
 
@@ -63,6 +69,9 @@ class ToolResult(BaseModel):
     # a failure's tools that list the values the call needed (``ToolRefusal.finders``)
     finders: list[str] = Field(default_factory=list)
     retry: bool = True  # a failure that other arguments may fix (``ToolRefusal.retry``)
+    # a failure in words a person may read: the tool's own (``ToolRefusal.detail``, a
+    # ValueError's text) or the arguments' problems; no hint meant for the model
+    detail: str = ""
 
     @property
     def trusted(self) -> bool:
@@ -189,6 +198,7 @@ class ToolRegistry:
             result = self._failed(call, ToolErrorKind.invalid_arguments,
                                   verdict.feedback(tool.name))
             result.coercions = verdict.coercions
+            result.detail = verdict.problems()
             return result
         return _Prepared(tool, verdict.arguments, verdict.coercions)
 
@@ -205,6 +215,8 @@ class ToolRegistry:
         result.provenance = self._tools[call.name].origin_of(exc)
         if isinstance(exc, ToolRefusal):
             result.finders, result.retry = list(exc.finders), exc.retry
+        result.detail = (exc.detail if isinstance(exc, ToolRefusal)
+                         else str(exc) if isinstance(exc, ValueError) else message)
         return result
 
     def _failed(self, call: ToolCall, kind: ToolErrorKind, message: str) -> ToolResult:

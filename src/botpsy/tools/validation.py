@@ -66,7 +66,11 @@ class ValidationResult(BaseModel):
         if self.ok:
             return ""
         head = f"Invalid arguments for {tool_name}: " if tool_name else "Invalid arguments: "
-        return head + "; ".join(e.message for e in self.errors) + "."
+        return head + self.problems() + "."
+
+    def problems(self) -> str:
+        """The errors alone, joined ("date: not a date; title: required")."""
+        return "; ".join(e.message for e in self.errors)
 
 
 def _iso_checker(parse: Any) -> Any:

@@ -107,7 +107,7 @@ def _text(content: str) -> list[dict[str, Any]]:
 def agentdojo_messages(result: AgentResult, prompt: str) -> list[dict[str, Any]]:
     """The turn as AgentDojo chat messages: the user's prompt, the calls that ran with
     their results, and the final answer last."""
-    ran = {s.call.id for s in result.steps if s.decision in RAN}
+    ran = {s.call.id: s for s in result.steps if s.decision in RAN}
     calls: dict[str, Any] = {}
     out: list[dict[str, Any]] = [{"role": "user", "content": _text(prompt)}]
     for m in result.messages:
@@ -118,7 +118,8 @@ def agentdojo_messages(result: AgentResult, prompt: str) -> list[dict[str, Any]]
             if made:
                 out.append({"role": "assistant", "content": _text(m.content), "tool_calls": made})
         elif m.role == "tool" and m.tool_call_id in calls:
-            failed = m.content.startswith("Error:")
+            step = ran[m.tool_call_id]
+            failed = step.result is not None and not step.result.ok  # by field, not by its text
             out.append({"role": "tool", "content": _text(m.content), "tool_call_id": m.tool_call_id,
                         "tool_call": calls[m.tool_call_id], "error": m.content if failed else None})
     out.append({"role": "assistant", "content": _text(result.final_text), "tool_calls": None})
