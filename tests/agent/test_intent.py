@@ -180,3 +180,24 @@ def test_the_message_a_request_dictates(request_text: str, body: str | None) -> 
 
     said = said_message(request_text)
     assert (said.body if said else None) == body
+
+
+def test_a_dictated_message_is_held_before_the_call_and_a_which_clause_is_not_one():
+    from botpsy.agent.intent import dictated
+    meant = dictated("draft an email to helpdesk@northwind.example that my laptop charger is "
+                     "broken and i need a new one. don't send it")
+    assert meant is not None and meant.body == "My laptop charger is broken and i need a new one."
+    assert dictated("send Jamie the file that I saved yesterday") is None
+    assert dictated("email Dan about the slides") is None       # a topic, not the words
+    assert dictated("send jamie my reading list from my notes that i made") is None
+
+
+def test_the_card_that_names_the_relation_whole_is_the_recipient():
+    from botpsy.agent.intent import fitting_addresses
+    cards = [{"id": 7, "name": "Jamie Lee", "email": "jamie@x.example", "notes": "Partner"},
+             {"id": 8, "name": "Nora Fischer", "email": "nora@x.example",
+              "notes": "Climbing partner, Saturdays"}]
+    messages = [Message(role="user", content="send my partner the grocery list"),
+                Message(role="tool", name="search_contacts", source="tool:search_contacts:c1",
+                        content=json.dumps(cards))]
+    assert fitting_addresses(messages, "send my partner the grocery list") == {"jamie@x.example"}

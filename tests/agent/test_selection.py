@@ -353,3 +353,18 @@ def test_the_kind_a_request_takes_something_from_is_looked_up_first(
     from botpsy.agent.selection import source_families
 
     assert source_families(request_text) == families
+
+
+@pytest.mark.parametrize(("request_text", "families"), [
+    ("send my partner the grocery list", ["note"]),
+    ("copy my gift ideas for dad into a new note called 'x'", ["note"]),
+    ("can u export my books to read list into a file called books.txt", ["note"]),
+    ("Copy my Hamburg packing list from the files into a new note", ["file"]),
+    ("put 'call x' on my to do list for tomorrow", []),   # where it goes, not a source
+    ("add oat milk to my grocery list", []),
+    ("remind me to update the guest list", []),            # nothing is passed on
+    ("send my to do list to jamie", []),                   # the reminders', not a note
+])
+def test_a_list_the_request_passes_on_is_a_note_to_look_up_first(request_text, families):
+    from botpsy.agent.selection import source_families
+    assert source_families(request_text) == families

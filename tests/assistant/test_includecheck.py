@@ -52,3 +52,10 @@ def test_nothing_is_held_without_one_contact_or_the_ask() -> None:
     two = {**PRIYA, "id": 2, "phone": "+49 30 5550 9999"}
     assert check().expected(REMINDER, _found(REQUEST, PRIYA, two)) == {}
     assert check().expected(REMINDER, _found("remind me to call Priya at 5", PRIYA)) == {}
+
+
+def test_the_contact_whose_number_goes_in_is_looked_up_first():
+    request = "remind me thursday 6pm to call my brother, and put his number in the reminder"
+    assert asked_field(request) == "phone"
+    assert check().needs_first(REMINDER, [Message(role="user", content=request)]) == ("contact",)
+    assert check().needs_first(REMINDER, _found(request, PRIYA)) == ()

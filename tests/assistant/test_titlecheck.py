@@ -7,7 +7,7 @@ import json
 import pytest
 
 from botpsy.assistant.titlecheck import TitleCheck, asked_titles, says_only_when
-from botpsy.types import Message, ToolCall
+from botpsy.types import Message, ToolCall, ToolSpec
 
 BANK = "Schedule a call with the bank on Monday from 9:00 to 9:30."
 
@@ -243,3 +243,24 @@ def test_a_text_that_copies_the_title_of_what_a_lookup_showed_is_refused():
     copied = ToolCall(name="add_reminder", arguments={"text": "Bouldering with Nora",
                                                       "due": "2026-12-11T21:00"})
     assert TitleCheck()(copied, event).narrow == {"text": {"enum": ["pack my climbing shoes"]}}
+
+
+def test_a_title_the_request_names_in_quotes_is_the_new_items_title():
+    from botpsy.assistant.titlecheck import TitleCheck, named_title
+    assert named_title("copy my gift ideas into a new note called 'for sam - dad bday'") == (
+        "for sam - dad bday")
+    assert named_title("new note 'xmas cards' -> aunt rosa") == "xmas cards"
+    assert named_title("add 'call the bank' to todo.md") is None
+    note = ToolSpec(name="create_note", description="d", parameters={
+        "type": "object", "properties": {"title": {"type": "string"}, "body": {"type": "string"}}})
+    messages = [Message(role="user", content="copy it into a new note called 'for sam'")]
+    assert TitleCheck().expected(note, messages) == {"title": {"enum": ["for sam"]}}
+    wrong = ToolCall(name="create_note", arguments={"title": "Gift Ideas", "body": "x"})
+    assert TitleCheck()(wrong, messages).narrow == {"title": {"enum": ["for sam"]}}
+
+
+def test_a_reminder_timed_from_an_event_names_no_text_of_its_own():
+    from botpsy.assistant.titlecheck import asked_titles
+    assert asked_titles("when is the parent teacher thing? set me a reminder an hour before it") == []
+    assert asked_titles("remind me an hour before my dentist appointment to bring the card") == [
+        "bring the card"]

@@ -148,8 +148,22 @@ def shown_items(messages: list[Message]) -> Iterator[Item]:
     for family, obj in result_objects(messages):
         label = next((str(obj[k]) for k in ("title", "subject", "text", "name")
                       if isinstance(obj.get(k), str)), "")
-        text = " ".join(str(v) for k, v in obj.items() if isinstance(v, str))
+        # strings in lists count too: an event's attendees say who it is with
+        text = " ".join([str(v) for v in obj.values() if isinstance(v, str)]
+                        + [str(x) for v in obj.values() if isinstance(v, list)
+                           for x in v if isinstance(x, str)])
         yield Item(family, obj["id"], label, words(text) | _weekday(obj))
+
+
+def best_fitting(items: list[Item], wanted: frozenset[str]) -> list[Item]:
+    """The items that share the most words with ``wanted`` in their title (label), then in
+    all their text (none when no item shares a word). Why: "whatever i have with dan on
+    friday" is Friday's event with Dan, not the first of Friday's events; and a title
+    outweighs a body, or a stranger's note stuffed with the request's words ("Assistant
+    reading this list: ...") would outrank the user's "Reading list"."""
+    scores = {i.id: (len(words(i.label) & wanted), len(i.words & wanted)) for i in items}
+    best = max(scores.values(), default=(0, 0))
+    return [i for i in items if best[1] and scores[i.id] == best]
 
 
 def _weekday(obj: dict) -> frozenset[str]:
@@ -250,7 +264,7 @@ def off_request_id(call: ToolCall, messages: list[Message], registry: ToolRegist
     wanted = words(said)
     items = [i for i in (shown_items(messages) if shown is None else shown)
              if i.family == family]
-    fitting = {i.id: i for i in items if i.words & wanted}
+    fitting = {i.id: i for i in best_fitting(items, wanted)}
     for arg, value in ids.items():
         if value in named_ids(said):
             continue  # the user named it
@@ -293,8 +307,8 @@ def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]
         query = properties.get("query")
         terms = search_terms(said, family)
         return {"query": {"enum": terms}} if terms and isinstance(query, dict) else {}
-    ids = {i.id for i in shown_items(messages) if i.family == family and i.words & words(said)}
-    ids |= named_ids(said)
+    shown = [i for i in shown_items(messages) if i.family == family]
+    ids = {i.id for i in best_fitting(shown, words(said))} | named_ids(said)
     id_args = [a for a, schema in properties.items()
                if a.endswith("_id") and isinstance(schema, dict) and schema.get("type") == "integer"]
     return {a: {"enum": sorted(ids)} for a in id_args} if ids else {}

@@ -23,6 +23,7 @@ not a model's habits, so a model that does what was asked never meets them.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -167,17 +168,24 @@ class IntentCheck:
 
     def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, list]]:
         """Before a draft or send: its recipient held to the addresses of the person the
-        request names, once a lookup showed them (``agent.checks.Anticipating``)."""
+        request names, once a lookup showed them, and its subject and body to the message
+        the request dictates ("... that my laptop charger is broken": ``dictated``)
+        (``agent.checks.Anticipating``)."""
         if writes(spec.name) is None:
             return {}
         properties = (spec.parameters or {}).get("properties") or {}
         required = set((spec.parameters or {}).get("required") or [])
+        request = latest_request(messages)
+        held: dict[str, dict[str, list]] = {}
+        meant = dictated(request)
+        if meant is not None:
+            held = {arg: {"enum": [getattr(meant, arg)]} for arg in ("subject", "body")
+                    if arg in properties}
         said = user_text(messages)
-        fitting = self.fitting(messages, said) if recipient_words(latest_request(messages)) else set()
-        if not fitting:
-            return {}
-        return {arg: {"enum": sorted(fitting)} for arg in properties
-                if arg in RECIPIENT_ARGUMENTS and arg in required}
+        fitting = self.fitting(messages, said) if recipient_words(request) else set()
+        held |= {arg: {"enum": sorted(fitting)} for arg in properties
+                 if fitting and arg in RECIPIENT_ARGUMENTS and arg in required}
+        return held
 
 
 def _card_content(call: ToolCall, messages: list[Message]) -> Refusal | None:
@@ -236,6 +244,32 @@ _TRAILING = frozenset({"to", "the", "a", "an", "at", "on", "for", "of", "with", 
                        "your", "is"})
 
 
+_MESSAGE_NOUNS = frozenset({"email", "e-mail", "mail", "message", "msg", "note", "line", "reply",
+                            "quick", "short", "text"})
+# A request that passes something on ("send jamie my reading list", "email Dan the p95 in
+# latency_numbers.csv") says what the message carries, not its words.
+_PASSES_ON_ITEM = re.compile(r"\b(?:from|in)\s+(?:my|the)\s+(?:notes?|files?|mail|inbox|calendar)\b"
+                             r"|\b[\w-]+\.[a-z0-9]{2,4}\b", re.IGNORECASE)
+
+
+def dictated(request: str) -> SaidMessage | None:
+    """The message a request dictates word for word, to be written before any call: one
+    that says what the message says with "that" or "saying" right after whom it goes to
+    ("draft an email to helpdesk@... that my charger is broken", "text Jamie saying I'm
+    late"), in a request that passes on no item. Other cues ("about", "asking if") name a
+    topic the model may word; they hold only a refused call's retry (``said_message``)."""
+    if _PASSES_ON_ITEM.search(request):
+        return None
+    match = _SAYS.search(request)
+    if match is None or match.group("cue").lower() not in ("that", "saying", "to say"):
+        return None
+    before = request[:match.start()].lower().split()
+    if any(w in ("the", "a", "an") and nxt not in _MESSAGE_NOUNS
+           for w, nxt in itertools.pairwise(before)):
+        return None  # "send Jamie the file that I saved": "that" tells which file
+    return said_message(request)
+
+
 def said_message(request: str) -> SaidMessage | None:
     """The message a request dictates, in its own words, or None: "let my landlord know
     that Jamie will be home on Tuesday" -> "Jamie will be home on Tuesday."; "asking if
@@ -272,15 +306,21 @@ def _draft_only(stems: set[str]) -> bool:
 
 
 def fitting_addresses(messages: list[Message], said: str) -> set[str]:
-    """Addresses held by tool-result items that share a word with the request (the
-    address's own words aside: "email" is in every request that sends one)."""
+    """Addresses held by the tool-result items that fit the request best: those sharing the
+    most words with it (the address's own words aside: "email" is in every request that
+    sends one), and of those, the ones with a field the request names whole. Why: "send my
+    partner the grocery list" matched Jamie ("Partner") and Nora ("Climbing partner,
+    Saturdays") by one word each; the card that says only "Partner" is the partner."""
     wanted = words(said) - {"email", "mail", "address", "draft", "send"}
-    found: set[str] = set()
+    scored: list[tuple[tuple[int, bool], set[str]]] = []
     for _, item in result_objects(messages, with_id=False):
-        text = " ".join(str(v) for v in item.values() if isinstance(v, str))
-        held = {a.lower() for a in EMAIL_ADDRESS.findall(text)}
-        if held and words(EMAIL_ADDRESS.sub(" ", text)) & wanted:
-            found |= held
-    return found
+        values = [v for v in item.values() if isinstance(v, str)]
+        held = {a.lower() for a in EMAIL_ADDRESS.findall(" ".join(values))}
+        shared = words(EMAIL_ADDRESS.sub(" ", " ".join(values))) & wanted
+        if held and shared:
+            whole = any(words(v) and words(v) <= wanted for v in values if "@" not in v)
+            scored.append(((len(shared), whole), held))
+    best = max((score for score, _ in scored), default=None)
+    return {a for score, held in scored if score == best for a in held}
 
 

@@ -141,6 +141,20 @@ SOURCE = re.compile(
     r"|\b(?:from|in)\s+(?P<file>[\w-]+\.[a-z0-9]{2,4})\b"
     r"|\b(?:emailed|mailed|e-mailed)\b|\bwrote\s+(?:me|to me|us)\b|\bcheck\s+(?:his|her|their|my)\s+(?P<mailbox>mail|email|inbox)\b",
     re.IGNORECASE)
+# A list the user keeps, named as the thing a request passes on ("send my partner the grocery
+# list", "export my books to read list"), not where something goes ("on my to do list", "add
+# X to my grocery list"); and the thing a request copies ("copy my gift ideas for dad into a
+# new note"). Both name a note, unless their words name another kind.
+_NAMED_LIST = re.compile(
+    r"(?<!\bon )(?<!\bto )(?<!\bin )(?<!\binto )(?<!\bonto )\b(?:my|the|our)\s+"
+    r"(?P<listed>(?:(?!(?:my|the|our)\b)[\w'-]+\s+){0,3}?)(?:list|note)\b(?!\s+(?:to|for)\b)",
+    re.IGNORECASE)
+_COPIED = re.compile(
+    r"\b(?:copy|export|duplicate|save)\s+(?:my|the|our)\s+(?P<copied>(?:[\w'-]+\s+){1,5}?)"
+    r"(?:into|to|as|onto)\s+(?:a|an|the|my)?\s*(?:new\s+)?(?:note|file|doc)", re.IGNORECASE)
+_PASSES_ON = re.compile(r"\b(?:send|e-?mail|mail|forward|share|text|draft|copy|export|duplicate|"
+                        r"save|paste)\b", re.IGNORECASE)
+_NOT_A_NOTE = frozenset({"event", "reminder", "remind", "email", "inbox", "draft", "send", "file"})
 # Where a thing goes: "into a new note", "in my calendar", "to a file".
 _DESTINATION = re.compile(r"\b(?:into|in|to|as)\s+(?:a|an|the|my)?\s*(?:new\s+)?"
                           r"(?P<kind>note|file|calendar|event|reminder|draft)\b", re.IGNORECASE)
@@ -269,7 +283,25 @@ def source_families(query: str) -> list[str]:
             family = FAMILY_ALIASES.get(stem, stem)
         if family not in found:
             found.append(family)
-    return found
+    return found or _named_sources(query)
+
+
+def _named_sources(query: str) -> list[str]:
+    """A note the request names as the thing it passes on or copies, when it says no kind
+    to take it from (``_NAMED_LIST``, ``_COPIED``): ["note"] in a request that sends, copies
+    or exports; nothing where the words name another kind ("my to do list" is the
+    reminders', "the calendar list" no note) or where nothing is passed on ("remind me to
+    update the guest list")."""
+    if not _PASSES_ON.search(query):
+        return []
+    for m in (*_NAMED_LIST.finditer(query), *_COPIED.finditer(query)):
+        phrase = (m.groupdict().get("listed") or m.groupdict().get("copied") or "").lower()
+        words = re.findall(r"[a-z][a-z'-]*", phrase)
+        kinds = {k for w in words
+                 for k in (*DEFAULT_SYNONYMS.get(w, ()), FAMILY_ALIASES.get(_stem(w), _stem(w)))}
+        if not kinds & _NOT_A_NOTE and not re.search(r"\bto ?do\b", phrase):
+            return ["note"]
+    return []
 
 
 def list_target(clause: str) -> str | None:

@@ -122,7 +122,7 @@ class CarryCheck:
         if item is None or item.text is None:
             return {}
         properties = (spec.parameters or {}).get("properties") or {}
-        held: dict[str, dict[str, Any]] = {text_argument(spec) or "body": {"enum": [item.text]}}
+        held: dict[str, dict[str, Any]] = {_text_argument(spec) or "body": {"enum": [item.text]}}
         if spec.name in _MESSAGE_TOOLS and "subject" in properties:
             held["subject"] = {"enum": [item.title]}
         return {arg: keywords for arg, keywords in held.items() if arg in properties}
@@ -132,7 +132,7 @@ class CarryCheck:
         if spec is None or not _carries(spec):
             return None
         item = carried(messages)
-        arg = text_argument(spec)
+        arg = _text_argument(spec)
         if item is None or item.text is None or arg is None:
             return None
         written = call.arguments.get(arg)
@@ -143,8 +143,21 @@ class CarryCheck:
 
 
 def _carries(spec: ToolSpec) -> bool:
-    """Whether ``spec`` sends a message or makes a note (what a text can be carried into)."""
-    return spec.name in _MESSAGE_TOOLS or (creates(spec.name) and name_family(spec.name) == "note")
+    """Whether ``spec`` sends a message, makes a note or writes a file (what a text can be
+    carried into: "export my books to read list into a file called books.txt")."""
+    return _text_argument(spec) is not None
+
+
+def _text_argument(spec: ToolSpec) -> str | None:
+    """The argument a carried text goes into: a message's body, a new note's body, a
+    written file's content."""
+    family = name_family(spec.name)
+    if spec.name in _MESSAGE_TOOLS or (creates(spec.name) and family == "note"):
+        return text_argument(spec)
+    properties = (spec.parameters or {}).get("properties") or {}
+    if family == "file" and spec.name.startswith("write") and "content" in properties:
+        return "content"
+    return None
 
 
 def _squeezed(text: str) -> str:

@@ -25,7 +25,7 @@ from botpsy.types import Message, ToolCall, ToolSpec
 
 # "with the number in it", "with her email", "include his phone number", "and add her address"
 _ASKED = re.compile(
-    r"\b(?:with|include|including|plus|add)\s+(?:the|his|her|their|its)\s+"
+    r"\b(?:with|include|including|plus|add|put)\s+(?:the|his|her|their|its)\s+"
     r"(?P<field>(?:phone\s+|mobile\s+)?number|phone|mobile|e-?mail(?:\s+address)?)\b",
     re.IGNORECASE)
 # Where an item made holds free text, by tool argument name, in order of preference.
@@ -55,6 +55,15 @@ class IncludeCheck:
 
     def __init__(self, spec_of: Callable[[str], ToolSpec | None]):
         self._spec_of = spec_of
+
+    def needs_first(self, spec: ToolSpec, messages: list[Message]) -> tuple[str, ...]:
+        """The contact whose field the request asks to include, until a lookup showed one
+        ("remind me ... to call my brother, and put his number in the reminder")
+        (``agent.checks.Prerequisite``)."""
+        if text_argument(spec) is None or asked_field(latest_request(messages)) is None:
+            return ()
+        shown = any(family == "contact" for family, _ in result_objects(messages))
+        return () if shown else ("contact",)
 
     def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, str]]:
         arg, value = text_argument(spec), self._value(messages)

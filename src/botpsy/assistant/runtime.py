@@ -101,9 +101,9 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         CallRule("duration", DurationCheck(lambda: store.tz, store.now), serves=()),
         CallRule("address", AddressCheck(lambda: [store.profile.email]), serves=first),
         CallRule("phone", PhoneCheck(), serves=ahead),
-        CallRule("title", TitleCheck(takes), serves=()),
+        CallRule("title", TitleCheck(takes), serves=ahead),
         CallRule("move", MoveCheck(lambda: store.tz, store.now, days), serves=ahead),
-        CallRule("include", IncludeCheck(spec_of), serves=ahead),
+        CallRule("include", IncludeCheck(spec_of), serves=first),
         CallRule("carry", CarryCheck(spec_of), serves=(Anticipating, Reading)),
         CallRule("path", PathCheck(spec_of), serves=ahead)]
     if intent:

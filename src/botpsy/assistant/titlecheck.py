@@ -26,6 +26,7 @@ from collections.abc import Callable, Collection
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, shown_items, user_text, words
+from botpsy.agent.intent import latest_request
 from botpsy.agent.selection import (
     ACTION_WORDS,
     LOOK_CLAUSE,
@@ -39,9 +40,24 @@ from botpsy.agent.selection import (
 )
 from botpsy.assistant.daycheck import named_times
 from botpsy.extract import WHEN, WHEN_NAME, WHEN_WORDS, when_tail
-from botpsy.types import Message, ToolCall
+from botpsy.types import Message, ToolCall, ToolSpec
 
 TITLE_ARGUMENTS = ("title", "text")
+# "before it", "after that": when the new item is, counted from another ("set me a reminder
+# an hour before it" names no text of its own)
+_BEFORE_IT = re.compile(r"\b(?:before|after|ahead of|prior to)\s+(?:it|that|this|then)\b",
+                        re.IGNORECASE)
+# The name a request gives the item it makes, in quotes: "a new note called 'for sam - dad
+# bday'", "new note 'xmas cards' -> ...", "an event titled "Offsite"".
+_NAMED_TITLE = re.compile(
+    r"(?:\b(?:called|named|titled|entitled)|\bnew\s+(?:note|list|event|file))\s+"
+    r"[\'\"\u2018\u201c](?P<title>[^\'\"\u2019\u201d]{1,80})[\'\"\u2019\u201d]", re.IGNORECASE)
+
+
+def named_title(request: str) -> str | None:
+    """The title a request gives in quotes to the item it makes, or None."""
+    match = _NAMED_TITLE.search(request)
+    return match.group("title").strip() if match else None
 TIME_ARGUMENTS = ("due", "start", "end")  # where the item tools take its time
 _WORD = re.compile(r"[^\W\d_]+")
 _ISO_T = re.compile(r"(?<=\d)T(?=\d)")  # "2026-12-07T09:00": the clock after the T
@@ -92,7 +108,8 @@ def asked_titles(request: str) -> list[str]:
             rest = lead
         if asking and (task := _TIMED_TASK.search(rest)):
             rest = task.group("task").strip(" ,.")
-        if rest and not says_only_when(rest) and not names_the_kind(rest):
+        if (rest and not says_only_when(rest)
+                and not names_the_kind(_BEFORE_IT.sub(" ", rest))):
             titles.append(rest)
     return list(dict.fromkeys(titles))
 
@@ -116,9 +133,24 @@ class TitleCheck:
         be refused again with no retry left)."""
         self._takes = takes
 
+    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, list[str]]]:
+        """A new item's title, where the request names it in quotes ("a new note called
+        'for sam - dad bday'"): the first call writes it (``agent.checks.Anticipating``)."""
+        title = named_title(latest_request(messages))
+        properties = (spec.parameters or {}).get("properties") or {}
+        if title is None or not creates(spec.name) or "title" not in properties:
+            return {}
+        return {"title": {"enum": [title]}}
+
     def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
         if not acts_on_items(call.name):
             return None
+        title = named_title(latest_request(messages))
+        written = call.arguments.get("title")
+        if (title is not None and creates(call.name) and isinstance(written, str)
+                and written.strip().casefold() != title.casefold()):
+            return Refusal(f"title {written!r} is not the name the request gives it ({title!r})",
+                           {"title": {"enum": [title]}})
         said = user_text(messages)
         given = {
             arg: value
@@ -130,10 +162,13 @@ class TitleCheck:
         when = [arg for arg, value in given.items()
                 if says_only_when(value) or (creates(call.name) and names_the_kind(value))]
         titles = asked_titles(said)
+        # a copy of a shown item's title is junk only where the request names a text of
+        # its own: "set me a reminder an hour before it" (the parent-teacher meeting) has
+        # none, and the event's title is the reminder's best text
         copied = [
             arg
             for arg, value in given.items()
-            if arg not in when and (copies_a_shown_item(call.name, value, messages, said)
+            if arg not in when and ((titles and copies_a_shown_item(call.name, value, messages, said))
                                     or copies_a_label(call, value, messages, titles))
         ]
         twice = [
