@@ -201,3 +201,19 @@ def test_the_card_that_names_the_relation_whole_is_the_recipient():
                 Message(role="tool", name="search_contacts", source="tool:search_contacts:c1",
                         content=json.dumps(cards))]
     assert fitting_addresses(messages, "send my partner the grocery list") == {"jamie@x.example"}
+
+
+def test_a_request_that_rules_out_every_change_makes_none():
+    from botpsy.agent.intent import IntentCheck
+    for request in ("who's nora again? no changes, just remind me",
+                    "am i free tomorrow at 2? just checking", "dont touch anything, what's due?"):
+        call = ToolCall(name="add_reminder", arguments={"text": "Nora", "due": "tomorrow 9:00"})
+        why = IntentCheck()(call, [Message(role="user", content=request)])
+        assert why is not None and "must not run" in str(why), request
+
+
+def test_the_words_after_the_colon_are_the_reply():
+    from botpsy.agent.intent import dictated
+    meant = dictated("reply to the dentist reminder mail: monday 8:30 works, see you then")
+    assert meant is not None and meant.body == "Monday 8:30 works, see you then."
+    assert dictated("remind me at 8:30: call the plumber") is None  # no message

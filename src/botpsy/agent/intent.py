@@ -56,6 +56,13 @@ _NEGATION = re.compile(
     r"\b(?:don['’]?t|do not|never|not|no need to|without|shouldn['’]?t|mustn['’]?t)\s+"
     r"((?:[\w'’-]+\s*){1,3})", re.IGNORECASE)
 _NOT_NEGATING = frozenset({"forget", "hesitate", "only"})
+# A request that rules out every change, whatever the tool: "no changes", "don't touch
+# anything", "just checking" ("who's nora again? no changes, just remind me": "remind me"
+# asks to be told, and no reminder may be made).
+_CHANGE_NOTHING = re.compile(
+    r"\bno changes?\b|\bchange nothing\b|\b(?:don['’]?t|dont|do not)\s+(?:change|touch|modify|"
+    r"edit|do)\s+any(?:thing)?\b|\bjust (?:checking|curious|wondering|asking)\b|\bread[- ]only\b",
+    re.IGNORECASE)
 NEGATION_REACH = 3  # words after the negation that it covers
 # "tell me" asks the assistant, not a third person: no cue of sending.
 _TELL_ME = re.compile(r"\btell me\b|\blet me know\b|\bshow me\b", re.IGNORECASE)
@@ -103,6 +110,12 @@ def forbidden(role: ToolRole, text: str) -> str | None:
     return None
 
 
+def _nothing_changes(text: str) -> str | None:
+    """The words of a request that rule out every change ("no changes"), or None."""
+    match = _CHANGE_NOTHING.search(text)
+    return match.group() if match else None
+
+
 def is_lookup(text: str) -> bool:
     """A question, or a request to be shown something."""
     return bool(_QUESTION.search(text) or _LOOKUP_OPENING.search(text))
@@ -121,7 +134,7 @@ class IntentCheck:
             return None
         latest = latest_request(messages)
         said = user_text(messages)
-        negated = forbidden(role, latest)
+        negated = forbidden(role, latest) or _nothing_changes(latest)
         stems = set(stem_words(latest))
         drafting = call.name in SEND_TOOLS and _draft_only(stems)
         # a draft asked for, with the send ruled out ("draft ... do not send it")
@@ -244,6 +257,11 @@ _TRAILING = frozenset({"to", "the", "a", "an", "at", "on", "for", "of", "with", 
                        "your", "is"})
 
 
+# "reply to the dentist reminder mail: monday 8:30 works, see you then": the words after
+# the colon that follows whom or what a message answers
+_AFTER_COLON = re.compile(
+    r"^\W*(?:please\s+)?(?:reply|respond|answer|write back|e-?mail|text|message|tell|draft)\b"
+    r"[^:]{0,80}?(?<!\d):(?!\d)\s*(?P<said>\S.*)$", re.IGNORECASE)
 _MESSAGE_NOUNS = frozenset({"email", "e-mail", "mail", "message", "msg", "note", "line", "reply",
                             "quick", "short", "text"})
 # A request that passes something on ("send jamie my reading list", "email Dan the p95 in
@@ -260,6 +278,14 @@ def dictated(request: str) -> SaidMessage | None:
     topic the model may word; they hold only a refused call's retry (``said_message``)."""
     if _PASSES_ON_ITEM.search(request):
         return None
+    if colon := _AFTER_COLON.match(request):  # "reply to the dentist mail: monday works"
+        said = colon.group("said").strip()
+        said = re.sub(r",?\s*(?:and\s+)?(?:do not|don't|dont)\s+send.*$", "", said,
+                      flags=re.IGNORECASE).strip(" ,")
+        if len(said.split()) >= 2:
+            body = f"{said[0].upper()}{said[1:]}"
+            body += "" if body[-1] in ".!?" else "."
+            return SaidMessage(subject=" ".join(body.rstrip(".!?").split()[:6]), body=body)
     match = _SAYS.search(request)
     if match is None or match.group("cue").lower() not in ("that", "saying", "to say"):
         return None

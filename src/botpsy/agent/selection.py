@@ -135,7 +135,8 @@ CONTACT_FIELD = re.compile(
 # "in my calendar", "into a new note" say where a thing goes, not where it comes from.
 SOURCE = re.compile(
     r"\bfrom\s+(?:my|the|his|her|their|our|that|this)?\s*(?:[\w'-]+\s+){0,3}?"
-    r"(?P<kind>notes?|files?|folder|e-?mails?|mail|inbox|calendar|contacts?)\b"
+    r"(?P<kind>notes?|files?|folder|e-?mails?|mail|inbox|calendar|contacts?|csv|spreadsheet|pdf|"
+    r"doc(?:ument)?)\b"
     r"|\bin\s+(?:my|the|his|her|their|our|that|this)\s+(?:[\w'-]+\s+){0,3}?"
     r"(?P<held>files?|folder|e-?mails?|mail|inbox)\b"
     r"|\b(?:from|in)\s+(?P<file>[\w-]+\.[a-z0-9]{2,4})\b"
@@ -152,6 +153,7 @@ _NAMED_LIST = re.compile(
 _COPIED = re.compile(
     r"\b(?:copy|export|duplicate|save)\s+(?:my|the|our)\s+(?P<copied>(?:[\w'-]+\s+){1,5}?)"
     r"(?:into|to|as|onto)\s+(?:a|an|the|my)?\s*(?:new\s+)?(?:note|file|doc)", re.IGNORECASE)
+_FILE_KINDS = frozenset({"csv", "spreadsheet", "pdf", "doc", "document"})
 _PASSES_ON = re.compile(r"\b(?:send|e-?mail|mail|forward|share|text|draft|copy|export|duplicate|"
                         r"save|paste)\b", re.IGNORECASE)
 _NOT_A_NOTE = frozenset({"event", "reminder", "remind", "email", "inbox", "draft", "send", "file"})
@@ -280,7 +282,7 @@ def source_families(query: str) -> list[str]:
         else:
             word = (m.group("kind") or m.group("held") or m.group("mailbox") or "email").lower()
             stem = _stem(word.replace("-", ""))
-            family = FAMILY_ALIASES.get(stem, stem)
+            family = "file" if word in _FILE_KINDS else FAMILY_ALIASES.get(stem, stem)
         if family not in found:
             found.append(family)
     return found or _named_sources(query)
