@@ -364,6 +364,7 @@ def test_the_kind_a_request_takes_something_from_is_looked_up_first(
     ("add oat milk to my grocery list", []),
     ("remind me to update the guest list", []),            # nothing is passed on
     ("send my to do list to jamie", []),                   # the reminders', not a note
+    ("draft dan an email with the p95 for all four weeks from the latency csv", ["file"]),
 ])
 def test_a_list_the_request_passes_on_is_a_note_to_look_up_first(request_text, families):
     from botpsy.agent.selection import source_families
