@@ -279,6 +279,26 @@ def test_one_day_at_one_time_and_an_evening_past_midnight(check):
     assert _admits(party["end"], "2026-12-04T02:00")  # the check lets it run past midnight
 
 
+def test_a_span_holds_the_start_to_its_start_and_the_end_to_its_end(check):
+    """ "block thursday 2-4pm" was written 16:00-17:00: the span's end read as the start."""
+    held = check.expected(_spec("create_event", "title", "start", "end"),
+                          _said("block friday 2-4pm for deep work"))
+    assert _admits(held["start"], "2026-12-04T14:00")
+    assert not _admits(held["start"], "2026-12-04T16:00")
+    assert _admits(held["end"], "2026-12-04T16:00") and not _admits(held["end"], "17:00")
+    refused = check(ToolCall(name="create_event", arguments={
+        "title": "deep work", "start": "2026-12-04T16:00", "end": "2026-12-04T17:00"}),
+        _said("block friday 2-4pm for deep work"))
+    assert refused is not None and "16:00" in refused.reason
+
+
+def test_a_bare_hour_tonight_is_in_the_evening(check):
+    held = check.expected(_spec("add_reminder", "text", "due"),
+                          _said("remind me to call mum tonight at 7"))
+    assert _admits(held["due"], "2026-12-03T19:00")
+    assert not _admits(held["due"], "2026-12-03T07:00")
+
+
 @pytest.mark.parametrize(("name", "text"), [
     ("create_event", "In 2 hours remind me to take the laundry out"),  # no day named
     ("update_event", "Move the dentist to Friday at 10:00"),  # adds nothing: its own checks

@@ -75,15 +75,7 @@ class CalendarToolbox(Toolbox):
             end: Last day or time; default: 7 days after start.
         """
         begin = self._when(start, "start")
-        if end is None:
-            stop = begin.value + timedelta(days=7)
-        else:
-            parsed_end = self._end(end, begin, event=False)
-            stop = (
-                parsed_end.value + timedelta(days=1) if parsed_end.date_only else parsed_end.value
-            )
-        if stop <= begin.value:
-            raise ToolInputError("end must be after start", ErrorKind.invalid_date)
+        stop = self._lookup_stop(begin, end, timedelta(days=7))
         rows = self.store.query(
             "SELECT * FROM events WHERE starts_at < ? AND ends_at > ? "
             "ORDER BY starts_at, id LIMIT ?",
@@ -104,12 +96,7 @@ class CalendarToolbox(Toolbox):
         """
         words = inputs.search_words(query)
         begin = self._when(start, "start")
-        stop = begin.value + timedelta(days=SEARCH_DAYS)
-        if end is not None:
-            parsed_end = self._end(end, begin, event=False)
-            stop = parsed_end.value + timedelta(days=1) if parsed_end.date_only else parsed_end.value
-        if stop <= begin.value:
-            raise ToolInputError("end must be after start", ErrorKind.invalid_date)
+        stop = self._lookup_stop(begin, end, timedelta(days=SEARCH_DAYS))
         return self._matching(words, " AND ", begin.value, stop) or self._matching(
             words, " OR ", begin.value, stop)
 
@@ -292,6 +279,22 @@ class CalendarToolbox(Toolbox):
                 ErrorKind.invalid_date,
             )
         return parse_end(value, start=begin.value, tz=self.store.tz, now=self.store.now())
+
+    def _lookup_stop(self, begin: ParsedTime, end: str | None, default: timedelta) -> datetime:
+        """Where a lookup from ``begin`` stops: ``default`` after it without an ``end``; the
+        end of the day for a day alone. An end at the very midnight a whole-day start begins
+        ("2026-12-12" to "2026-12-12T00:00") is that day too: a model asked about Saturday
+        wrote it, and no one asks for an empty range. Any other end at or before the start
+        is an error."""
+        if end is None:
+            return begin.value + default
+        parsed = self._end(end, begin, event=False)
+        midnight = begin.value.time() == time(0)
+        whole_day = parsed.date_only or (midnight and parsed.value == begin.value)
+        stop = parsed.value + timedelta(days=1) if whole_day else parsed.value
+        if stop <= begin.value:
+            raise ToolInputError("end must be after start", ErrorKind.invalid_date)
+        return stop
 
     def _span(self, begin: ParsedTime, stop: ParsedTime) -> Span:
         """Start and end checked; two bare dates make an all-day event, end day included."""

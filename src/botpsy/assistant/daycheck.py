@@ -39,7 +39,7 @@ from botpsy.agent.selection import creates
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.relative import found_event, mentions_moment, relative_moment
 from botpsy.assistant.timeutil import ParsedTime, parse_end, parse_when
-from botpsy.extract import day_phrases, is_clock_time
+from botpsy.extract import TimeRange, day_phrases, is_clock_time, time_ranges
 from botpsy.extract import times as found_times
 from botpsy.types import Message, ToolCall, ToolSpec
 
@@ -83,7 +83,7 @@ class DayCheck:
                       if not self._readable(call.arguments.get(arg))}
         acts = acts_on_items(call.name)
         times = named_times(said)
-        wrong = {**self._untimed(call, named, named_times(latest_request(messages))),
+        wrong = {**self._untimed(call, named, start_times(latest_request(messages))),
                  **(self._off_days if acts else self._missed_days)(call.arguments, named),
                  **unreadable, **({undated: None} if undated else {})}
         if not wrong:
@@ -110,14 +110,17 @@ class DayCheck:
         named = self.named_days(user_text(messages))
         if not named:
             return {}
-        times = named_times(latest_request(messages))
+        request = latest_request(messages)
+        times, starts, span = named_times(request), start_times(request), one_span(request)
         held: dict[str, dict[str, str]] = {}
         for arg in ("start", "due"):
             if arg in properties:
-                held[arg] = {"pattern": day_pattern(named, timed=bool(times), times=times)}
+                held[arg] = {"pattern": day_pattern(named, timed=bool(times), times=starts)}
         if "end" in properties and "start" in held:
             overnight = named | {day + timedelta(days=1) for day in named}
-            ends = times if len(times) >= 2 else set()  # "from 9:00 to 9:30": one of those
+            # "2-4pm": its end; "from 9:00 to 9:30" (two times apart): one of those
+            ends = ({f"{span.end:%H:%M}"} if span is not None
+                    else times if len(times) >= 2 else set())
             held["end"] = {"pattern": day_pattern(overnight, bare_time=True, times=ends)}
         return held
 
@@ -360,6 +363,21 @@ class DayCheck:
 def _days(first: date, last: date) -> set[date]:
     """Every day from ``first`` to ``last``, both included."""
     return {first + timedelta(days=n) for n in range((last - first).days + 1)}
+
+
+def one_span(text: str) -> TimeRange | None:
+    """The one span of the clock a text names as one phrase ("2-4pm"), or None when it
+    names none or several (``extract.time_ranges``)."""
+    spans = time_ranges(text)
+    return spans[0].value if len(spans) == 1 else None
+
+
+def start_times(text: str) -> set[str]:
+    """The times of day a start may be at: every time the text names but the end of its
+    one span ("block thursday 2-4pm": 14:00, never 16:00)."""
+    span = one_span(text)
+    ends = {f"{span.end:%H:%M}"} if span is not None else set()
+    return named_times(text) - ends
 
 
 def named_times(text: str) -> set[str]:
