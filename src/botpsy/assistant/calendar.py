@@ -25,6 +25,7 @@ from botpsy.assistant.timeutil import (
     localize,
     parse_end,
     parse_when,
+    range_stop,
     show,
     to_db,
 )
@@ -281,17 +282,11 @@ class CalendarToolbox(Toolbox):
         return parse_end(value, start=begin.value, tz=self.store.tz, now=self.store.now())
 
     def _lookup_stop(self, begin: ParsedTime, end: str | None, default: timedelta) -> datetime:
-        """Where a lookup from ``begin`` stops: ``default`` after it without an ``end``; the
-        end of the day for a day alone. An end at the very midnight a whole-day start begins
-        ("2026-12-12" to "2026-12-12T00:00") is that day too: a model asked about Saturday
-        wrote it, and no one asks for an empty range. Any other end at or before the start
-        is an error."""
+        """Where a lookup from ``begin`` stops: ``default`` after it without an ``end``,
+        else as ``range_stop`` reads the end; an end at or before the start is an error."""
         if end is None:
             return begin.value + default
-        parsed = self._end(end, begin, event=False)
-        midnight = begin.value.time() == time(0)
-        whole_day = parsed.date_only or (midnight and parsed.value == begin.value)
-        stop = parsed.value + timedelta(days=1) if whole_day else parsed.value
+        stop = range_stop(begin, self._end(end, begin, event=False))
         if stop <= begin.value:
             raise ToolInputError("end must be after start", ErrorKind.invalid_date)
         return stop
