@@ -315,6 +315,9 @@ def test_a_lookup_is_held_to_the_named_day(check):
     assert not _admits(held["start"], "2026-12-03")  # from today: more than was asked
     assert not _admits(held["start"], "2025-03-04")  # a range that misses Friday: refused
     assert _admits(held["end"], "2026-12-04") and not _admits(held["end"], "2026-12-10")
+    # whole days: a range cut at a made-up time of day misses what the request is about
+    assert not _admits(held["start"], "2026-12-04T09:00")
+    assert not _admits(held["end"], "2026-12-04T15:00")
 
 
 def test_a_lookup_for_what_is_coming_starts_today(check):

@@ -142,11 +142,14 @@ class DayCheck:
             starts, ends = {today}, _days(today, today + timedelta(days=UPCOMING_DAYS))
         else:
             return {}
-        held = {"start": {"pattern": day_pattern(starts)}} if "start" in properties else {}
+        # whole days: a range cut at a time of day the model made up ("Sunday" listed
+        # from 00:00 to 15:00) missed the 18:00 dinner the request was about
+        held = ({"start": {"pattern": day_pattern(starts, times={"00:00"})}}
+                if "start" in properties else {})
         if "date" in properties:
             held["date"] = {"pattern": day_pattern(named or starts)}
         if "end" in properties and "start" in held:
-            held["end"] = {"pattern": day_pattern(ends)}
+            held["end"] = {"pattern": day_pattern(ends, whole=True)}
         return held
 
     def _past_range(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
@@ -387,13 +390,16 @@ def named_times(text: str) -> set[str]:
 
 
 def day_pattern(
-    named: set[date], *, bare_time: bool = False, timed: bool = False, times: set[str] = frozenset()
+    named: set[date], *, bare_time: bool = False, timed: bool = False, times: set[str] = frozenset(),
+    whole: bool = False,
 ) -> str:
     """A JSON-schema ``pattern`` for a value on one of the ``named`` days, in ISO form with
     a time of day (optional unless ``timed``; one of ``times`` when given; an ``end`` may
-    also be a bare time, on the start's day): what the retry's grammar lets the model write
-    for a refused day."""
+    also be a bare time, on the start's day; none at all when ``whole``, the day itself):
+    what the retry's grammar lets the model write for a refused day."""
     days = "|".join(d.isoformat() for d in sorted(named))
+    if whole:
+        return f"^({days})$"
     clock = f"({'|'.join(sorted(times))})(:00)?" if times else f"{_CLOCK}(:[0-5][0-9])?"
     if bare_time:
         return f"^(({days})[T ])?{clock}$"
