@@ -292,6 +292,22 @@ def test_a_span_holds_the_start_to_its_start_and_the_end_to_its_end(check):
     assert refused is not None and "16:00" in refused.reason
 
 
+def test_a_time_without_a_day_is_its_next_showing(check):
+    """ "at 8 remind me to ..." at 09:20 made a reminder with no due at all."""
+    said = _said("at 8 remind me to print the train tickets")
+    assert check.expected(_spec("add_reminder", "text", "due"), said) == {
+        "due": {"enum": ["2026-12-04T08:00"]}}
+    takes = DayCheck(lambda: BERLIN, lambda: THURSDAY, lambda name: {"text", "due"})
+    refused = takes(ToolCall(name="add_reminder", arguments={"text": "print the tickets"}), said)
+    assert refused is not None and refused.narrow == {"due": {"enum": ["2026-12-04T08:00"]}}
+    later = _said("remind me at 15:00 to stretch")
+    assert check.expected(_spec("add_reminder", "text", "due"), later) == {
+        "due": {"enum": ["2026-12-03T15:00"]}}
+    # counted from another item: its own check's, not the time named
+    assert check.expected(_spec("add_reminder", "text", "due"),
+                          _said("remind me 30 minutes before my 3pm call")) == {}
+
+
 def test_a_bare_hour_tonight_is_in_the_evening(check):
     held = check.expected(_spec("add_reminder", "text", "due"),
                           _said("remind me to call mum tonight at 7"))

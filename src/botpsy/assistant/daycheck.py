@@ -78,7 +78,7 @@ class DayCheck:
         said = user_text(messages)
         named = self.named_days(said)
         if not named:
-            return self._past_range(call, messages)
+            return self._undated_at_times(undated, messages) or self._past_range(call, messages)
         unreadable = {arg: None for arg in (*DAY_ARGUMENTS, "end")
                       if not self._readable(call.arguments.get(arg))}
         acts = acts_on_items(call.name)
@@ -108,9 +108,11 @@ class DayCheck:
             return {arg: {"enum": [f"{moment:%Y-%m-%dT%H:%M}"]}
                     for arg in ("start", "due") if arg in properties}
         named = self.named_days(user_text(messages))
-        if not named:
-            return {}
         request = latest_request(messages)
+        if not named:
+            coming = self.coming_times(request)
+            return {arg: {"enum": coming} for arg in ("start", "due")
+                    if arg in properties and coming}
         times, starts, span = named_times(request), start_times(request), one_span(request)
         held: dict[str, dict[str, str]] = {}
         for arg in ("start", "due"):
@@ -151,6 +153,30 @@ class DayCheck:
         if "end" in properties and "start" in held:
             held["end"] = {"pattern": day_pattern(ends, whole=True)}
         return held
+
+    def coming_times(self, request: str) -> list[str]:
+        """The moments a request that names times of day but no day means: each time's
+        next showing on the clock, today or tomorrow ("remind me at 8 to ..." at 09:00:
+        08:00 tomorrow), as ISO text in order; none where the request counts from another
+        item ("30 minutes before my 3pm call": not 15:00 itself)."""
+        if mentions_moment(request):
+            return []
+        now = self._now().astimezone(self._tz())
+        moments = []
+        for clock in sorted(named_times(request)):
+            moment = self.parse(f"next {clock}")
+            if moment is not None and moment.value > now:
+                moments.append(f"{moment.value:%Y-%m-%dT%H:%M}")
+        return moments
+
+    def _undated_at_times(self, undated: str | None, messages: list[Message]) -> Refusal | None:
+        """A new item given no day or time, for a request that names a time of day but no
+        day ("at 8 remind me to ..."): refused, its retry held to that time's next showing."""
+        coming = self.coming_times(latest_request(messages)) if undated else []
+        if not coming:
+            return None
+        return Refusal(f"the call gives no {undated}, and the request names a time "
+                       f"({', '.join(coming)}); write it", {undated: {"enum": coming}})
 
     def _past_range(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
         """A lookup whose whole range lies before today, for a request about what is coming
