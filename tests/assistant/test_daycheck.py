@@ -336,6 +336,22 @@ def test_a_lookup_is_held_to_the_named_day(check):
     assert not _admits(held["end"], "2026-12-04T15:00")
 
 
+def test_a_lookup_cut_at_a_time_the_request_does_not_name_looks_at_the_whole_day(check):
+    said = _said("make friday dinner at mum's start at 5 instead of 6")
+    cut = ToolCall(name="list_events", arguments={"start": "2026-12-04T00:00",
+                                                  "end": "2026-12-04T15:00"})
+    refused = check(cut, said)
+    assert refused is not None and "end '2026-12-04T15:00'" in refused.reason
+    assert _admits(refused.narrow["end"], "2026-12-04")
+    assert not _admits(refused.narrow["end"], "2026-12-04T15:00")
+    whole = ToolCall(name="list_events", arguments={"start": "2026-12-04", "end": "2026-12-04"})
+    assert check(whole, said) is None
+    # a time the request names is its own to look at
+    at_five = ToolCall(name="list_events", arguments={"start": "2026-12-04T17:00",
+                                                      "end": "2026-12-04"})
+    assert check(at_five, said) is None
+
+
 def test_a_lookup_for_what_is_coming_starts_today(check):
     held = check.expected(_spec("list_events", "start", "end"),
                           _said("Find my meeting with Priya and remind me an hour before it"))

@@ -87,7 +87,7 @@ class DayCheck:
                  **(self._off_days if acts else self._missed_days)(call.arguments, named),
                  **unreadable, **({undated: None} if undated else {})}
         if not wrong:
-            return None
+            return None if acts else self._cut_range(call.arguments, named, times, messages)
         # a lookup looks at whole days: its retry writes them, with a time or not
         return self._refusal(call.arguments, wrong, named, times if acts else None)
 
@@ -177,6 +177,22 @@ class DayCheck:
             return None
         return Refusal(f"the call gives no {undated}, and the request names a time "
                        f"({', '.join(coming)}); write it", {undated: {"enum": coming}})
+
+    def _cut_range(self, arguments: dict, named: set[date], times: set[str],
+                   messages: list[Message]) -> Refusal | None:
+        """A lookup of a named day cut at a time of day the request does not name: refused,
+        its retry held to whole days. "Make sunday dinner start at 5 instead of 6" was
+        listed from 00:00 to 15:00, and the 18:00 dinner was not found."""
+        cut = []
+        for arg in ("start", "end"):
+            parsed = self.parse(arguments.get(arg))
+            if (parsed is not None and not parsed.date_only and parsed.value.date() in named
+                    and f"{parsed.value:%H:%M}" not in {*times, "00:00"}):
+                cut.append(f"{arg} {arguments[arg]!r}")
+        if not cut:
+            return None
+        return Refusal(f"{' and '.join(cut)} cuts the day at a time the request does not "
+                       "name; look at the whole day", self._expected_range(arguments, messages))
 
     def _past_range(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
         """A lookup whose whole range lies before today, for a request about what is coming
