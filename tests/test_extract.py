@@ -93,7 +93,17 @@ def test_a_length_is_no_offset() -> None:
      ("12pm or 12am", [time(12), time(0)]),
      # a bare hour: 1-6 in the afternoon or evening, 7-12 in the morning or at noon
      ("a reminder at 5 today", [time(17)]), ("at 9 tomorrow", [time(9)]),
-     ("lunch at 12", [time(12)]), ("a table at 5 people", [])],
+     ("lunch at 12", [time(12)]), ("a table at 5 people", []),
+     # a part of the day beside a bare hour says which half it means
+     ("call mum tonight at 7", [time(19)]), ("this evening at 8", [time(20)]),
+     ("at 7 tomorrow evening", [time(19)]), ("at 5 in the morning", [time(5)]),
+     ("tonight at 7:30", [time(19, 30)]), ("3:30 call", [time(3, 30)]),
+     ("meeting at 9, then dinner in the evening", [time(9)]),  # another clause's part
+     # a span names its start and its end
+     ("block thursday 2-4pm", [time(14), time(16)]), ("2 to 4pm", [time(14), time(16)]),
+     ("11-1pm lunch", [time(11), time(13)]), ("14-16h", [time(14), time(16)]),
+     ("from 9 to 5", [time(9), time(17)]), ("9:30-11am", [time(9, 30), time(11)]),
+     ("from 2 to 4 people", []), ("2-4 hours", []), ("on 2025-03-04", [])],
 )
 def test_the_times_a_text_names(text: str, clocks: list[time]) -> None:
     found = times(text)
@@ -110,6 +120,11 @@ def test_day_phrases_are_found_and_left_for_the_store_to_date() -> None:
     assert _spans_hold_their_text(text, found)
     # abbreviated weekdays are words too ("sat", "sun"), and yesterday is no day held to
     assert day_phrases("I sat in the sun yesterday") == []
+    assert day_phrases("the sun is out at 9, I sat down on the sun deck") == []
+    # ... unless a time, "this", "next" or "on" makes them days; "fri" is no other word
+    text = "fri at 8, this wed 4pm, remind me wed 7am, see you on sat, sun 10am, next tues"
+    assert [f.text for f in day_phrases(text)] == ["fri", "this wed", "wed", "sat", "sun",
+                                                    "next tues"]
 
 
 def test_emails_are_whole_addresses_unless_a_cut_one_is_asked_for() -> None:

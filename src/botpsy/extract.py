@@ -75,10 +75,18 @@ MONTH = alternation(w for names in MONTHS["en"] for w in names)
 # "yesterday" is not a day a call is held to (a request about the past reads it as such),
 # as before the words moved here.
 _HELD_DAYS = alternation(set(RELATIVE_DAYS["en"]) - {"yesterday"})
-# Day phrases as a user writes them (full weekday names only: "sat", "sun" and "wed"
-# are words too).
+# Weekday abbreviations that are no other English word ("fri", "thurs"), and those that
+# are ("wed", "sat", "sun"): a day only after "this", "next" or "on", or before a time ("sat
+# at 10", "wed 7am").
+_SHORT_DAY = alternation(w for names in WEEKDAYS["en"] for w in names[1:]
+                         if w not in ("wed", "sat", "sun"))
+_WORD_DAY = "wed|sat|sun"
+_AT_TIME_AHEAD = r"(?=\.?,?\s+(?:at\s+\d|\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)\b|\d{1,2}[:.]\d\d))"
+# Day phrases as a user writes them (a word-like abbreviation only where it reads as a day).
 DAY_PHRASE = re.compile(
-    rf"\b(?:(?:next|this)\s+)?(?:{_HELD_DAYS}|{WEEKDAY})\b"
+    rf"\b(?:(?:next|this)\s+)?(?:{_HELD_DAYS}|{WEEKDAY}|{_SHORT_DAY})\b"
+    rf"|\b(?:next|this)\s+(?:{_WORD_DAY})\b|(?<=\bon\s)(?:{_WORD_DAY})\b"
+    rf"|\b(?:{_WORD_DAY})\b{_AT_TIME_AHEAD}"
     r"|\b\d{4}-\d{2}-\d{2}\b"
     rf"|\b(?:{MONTH})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH})\b",
     re.IGNORECASE,
@@ -175,17 +183,118 @@ def day_phrases(text: str) -> list[Found[None]]:
     return [Found(Kind.day, m.group(), m.span(), None) for m in DAY_PHRASE.finditer(text)]
 
 
+@dataclass(frozen=True)
+class TimeRange:
+    """A span of the clock a text names as one phrase ("2-4pm", "from 9 to 5"): the
+    first time is a start, the second its end."""
+
+    start: time
+    end: time
+
+
+# "2-4pm", "2 to 4pm", "11-1pm", "14-16h", "9:30-11am", "from 2 to 4": a start and an end
+# in one phrase. Only the end need say am, pm or "h" ("4pm" says which 2 is meant); without
+# it, "from" must lead ("from 2 to 4"), since "2 to 4 people" is a count.
+_CLOCK_PART = r"([01]?\d|2[0-3])(?:[:.]([0-5]\d))?"
+TIME_RANGE = re.compile(
+    rf"(?<![\w:.-])(?P<from>from\s+)?{_CLOCK_PART}\s*(am|pm)?\s*(?:-|–|to|till|until)\s*"
+    rf"{_CLOCK_PART}(?:\s*(am|pm)\b|(h)\b|(?![\w:.%-]|\s+(?:{alternation(unit_words('en'))}"
+    r"|people|persons|guests)\b))",
+    re.IGNORECASE)
+# A part of the day next to a bare hour says which half of the clock it means: "tonight at
+# 7" is 19:00, "at 5 in the morning" 05:00 (``DAY_PARTS``' hours; "tonight" is the night).
+_PART_HOURS = {**DAY_PARTS["en"], "tonight": DAY_PARTS["en"]["night"]}
+# Words that may stand between an hour and the part of the day that speaks for it.
+_PART_GAP = rf"(?:[\s,]+|\b(?:in|on|at|the|this|tomorrow|today|{WEEKDAY})\b)*"
+_PART_BEFORE = re.compile(rf"\b(?P<part>{alternation(_PART_HOURS)})\b{_PART_GAP}$", re.IGNORECASE)
+_PART_AFTER = re.compile(rf"^{_PART_GAP}\b(?P<part>{alternation(_PART_HOURS)})\b", re.IGNORECASE)
+PART_REACH = 30  # characters around a bare hour where a part of the day speaks for it
+
+
+def time_ranges(text: str) -> list[Found[TimeRange]]:
+    """The clock spans a text names as one phrase ("2-4pm": 14:00 to 16:00, "11-1pm":
+    11:00 to 13:00, "14-16h", "from 9 to 5": 09:00 to 17:00), in text order."""
+    found = []
+    for match in TIME_RANGE.finditer(text):
+        led, h1, m1, half1, h2, m2, half2, h24 = match.groups()
+        if not (half2 or h24 or led or m2):
+            continue
+        end = _range_end(int(h2), int(m2 or 0), half2, bool(h24), text, match.span())
+        start = _range_start(int(h1), int(m1 or 0), half1, half2, bool(h24), end)
+        if start is not None and end is not None and start < end:
+            found.append(Found(Kind.time, match.group(), match.span(), TimeRange(start, end)))
+    return found
+
+
+def _range_end(hour: int, minute: int, half: str | None, h24: bool, text: str,
+               span: tuple[int, int]) -> time | None:
+    """The end of a span: as written with am/pm or "h", else as a bare hour reads."""
+    if half:
+        return time(_half_day(hour, half), minute) if hour <= 12 else None
+    return time(hour if h24 else _bare_in(text, span, hour), minute)
+
+
+def _range_start(hour: int, minute: int, half: str | None, end_half: str | None, h24: bool,
+                 end: time | None) -> time | None:
+    """The start of a span. Without its own am/pm it takes the end's when that keeps it
+    before the end ("2-4pm": 14:00), else the other half ("11-1pm": 11:00)."""
+    if end is None:
+        return None
+    if half:
+        return time(_half_day(hour, half), minute) if hour <= 12 else None
+    if h24 or hour > 12:
+        return time(hour, minute)
+    if end_half:
+        same = time(_half_day(hour, end_half), minute)
+        return same if same < end else time(hour % 12, minute)
+    # a bare start ("from 9 to 5"): the half of the day that puts it before the end
+    later = time(hour % 12 + 12, minute)
+    return later if bare_hour(hour) >= 12 and later < end else time(hour % 12, minute)
+
+
+def _half_day(hour: int, half: str) -> int:
+    """The 24-hour clock hour of "4pm", "12am"."""
+    return hour % 12 + (12 if half.lower() == "pm" else 0)
+
+
+def _bare_in(text: str, span: tuple[int, int], hour: int, *, clock: bool = False) -> int:
+    """The clock hour a bare hour means where it stands: a part of the day right beside it
+    (only words like "in the", "this", "tomorrow" between) says which half ("tonight at
+    7": 19; "at 5 in the morning": 5); else ``bare_hour``, or the hour as written for a
+    ``clock`` time ("3:30" stays 03:30 unless a part of the day says otherwise)."""
+    if not 1 <= hour <= 12:
+        return hour
+    start, end = span
+    before, after = text[max(0, start - PART_REACH):start], text[end:end + PART_REACH]
+    part = _PART_BEFORE.search(before) or _PART_AFTER.match(after)
+    if part is None:
+        return hour if clock else bare_hour(hour)
+    return hour % 12 + 12 if _PART_HOURS[part.group("part").lower()] >= 12 else hour % 12
+
+
 def times(text: str) -> list[Found[time]]:
     """The times of day a text names, in text order: "9am" 09:00, "7.30 pm" 19:30,
-    "14:00"; a bare "at 5" is 17:00 and "at 9" 09:00 (``bare_hour``)."""
-    found = [Found(Kind.time, m.group(), m.span(), time(bare_hour(int(m.group(1)))))
-             for m in BARE_AT.finditer(text)]
-    for match in TIME_PHRASE.finditer(text):
+    "14:00"; a span's two ends ("2-4pm": 14:00 and 16:00, ``time_ranges``); a bare "at 5"
+    is 17:00 and "at 9" 09:00 (``bare_hour``), unless a part of the day beside it says
+    otherwise ("tonight at 7": 19:00, ``_bare_in``), which holds for "7:30" too."""
+    found: list[Found[time]] = []
+    for span in time_ranges(text):
+        found.append(Found(Kind.time, span.text, span.span, span.value.start))
+        found.append(Found(Kind.time, span.text, span.span, span.value.end))
+    taken = [span.span for span in found]
+
+    def free(match: re.Match[str]) -> bool:
+        return not any(a <= match.start() < b for a, b in taken)
+
+    found += [Found(Kind.time, m.group(), m.span(), time(_bare_in(text, m.span(), int(m.group(1)))))
+              for m in BARE_AT.finditer(text) if free(m)]
+    for match in filter(free, TIME_PHRASE.finditer(text)):
         hour, minute, half, hour24, minute24 = match.groups()
         if hour24 is not None:
-            clock = time(int(hour24), int(minute24))
+            clock = time(_bare_in(text, match.span(), int(hour24), clock=True),
+                         int(minute24))
         else:
-            clock = time(int(hour) % 12 + (12 if half.lower() == "pm" else 0), int(minute or 0))
+            clock = time(_half_day(int(hour), half), int(minute or 0))
         found.append(Found(Kind.time, match.group(), match.span(), clock))
     return sorted(found, key=lambda f: f.span)
 

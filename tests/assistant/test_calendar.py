@@ -176,6 +176,20 @@ def test_list_events_bad_ranges(
         cal.list_events(start, end)
 
 
+def test_a_lookup_ending_at_the_midnight_its_day_starts_is_that_day(cal: CalendarToolbox) -> None:
+    """ "What am I doing on Saturday": a model wrote start '2025-03-06', end
+    '2025-03-06T00:00:00', an empty range no one asks for."""
+    cal.create_event("Dentist", "2025-03-06T08:30", "2025-03-06T09:00")
+    for end in ("2025-03-06T00:00:00", "2025-03-06T00:00"):
+        assert [e.title for e in cal.list_events("2025-03-06", end)] == ["Dentist"]
+        assert [e.title for e in cal.search_events("dentist", "2025-03-06", end)] == ["Dentist"]
+    # a timed start with the same end stays an error, and so does an end before the start
+    for start, end in (("2025-03-06T08:00", "2025-03-06T08:00"),
+                       ("2025-03-06", "2025-03-05T23:00")):
+        with pytest.raises(ToolInputError, match="end must be after start"):
+            cal.list_events(start, end)
+
+
 def test_an_end_given_as_a_bare_time_is_on_the_start_day(cal: CalendarToolbox) -> None:
     """ "Yoga on Tuesday from 18:00 to 19:00" as a model writes it: the end is not today."""
     event = cal.create_event("Yoga", "Tuesday 18:00", "19:00")

@@ -279,6 +279,42 @@ def test_one_day_at_one_time_and_an_evening_past_midnight(check):
     assert _admits(party["end"], "2026-12-04T02:00")  # the check lets it run past midnight
 
 
+def test_a_span_holds_the_start_to_its_start_and_the_end_to_its_end(check):
+    """ "block thursday 2-4pm" was written 16:00-17:00: the span's end read as the start."""
+    held = check.expected(_spec("create_event", "title", "start", "end"),
+                          _said("block friday 2-4pm for deep work"))
+    assert _admits(held["start"], "2026-12-04T14:00")
+    assert not _admits(held["start"], "2026-12-04T16:00")
+    assert _admits(held["end"], "2026-12-04T16:00") and not _admits(held["end"], "17:00")
+    refused = check(ToolCall(name="create_event", arguments={
+        "title": "deep work", "start": "2026-12-04T16:00", "end": "2026-12-04T17:00"}),
+        _said("block friday 2-4pm for deep work"))
+    assert refused is not None and "16:00" in refused.reason
+
+
+def test_a_time_without_a_day_is_its_next_showing(check):
+    """ "at 8 remind me to ..." at 09:20 made a reminder with no due at all."""
+    said = _said("at 8 remind me to print the train tickets")
+    assert check.expected(_spec("add_reminder", "text", "due"), said) == {
+        "due": {"enum": ["2026-12-04T08:00"]}}
+    takes = DayCheck(lambda: BERLIN, lambda: THURSDAY, lambda name: {"text", "due"})
+    refused = takes(ToolCall(name="add_reminder", arguments={"text": "print the tickets"}), said)
+    assert refused is not None and refused.narrow == {"due": {"enum": ["2026-12-04T08:00"]}}
+    later = _said("remind me at 15:00 to stretch")
+    assert check.expected(_spec("add_reminder", "text", "due"), later) == {
+        "due": {"enum": ["2026-12-03T15:00"]}}
+    # counted from another item: its own check's, not the time named
+    assert check.expected(_spec("add_reminder", "text", "due"),
+                          _said("remind me 30 minutes before my 3pm call")) == {}
+
+
+def test_a_bare_hour_tonight_is_in_the_evening(check):
+    held = check.expected(_spec("add_reminder", "text", "due"),
+                          _said("remind me to call mum tonight at 7"))
+    assert _admits(held["due"], "2026-12-03T19:00")
+    assert not _admits(held["due"], "2026-12-03T07:00")
+
+
 @pytest.mark.parametrize(("name", "text"), [
     ("create_event", "In 2 hours remind me to take the laundry out"),  # no day named
     ("update_event", "Move the dentist to Friday at 10:00"),  # adds nothing: its own checks
@@ -295,6 +331,25 @@ def test_a_lookup_is_held_to_the_named_day(check):
     assert not _admits(held["start"], "2026-12-03")  # from today: more than was asked
     assert not _admits(held["start"], "2025-03-04")  # a range that misses Friday: refused
     assert _admits(held["end"], "2026-12-04") and not _admits(held["end"], "2026-12-10")
+    # whole days: a range cut at a made-up time of day misses what the request is about
+    assert not _admits(held["start"], "2026-12-04T09:00")
+    assert not _admits(held["end"], "2026-12-04T15:00")
+
+
+def test_a_lookup_cut_at_a_time_the_request_does_not_name_looks_at_the_whole_day(check):
+    said = _said("make friday dinner at mum's start at 5 instead of 6")
+    cut = ToolCall(name="list_events", arguments={"start": "2026-12-04T00:00",
+                                                  "end": "2026-12-04T15:00"})
+    refused = check(cut, said)
+    assert refused is not None and "end '2026-12-04T15:00'" in refused.reason
+    assert _admits(refused.narrow["end"], "2026-12-04")
+    assert not _admits(refused.narrow["end"], "2026-12-04T15:00")
+    whole = ToolCall(name="list_events", arguments={"start": "2026-12-04", "end": "2026-12-04"})
+    assert check(whole, said) is None
+    # a time the request names is its own to look at
+    at_five = ToolCall(name="list_events", arguments={"start": "2026-12-04T17:00",
+                                                      "end": "2026-12-04"})
+    assert check(at_five, said) is None
 
 
 def test_a_lookup_for_what_is_coming_starts_today(check):

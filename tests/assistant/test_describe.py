@@ -58,6 +58,12 @@ def test_list_events_one_day(said):
         "Tomorrow: Dentist check-up, 08:30-09:00, Kastanienallee 12.")
 
 
+def test_a_day_to_its_own_midnight_is_said_as_that_day(said):
+    said("create_event", title="Dentist check-up", start="tomorrow 08:30", end="09:00")
+    assert said("list_events", start="2025-03-06", end="2025-03-06T00:00:00") == (
+        "Tomorrow: Dentist check-up, 08:30-09:00.")
+
+
 def test_list_events_over_days_names_each_day(said):
     said("create_event", title="Dentist check-up", start="tomorrow 08:30", end="09:00")
     said("create_event", title="Team offsite", start="2025-03-10", end="2025-03-11")

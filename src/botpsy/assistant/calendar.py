@@ -25,6 +25,7 @@ from botpsy.assistant.timeutil import (
     localize,
     parse_end,
     parse_when,
+    range_stop,
     show,
     to_db,
 )
@@ -75,15 +76,7 @@ class CalendarToolbox(Toolbox):
             end: Last day or time; default: 7 days after start.
         """
         begin = self._when(start, "start")
-        if end is None:
-            stop = begin.value + timedelta(days=7)
-        else:
-            parsed_end = self._end(end, begin, event=False)
-            stop = (
-                parsed_end.value + timedelta(days=1) if parsed_end.date_only else parsed_end.value
-            )
-        if stop <= begin.value:
-            raise ToolInputError("end must be after start", ErrorKind.invalid_date)
+        stop = self._lookup_stop(begin, end, timedelta(days=7))
         rows = self.store.query(
             "SELECT * FROM events WHERE starts_at < ? AND ends_at > ? "
             "ORDER BY starts_at, id LIMIT ?",
@@ -104,12 +97,7 @@ class CalendarToolbox(Toolbox):
         """
         words = inputs.search_words(query)
         begin = self._when(start, "start")
-        stop = begin.value + timedelta(days=SEARCH_DAYS)
-        if end is not None:
-            parsed_end = self._end(end, begin, event=False)
-            stop = parsed_end.value + timedelta(days=1) if parsed_end.date_only else parsed_end.value
-        if stop <= begin.value:
-            raise ToolInputError("end must be after start", ErrorKind.invalid_date)
+        stop = self._lookup_stop(begin, end, timedelta(days=SEARCH_DAYS))
         return self._matching(words, " AND ", begin.value, stop) or self._matching(
             words, " OR ", begin.value, stop)
 
@@ -292,6 +280,16 @@ class CalendarToolbox(Toolbox):
                 ErrorKind.invalid_date,
             )
         return parse_end(value, start=begin.value, tz=self.store.tz, now=self.store.now())
+
+    def _lookup_stop(self, begin: ParsedTime, end: str | None, default: timedelta) -> datetime:
+        """Where a lookup from ``begin`` stops: ``default`` after it without an ``end``,
+        else as ``range_stop`` reads the end; an end at or before the start is an error."""
+        if end is None:
+            return begin.value + default
+        stop = range_stop(begin, self._end(end, begin, event=False))
+        if stop <= begin.value:
+            raise ToolInputError("end must be after start", ErrorKind.invalid_date)
+        return stop
 
     def _span(self, begin: ParsedTime, stop: ParsedTime) -> Span:
         """Start and end checked; two bare dates make an all-day event, end day included."""

@@ -39,7 +39,7 @@ from botpsy.agent.selection import creates
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.relative import found_event, mentions_moment, relative_moment
 from botpsy.assistant.timeutil import ParsedTime, parse_end, parse_when
-from botpsy.extract import day_phrases, is_clock_time
+from botpsy.extract import TimeRange, day_phrases, is_clock_time, time_ranges
 from botpsy.extract import times as found_times
 from botpsy.types import Message, ToolCall, ToolSpec
 
@@ -78,16 +78,16 @@ class DayCheck:
         said = user_text(messages)
         named = self.named_days(said)
         if not named:
-            return self._past_range(call, messages)
+            return self._undated_at_times(undated, messages) or self._past_range(call, messages)
         unreadable = {arg: None for arg in (*DAY_ARGUMENTS, "end")
                       if not self._readable(call.arguments.get(arg))}
         acts = acts_on_items(call.name)
         times = named_times(said)
-        wrong = {**self._untimed(call, named, named_times(latest_request(messages))),
+        wrong = {**self._untimed(call, named, start_times(latest_request(messages))),
                  **(self._off_days if acts else self._missed_days)(call.arguments, named),
                  **unreadable, **({undated: None} if undated else {})}
         if not wrong:
-            return None
+            return None if acts else self._cut_range(call.arguments, named, times, messages)
         # a lookup looks at whole days: its retry writes them, with a time or not
         return self._refusal(call.arguments, wrong, named, times if acts else None)
 
@@ -108,16 +108,21 @@ class DayCheck:
             return {arg: {"enum": [f"{moment:%Y-%m-%dT%H:%M}"]}
                     for arg in ("start", "due") if arg in properties}
         named = self.named_days(user_text(messages))
+        request = latest_request(messages)
         if not named:
-            return {}
-        times = named_times(latest_request(messages))
+            coming = self.coming_times(request)
+            return {arg: {"enum": coming} for arg in ("start", "due")
+                    if arg in properties and coming}
+        times, starts, span = named_times(request), start_times(request), one_span(request)
         held: dict[str, dict[str, str]] = {}
         for arg in ("start", "due"):
             if arg in properties:
-                held[arg] = {"pattern": day_pattern(named, timed=bool(times), times=times)}
+                held[arg] = {"pattern": day_pattern(named, timed=bool(times), times=starts)}
         if "end" in properties and "start" in held:
             overnight = named | {day + timedelta(days=1) for day in named}
-            ends = times if len(times) >= 2 else set()  # "from 9:00 to 9:30": one of those
+            # "2-4pm": its end; "from 9:00 to 9:30" (two times apart): one of those
+            ends = ({f"{span.end:%H:%M}"} if span is not None
+                    else times if len(times) >= 2 else set())
             held["end"] = {"pattern": day_pattern(overnight, bare_time=True, times=ends)}
         return held
 
@@ -139,12 +144,55 @@ class DayCheck:
             starts, ends = {today}, _days(today, today + timedelta(days=UPCOMING_DAYS))
         else:
             return {}
-        held = {"start": {"pattern": day_pattern(starts)}} if "start" in properties else {}
+        # whole days: a range cut at a time of day the model made up ("Sunday" listed
+        # from 00:00 to 15:00) missed the 18:00 dinner the request was about
+        held = ({"start": {"pattern": day_pattern(starts, times={"00:00"})}}
+                if "start" in properties else {})
         if "date" in properties:
             held["date"] = {"pattern": day_pattern(named or starts)}
         if "end" in properties and "start" in held:
-            held["end"] = {"pattern": day_pattern(ends)}
+            held["end"] = {"pattern": day_pattern(ends, whole=True)}
         return held
+
+    def coming_times(self, request: str) -> list[str]:
+        """The moments a request that names times of day but no day means: each time's
+        next showing on the clock, today or tomorrow ("remind me at 8 to ..." at 09:00:
+        08:00 tomorrow), as ISO text in order; none where the request counts from another
+        item ("30 minutes before my 3pm call": not 15:00 itself)."""
+        if mentions_moment(request):
+            return []
+        now = self._now().astimezone(self._tz())
+        moments = []
+        for clock in sorted(named_times(request)):
+            moment = self.parse(f"next {clock}")
+            if moment is not None and moment.value > now:
+                moments.append(f"{moment.value:%Y-%m-%dT%H:%M}")
+        return moments
+
+    def _undated_at_times(self, undated: str | None, messages: list[Message]) -> Refusal | None:
+        """A new item given no day or time, for a request that names a time of day but no
+        day ("at 8 remind me to ..."): refused, its retry held to that time's next showing."""
+        coming = self.coming_times(latest_request(messages)) if undated else []
+        if not coming:
+            return None
+        return Refusal(f"the call gives no {undated}, and the request names a time "
+                       f"({', '.join(coming)}); write it", {undated: {"enum": coming}})
+
+    def _cut_range(self, arguments: dict, named: set[date], times: set[str],
+                   messages: list[Message]) -> Refusal | None:
+        """A lookup of a named day cut at a time of day the request does not name: refused,
+        its retry held to whole days. "Make sunday dinner start at 5 instead of 6" was
+        listed from 00:00 to 15:00, and the 18:00 dinner was not found."""
+        cut = []
+        for arg in ("start", "end"):
+            parsed = self.parse(arguments.get(arg))
+            if (parsed is not None and not parsed.date_only and parsed.value.date() in named
+                    and f"{parsed.value:%H:%M}" not in {*times, "00:00"}):
+                cut.append(f"{arg} {arguments[arg]!r}")
+        if not cut:
+            return None
+        return Refusal(f"{' and '.join(cut)} cuts the day at a time the request does not "
+                       "name; look at the whole day", self._expected_range(arguments, messages))
 
     def _past_range(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
         """A lookup whose whole range lies before today, for a request about what is coming
@@ -362,6 +410,21 @@ def _days(first: date, last: date) -> set[date]:
     return {first + timedelta(days=n) for n in range((last - first).days + 1)}
 
 
+def one_span(text: str) -> TimeRange | None:
+    """The one span of the clock a text names as one phrase ("2-4pm"), or None when it
+    names none or several (``extract.time_ranges``)."""
+    spans = time_ranges(text)
+    return spans[0].value if len(spans) == 1 else None
+
+
+def start_times(text: str) -> set[str]:
+    """The times of day a start may be at: every time the text names but the end of its
+    one span ("block thursday 2-4pm": 14:00, never 16:00)."""
+    span = one_span(text)
+    ends = {f"{span.end:%H:%M}"} if span is not None else set()
+    return named_times(text) - ends
+
+
 def named_times(text: str) -> set[str]:
     """The times of day a text names, as "HH:MM" ("9am" -> "09:00", "7.30 pm" -> "19:30";
     a bare "at 5" is 17:00 and "at 9" 09:00: ``extract.bare_hour``)."""
@@ -369,13 +432,16 @@ def named_times(text: str) -> set[str]:
 
 
 def day_pattern(
-    named: set[date], *, bare_time: bool = False, timed: bool = False, times: set[str] = frozenset()
+    named: set[date], *, bare_time: bool = False, timed: bool = False, times: set[str] = frozenset(),
+    whole: bool = False,
 ) -> str:
     """A JSON-schema ``pattern`` for a value on one of the ``named`` days, in ISO form with
     a time of day (optional unless ``timed``; one of ``times`` when given; an ``end`` may
-    also be a bare time, on the start's day): what the retry's grammar lets the model write
-    for a refused day."""
+    also be a bare time, on the start's day; none at all when ``whole``, the day itself):
+    what the retry's grammar lets the model write for a refused day."""
     days = "|".join(d.isoformat() for d in sorted(named))
+    if whole:
+        return f"^({days})$"
     clock = f"({'|'.join(sorted(times))})(:00)?" if times else f"{_CLOCK}(:[0-5][0-9])?"
     if bare_time:
         return f"^(({days})[T ])?{clock}$"

@@ -35,7 +35,7 @@ from botpsy.agent.reply import (
     sentence,
 )
 from botpsy.assistant.errors import ToolInputError
-from botpsy.assistant.timeutil import parse_end, parse_when
+from botpsy.assistant.timeutil import parse_end, parse_when, range_stop
 
 if TYPE_CHECKING:
     from botpsy.assistant.user_data import AssistantStore
@@ -137,8 +137,7 @@ def _listed_days(o: ToolOutcome) -> tuple[date, date] | None:
         if end is None:
             stop = begin.value + timedelta(days=7)
         else:
-            parsed = parse_end(str(end), start=begin.value, tz=tz, now=now)
-            stop = parsed.value + timedelta(days=1) if parsed.date_only else parsed.value
+            stop = range_stop(begin, parse_end(str(end), start=begin.value, tz=tz, now=now))
     except ToolInputError:
         return None
     return begin.value.date(), (stop - timedelta(microseconds=1)).date()

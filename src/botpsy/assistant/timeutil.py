@@ -109,6 +109,17 @@ def parse_end(text: str, *, start: datetime, tz: ZoneInfo, now: datetime) -> Par
     return parsed
 
 
+def range_stop(begin: ParsedTime, end: ParsedTime) -> datetime:
+    """Where a lookup from ``begin`` to ``end`` stops: the end of the day for a day
+    alone. An end at the very midnight a whole-day start begins ("2026-12-12" to
+    "2026-12-12T00:00") is that day too: a model asked about Saturday wrote it, and no one
+    asks for an empty range. Any other end stays as written (one at or before the start
+    is the caller's error to report)."""
+    midnight = begin.value.time() == time(0)
+    whole_day = end.date_only or (midnight and end.value == begin.value)
+    return end.value + timedelta(days=1) if whole_day else end.value
+
+
 def _with_time_of_day(
     day: date, rest: str, original: str, tz: ZoneInfo, default_time: time | None
 ) -> ParsedTime:
