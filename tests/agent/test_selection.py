@@ -238,7 +238,7 @@ def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
         ("the dentist thing next monday, make it 9 instead", [{"update_event"}]),
         ("make lunch with Jonas an hour and a half instead of an hour", [{"update_event"}]),
         # said as a comparison, or as what is true now: a change of the item
-        ("make the board slides review half an hour longer", [{"update_event"}]),
+        ("make the dentist appointment half an hour longer", [{"update_event"}]),
         ("parent-teacher meeting is in room 3A now, not 2B", [{"update_event"}]),
         # asked for nothing: questions, a noun that is also a verb, a polite question acts
         ("When is my next meeting with Dan?", []),

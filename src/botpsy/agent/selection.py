@@ -174,7 +174,7 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
     # calendar
     "meeting": ("event",), "appointment": ("event",), "schedule": ("event", "create"),
     "agenda": ("event",), "book": ("event", "create"), "busy": ("event",), "free": ("event",),
-    "lunch": ("event",), "dinner": ("event",), "invite": ("event", "email"), "review": ("event",),
+    "lunch": ("event",), "dinner": ("event",), "invite": ("event", "email"),
     "reschedule": ("update", "event"), "postpone": ("update", "event"),
     "cancel": ("delete", "event"), "today": ("event",), "tomorrow": ("event",),
     "tonight": ("event",), "week": ("event",), "weekend": ("event",), "plan": ("event",),
