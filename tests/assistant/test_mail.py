@@ -106,6 +106,8 @@ def test_with_no_email_holding_every_word_those_holding_the_most_come_first(
         "Order shipped", "Roadmap review"]
     assert [m.subject for m in mail.search_mail("order review", limit=1)] == ["Order shipped"]
     assert mail.search_mail("zzzz yyyy") == []
+    # the words every email may hold tell none apart: no email is the answer
+    assert mail.search_mail("my newest email") == []
 
 
 def test_a_relation_finds_the_mail_of_the_contact_it_names(

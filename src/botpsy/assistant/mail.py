@@ -59,6 +59,10 @@ class Email(Record):
     in_reply_to: int | None = None
 
 
+# The words that name an email as such ("my newest email"): held by many, telling none apart.
+_KIND_WORDS = frozenset({"email", "mail", "emails", "mails", "message", "inbox", "newsletter"})
+
+
 class MailToolbox(Toolbox):
     """The mailbox of the store's user."""
 
@@ -98,11 +102,12 @@ class MailToolbox(Toolbox):
         # a relation names a person ("my landlord"), whose address finds their mail
         people = [self._relation_address(word) or word for word in words]
         found = self.holding(people, sender, limit) if people != words else []
-        if found or len(people) < 2:
+        # the words that can tell one email from another: not "my", not "email" itself
+        telling = [w for w in people if len(w) >= 3 and w not in _KIND_WORDS]
+        if found or len(people) < 2 or not telling:
             return found
         return inputs.most_words(lambda some: self.holding(some, sender, inputs.MAX_LIMIT),
-                                 people,
-                                 key=lambda summary: summary.id)[:limit]
+                                 telling, key=lambda summary: summary.id)[:limit]
 
     def holding(self, words: list[str], sender: str | None = None, limit: int = 10
                 ) -> list[EmailSummary]:
