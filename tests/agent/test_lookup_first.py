@@ -196,3 +196,13 @@ def test_an_action_that_cannot_be_retried_leaves_the_others_to_run(tmp_path):
                        "Jamie the plan.")
     assert result.steps[-1].call.name == "create_event"
     assert result.steps[-1].decision.value == "executed"
+
+
+def test_a_question_with_no_word_to_search_for_lists_instead(tmp_path):
+    """"Read me my newest email": no word of it is in the email (a 135M model searched
+    the mail for "newest" and found nothing); the inbox is listed instead."""
+    store = _store(tmp_path)
+    agent = _broad_agent(store, [call_text("list_inbox", limit=1)])
+    agent.run("how many unread mails have i got? don't open them")
+    first = agent.model.backend.grammars[0]
+    assert "list_inbox" in first and "search_mail" not in first

@@ -231,11 +231,15 @@ def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
         # a thing added to a list the user keeps: appended to that note, named or not
         ("Add olive oil to my grocery list note.", [{"append_to_note"}]),
         ("Add Piranesi to my books to read", [{"append_to_note"}]),
+        ("add oat milk and bananas to the groceries", [{"append_to_note"}]),  # one list
         # an item labelled with its kind
         ("todo: descale the coffee machine", [{"add_reminder"}]),
         # said as a replacement: a change, whatever "make" or "book" asks to add
         ("the dentist thing next monday, make it 9 instead", [{"update_event"}]),
         ("make lunch with Jonas an hour and a half instead of an hour", [{"update_event"}]),
+        # said as a comparison, or as what is true now: a change of the item
+        ("make the dentist appointment half an hour longer", [{"update_event"}]),
+        ("parent-teacher meeting is in room 3A now, not 2B", [{"update_event"}]),
         # asked for nothing: questions, a noun that is also a verb, a polite question acts
         ("When is my next meeting with Dan?", []),
         ("Read the email about the quarterly numbers", []),
@@ -263,6 +267,11 @@ def test_commands_drop_questions_and_split_clauses() -> None:
     assert commands("What's on Friday? Then please book the gym at 7.") == ["book the gym at 7"]
     assert commands("Read notes/todo.md and add a reminder") == ["Read notes/todo.md", "add a reminder"]
     assert clause_verbs("If it is, book it") == ["If", "book"]
+    # things added to one list are one clause; a second verb after the list is its own
+    assert commands("add oat milk and bananas to the groceries") == [
+        "add oat milk and bananas to the groceries"]
+    assert commands("add milk to the groceries and call mum") == [
+        "add milk to the groceries", "call mum"]
 
 
 def test_tool_roles_come_from_names() -> None:

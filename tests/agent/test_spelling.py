@@ -12,6 +12,11 @@ from botpsy.agent.spelling import read_request, speller
     ("a 30 min call with Marta tommorow 3pm", "a 30 min call with Marta tomorrow 3pm"),
     ("whats the dentists adress", "whats the dentists address"),
     ("cancle my apointment on thrusday", "cancel my appointment on thursday"),
+    ("how much is the electricty bill", "how much is the electricity bill"),
+    # short forms of the words the readers key on
+    ("who's in the roadmap review tmrw?", "who's in the roadmap review tomorrow?"),
+    ("draft him a msg about the appt", "draft him a message about the appointment"),
+    ("add 'tmrw' to the notes", "add 'tmrw' to the notes"),
     # names, quoted text and real words of their own stay as written
     ("Add Piranesi to my books to read", "Add Piranesi to my books to read"),
     ("add 'remnd' to the notes", "add 'remnd' to the notes"),

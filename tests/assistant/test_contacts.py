@@ -28,6 +28,9 @@ def test_search_contacts(book: ContactsToolbox) -> None:
     assert [c.name for c in book.search_contacts("priya")] == ["Priya Shah"]
     assert [c.name for c in book.search_contacts("work.example")] == ["Jonas Weber", "Priya Shah"]
     assert [c.name for c in book.search_contacts("mom")] == ["Linda Morgan"]
+    # a relation in any of its words: "mums email" is the card that says "Mom"
+    for said in ("mum", "mums", "mother", "Mummy"):
+        assert [c.name for c in book.search_contacts(said)] == ["Linda Morgan"]
     assert [c.name for c in book.search_contacts("555 33")] == ["Linda Morgan"]
     assert book.search_contacts("priya jonas") == []
     assert len(book.search_contacts("a", limit=1)) == 1

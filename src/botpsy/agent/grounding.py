@@ -75,7 +75,11 @@ _NOT_SEARCHED = (STOPWORDS | _PARTICLES | NOT_NAMES | LOOK_VERBS
                     *DAY_PARTS["en"], "before", "after", "next", "last", "instead"}
                  # what a request says about its source, not what to find in it
                  | {"see", "check", "find", "look", "said", "says", "asking", "asked", "emailed",
-                    "mailed", "wrote", "wants", "wanted", "sent", "need", "needs", "know", "yet"}
+                    "mailed", "wrote", "wants", "wanted", "sent", "need", "needs", "know", "yet",
+                       "want", "got", "open", "time", "rid"}
+                 # which of them and how many: an order or a count, no word of the item
+                 | {"newest", "latest", "oldest", "recent", "recently", "most", "many", "much",
+                    "unread"}
                  | {w for verb, cues in ACTION_WORDS.items() for w in (verb, *cues) if " " not in w})
 # "isn't", "Mom's", "we'll": the tail after the apostrophe (straight or curly)
 _CONTRACTION = re.compile(r"n['’]t\b|['’](?:s|re|ll|ve|d|m)\b", re.IGNORECASE)
@@ -382,6 +386,11 @@ def search_terms(said: str, family: str) -> list[str]:
         return list(dict.fromkeys(n for n in names if n)) or lists
     # a note's kind words are its titles ("my grocery list" is the note "Groceries")
     terms = [t for t in lookup_terms(said) if family == "note" or not names_family(t, family)]
+    if family == "email" and len(terms) > 1:
+        # the mail search ranks by the words held when no email holds them all: one query
+        # of every word, so that no single word the request holds without naming the item
+        # ("what time does my train to hamburg leave": "leave") can be the one searched
+        return [" ".join(w for w in searchable_words(said) if not names_family(w, family))]
     if family in ("email", "contact"):  # the one written to may be the one to find
         return terms
     written_to = {w.lower() for w in recipient_words(said)}
@@ -422,15 +431,7 @@ def lookup_terms(text: str) -> list[str]:
     asked about the design review slot"; the search then looked for "Friday".)
     Why both: the searches match every word, so "Nora phone number" finds nothing, while
     "Tom" alone let the model put "tombecker" in another filter."""
-    runs: list[list[str]] = [[]]
-    for token in text.split():
-        raw = token.strip("\"'()[]")
-        word = raw.rstrip(",.;:!?").removesuffix("'s")
-        if _TERM.fullmatch(word) and len(word) >= 3 and word.lower() not in _NOT_SEARCHED:
-            runs[-1].append(word)
-            if word == raw:
-                continue
-        runs.append([])
+    runs = _searchable_runs(text)
     phrases = [" ".join(run) for run in runs if len(run) > 1]
     singles = [word for run in runs for word in run]
     found: dict[str, str] = {}
@@ -440,3 +441,25 @@ def lookup_terms(text: str) -> list[str]:
     # where "phone number", first as written, found nothing
     named = sorted(found.values(), key=lambda term: not any(w[:1].isupper() for w in term.split()))
     return named[:MAX_TERMS]
+
+
+def _searchable_runs(text: str) -> list[list[str]]:
+    """The runs of adjacent searchable words of ``text`` (``lookup_terms``), in order."""
+    runs: list[list[str]] = [[]]
+    for token in text.split():
+        raw = token.strip("\"'()[]")
+        word = raw.rstrip(",.;:!?").removesuffix("'s").removesuffix("\u2019s")
+        if _TERM.fullmatch(word) and len(word) >= 3 and word.lower() not in _NOT_SEARCHED:
+            runs[-1].append(word)
+            if word == raw:
+                continue
+        runs.append([])
+    return runs
+
+
+def searchable_words(text: str) -> list[str]:
+    """Each searchable word of ``text`` once, in the order written (``lookup_terms``)."""
+    found: dict[str, str] = {}
+    for word in (w for run in _searchable_runs(text) for w in run):
+        found.setdefault(word.lower(), word)
+    return list(found.values())[:MAX_TERMS]

@@ -45,8 +45,8 @@ from botpsy.agent.grounding import (
     Grounding,
     finders,
     forced_spec,
-    lookup_terms,
     result_objects,
+    search_terms,
     shown_items,
     user_text,
     vouched_ids,
@@ -617,16 +617,19 @@ class Agent:
         """Of a family's look tools, those that list a day when the request names one ("my
         3pm on Friday got pushed to 4" is a look at Friday, not a search for "pushed"),
         those that search by words (a ``query``) when it names something to search for
-        ("find my meeting with Priya"); else all of them."""
+        ("find my meeting with Priya"); else those that list without words ("read me my
+        newest email": no word of it is in the email, and a 135M model searched the mail
+        for "newest"), or all of them."""
         said = user_text(turn.messages)
         searching = [spec for spec in tools
                      if "query" in ((spec.parameters or {}).get("properties") or {})]
         listing = [spec for spec in tools if spec not in searching and _takes_day(spec)]
         if DAY_WORDS.search(said):  # the day's items hold it, whatever else the words say
             return listing or tools  # (a listing by day; the inbox lists none)
-        if not searching or not lookup_terms(said):
+        if not searching:
             return tools
-        return searching
+        worded = [spec for spec in searching if search_terms(said, name_family(spec.name))]
+        return worded or [spec for spec in tools if spec not in searching] or tools
 
     def _needed_first(self, turn: _Turn, name: str) -> set[str]:
         """The item families a call of ``name`` needs looked up first: its own, for an

@@ -111,8 +111,9 @@ _OBJECT = re.compile(r"^\W*\w+\s+(?:(?:me|him|her|them|us|\w+)\s+)?(?:a|an|the|m
 _PREDICATE = re.compile(
     r"\b(?:is|are|was|were|got|gets|has been|have been)\s+(?:now\s+)?([a-z]+ed)\b"
     r"|\b([a-z]+s)\s+(?:to|from)\b", re.IGNORECASE)
-# A change said as a replacement: "make it 9 instead", "an hour and a half instead of an hour".
-_INSTEAD = re.compile(r"\binstead\b", re.IGNORECASE)
+# A change said as a replacement: "make it 9 instead", "an hour and a half instead of an hour",
+# "the meeting is in room 3A now, not 2B", or as a comparison: "make the review longer".
+_INSTEAD = re.compile(r"\binstead\b|\bnow,?\s+not\b|\b(?:longer|shorter)\b", re.IGNORECASE)
 # "todo: descale the coffee machine", "note: bike code 4471": a new item, labelled with its kind.
 _LABELLED = re.compile(r"^\W*(?P<kind>to-?dos?|notes?|memo|reminders?)\s*:\s*\w", re.IGNORECASE)
 # "Add Piranesi to my books to read": a thing added to a list the user keeps by name.
@@ -126,8 +127,15 @@ LOOK_CLAUSE = re.compile(
     r"read|pull\s+up|fetch|open|grab)\b", re.IGNORECASE)
 # A person's address, number or birthday: a contact's field, though "email" is a word of
 # the mail ("Get Jamie's email", "Dan's address").
+# A relation or role that names one person the contacts know by it (a card's notes say
+# "Mom.", "Landlord."): "mums email", "my landlords number" need no apostrophe.
+RELATIONS = ("mum", "mom", "mother", "mommy", "mummy", "mama", "dad", "father", "daddy", "papa",
+             "grandma", "granny", "grandmother", "grandpa", "grandfather", "brother", "sister",
+             "wife", "husband", "partner", "landlord", "landlady", "boss", "manager",
+             "neighbour", "neighbor", "babysitter", "doctor", "dentist")
 CONTACT_FIELD = re.compile(
-    r"\b(?P<owner>[A-Za-z]+)['\u2019]s\s+(?:e-?mail(?:\s+address)?|address|(?:phone\s+|mobile\s+)?number|"
+    r"\b(?P<owner>[A-Za-z]+(?=['\u2019]s\b)|(?:" + "|".join(RELATIONS) + r")(?=s?\s))"
+    r"(?:['\u2019]s|s)?\s+(?:e-?mail(?:\s+address)?|address|(?:phone\s+|mobile\s+)?number|"
     r"phone|mobile|birthday|contact(?:\s+details)?)\b", re.IGNORECASE)
 # Where a request says the thing it acts with comes from: "from my notes", "in
 # latency_numbers.csv", "my e-ticket email", "Priya emailed ...": that kind is looked up
@@ -195,7 +203,7 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "to-dos": ("reminder",), "todos": ("reminder",), "task": ("reminder",),
     "to do": ("reminder",), "tick off": ("complete", "reminder"),
     "tick": ("complete", "reminder"), "cross off": ("complete", "reminder"), "forget": ("reminder",),
-    "deadline": ("reminder", "due"), "done": ("complete", "reminder"),
+    "deadline": ("reminder", "due"), "due": ("reminder", "due"), "done": ("complete", "reminder"),
     # people
     "phone": ("contact",), "number": ("contact",), "address": ("contact", "email"),
     "birthday": ("contact",), "person": ("contact",), "people": ("contact",),
@@ -239,7 +247,7 @@ ACTION_WORDS: dict[str, tuple[str, ...]] = {
     "write": (*_MAKING, "export", "dump"),
     "append": ("add", "put", "include", "extend"),
     "update": ("change", "move", "reschedule", "push", "postpone", "shift", "rename", "edit",
-               "extend", "shorten", "instead", "earlier", "later", "make it"),
+               "extend", "shorten", "longer", "shorter", "instead", "earlier", "later", "make it"),
     "delete": ("cancel", "remove", "drop", "clear", "scrap", "ditch", "erase", "get rid",
                "call off", "off my calendar", "off the calendar", "not coming", "isn't coming"),
     "send": ("email", "e-mail", "mail", "write to", "tell", "let", "ask", "invite", "forward",
@@ -262,6 +270,11 @@ def commands(query: str) -> list[str]:
     found: list[str] = []
     for sentence in _SENTENCE_END.split(query.strip()):
         if _QUESTION.search(sentence) and not _POLITE.search(sentence):
+            continue
+        # "add oat milk and bananas to the groceries": one clause, whatever its "and"
+        whole = _FILLER.sub("", sentence.strip(" .!?;:"))
+        if (target := list_target(whole)) and not _CLAUSE_SPLIT.search(target):
+            found.append(whole)
             continue
         for clause in _CLAUSE_SPLIT.split(sentence):
             clause = _FILLER.sub("", clause.strip(" .!?;:"))
@@ -680,7 +693,7 @@ class Bm25ToolSelector(ToolSelector):
         verb: a replacement ("make it 9 instead", "make lunch with Jonas an hour and a half
         instead of an hour") changes an item, whatever "make" asks to add; a thing added to
         a list the user keeps (``list_target``) is appended to that note."""
-        if _INSTEAD.search(query) and any(creates(n) for n in group):
+        if _INSTEAD.search(query) and (not group or any(creates(n) for n in group)):
             cue = _stem("instead")
         elif list_target(clause):
             cue, ordered = _stem("append"), [f for f in ordered if f.family == "note"]

@@ -33,7 +33,18 @@ _TIME_WORDS = (*RELATIVE_DAYS["en"], "weekend", "morning", "afternoon",
                "before", "after", "until", "every", "calendar", "reminder", "reminders",
                "meeting", "appointment", "contact", "contacts", "email", "emails", "address",
                "number", "phone", "birthday", "note", "notes", "file", "files", "message",
-               "please", "schedule", "what", "when", "where", "which")
+               "please", "schedule", "what", "when", "where", "which",
+               # what bills are for: they arrive by mail and are asked about misspelt
+               "electricity", "internet", "insurance")
+# Short forms people type for the words the readers key on ("who's in the review tmrw?"):
+# no misspelling of the word, so the speller cannot reach them.
+SHORTHAND = {"tmrw": "tomorrow", "tmr": "tomorrow", "tmrow": "tomorrow", "tomoz": "tomorrow",
+             "2moro": "tomorrow", "2day": "today", "tdy": "today", "tonite": "tonight",
+             "msg": "message", "msgs": "messages", "appt": "appointment",
+             "appts": "appointments", "mtg": "meeting", "mtgs": "meetings", "bday": "birthday",
+             "b-day": "birthday", "addr": "address"}
+_SHORT = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, SHORTHAND)) + r")(?![\w-])",
+                    re.IGNORECASE)
 _WORD = re.compile(r"[a-z]+")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+)$")
 
@@ -66,6 +77,10 @@ def read_request(text: str) -> str:
     """``text`` with its misspelt key words read as meant (unchanged when it has none)."""
     quoted = [range(m.start(), m.end()) for m in QUOTED.finditer(text)]
     found = [fix for fix in speller().corrections(text) if not _chosen(text, fix, quoted)]
+    short = [Correction(m.start(), m.end(), SHORTHAND[m.group().lower()])
+             for m in _SHORT.finditer(text) if not any(m.start() in span for span in quoted)]
+    found = sorted([*found, *(s for s in short if all(s.start != f.start for f in found))],
+                   key=lambda fix: fix.start)
     reading = speller().reading(text, found) if found else None
     return reading.text if reading else text
 

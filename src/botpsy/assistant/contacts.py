@@ -49,10 +49,14 @@ class ContactsToolbox(Toolbox):
         words = inputs.search_words(query)
         haystack = inputs.unhyphenated(
             "(name || ' ' || coalesce(email, '') || ' ' || coalesce(phone, '') || ' ' || notes)")
-        where = " AND ".join(f"{haystack} LIKE ? ESCAPE '\\'" for _ in words)
+        # each word in one of its forms: "mum" finds the card that says "Mom."
+        forms = [inputs.word_forms(w) for w in words]
+        where = " AND ".join(
+            "(" + " OR ".join(f"{haystack} LIKE ? ESCAPE '\\'" for _ in alternatives) + ")"
+            for alternatives in forms)
         rows = self.store.query(
             f"SELECT * FROM contacts WHERE {where} ORDER BY name COLLATE NOCASE, id LIMIT ?",
-            (*[inputs.like_pattern(w) for w in words], limit),
+            (*[inputs.like_pattern(f) for alternatives in forms for f in alternatives], limit),
         )
         return [_contact(row) for row in rows]
 

@@ -65,8 +65,10 @@ class EverythingToolbox(Toolbox):
         found = self._found(" ".join(words))
         if found.count() or len(words) < 2:
             return found
-        # no kind holds every word: the most telling word alone (the longest)
-        return self._found(max(words, key=len))
+        # no kind holds every word: in each, the items that hold the most of them
+        return Found(**{kind: inputs.most_words(lambda some, search=search: list(
+            search(" ".join(some))), words, key=_identity)[:PER_KIND]
+            for kind, search in self._searches().items()})
 
     def _found(self, query: str) -> Found:
         searches = self._searches()
@@ -76,7 +78,8 @@ class EverythingToolbox(Toolbox):
         store = self.store
         reminders = RemindersToolbox(store)
         return {
-            "emails": lambda q: MailToolbox(store).search_mail(q, limit=PER_KIND),
+            # every word, as the other kinds' searches (this search falls back on its own)
+            "emails": lambda q: MailToolbox(store).holding(inputs.search_words(q), limit=PER_KIND),
             "events": lambda q: CalendarToolbox(store).search_events(q),
             "contacts": lambda q: ContactsToolbox(store).search_contacts(q, limit=PER_KIND),
             "notes": lambda q: NotesToolbox(store).search_notes(q, limit=PER_KIND),
@@ -89,3 +92,8 @@ def _matching_reminders(reminders: list[Reminder], query: str) -> list[Reminder]
     """The open reminders whose text holds every word of ``query``."""
     words = [w.lower() for w in query.split()]
     return [r for r in reminders if all(w in r.text.lower() for w in words)]
+
+
+def _identity(item: Record) -> object:
+    """What tells one found item from another: its id, else (a file) its path."""
+    return getattr(item, "id", None) or getattr(item, "path", None) or item.model_dump_json()

@@ -7,10 +7,14 @@ send instead, before anything touches the database.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from email import policy
 from email.errors import InvalidHeaderDefect, NonPrintableDefect
+from typing import TypeVar
 
 from botpsy.assistant.errors import ToolInputError
+
+T = TypeVar("T")
 
 MAX_TITLE_CHARS = 300
 MAX_BODY_CHARS = 100_000
@@ -134,3 +138,48 @@ def like_pattern(word: str) -> str:
     """A LIKE pattern matching ``word`` anywhere; use with ``ESCAPE '\\'``."""
     escaped = word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
+
+
+# The words of one family relation, as people write it: a contact card says "Mom." and
+# its owner asks for "mum's email" or "my mother's number".
+_RELATIONS = (
+    ("mom", "mum", "mother", "mommy", "mummy", "mama"),
+    ("dad", "father", "daddy", "papa"),
+    ("grandma", "granny", "grandmother", "nana", "oma"),
+    ("grandpa", "grandfather", "granddad", "grandad", "opa"),
+    ("brother", "bro"), ("sister", "sis"),
+    ("wife", "spouse"), ("husband", "spouse"),
+)
+RELATION_WORDS: dict[str, tuple[str, ...]] = {}
+for _group in _RELATIONS:
+    for _word in _group:
+        RELATION_WORDS[_word] = tuple(dict.fromkeys([*RELATION_WORDS.get(_word, ()), *_group]))
+
+
+def word_forms(word: str) -> tuple[str, ...]:
+    """The forms a search word may take in the store: itself, and for a relation its
+    other words ("mums" is "mum", "mom" or "mother"; a possessive without its
+    apostrophe keeps an "s" that ``search_words`` leaves on short words)."""
+    plain = word[:-1] if word.endswith("s") and word[:-1] in RELATION_WORDS else word
+    return RELATION_WORDS.get(plain, (word,))
+
+
+def most_words(search: Callable[[list[str]], list[T]], words: list[str],
+               key: Callable[[T], object]) -> list[T]:
+    """What a search finds when no item holds every one of ``words``: the items that hold
+    the most of them, and among those the items of the word written first (people write
+    train"), the rarer word's before the commoner's. ``search`` is the tool's own search
+    for a list of words, all to be held.
+    Why: a question's words include some no item holds ("leave", a slip like
+    "electricty"), and a search that needs all of them found nothing where one word alone
+    found the answer."""
+    held: dict[object, tuple[T, list[int]]] = {}
+    hits = []
+    for position, word in enumerate(words):
+        found = search([word])
+        hits.append(len(found))
+        for item in found:
+            held.setdefault(key(item), (item, []))[1].append(position)
+    ranked = sorted(held.values(), key=lambda found: (
+        -len(found[1]), sum(hits[p] for p in found[1]), found[1][0]))
+    return [item for item, _ in ranked]
