@@ -268,7 +268,10 @@ def off_request_id(call: ToolCall, messages: list[Message], registry: ToolRegist
     wanted = words(said)
     items = [i for i in (shown_items(messages) if shown is None else shown)
              if i.family == family]
-    fitting = {i.id: i for i in best_fitting(items, wanted)}
+    # an act is held to the item that fits best; a look may read any item that fits ("any
+    # update on my order?" reads both the shipping and the refund mail)
+    fitting = {i.id: i for i in (best_fitting(items, wanted) if fit_needed
+                                 else [i for i in items if i.words & wanted])}
     for arg, value in ids.items():
         if value in named_ids(said):
             continue  # the user named it
