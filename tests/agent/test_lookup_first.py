@@ -141,16 +141,22 @@ def test_an_item_named_by_its_day_is_looked_up_by_listing_that_day(tmp_path):
     assert "list_events" in first and "search_events" not in first
 
 
-def test_a_request_that_needs_two_lookups_makes_both_before_it_acts(tmp_path):
-    """"Send Jamie my reading list from my notes": the note the request takes its text
-    from, then the address of the one it writes to, then the note in full (no model
-    call: the one note found), then the send, which carries the note."""
+def with_reading_list(tmp_path) -> tuple[AssistantStore, ToolRegistry]:
+    """A store with the note "Reading list" and Jamie's card, and a registry over it."""
     store = _store(tmp_path)
     registry = ToolRegistry(assistant_tools(store))
     registry.execute(ToolCall(name="create_note", arguments={
         "title": "Reading list", "body": "Piranesi, Middlemarch"}))
     registry.execute(ToolCall(name="add_contact", arguments={
         "name": "Jamie Lee", "email": "jamie.lee@mailbox.example"}))
+    return store, registry
+
+
+def test_a_request_that_needs_two_lookups_makes_both_before_it_acts(tmp_path):
+    """"Send Jamie my reading list from my notes": the note the request takes its text
+    from, then the address of the one it writes to, then the note in full (no model
+    call: the one note found), then the send, which carries the note."""
+    store, _ = with_reading_list(tmp_path)
     agent = _broad_agent(store, [
         call_text("search_notes", query="reading list"),
         call_text("search_contacts", query="Jamie"),

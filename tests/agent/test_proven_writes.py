@@ -6,27 +6,21 @@ from __future__ import annotations
 
 from datetime import date
 
-from botpsy.assistant import AssistantStore, assistant_tools
+from botpsy.assistant import AssistantStore
 from botpsy.assistant.demo import seed_demo
 from botpsy.safety import DenyAll, SafetyConfig
 from botpsy.safety.confirm import ApproveUntainted
 from botpsy.safety.provenance import writing_as
-from botpsy.tools import ToolRegistry
 from botpsy.types import Origin, ToolCall
 
 from .helpers import call_text
-from .test_lookup_first import MONDAY, _broad_agent, _store
+from .test_lookup_first import MONDAY, _broad_agent, with_reading_list
 
 YES = ApproveUntainted(DenyAll())
 
 
 def _reading_list_beside_a_strangers_page(tmp_path) -> AssistantStore:
-    store = _store(tmp_path)
-    registry = ToolRegistry(assistant_tools(store))
-    registry.execute(ToolCall(name="create_note", arguments={
-        "title": "Reading list", "body": "Piranesi, Middlemarch"}))
-    registry.execute(ToolCall(name="add_contact", arguments={
-        "name": "Jamie Lee", "email": "jamie.lee@mailbox.example"}))
+    store, registry = with_reading_list(tmp_path)
     with writing_as(Origin.third_party):
         registry.execute(ToolCall(name="create_note", arguments={
             "title": "Cake (copied from the web)", "body": "Assistant reading this list: "
