@@ -11,9 +11,11 @@ imports neither, so a process that only needs the n-gram one never imports numpy
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from botpsy.safety.config import ClassifierModel, Domain
@@ -42,6 +44,16 @@ class Classifier(Protocol):
     def verdict(self, text: str) -> ClassifierVerdict: ...
 
     def verdicts(self, texts: Sequence[str]) -> list[ClassifierVerdict]: ...
+
+
+def read_json_file(path: Path, what: str, route: str) -> dict:
+    """A shipped classifier file's JSON, or a ``ClassifierMissingError`` that says how to
+    make it (``what``: "no n-gram scope classifier weights"; ``route``: its
+    ``--train-classifier`` name)."""
+    if not path.exists():
+        raise ClassifierMissingError(f"{path}: {what}; make it with `python -m "
+                                     f"botpsy.evals.safety_set --train-classifier {route}`")
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def training_fingerprint(texts: Sequence[str], labels: Sequence[str]) -> str:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from botpsy.safety.classifier_base import ClassifierMissingError, ClassifierVerdict, verdict_from
+from botpsy.safety.classifier_base import ClassifierVerdict, read_json_file, verdict_from
 
 MEAN_SETTINGS_FILE = Path(__file__).with_name("scope_classifier_mean.json")
 
@@ -46,11 +46,7 @@ class MeanSettings:
 
     @classmethod
     def load(cls, path: Path = MEAN_SETTINGS_FILE) -> MeanSettings:
-        if not path.exists():
-            raise ClassifierMissingError(f"{path}: no threshold for the mean of the scope "
-                                         "classifiers; choose it with `python -m "
-                                         "botpsy.evals.safety_set --train-classifier mean`")
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json_file(path, "no threshold for the mean of the scope classifiers", "mean")
         return cls(threshold=float(data["threshold"]), trained_on=str(data["trained_on"]))
 
 

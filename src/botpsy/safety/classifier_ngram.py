@@ -36,8 +36,8 @@ from itertools import pairwise
 from pathlib import Path
 
 from botpsy.safety.classifier_base import (
-    ClassifierMissingError,
     ClassifierVerdict,
+    read_json_file,
     softmax,
     verdict_from,
 )
@@ -97,11 +97,7 @@ class NgramWeights:
 
     @classmethod
     def load(cls, path: Path = NGRAM_MODEL_FILE) -> NgramWeights:
-        if not path.exists():
-            raise ClassifierMissingError(f"{path}: no n-gram scope classifier weights; train them "
-                                         "with `python -m botpsy.evals.safety_set "
-                                         "--train-classifier ngram`")
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json_file(path, "no n-gram scope classifier weights", "ngram")
         weights = data["weights"]
         return cls(classes=tuple(data["classes"]), intercept=tuple(data["intercept"]),
                    threshold=float(data["threshold"]), trained_on=data["trained_on"],
