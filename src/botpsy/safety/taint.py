@@ -225,9 +225,10 @@ class TaintTracker:
         findings = [TaintFinding(kind=TaintKind.context, source=s) for s in self.sources]
         findings += self._address_findings(text)
         findings += self._copy_findings(text)
-        findings += self._value_findings(call)
+        tracer = self._tracer()  # folds every text once, for the traces and the proof
+        findings += self._value_findings(tracer.trace(call.arguments))
         read = list(dict.fromkeys(d for u in self.untrusted for d in u.described()))
-        proven = self.prove and self._tracer().proven(call.arguments, vouched)
+        proven = self.prove and tracer.proven(call.arguments, vouched)
         return TaintVerdict(tainted=True, sources=self.sources, findings=findings, read=read,
                             proven=proven)
 
@@ -253,10 +254,11 @@ class TaintTracker:
         return OriginTracer(self._user_text, self._own_items,
                             [SourceText(source=u.source, text=u.text) for u in self.untrusted])
 
-    def _value_findings(self, call: ToolCall) -> list[TaintFinding]:
+    @staticmethod
+    def _value_findings(traces: list[ArgumentTrace]) -> list[TaintFinding]:
         """Values found only in untrusted data; addresses are ``_address_findings``'."""
         findings = []
-        for t in self.trace(call):
+        for t in traces:
             if t.origin is not ValueOrigin.untrusted or addresses(t.value) == {t.value.lower()}:
                 continue
             findings += [TaintFinding(kind=TaintKind.untrusted_value, source=s, evidence=t.value,
