@@ -262,6 +262,7 @@ _TRAILING = frozenset({"to", "the", "a", "an", "at", "on", "for", "of", "with", 
 _AFTER_COLON = re.compile(
     r"^\W*(?:please\s+)?(?:reply|respond|answer|write back|e-?mail|text|message|tell|draft)\b"
     r"[^:]{0,80}?(?<!\d):(?!\d)\s*(?P<said>\S.*)$", re.IGNORECASE)
+_DONT_SEND = re.compile(r",?\s*(?:and\s+)?(?:do not|don't|dont)\s+send.*$", re.IGNORECASE)
 _MESSAGE_NOUNS = frozenset({"email", "e-mail", "mail", "message", "msg", "note", "line", "reply",
                             "quick", "short", "text"})
 # A request that passes something on ("send jamie my reading list", "email Dan the p95 in
@@ -279,9 +280,7 @@ def dictated(request: str) -> SaidMessage | None:
     if _PASSES_ON_ITEM.search(request):
         return None
     if colon := _AFTER_COLON.match(request):  # "reply to the dentist mail: monday works"
-        said = colon.group("said").strip()
-        said = re.sub(r",?\s*(?:and\s+)?(?:do not|don't|dont)\s+send.*$", "", said,
-                      flags=re.IGNORECASE).strip(" ,")
+        said = _without_send(colon.group("said").strip())
         if len(said.split()) >= 2:
             body = f"{said[0].upper()}{said[1:]}"
             body += "" if body[-1] in ".!?" else "."
@@ -296,6 +295,12 @@ def dictated(request: str) -> SaidMessage | None:
     return said_message(request)
 
 
+def _without_send(said: str) -> str:
+    """A dictated message without the instruction about sending it ("..., don't send it
+    yet"), which is the user's to the assistant, not the message's."""
+    return _DONT_SEND.sub("", said).strip(" ,")
+
+
 def said_message(request: str) -> SaidMessage | None:
     """The message a request dictates, in its own words, or None: "let my landlord know
     that Jamie will be home on Tuesday" -> "Jamie will be home on Tuesday."; "asking if
@@ -305,9 +310,8 @@ def said_message(request: str) -> SaidMessage | None:
     match = _SAYS.search(request)
     if match is None:
         return None
-    said = " ".join(_SECOND_PERSON.get(w.lower(), w) for w in match.group("said").split())
-    said = re.sub(r",?\s*(?:and\s+)?(?:do not|don't|dont)\s+send.*$", "", said,
-                  flags=re.IGNORECASE).strip(" ,")
+    said = _without_send(" ".join(_SECOND_PERSON.get(w.lower(), w)
+                                  for w in match.group("said").split()))
     if len(said.split()) < 2:
         return None
     cue = match.group("cue").lower()
