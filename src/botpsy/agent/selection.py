@@ -164,7 +164,11 @@ _COPIED = re.compile(
 _FILE_KINDS = frozenset({"csv", "spreadsheet", "pdf", "doc", "document"})
 _PASSES_ON = re.compile(r"\b(?:send|e-?mail|mail|forward|share|text|draft|copy|export|duplicate|"
                         r"save|paste)\b", re.IGNORECASE)
-_NOT_A_NOTE = frozenset({"event", "reminder", "remind", "email", "inbox", "draft", "send", "file"})
+# Kinds that a list the user keeps as a note is not named after; a note may well be named
+# after a person ("gift ideas for dad"), so a passed-on note may hold a contact's word.
+_OTHER_KINDS = frozenset({"event", "reminder", "remind", "contact", "email", "file", "inbox",
+                          "draft", "send"})
+_NOT_A_NOTE = _OTHER_KINDS - {"contact"}
 # Where a thing goes: "into a new note", "in my calendar", "to a file".
 _DESTINATION = re.compile(r"\b(?:into|in|to|as)\s+(?:a|an|the|my)?\s*(?:new\s+)?"
                           r"(?P<kind>note|file|calendar|event|reminder|draft)\b", re.IGNORECASE)
@@ -311,10 +315,7 @@ def _named_sources(query: str) -> list[str]:
         return []
     for m in (*_NAMED_LIST.finditer(query), *_COPIED.finditer(query)):
         phrase = (m.groupdict().get("listed") or m.groupdict().get("copied") or "").lower()
-        words = re.findall(r"[a-z][a-z'-]*", phrase)
-        kinds = {k for w in words
-                 for k in (*DEFAULT_SYNONYMS.get(w, ()), FAMILY_ALIASES.get(_stem(w), _stem(w)))}
-        if not kinds & _NOT_A_NOTE and not re.search(r"\bto ?do\b", phrase):
+        if not _word_kinds(phrase) & _NOT_A_NOTE and not re.search(r"\bto ?do\b", phrase):
             return ["note"]
     return []
 
@@ -327,13 +328,17 @@ def list_target(clause: str) -> str | None:
     if m is None or "." in m.group("target"):
         return None
     target = m.group("target").lower()
-    words = re.findall(r"[a-z][a-z'-]*", target)
-    kinds = {k for w in words
-             for k in (*DEFAULT_SYNONYMS.get(w, ()), FAMILY_ALIASES.get(_stem(w), _stem(w)))}
+    kinds = _word_kinds(target)
     kinds |= {k for phrase, means in DEFAULT_SYNONYMS.items()
               if " " in phrase and phrase in target for k in means}
-    other = {"event", "reminder", "remind", "contact", "email", "file", "inbox", "draft", "send"}
-    return None if kinds & other else target
+    return None if kinds & _OTHER_KINDS else target
+
+
+def _word_kinds(phrase: str) -> set[str]:
+    """The kinds of item the words of a lower-case phrase name, one word at a time (its
+    synonyms' kinds, or the family its stem is)."""
+    return {k for w in re.findall(r"[a-z][a-z'-]*", phrase)
+            for k in (*DEFAULT_SYNONYMS.get(w, ()), FAMILY_ALIASES.get(_stem(w), _stem(w)))}
 
 
 def clause_verbs(clause: str) -> list[str]:
