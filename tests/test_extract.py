@@ -210,3 +210,11 @@ def test_a_value_that_is_no_day_word_or_no_time_from_now() -> None:
     assert from_now("in 2 hours").value == timedelta(hours=2)
     assert from_now("in 90 min").value == timedelta(minutes=90)
     assert from_now("in 2 hours please") is None and from_now("2 hours") is None
+
+
+def test_file_names_are_a_typed_extraction_without_web_addresses():
+    from botpsy.extract import Kind, file_names
+    text = "add a line to todo.md, see example.com and todo.md again"
+    found = file_names(text)
+    assert [(f.kind, f.value) for f in found] == [(Kind.file, "todo.md")]
+    assert text[found[0].span[0]:found[0].span[1]] == "todo.md"

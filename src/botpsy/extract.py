@@ -54,6 +54,7 @@ class Kind(str, Enum):
     phone = "phone"
     id = "id"
     when = "when"
+    file = "file"
 
 
 @dataclass(frozen=True)
@@ -489,6 +490,23 @@ def ids(text: str) -> list[Found[int]]:
     """The item ids a user wrote, by a word that says so: "delete event 14", "reminder
     #3", "id 7" (a bare number is none: "at 14", "14:00")."""
     return [Found(Kind.id, m.group(), m.span(), int(m.group(1))) for m in NAMED_ID.finditer(text)]
+
+
+# "todo.md", "latency_numbers.csv": a name and an extension, not part of an address,
+# a link or a longer dotted word ("v1.2.3", "example.com/x")
+_FILE_NAME = re.compile(r"(?<![\w@./-])([\w-]+\.[A-Za-z][A-Za-z0-9]{1,3})(?![\w@/-]|\.\w)")
+_WEB_ENDINGS = frozenset({"com", "org", "net", "de", "io", "fr", "es", "it", "uk", "eu", "co"})
+
+
+def file_names(text: str) -> list[Found[str]]:
+    """The file names a text writes ("add a line to todo.md": "todo.md"), in order, each
+    once, without web addresses ("example.com")."""
+    found: dict[str, Found[str]] = {}
+    for m in _FILE_NAME.finditer(text):
+        name = m.group(1)
+        if name.rsplit(".", 1)[1].lower() not in _WEB_ENDINGS:
+            found.setdefault(name, Found(Kind.file, name, m.span(1), name))
+    return list(found.values())
 
 
 def values(found: list[Found[V]]) -> Iterator[V]:

@@ -11,7 +11,6 @@ before the call (``agent.checks.Anticipating``), and refuses a call that names a
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -19,19 +18,13 @@ from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import result_objects
 from botpsy.agent.intent import latest_request
 from botpsy.agent.selection import creates, name_family
+from botpsy.extract import file_names, values
 from botpsy.types import Message, ToolCall, ToolSpec
-
-# "todo.md", "latency_numbers.csv": a name and an extension, not part of an address,
-# a link or a longer dotted word ("v1.2.3", "example.com/x")
-_FILE_NAME = re.compile(r"(?<![\w@./-])([\w-]+\.[A-Za-z][A-Za-z0-9]{1,3})(?![\w@/-]|\.\w)")
-_WEB_ENDINGS = frozenset({"com", "org", "net", "de", "io", "fr", "es", "it", "uk", "eu", "co"})
 
 
 def named_files(request: str) -> list[str]:
     """The file names a request writes, in order ("todo.md"), without web addresses."""
-    names = [m.group(1) for m in _FILE_NAME.finditer(request)]
-    return list(dict.fromkeys(n for n in names
-                              if n.rsplit(".", 1)[1].lower() not in _WEB_ENDINGS))
+    return list(values(file_names(request)))
 
 
 class PathCheck:
