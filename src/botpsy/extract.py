@@ -1,5 +1,6 @@
 """Typed values in a user's words or a tool's text: days, times of day, when phrases, lengths,
-offsets, email addresses, phone numbers and item ids, each found once, here.
+offsets, email addresses, phone numbers, item ids, file names and quoted titles, each found
+once, here.
 
 The agent's checks (day, duration, address, phone, title, grounding) and the taint
 tracker each ask the same questions of a text: which addresses does it hold, which
@@ -55,6 +56,7 @@ class Kind(str, Enum):
     id = "id"
     when = "when"
     file = "file"
+    title = "title"
 
 
 @dataclass(frozen=True)
@@ -507,6 +509,34 @@ def file_names(text: str) -> list[Found[str]]:
         if name.rsplit(".", 1)[1].lower() not in _WEB_ENDINGS:
             found.setdefault(name, Found(Kind.file, name, m.span(1), name))
     return list(found.values())
+
+
+# ---- titles ------------------------------------------------------------------------
+_QUOTES = (("'", "'"), ('"', '"'), ("\u2018", "\u2019"), ("\u201c", "\u201d"))
+# The name a request gives the item it makes, in quotes: "a new note called 'for sam - dad
+# bday'", "new note 'xmas cards' -> ...", "an event titled "Offsite"".
+_NAMED_TITLE = re.compile(
+    r"(?:\b(?:called|named|titled|entitled)|\bnew\s+(?:note|list|event|file))\s+"
+    r"[\'\"\u2018\u201c](?P<title>[^\'\"\u2019\u201d]{1,80})[\'\"\u2019\u201d]", re.IGNORECASE)
+
+
+def titles(text: str) -> list[Found[str]]:
+    """The titles a text gives in quotes to the items it makes ("a new note called 'for
+    sam'": "for sam"), in order, each once; a quoted phrase that names nothing made ("add
+    'call the bank' to todo.md") is no title."""
+    found: dict[str, Found[str]] = {}
+    for m in _NAMED_TITLE.finditer(text):
+        title = m.group("title").strip()
+        if title:
+            found.setdefault(title.casefold(), Found(Kind.title, title, m.span("title"), title))
+    return list(found.values())
+
+
+def is_quoted(value: str, text: str) -> bool:
+    """Whether ``text`` gives ``value`` in quotes of any kind ("a note titled 'Monday'"):
+    the writer's own wording, kept as written."""
+    value, text = value.strip().lower(), text.lower()
+    return any(f"{a}{value}{b}" in text for a, b in _QUOTES)
 
 
 def values(found: list[Found[V]]) -> Iterator[V]:

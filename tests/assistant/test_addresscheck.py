@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from botpsy.agent.rules import CallContext
 from botpsy.assistant.addresscheck import AddressCheck, address_keywords, shown_addresses
 from botpsy.types import Message, ToolCall
 
@@ -74,7 +75,8 @@ def test_look_tools_and_other_arguments_are_not_checked(check):
 
 def test_shown_addresses_orders_the_users_words_first():
     messages = _said("cc boss@corp.example.", [{"email": "a@b.example"}])
-    assert shown_addresses(messages, ["me@home.example", ""]) == [
+    context = CallContext(ToolCall(name="send_email"), messages)
+    assert shown_addresses(context, ["me@home.example", ""]) == [
         "boss@corp.example", "me@home.example", "a@b.example"]
     assert address_keywords(["a@b.example"], several=False) == {"enum": ["a@b.example"]}
 

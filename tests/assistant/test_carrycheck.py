@@ -6,8 +6,13 @@ from __future__ import annotations
 import json
 
 from botpsy.agent.checks import ReadFirst
-from botpsy.assistant.carrycheck import CarryCheck, carried
+from botpsy.agent.rules import CallContext
+from botpsy.assistant.carrycheck import Carried, CarryCheck, carried
 from botpsy.types import Message, ToolCall, ToolSpec
+
+
+def _carried(messages: list[Message]) -> Carried | None:
+    return carried(CallContext(ToolCall(name="send_email"), messages))
 
 
 def _spec(name: str, *args: str) -> ToolSpec:
@@ -68,11 +73,11 @@ def test_a_file_copied_into_a_new_note_is_read_by_its_path():
 
 
 def test_nothing_is_carried_without_a_source_a_fitting_item_or_a_whole_short_text():
-    assert carried(_messages("send jamie the plan", ("search_notes", FOUND))) is None
-    assert carried(_messages("send jamie my taxes from my notes", ("search_notes", FOUND))) is None
+    assert _carried(_messages("send jamie the plan", ("search_notes", FOUND))) is None
+    assert _carried(_messages("send jamie my taxes from my notes", ("search_notes", FOUND))) is None
     # a value inside a named file is not the file's whole text
     value = "email Dan the p95 from the last week in latency_numbers.csv"
-    assert carried(_messages(value, ("search_files", [{"path": "latency_numbers.csv"}]))) is None
+    assert _carried(_messages(value, ("search_files", [{"path": "latency_numbers.csv"}]))) is None
     cut = ("read_note", {**READ, "body": "x" * 5000})
-    item = carried(_messages(REQUEST, ("search_notes", FOUND), cut))
+    item = _carried(_messages(REQUEST, ("search_notes", FOUND), cut))
     assert item is not None and item.text is None

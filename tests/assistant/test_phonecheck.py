@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from botpsy.agent.rules import CallContext
 from botpsy.assistant.phonecheck import PhoneCheck, shown_numbers
 from botpsy.types import Message, ToolCall
 
@@ -52,7 +53,7 @@ def test_a_made_up_number_is_narrowed_to_the_numbers_shown():
                      {"id": 9, "body": "Mia Kraus, +49 170 5550 199"})
     why = PhoneCheck()(_add(phone="123456789"), messages)
     assert why.narrow == {"phone": {"enum": ["+49 170 5550 199"]}}
-    assert shown_numbers(messages) == ["+49 170 5550 199"]
+    assert shown_numbers(CallContext(_add(), messages)) == ["+49 170 5550 199"]
 
 
 def test_lookups_are_not_checked():

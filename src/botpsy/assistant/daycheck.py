@@ -35,6 +35,7 @@ from zoneinfo import ZoneInfo
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
 from botpsy.agent.intent import latest_request
+from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.relative import found_event, mentions_moment, relative_moment
@@ -55,7 +56,7 @@ MAX_OVERNIGHT = timedelta(hours=12)
 _CLOCK = "([01][0-9]|2[0-3]):[0-5][0-9]"
 
 
-class DayCheck:
+class DayCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
     ``tz`` and ``now`` are the store's, so days mean what the tools take them to mean."""
 
@@ -67,7 +68,8 @@ class DayCheck:
         self._now = now
         self._takes = takes
 
-    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+    def judge(self, context: CallContext) -> Refusal | None:
+        call, messages = context.call, context.messages
         relative = self._relative_refusal(call, messages)
         if relative is not None:
             return relative
@@ -75,7 +77,7 @@ class DayCheck:
         if not undated and not any(isinstance(call.arguments.get(a), str)
                                    for a in (*DAY_ARGUMENTS, "end")):
             return None
-        said = user_text(messages)
+        said = context.said
         named = self.named_days(said)
         if not named:
             return self._undated_at_times(undated, messages) or self._past_range(call, messages)
@@ -83,7 +85,7 @@ class DayCheck:
                       if not self._readable(call.arguments.get(arg))}
         acts = acts_on_items(call.name)
         times = named_times(said)
-        wrong = {**self._untimed(call, named, start_times(latest_request(messages))),
+        wrong = {**self._untimed(call, named, start_times(context.request)),
                  **(self._off_days if acts else self._missed_days)(call.arguments, named),
                  **unreadable, **({undated: None} if undated else {})}
         if not wrong:

@@ -17,11 +17,11 @@ import re
 from collections.abc import Callable
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.grounding import result_objects
-from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS, latest_request
+from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS
+from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates
 from botpsy.extract import digits
-from botpsy.types import Message, ToolCall, ToolSpec
+from botpsy.types import Message, ToolSpec
 
 # "with the number in it", "with her email", "include his phone number", "and add her address"
 _ASKED = re.compile(
@@ -49,7 +49,7 @@ def text_argument(spec: ToolSpec) -> str | None:
     return next((arg for arg in _TEXT_ARGUMENTS if arg in properties), None)
 
 
-class IncludeCheck:
+class IncludeCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
     ``spec_of`` gives a tool's spec by name (None for a tool it does not know)."""
 
@@ -60,21 +60,23 @@ class IncludeCheck:
         """The contact whose field the request asks to include, until a lookup showed one
         ("remind me ... to call my brother, and put his number in the reminder")
         (``agent.checks.Prerequisite``)."""
-        if text_argument(spec) is None or asked_field(latest_request(messages)) is None:
+        context = CallContext.before(spec, messages)
+        if text_argument(spec) is None or asked_field(context.request) is None:
             return ()
-        shown = any(family == "contact" for family, _ in result_objects(messages))
+        shown = any(family == "contact" for family, _ in context.id_objects)
         return () if shown else ("contact",)
 
     def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, str]]:
-        arg, value = text_argument(spec), self._value(messages)
+        arg, value = text_argument(spec), self._value(CallContext.before(spec, messages))
         if arg is None or value is None:
             return {}
         return {arg: {"pattern": containing(value)}}
 
-    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
-        spec = self._spec_of(call.name)
+    def judge(self, context: CallContext) -> Refusal | None:
+        call = context.call
+        spec = context.spec or self._spec_of(call.name)
         arg = text_argument(spec) if spec is not None else None
-        value = self._value(messages) if arg is not None else None
+        value = self._value(context) if arg is not None else None
         if value is None:
             return None
         written = call.arguments.get(arg)
@@ -84,12 +86,12 @@ class IncludeCheck:
                        {arg: {"pattern": containing(value)}})
 
     @staticmethod
-    def _value(messages: list[Message]) -> str | None:
+    def _value(context: CallContext) -> str | None:
         """The one shown contact's value of the field the request asks to include."""
-        field = asked_field(latest_request(messages))
+        field = asked_field(context.request)
         if field is None:
             return None
-        values = {str(obj[field]) for family, obj in result_objects(messages)
+        values = {str(obj[field]) for family, obj in context.id_objects
                   if family == "contact" and isinstance(obj.get(field), str) and obj[field]}
         return values.pop() if len(values) == 1 else None
 

@@ -30,11 +30,12 @@ from zoneinfo import ZoneInfo
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.intent import latest_request
+from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import QUOTED
 from botpsy.assistant.daycheck import DayCheck, named_times
 from botpsy.assistant.durationcheck import named_durations
 from botpsy.assistant.relative import FoundEvent, found_event, shown_events
-from botpsy.types import Message, ToolCall, ToolSpec
+from botpsy.types import Message, ToolSpec
 
 # The new time: "to 13:00", "make it 9", "pushed to 4pm" (not "to 4 people", "for 2 hours")
 _TARGET = re.compile(
@@ -65,7 +66,7 @@ class Change:
         return found
 
 
-class MoveCheck:
+class MoveCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring."""
 
     def __init__(self, tz: Callable[[], ZoneInfo], now: Callable[[], datetime],
@@ -95,12 +96,13 @@ class MoveCheck:
               if f"{e.start:%H:%M}" in times and (not days or e.start.date() in days)]
         return at[0] if len(at) == 1 else None
 
-    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+    def judge(self, context: CallContext) -> Refusal | None:
+        call = context.call
         if call.name not in _UPDATE_TOOLS:
             return None
-        events = {e.id: e for e in shown_events(messages, self._tz())}
+        events = {e.id: e for e in shown_events(context.messages, self._tz())}
         event = events.get(call.arguments.get("event_id"))  # type: ignore[arg-type]
-        change = self.change(event, messages) if event is not None else None
+        change = self.change(event, context.messages) if event is not None else None
         if change is None:
             return None
         wanted = change.arguments()

@@ -22,11 +22,12 @@ a title that also says when is kept.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.grounding import acts_on_items, shown_items, user_text, words
+from botpsy.agent.grounding import Item, acts_on_items, words
 from botpsy.agent.intent import latest_request
+from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import (
     ACTION_WORDS,
     LOOK_CLAUSE,
@@ -39,7 +40,7 @@ from botpsy.agent.selection import (
     name_family,
 )
 from botpsy.assistant.daycheck import named_times
-from botpsy.extract import WHEN, WHEN_NAME, WHEN_WORDS, when_tail
+from botpsy.extract import WHEN, WHEN_NAME, WHEN_WORDS, is_quoted, titles, when_tail
 from botpsy.types import Message, ToolCall, ToolSpec
 
 TITLE_ARGUMENTS = ("title", "text")
@@ -47,17 +48,15 @@ TITLE_ARGUMENTS = ("title", "text")
 # an hour before it" names no text of its own)
 _BEFORE_IT = re.compile(r"\b(?:before|after|ahead of|prior to)\s+(?:it|that|this|then)\b",
                         re.IGNORECASE)
-# The name a request gives the item it makes, in quotes: "a new note called 'for sam - dad
-# bday'", "new note 'xmas cards' -> ...", "an event titled "Offsite"".
-_NAMED_TITLE = re.compile(
-    r"(?:\b(?:called|named|titled|entitled)|\bnew\s+(?:note|list|event|file))\s+"
-    r"[\'\"\u2018\u201c](?P<title>[^\'\"\u2019\u201d]{1,80})[\'\"\u2019\u201d]", re.IGNORECASE)
 
 
 def named_title(request: str) -> str | None:
-    """The title a request gives in quotes to the item it makes, or None."""
-    match = _NAMED_TITLE.search(request)
-    return match.group("title").strip() if match else None
+    """The title a request gives in quotes to the item it makes (the first of
+    ``extract.titles``), or None."""
+    found = titles(request)
+    return found[0].value if found else None
+
+
 TIME_ARGUMENTS = ("due", "start", "end")  # where the item tools take its time
 _WORD = re.compile(r"[^\W\d_]+")
 _ISO_T = re.compile(r"(?<=\d)T(?=\d)")  # "2026-12-07T09:00": the clock after the T
@@ -122,7 +121,7 @@ def names_the_kind(value: str) -> bool:
                for w in words)
 
 
-class TitleCheck:
+class TitleCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring."""
 
     def __init__(self, takes: Callable[[str], Collection[str]] | None = None):
@@ -142,22 +141,23 @@ class TitleCheck:
             return {}
         return {"title": {"enum": [title]}}
 
-    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+    def judge(self, context: CallContext) -> Refusal | None:
+        call = context.call
         if not acts_on_items(call.name):
             return None
-        title = named_title(latest_request(messages))
+        title = named_title(context.request)
         written = call.arguments.get("title")
         if (title is not None and creates(call.name) and isinstance(written, str)
                 and written.strip().casefold() != title.casefold()):
             return Refusal(f"title {written!r} is not the name the request gives it ({title!r})",
                            {"title": {"enum": [title]}})
-        said = user_text(messages)
+        said = context.said
         given = {
             arg: value
             for arg in TITLE_ARGUMENTS
             if isinstance(value := call.arguments.get(arg), str)
             and value.strip()
-            and not _quoted(value, said)
+            and not is_quoted(value, said)
         }
         when = [arg for arg, value in given.items()
                 if says_only_when(value) or (creates(call.name) and names_the_kind(value))]
@@ -168,8 +168,9 @@ class TitleCheck:
         copied = [
             arg
             for arg, value in given.items()
-            if arg not in when and ((titles and copies_a_shown_item(call.name, value, messages, said))
-                                    or copies_a_label(call, value, messages, titles))
+            if arg not in when and ((titles and copies_a_shown_item(call.name, value, context.shown,
+                                                                    said))
+                                    or copies_a_label(call, value, context.shown, titles))
         ]
         twice = [
             arg
@@ -226,7 +227,7 @@ def repeats_the_when(value: str, call: ToolCall, said: str, timed: bool = False)
     return not clock or not held or bool(clock & held)
 
 
-def copies_a_shown_item(tool_name: str, value: str, messages: list[Message], said: str) -> bool:
+def copies_a_shown_item(tool_name: str, value: str, shown: Iterable[Item], said: str) -> bool:
     """Whether a call that adds an item (``add_reminder``) gives it the title of an item of
     its own family that a lookup showed, sharing no word with the request: asked to
     "remind me on Friday to send the conference talk abstract", the model listed the
@@ -237,11 +238,11 @@ def copies_a_shown_item(tool_name: str, value: str, messages: list[Message], sai
     family, title = name_family(tool_name), value.strip().casefold()
     return not words(value) & words(said) and any(
         item.family == family and item.label.strip().casefold() == title
-        for item in shown_items(messages)
+        for item in shown
     )
 
 
-def copies_a_label(call: ToolCall, value: str, messages: list[Message], titles: list[str]) -> bool:
+def copies_a_label(call: ToolCall, value: str, shown: Iterable[Item], titles: list[str]) -> bool:
     """Whether a text is the title of an item a lookup showed where the request asks for
     another: the title of the note an append goes to ("add Piranesi to my books to read"
     appended "Books to read"), or an event's or a note's title for a new item of another
@@ -252,7 +253,7 @@ def copies_a_label(call: ToolCall, value: str, messages: list[Message], titles: 
         return False
     targets = {v for arg, v in call.arguments.items() if arg.endswith("_id")}
     own = name_family(call.name)
-    for item in shown_items(messages):
+    for item in shown:
         if item.label.strip().casefold() != title:
             continue
         if call.name.startswith("append") and item.id in targets and item.family == own:
@@ -260,10 +261,3 @@ def copies_a_label(call: ToolCall, value: str, messages: list[Message], titles: 
         if creates(call.name) and item.family in ("event", "note") and item.family != own:
             return True
     return False
-
-
-def _quoted(value: str, said: str) -> bool:
-    """Whether the user gave ``value`` in quotes ("a note titled 'Monday'"): their title."""
-    value = value.strip().lower()
-    pairs = (("'", "'"), ('"', '"'), ("\u2018", "\u2019"), ("\u201c", "\u201d"))
-    return any(f"{a}{value}{b}" in said.lower() for a, b in pairs)
