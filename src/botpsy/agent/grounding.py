@@ -47,6 +47,7 @@ from botpsy.extract import ids
 from botpsy.language import DAY_PARTS, RELATIVE_DAYS
 from botpsy.safety.taint import AGENT_SOURCE
 from botpsy.tools import ToolRegistry
+from botpsy.tools.registry import finders_in_words
 from botpsy.types import Message, ToolCall, ToolSpec
 
 if TYPE_CHECKING:  # the rules module reads this one; a rule only reads its context
@@ -295,8 +296,7 @@ def refusal_for(why: str, arg: str, fitting: list[Item], finder_names: list[str]
         return Refusal(f"{why}; the items that match the request: {shown}",
                        {arg: {"enum": [i.id for i in fitting]}})
     named = tuple(finder_names[:2])
-    hint = "; ".join(f"{name} gives the ids" for name in named)
-    return Refusal(why, finders=named, hint=hint)
+    return Refusal(why, finders=named, hint=finders_in_words(named))
 
 
 def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]:
