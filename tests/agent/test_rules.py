@@ -97,7 +97,7 @@ def test_the_loop_finds_a_protocol_through_the_registry(tmp_path) -> None:
         def __call__(self, call: ToolCall, messages: list[Message]) -> None:
             return None
 
-        def expected(self, spec: ToolSpec, messages: list[Message]) -> dict:
+        def expected(self, context: CallContext) -> dict:
             return {"title": {"enum": ["Groceries"]}}
 
     rules = CallRules.of([Fixed(), _refuse("never")])
@@ -166,7 +166,7 @@ def test_a_rule_declares_exactly_the_protocols_its_check_serves() -> None:
         def __call__(self, call: ToolCall, messages: list[Message]) -> None:
             return None
 
-        def expected(self, spec: ToolSpec, messages: list[Message]) -> dict:
+        def expected(self, context: CallContext) -> dict:
             return {}
 
     assert CallRule("a", Ahead()).serves == (Anticipating,)  # read off a plain check

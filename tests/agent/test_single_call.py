@@ -309,8 +309,9 @@ class _FridayOnly:
     def __call__(self, call, messages):
         return None
 
-    def expected(self, spec, messages):
-        return {"start": {"pattern": "^2026-12-04T10:00$"}} if spec.name == "create_event" else {}
+    def expected(self, context):
+        return ({"start": {"pattern": "^2026-12-04T10:00$"}} if context.tool.name == "create_event"
+                else {})
 
 
 def test_what_a_check_expects_holds_the_first_calls_grammar_not_its_prompt():

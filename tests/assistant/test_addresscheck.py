@@ -128,10 +128,10 @@ def test_after_a_contact_lookup_a_recipient_is_held_to_the_shown_addresses(check
     lookup may only write an address the conversation shows (never the user's own first)."""
     messages = _said("Look up Dan's address and draft him a note",
                      [{"id": 3, "name": "Dan Okafor", "email": "dan@north.example"}])
-    held = check.expected(_mail_spec(), messages)
+    held = check.expected(CallContext.before(_mail_spec(), messages))
     assert set(held) == {"to"}  # the optional cc stays free
     pattern = held["to"]["pattern"]
     assert re.fullmatch(pattern, "dan@north.example")
     assert not re.fullmatch(pattern, "Dan Okafor")
-    assert check.expected(_mail_spec(), _said("Draft a note to Dan")) == {}  # nothing shown
-    assert check.expected(_mail_spec("search_mail"), messages) == {}  # a look tool
+    assert check.expected(CallContext.before(_mail_spec(), _said("Draft a note to Dan"))) == {}  # nothing shown
+    assert check.expected(CallContext.before(_mail_spec("search_mail"), messages)) == {}  # a look tool

@@ -42,14 +42,14 @@ def check() -> CarryCheck:
 
 def test_the_note_the_request_names_is_read_before_the_message():
     messages = _messages(REQUEST, ("search_notes", FOUND))
-    assert check().reads_first(SEND, messages) == (ReadFirst("note", "note_id", 5),)
-    assert check().expected(SEND, messages) == {}  # its text is not in view yet
+    assert check().reads_first(CallContext.before(SEND, messages)) == (ReadFirst("note", "note_id", 5),)
+    assert check().expected(CallContext.before(SEND, messages)) == {}  # its text is not in view yet
 
 
 def test_once_read_the_message_carries_the_notes_title_and_text():
     messages = _messages(REQUEST, ("search_notes", FOUND), ("read_note", READ))
-    assert check().reads_first(SEND, messages) == ()
-    assert check().expected(SEND, messages) == {
+    assert check().reads_first(CallContext.before(SEND, messages)) == ()
+    assert check().expected(CallContext.before(SEND, messages)) == {
         "body": {"enum": ["Piranesi; Middlemarch"]}, "subject": {"enum": ["Books to read"]}}
     junk = ToolCall(name="send_email", arguments={"to": "j@x.example", "subject": "Jamie",
                                                   "body": "Partner"})
@@ -64,11 +64,11 @@ def test_a_file_copied_into_a_new_note_is_read_by_its_path():
     request = "Copy my Hamburg packing list from the files into a new note"
     found = ("search_files", [{"path": "personal/packing_list.txt", "text": ""}])
     messages = _messages(request, found)
-    assert check().reads_first(NOTE, messages) == (
+    assert check().reads_first(CallContext.before(NOTE, messages)) == (
         ReadFirst("file", "path", "personal/packing_list.txt"),)
     read = ("read_file", {"path": "personal/packing_list.txt", "size": 30, "truncated": False,
                           "content": "Hamburg weekend:\n- charger\n"})
-    assert check().expected(NOTE, _messages(request, found, read)) == {
+    assert check().expected(CallContext.before(NOTE, _messages(request, found, read))) == {
         "body": {"enum": ["Hamburg weekend:\n- charger"]}}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+from botpsy.agent.rules import CallContext
 from botpsy.assistant.includecheck import IncludeCheck, asked_field
 from botpsy.types import Message, ToolCall, ToolSpec
 
@@ -42,7 +43,7 @@ def test_a_reminder_without_the_number_asked_for_is_refused_and_held_to_it() -> 
     pattern = why.narrow["text"]["pattern"]
     assert re.fullmatch(pattern, "Call Priya +49 30 5550 1201")
     assert not re.fullmatch(pattern, "Call Priya")
-    assert check().expected(REMINDER, messages) == why.narrow
+    assert check().expected(CallContext.before(REMINDER, messages)) == why.narrow
     kept = ToolCall(name="add_reminder", arguments={"text": "Call Priya, +49 30 5550 1201",
                                                     "due": "2026-12-07T17:00"})
     assert check()(kept, messages) is None
@@ -50,12 +51,12 @@ def test_a_reminder_without_the_number_asked_for_is_refused_and_held_to_it() -> 
 
 def test_nothing_is_held_without_one_contact_or_the_ask() -> None:
     two = {**PRIYA, "id": 2, "phone": "+49 30 5550 9999"}
-    assert check().expected(REMINDER, _found(REQUEST, PRIYA, two)) == {}
-    assert check().expected(REMINDER, _found("remind me to call Priya at 5", PRIYA)) == {}
+    assert check().expected(CallContext.before(REMINDER, _found(REQUEST, PRIYA, two))) == {}
+    assert check().expected(CallContext.before(REMINDER, _found("remind me to call Priya at 5", PRIYA))) == {}
 
 
 def test_the_contact_whose_number_goes_in_is_looked_up_first():
     request = "remind me thursday 6pm to call my brother, and put his number in the reminder"
     assert asked_field(request) == "phone"
-    assert check().needs_first(REMINDER, [Message(role="user", content=request)]) == ("contact",)
-    assert check().needs_first(REMINDER, _found(request, PRIYA)) == ()
+    assert check().needs_first(CallContext.before(REMINDER, [Message(role="user", content=request)])) == ("contact",)
+    assert check().needs_first(CallContext.before(REMINDER, _found(request, PRIYA))) == ()

@@ -69,6 +69,6 @@ def test_with_no_number_in_view_a_new_contacts_phone_is_held_to_null():
     spec = ToolSpec(name="add_contact", description="d", parameters={
         "type": "object", "required": ["name"],
         "properties": {"name": {"type": "string"}, "phone": {"type": ["string", "null"]}}})
-    assert PhoneCheck().expected(spec, _said("Save Ines Kaya, ines@x.example")) == {
+    assert PhoneCheck().expected(CallContext.before(spec, _said("Save Ines Kaya, ines@x.example"))) == {
         "phone": {"type": "null"}}
-    assert PhoneCheck().expected(spec, _said("Save Ines Kaya, +49 151 5550 330")) == {}
+    assert PhoneCheck().expected(CallContext.before(spec, _said("Save Ines Kaya, +49 151 5550 330"))) == {}

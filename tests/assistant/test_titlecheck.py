@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from botpsy.agent.rules import CallContext
 from botpsy.assistant.titlecheck import TitleCheck, asked_titles, says_only_when
 from botpsy.types import Message, ToolCall, ToolSpec
 
@@ -252,7 +253,7 @@ def test_a_title_the_request_names_in_quotes_is_the_new_items_title():
     note = ToolSpec(name="create_note", description="d", parameters={
         "type": "object", "properties": {"title": {"type": "string"}, "body": {"type": "string"}}})
     messages = [Message(role="user", content="copy it into a new note called 'for sam'")]
-    assert TitleCheck().expected(note, messages) == {"title": {"enum": ["for sam"]}}
+    assert TitleCheck().expected(CallContext.before(note, messages)) == {"title": {"enum": ["for sam"]}}
     wrong = ToolCall(name="create_note", arguments={"title": "Gift Ideas", "body": "x"})
     assert TitleCheck()(wrong, messages).narrow == {"title": {"enum": ["for sam"]}}
 

@@ -591,8 +591,9 @@ class Agent:
             return []
         actions = self.registry.specs([n for group in turn.requested for n in sorted(group)
                                        if n in self.registry])
+        contexts = [CallContext.before(spec, turn.messages) for spec in actions]
         for need in (need for check in self.call_rules.serving(Reading)
-                     for spec in actions for need in check.reads_first(spec, turn.messages)):
+                     for context in contexts for need in check.reads_first(context)):
             # the family's tool that reads an item, before one that lists a folder
             for spec in sorted(self.registry.specs(), key=lambda s: not s.name.startswith("read")):
                 takes = (spec.parameters or {}).get("properties") or {}
@@ -639,9 +640,9 @@ class Agent:
         if name not in self.registry:
             return set()
         own = {name_family(name)} if not creates(name) and self._takes_id(name) else set()
-        spec = self.registry.get(name).spec
+        context = CallContext.before(self.registry.get(name).spec, turn.messages)
         return own | {family for check in self.call_rules.serving(Prerequisite)
-                      for family in check.needs_first(spec, turn.messages)}
+                      for family in check.needs_first(context)}
 
     def _takes_id(self, name: str) -> bool:
         """Whether the tool names the item it acts on by an ``*_id`` argument."""
@@ -654,8 +655,9 @@ class Agent:
         """``spec`` held to what the call checks say the request already fixes
         (``agent.checks.Anticipating``): a first call cannot write what they would refuse."""
         fixed: Narrowing = {}
+        context = CallContext.before(spec, turn.messages)
         for check in self.call_rules.serving(Anticipating):
-            for arg, keywords in check.expected(spec, turn.messages).items():
+            for arg, keywords in check.expected(context).items():
                 fixed.setdefault(spec.name, {}).setdefault(arg, {}).update(keywords)
         return narrowed(spec, fixed)
 

@@ -21,7 +21,8 @@ request, the user's words, the items and objects results showed, the typed value
 phone numbers ...) the user wrote or a result showed, and the taint tracker's verdict and
 argument traces. Every rule of the assistant implements ``ContextRule.judge`` and reads them
 from there (``ContextCheck`` keeps it callable as a plain ``(call, messages)`` check, which
-still works as a rule too).
+still works as a rule too); the optional protocols read the context of the call about to be
+written (``CallContext.before``), built once per tool for every rule that serves them.
 """
 
 from __future__ import annotations
@@ -75,6 +76,14 @@ class CallContext:
         """The context of a call of ``spec``'s tool about to be written (no arguments
         yet): what the optional protocols (``expected``, ``needs_first`` ...) read."""
         return cls(ToolCall(name=spec.name), messages, spec)
+
+    @property
+    def tool(self) -> ToolSpec:
+        """The spec of the tool called: every context the loop builds has it, and so does
+        one ``before`` a call."""
+        if self.spec is None:
+            raise ValueError(f"no spec in the context of {self.call.name!r}")
+        return self.spec
 
     @cached_property
     def request(self) -> str:

@@ -28,7 +28,7 @@ from botpsy.agent.grounding import acts_on_items, recipient_words
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import name_family
 from botpsy.extract import emails
-from botpsy.types import Message, ToolSpec
+from botpsy.types import Message
 
 # Arguments that hold addresses; those in _LISTS may hold several.
 _ARGUMENTS = re.compile(r"^(?:to|cc|bcc|recipients?|e_?mail|email_address)$", re.IGNORECASE)
@@ -112,19 +112,19 @@ class AddressCheck(ContextCheck):
                        {arg: address_keywords(offered, arg.lower() in _LISTS) for arg in wrong})
 
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, object]]:
+    def expected(self, context: CallContext) -> dict[str, dict[str, object]]:
         """Before a call of an act tool: its address arguments held to the addresses the
         conversation shows (``agent.checks.Anticipating``), once the user wrote one or a
         contact lookup showed one. Why: shown Dan's card, a 135M model wrote
         ``to="Dan Okafor"``, which no mail tool can read, and spent the turn's retry on it.
         Every address the check accepts stays writable (a sender a mail showed too: the
         gate judges that one); the user's own only when nothing else is shown."""
+        spec = context.tool
         if not acts_on_items(spec.name):
             return {}
         properties = (spec.parameters or {}).get("properties") or {}
         required = set((spec.parameters or {}).get("required") or [])
         own = [a.lower() for a in self._own() if a]
-        context = CallContext.before(spec, messages)
         # a held argument must be written: an optional one (a cc, a new contact's email)
         # only when the latest request itself gives an address ("Ines, ines@x.example")
         given = addresses(context.request)
@@ -138,14 +138,14 @@ class AddressCheck(ContextCheck):
         return {arg: address_keywords(shown, arg.lower() in _LISTS) for arg in arguments}
 
 
-    def needs_first(self, spec: ToolSpec, messages: list[Message]) -> tuple[str, ...]:
+    def needs_first(self, context: CallContext) -> tuple[str, ...]:
         """A draft or send to someone the request names but gives no address for ("let my
         landlord know ..."), with no contact lookup yet: the contacts are looked up first
         (``agent.checks.Prerequisite``)."""
+        spec = context.tool
         properties = (spec.parameters or {}).get("properties") or {}
         if not acts_on_items(spec.name) or not any(_ARGUMENTS.match(a) for a in properties):
             return ()
-        context = CallContext.before(spec, messages)
         if addresses(context.request) or not recipient_words(context.request):
             return ()
         shown = shown_addresses(context, families=TRUSTED_FAMILIES)

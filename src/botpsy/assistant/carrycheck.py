@@ -31,7 +31,7 @@ from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates, name_family, source_families
 from botpsy.assistant.includecheck import text_argument
 from botpsy.extract import file_names
-from botpsy.types import Message, ToolSpec
+from botpsy.types import ToolSpec
 
 # The kinds whose items hold a text worth carrying, and the field that names one.
 _KEYS = {"note": "note_id", "file": "path"}
@@ -114,18 +114,20 @@ class CarryCheck(ContextCheck):
     def __init__(self, spec_of: Callable[[str], ToolSpec | None]):
         self._spec_of = spec_of
 
-    def reads_first(self, spec: ToolSpec, messages: list[Message]) -> tuple[ReadFirst, ...]:
+    def reads_first(self, context: CallContext) -> tuple[ReadFirst, ...]:
+        spec = context.tool
         if not _carries(spec):
             return ()
-        item = carried(CallContext.before(spec, messages))
+        item = carried(context)
         if item is None or item.text is not None:
             return ()
         return (ReadFirst(item.family, item.key, item.value),)
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, Any]]:
+    def expected(self, context: CallContext) -> dict[str, dict[str, Any]]:
+        spec = context.tool
         if not _carries(spec):
             return {}
-        item = carried(CallContext.before(spec, messages))
+        item = carried(context)
         if item is None or item.text is None:
             return {}
         properties = (spec.parameters or {}).get("properties") or {}

@@ -42,7 +42,7 @@ from botpsy.assistant.relative import found_event, mentions_moment, relative_mom
 from botpsy.assistant.timeutil import ParsedTime, parse_end, parse_when
 from botpsy.extract import TimeRange, day_phrases, is_clock_time, time_ranges
 from botpsy.extract import times as found_times
-from botpsy.types import Message, ToolCall, ToolSpec
+from botpsy.types import Message, ToolCall
 
 _AFTER_TOMORROW = re.compile(r"\bday\s+after\s+tomorrow\b", re.IGNORECASE)
 DAY_ARGUMENTS = ("start", "due", "date")
@@ -93,13 +93,14 @@ class DayCheck(ContextCheck):
         # a lookup looks at whole days: its retry writes them, with a time or not
         return self._refusal(call.arguments, wrong, named, times if acts else None)
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, str]]:
+    def expected(self, context: CallContext) -> dict[str, dict[str, str]]:
         """What a call of ``spec`` must write for this check to pass, before it is made:
         for a tool that adds an item, its ``start`` or ``due`` on a day the user named (at
         a time the latest request names, when it names any), its ``end`` on such a day,
         the day after (an evening past midnight) or a bare time, at one of the request's
         times when it names two or more ("from 9:00 to 9:30"), as a refused call's retry
         is held. Nothing when the user named no day, or the tool adds nothing."""
+        spec, messages = context.tool, context.messages
         properties = (spec.parameters or {}).get("properties") or {}
         if not acts_on_items(spec.name):
             return self._expected_range(properties, messages)
@@ -109,8 +110,8 @@ class DayCheck(ContextCheck):
         if moment is not None:
             return {arg: {"enum": [f"{moment:%Y-%m-%dT%H:%M}"]}
                     for arg in ("start", "due") if arg in properties}
-        named = self.named_days(user_text(messages))
-        request = latest_request(messages)
+        named = self.named_days(context.said)
+        request = context.request
         if not named:
             coming = self.coming_times(request)
             return {arg: {"enum": coming} for arg in ("start", "due")
@@ -220,11 +221,12 @@ class DayCheck(ContextCheck):
         request = latest_request(messages)
         return not self.named_days(user_text(messages)) and not _PAST.search(request)
 
-    def needs_first(self, spec: ToolSpec, messages: list[Message]) -> tuple[str, ...]:
+    def needs_first(self, context: CallContext) -> tuple[str, ...]:
         """A new item whose time the request fixes relative to an event ("half an hour
         before my dentist appointment") needs the event looked up first, until a lookup
         has shown it (``agent.checks.Prerequisite``)."""
-        if not creates(spec.name) or not mentions_moment(latest_request(messages)):
+        spec, messages = context.tool, context.messages
+        if not creates(spec.name) or not mentions_moment(context.request):
             return ()
         return () if found_event(messages, self._tz()) is not None else ("event",)
 

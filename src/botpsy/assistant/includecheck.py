@@ -21,7 +21,7 @@ from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates
 from botpsy.extract import digits
-from botpsy.types import Message, ToolSpec
+from botpsy.types import ToolSpec
 
 # "with the number in it", "with her email", "include his phone number", "and add her address"
 _ASKED = re.compile(
@@ -56,18 +56,19 @@ class IncludeCheck(ContextCheck):
     def __init__(self, spec_of: Callable[[str], ToolSpec | None]):
         self._spec_of = spec_of
 
-    def needs_first(self, spec: ToolSpec, messages: list[Message]) -> tuple[str, ...]:
+    def needs_first(self, context: CallContext) -> tuple[str, ...]:
         """The contact whose field the request asks to include, until a lookup showed one
         ("remind me ... to call my brother, and put his number in the reminder")
         (``agent.checks.Prerequisite``)."""
-        context = CallContext.before(spec, messages)
+        spec = context.tool
         if text_argument(spec) is None or asked_field(context.request) is None:
             return ()
         shown = any(family == "contact" for family, _ in context.id_objects)
         return () if shown else ("contact",)
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, str]]:
-        arg, value = text_argument(spec), self._value(CallContext.before(spec, messages))
+    def expected(self, context: CallContext) -> dict[str, dict[str, str]]:
+        spec = context.tool
+        arg, value = text_argument(spec), self._value(context)
         if arg is None or value is None:
             return {}
         return {arg: {"pattern": containing(value)}}

@@ -35,7 +35,7 @@ from botpsy.agent.selection import QUOTED
 from botpsy.assistant.daycheck import DayCheck, named_times
 from botpsy.assistant.durationcheck import named_durations
 from botpsy.assistant.relative import FoundEvent, found_event, shown_events
-from botpsy.types import Message, ToolSpec
+from botpsy.types import Message
 
 # The new time: "to 13:00", "make it 9", "pushed to 4pm" (not "to 4 people", "for 2 hours")
 _TARGET = re.compile(
@@ -76,7 +76,8 @@ class MoveCheck(ContextCheck):
         self._tz = tz
         self._days = days or DayCheck(tz, now)
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, list]]:
+    def expected(self, context: CallContext) -> dict[str, dict[str, list]]:
+        spec, messages = context.tool, context.messages
         if spec.name not in _UPDATE_TOOLS:
             return {}
         event = found_event(messages, self._tz()) or self._at_named_time(messages)

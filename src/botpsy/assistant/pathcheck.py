@@ -18,7 +18,7 @@ from botpsy.agent.checks import Refusal
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates, name_family
 from botpsy.extract import file_names, values
-from botpsy.types import Message, ToolSpec
+from botpsy.types import ToolSpec
 
 
 def named_files(request: str) -> list[str]:
@@ -33,8 +33,8 @@ class PathCheck(ContextCheck):
     def __init__(self, spec_of: Callable[[str], ToolSpec | None]):
         self._spec_of = spec_of
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, Any]]:
-        allowed = _allowed(CallContext.before(spec, messages))
+    def expected(self, context: CallContext) -> dict[str, dict[str, Any]]:
+        allowed = _allowed(context)
         return {"path": {"enum": allowed}} if allowed else {}
 
     def judge(self, context: CallContext) -> Refusal | None:

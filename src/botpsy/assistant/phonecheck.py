@@ -24,7 +24,6 @@ from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.extract import digits
-from botpsy.types import Message, ToolSpec
 
 # Arguments that hold a phone number.
 _ARGUMENTS = re.compile(r"^(?:phone|phone_?number|mobile|tel|telephone)$", re.IGNORECASE)
@@ -45,12 +44,13 @@ def shown_numbers(context: CallContext) -> list[str]:
 class PhoneCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring."""
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, str]]:
+    def expected(self, context: CallContext) -> dict[str, dict[str, str]]:
         """Before a call of an act tool: its optional phone arguments left out (null) when
         the conversation shows no number at all (``agent.checks.Anticipating``). Why:
         asked to "save Ines Kaya, ines.kaya@example.org", a 135M model wrote the address
         as her phone, which the check then refused."""
-        if not acts_on_items(spec.name) or shown_numbers(CallContext.before(spec, messages)):
+        spec = context.tool
+        if not acts_on_items(spec.name) or shown_numbers(context):
             return {}
         parameters = spec.parameters or {}
         required = set(parameters.get("required") or [])

@@ -41,7 +41,7 @@ from botpsy.agent.selection import (
 )
 from botpsy.assistant.daycheck import named_times
 from botpsy.extract import WHEN, WHEN_NAME, WHEN_WORDS, is_quoted, titles, when_tail
-from botpsy.types import Message, ToolCall, ToolSpec
+from botpsy.types import ToolCall
 
 TITLE_ARGUMENTS = ("title", "text")
 # "before it", "after that": when the new item is, counted from another ("set me a reminder
@@ -132,9 +132,10 @@ class TitleCheck(ContextCheck):
         be refused again with no retry left)."""
         self._takes = takes
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, list[str]]]:
+    def expected(self, context: CallContext) -> dict[str, dict[str, list[str]]]:
         """A new item's title, where the request names it in quotes ("a new note called
         'for sam - dad bday'"): the first call writes it (``agent.checks.Anticipating``)."""
+        spec, messages = context.tool, context.messages
         title = named_title(latest_request(messages))
         properties = (spec.parameters or {}).get("properties") or {}
         if title is None or not creates(spec.name) or "title" not in properties:
