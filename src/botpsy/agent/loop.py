@@ -45,6 +45,7 @@ from botpsy.agent.grounding import (
     Grounding,
     finders,
     forced_spec,
+    id_arguments,
     result_objects,
     search_terms,
     shown_items,
@@ -67,6 +68,7 @@ from botpsy.agent.run_events import (
     failed,
 )
 from botpsy.agent.selection import DAY_WORDS, Selection, ToolSelector, creates, name_family
+from botpsy.agent.several import next_item
 from botpsy.backends.base import ChatModel, ContextOverflowError
 from botpsy.formats.spans import json_text
 from botpsy.safety.answer_origin import AnswerCheck, check_answer
@@ -497,6 +499,7 @@ class Agent:
             turn.forced = (self._lookups_left(turn, this_round)
                            or self._reads_left(turn, this_round)
                            or self._actions_left(turn, this_round)
+                           or self._next_items(turn, this_round)
                            or self._widened(turn, this_round)
                            or self._read_after(turn, this_round) or None)
         return self._forcing(turn)
@@ -753,6 +756,27 @@ class Agent:
             if not group & settled:
                 wanted |= group
         return self.registry.specs([n for n in self.registry.names() if n in wanted])
+
+    def _next_items(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
+        """After a round whose calls all worked: an action that named its item by id, again,
+        held to the next item the request names for it (``agent.several``), so it runs
+        without a model call. Why: "tick off water the plants and the latency slide one"
+        ticked one reminder and the turn ended, its one action done."""
+        if not turn.requested or not steps or not all(_worked(s) for s in steps):
+            return []
+        request = latest_request(turn.messages)
+        for step in (s for s in steps if s.writes and not creates(s.call.name)):
+            ids = id_arguments(step.call)
+            if len(ids) != 1:
+                continue
+            (argument, _), = ids.items()
+            done = {s.call.arguments.get(argument) for s in turn.steps
+                    if s.call.name == step.call.name and _worked(s)}
+            item = next_item(step.call.name, request, turn.messages, done, self.registry.names())
+            if item is not None:
+                turn.kept[step.call.name] = {argument: {"enum": [item]}}
+                return [self.registry.get(step.call.name).spec]
+        return []
 
     def _round(self, turn: _Turn, calls: list[ToolCall]) -> Iterator[AgentEvent]:
         """Review and settle the calls of one completion (parallel calls in order).
