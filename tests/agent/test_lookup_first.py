@@ -212,3 +212,13 @@ def test_a_question_with_no_word_to_search_for_lists_instead(tmp_path):
     agent.run("how many unread mails have i got? don't open them")
     first = agent.model.backend.grammars[0]
     assert "list_inbox" in first and "search_mail" not in first
+
+
+def test_a_day_the_mail_cannot_be_listed_by_leaves_the_lookup_a_search(tmp_path):
+    """ "on Sunday" is when the train is: no mail tool lists by day, so the first call is
+    held to the mail search by the request's words, not to reading the newest email."""
+    store = _store(tmp_path)
+    agent = _agent(store, [call_text("search_mail", query="e-ticket")])
+    agent.run("I'm taking the train from my e-ticket email on Sunday, put it in my calendar")
+    first = agent.model.backend.grammars[0]
+    assert "search_mail" in first and "list_inbox" not in first

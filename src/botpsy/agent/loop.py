@@ -622,13 +622,16 @@ class Agent:
         those that search by words (a ``query``) when it names something to search for
         ("find my meeting with Priya"); else those that list without words ("read me my
         newest email": no word of it is in the email, and a 135M model searched the mail
-        for "newest"), or all of them."""
+        for "newest"), or all of them. A day named where no tool of the family lists by day
+        says when the action is, not where the item is ("the train from my e-ticket email on
+        Sunday": the inbox lists no day, and a 135M model offered every mail tool read the
+        newest email, a receipt, instead of searching for the ticket)."""
         said = user_text(turn.messages)
         searching = [spec for spec in tools
                      if "query" in ((spec.parameters or {}).get("properties") or {})]
         listing = [spec for spec in tools if spec not in searching and _takes_day(spec)]
-        if DAY_WORDS.search(said):  # the day's items hold it, whatever else the words say
-            return listing or tools  # (a listing by day; the inbox lists none)
+        if DAY_WORDS.search(said) and listing:  # the day's items hold it, whatever else
+            return listing  # the words say
         if not searching:
             return tools
         worded = [spec for spec in searching if search_terms(said, name_family(spec.name))]
