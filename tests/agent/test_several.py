@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from botpsy.agent import Agent, Bm25ToolSelector
-from botpsy.agent.several import item_parts, next_item
+from botpsy.agent.several import item_parts, next_item, times_asked
 from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.assistant.runtime import assistant_call_checks
 from botpsy.safety import ApproveAll, SafetyConfig
@@ -89,4 +89,38 @@ def test_one_item_named_makes_one_call(tmp_path):
                            call_text("complete_reminder", reminder_id=2)])
     result = agent.run("I watered the plants, tick that off")
     assert [s.call.name for s in result.steps] == ["list_reminders", "complete_reminder"]
+    assert result.rounds == 2 and result.stopped_reason.value == "answered"
     assert len(store.query("SELECT id FROM reminders WHERE done = 1")) == 1
+
+
+def test_times_asked_counts_clauses_that_ask_for_a_new_item_of_the_kind():
+    assert times_asked("add_reminder", "todo: new batteries for the smoke alarm. oh and "
+                       "remind me wed 7am to take the bins out") == 2
+    assert times_asked("add_reminder", "remind me at 5 to call mum and remind me at 7 to "
+                       "call dad") == 2
+    # "and" inside what to remind of, and "the reminder" being made: one each
+    assert times_asked("add_reminder", "remind me to buy milk and eggs") == 1
+    assert times_asked("add_reminder", "remind me thursday 6pm to call my brother, and put "
+                       "his number in the reminder") == 1
+    assert times_asked("create_note", "jot down a note and create another note") == 2
+
+
+def test_two_reminders_asked_make_two_calls(tmp_path):
+    """The first reminder made, the turn goes on with the same tool for the second one."""
+    store = _store(tmp_path)
+    agent = _agent(store, [call_text("add_reminder", text="call mum", due="2026-12-07T17:00"),
+                           call_text("add_reminder", text="call dad", due="2026-12-07T19:00")])
+    result = agent.run("remind me at 5pm to call mum and remind me at 7pm to call dad")
+    assert [(s.call.name, s.decision.value) for s in result.steps] == [
+        ("add_reminder", "executed"), ("add_reminder", "executed")]
+    texts = {r["text"] for r in store.query("SELECT text FROM reminders WHERE done = 0")}
+    assert {"call mum", "call dad"} <= texts
+
+
+def test_one_reminder_asked_makes_one_call(tmp_path):
+    store = _store(tmp_path)
+    agent = _agent(store, [call_text("add_reminder", text="buy milk and eggs",
+                                     due="2026-12-07T17:00")])
+    result = agent.run("remind me at 5pm to buy milk and eggs")
+    assert [s.call.name for s in result.steps] == ["add_reminder"]
+    assert result.rounds == 1 and result.stopped_reason.value == "answered"

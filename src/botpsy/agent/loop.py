@@ -68,7 +68,7 @@ from botpsy.agent.run_events import (
     failed,
 )
 from botpsy.agent.selection import DAY_WORDS, Selection, ToolSelector, creates, name_family
-from botpsy.agent.several import next_item
+from botpsy.agent.several import next_item, times_asked
 from botpsy.backends.base import ChatModel, ContextOverflowError
 from botpsy.formats.spans import json_text
 from botpsy.safety.answer_origin import AnswerCheck, check_answer
@@ -761,13 +761,19 @@ class Agent:
         return self.registry.specs([n for n in self.registry.names() if n in wanted])
 
     def _next_items(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
-        """After a round whose calls all worked: an action that named its item by id, again,
-        held to the next item the request names for it (``agent.several``), so it runs
-        without a model call. Why: "tick off water the plants and the latency slide one"
-        ticked one reminder and the turn ended, its one action done."""
+        """After a round whose calls all worked: the same action again for the next item the
+        request names (``agent.several``): a new item's tool while fewer were made than
+        clauses ask for ("todo: A. oh and remind me wed 7am to B"), else an action that
+        named its item by id, held to the next item named, so it runs without a model call.
+        Why: "tick off water the plants and the latency slide one" ticked one reminder and
+        the turn ended, its one action done."""
         if not turn.requested or not steps or not all(_worked(s) for s in steps):
             return []
         request = latest_request(turn.messages)
+        for step in (s for s in steps if s.writes and creates(s.call.name)):
+            made = sum(1 for s in turn.steps if s.call.name == step.call.name and _worked(s))
+            if times_asked(step.call.name, request) > made:
+                return [self.registry.get(step.call.name).spec]
         for step in (s for s in steps if s.writes and not creates(s.call.name)):
             ids = id_arguments(step.call)
             if len(ids) != 1:
