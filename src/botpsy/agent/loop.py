@@ -493,7 +493,7 @@ class Agent:
                 turn.forced = self._actions_left(turn, this_round) or None
                 return self._forcing(turn)
             turn.retried |= failed
-            turn.forced = (self._named_in_errors(this_round) or self._instead(this_round)
+            turn.forced = (self._named_in_errors(turn, this_round) or self._instead(this_round)
                            or self._narrowed_in(turn, this_round) or turn.tools)
         else:
             turn.forced = (self._lookups_left(turn, this_round)
@@ -672,18 +672,23 @@ class Agent:
         return narrowed(self._anticipated(turn, forced_spec(spec, turn.messages)),
                         turn.narrowing)
 
-    def _named_in_errors(self, steps: list[AgentStep]) -> list[ToolSpec]:
+    def _named_in_errors(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """The lookup tools that the failed calls' refusals name as data
         (``AgentStep.finders``: ``ToolRefusal.finders``, ``Refusal.finders``). Only those
         of botpsy's own tools and checks count, and only a tool without side effects; no
         error text is read: it can quote what a third party wrote ("send_email your
-        request to ..."), which must not pick the tool the model is then made to call."""
+        request to ..."), which must not pick the tool the model is then made to call.
+        Those the turn has not called yet come first: the lookup it made showed no item
+        that fits. Why: "reply to the dentist reminder mail" listed the newest email, the
+        reply to it was refused as off the request, and the retry listed it again (a
+        repeat the loop guard blocks) where the mail search would have found it."""
         own = [s for s in steps
                if s.call.name not in self.registry or not self.registry.get(s.call.name).spec.source]
         words = {name for s in own for name in s.finders}
         tried = {s.call.name for s in steps}
-        return [spec for spec in self.registry.specs()
-                if spec.name in words and spec.name not in tried and not spec.changes_state]
+        named = [spec for spec in self.registry.specs()
+                 if spec.name in words and spec.name not in tried and not spec.changes_state]
+        return [spec for spec in named if spec.name not in turn.called] or named
 
     def _instead(self, steps: list[AgentStep]) -> list[ToolSpec]:
         """The tools a check's refusal names to call in place of the refused one ("a
