@@ -67,7 +67,14 @@ from botpsy.agent.run_events import (
     describe_call,
     failed,
 )
-from botpsy.agent.selection import DAY_WORDS, Selection, ToolSelector, creates, name_family
+from botpsy.agent.selection import (
+    DAY_WORDS,
+    Selection,
+    ToolSelector,
+    commands,
+    creates,
+    name_family,
+)
 from botpsy.agent.several import next_item, times_asked
 from botpsy.backends.base import ChatModel, ContextOverflowError
 from botpsy.formats.spans import json_text
@@ -551,7 +558,7 @@ class Agent:
                                and name_family(spec.name) in {name_family(n) for n in group}}
                       for group in turn.answer_from]
         else:
-            looked = turn.looked
+            looked = [*self._asked_first(turn), *turn.looked]
         # each family's finders join its group: a search the selector keeps off the
         # prompt until a request needs one (``Bm25ToolSelector(on_demand=...)``)
         groups = [set(group) | {f for name in group
@@ -574,6 +581,25 @@ class Agent:
             if tools and not called & group:
                 return self._searching(turn, tools)
         return []
+
+    def _asked_first(self, turn: _Turn) -> list[frozenset[str]]:
+        """Where the answers to a request's questions are (the first of ``Selection.answer_from``
+        of each sentence that ends in "?"), when the request also asks for an action: the action
+        acts on that answer ("whats our guest wifi network called? email it to my
+        brother", "that power bill email, when's it actually due? set me a reminder 2 days
+        before that"). Why: the selector reads a question as no action and leaves it out of
+        what the request looks up (``Selection.looked``), so the action ran first, on
+        nothing, or after a lookup of another kind (the calendar, for "2 days before")."""
+        if self.tool_selector is None:
+            return []
+        # a polite command ("can you email Dan?") asks for the action, not about something
+        questions = [s for s in QUESTION_SENTENCE.findall(latest_request(turn.messages))
+                     if s.strip() and not commands(s)]
+        specs = self.registry.specs()
+        # the best place only: each further one is a round, and what it shows (the list of
+        # reminders, for a bill's due day) is more for a small model to copy from
+        return [answer[0] for question in questions
+                if (answer := self.tool_selector.choose(question, specs).answer_from)]
 
     def _lookups_left(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """After a round whose calls all worked, in a request that acts: the next lookup it
@@ -923,6 +949,10 @@ def grounding_rule(registry: ToolRegistry) -> CallRule:
 READ_ASKED = re.compile(r"^\W*(?:please\s+)?(?:read|open)\b|\bwhat does\b.*\bsay\b|\bwhole\b"
                         r"|\bwhat(?:'s|\u2019s| is| are)\s+(?:on|in)\s+(?:my|the)\s+(?:[\w'-]+\s+){0,2}?"
                         r"(?:list|file|note)\b", re.IGNORECASE)
+
+
+# A sentence that asks something: up to its question mark, after a sentence's end or the start.
+QUESTION_SENTENCE = re.compile(r"(?:^|(?<=[.!?]))\s*([^.!?]+\?)")
 
 
 def _takes_day(spec: ToolSpec) -> bool:
