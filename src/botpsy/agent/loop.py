@@ -795,7 +795,8 @@ class Agent:
         """After a round whose calls all worked: the same action again for the next item the
         request names (``agent.several``): a new item's tool while fewer were made than
         clauses ask for ("todo: A. oh and remind me wed 7am to B"), else an action that
-        named its item by id, held to the next item named, so it runs without a model call.
+        named its item by id, held to the next item named (a call with no other argument,
+        ``complete_reminder``, then runs without a model call).
         Why: "tick off water the plants and the latency slide one" ticked one reminder and
         the turn ended, its one action done."""
         if not turn.requested or not steps or not all(_worked(s) for s in steps):
