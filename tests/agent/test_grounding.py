@@ -314,3 +314,12 @@ def test_a_relation_is_a_person_whose_card_the_contacts_hold() -> None:
     assert contact_words("what's my boss's phone number") == ["boss"]
     assert contact_words("Nora's phone number") == ["Nora"]
     assert contact_words("his email address") == []
+
+
+def test_a_contact_search_looks_for_a_relation_when_the_request_names_no_person():
+    """ "call my brother, and put his number in the reminder": no name, no "brother's
+    number"; the card to find is the one whose notes say "Brother"."""
+    said = "remind me thursday 6pm to call my brother, and put his number in the reminder"
+    assert search_terms(said, "contact") == ["brother"]
+    # a person named by name comes first, and alone
+    assert search_terms("email Dan that my brother is coming", "contact") == ["Dan"]

@@ -36,6 +36,7 @@ from botpsy.agent.selection import (
     FAMILY_ALIASES,
     LOOK_VERBS,
     NOT_NAMES,
+    RELATIONS,
     STOPWORDS,
     commands,
     list_target,
@@ -84,6 +85,9 @@ _NOT_SEARCHED = (STOPWORDS | _PARTICLES | NOT_NAMES | LOOK_VERBS
                  | {w for verb, cues in ACTION_WORDS.items() for w in (verb, *cues) if " " not in w})
 # "isn't", "Mom's", "we'll": the tail after the apostrophe (straight or curly)
 _CONTRACTION = re.compile(r"n['’]t\b|['’](?:s|re|ll|ve|d|m)\b", re.IGNORECASE)
+# A relation the user names as theirs ("my brother", "our landlord"): one person the contacts
+# know by it (``selection.RELATIONS``)
+_MY_RELATION = re.compile(r"\b(?:my|our)\s+(" + "|".join(RELATIONS) + r")\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -402,9 +406,12 @@ def search_terms(said: str, family: str) -> list[str]:
 
 def contact_words(text: str) -> list[str]:
     """The people a request needs a contact card of: whose address or number it asks for
-    ("Nora's email address" -> "Nora"), then who it writes to (``recipient_words``)."""
+    ("Nora's email address" -> "Nora"), then who it writes to (``recipient_words``); when it
+    names neither, the relations it names ("remind me to call my brother, and put his
+    number in the reminder" -> "brother": a card's notes say "Brother.")."""
     owners = [m.group("owner") for m in CONTACT_FIELD.finditer(text)]
-    return list(dict.fromkeys([*owners, *recipient_words(text)]))
+    people = list(dict.fromkeys([*owners, *recipient_words(text)]))
+    return people or list(dict.fromkeys(m.group(1).lower() for m in _MY_RELATION.finditer(text)))
 
 
 def recipient_words(text: str) -> list[str]:
