@@ -57,6 +57,7 @@ class Kind(str, Enum):
     when = "when"
     file = "file"
     title = "title"
+    shift = "shift"
 
 
 @dataclass(frozen=True)
@@ -360,13 +361,53 @@ OFFSET = re.compile(
     r"\s+(?P<side>before|ahead of|prior to|after)\b", re.IGNORECASE)
 
 
+# A move of an item by a length: "push it back an hour", "delay by 2 hours", "bring it
+# forward 15 min" (the verb within a few words before the length), "30 minutes later".
+_LATER_VERB = re.compile(
+    r"\b(?:(?:push|move|shift|bump)(?:e?d|ing|s)?(?:\s+[\w']+){0,3}?\s+(?:back|out|later)"
+    r"|(?:delay(?:ed|ing|s)?|postpon(?:e|ed|ing|es))(?:\s+[\w']+){0,3}?)\b(?:\s+by)?\s*$",
+    re.IGNORECASE)
+_EARLIER_VERB = re.compile(
+    r"\b(?:bring|brought|pull(?:ed|ing|s)?|move[ds]?|moving|shift(?:ed|ing|s)?|bump(?:ed|ing|s)?)"
+    r"(?:\s+[\w']+){0,3}?\s+(?:forward|up|earlier)\b(?:\s+by)?\s*$", re.IGNORECASE)
+_LATER_AFTER = re.compile(r"^\s+(?:later|back)\b", re.IGNORECASE)
+_EARLIER_AFTER = re.compile(r"^\s+(?:earlier|sooner)\b", re.IGNORECASE)
+_SHIFT_REACH = 40  # characters before a length where the verb that moves by it stands
+
+
+def _shift_sign(text: str, match: re.Match[str]) -> int:
+    """+1 where a length moves an item later ("push it back an hour", "an hour later"),
+    -1 earlier ("bring it forward 15 min", "half an hour earlier"), else 0."""
+    before, after = text[max(0, match.start() - _SHIFT_REACH):match.start()], text[match.end():]
+    if _LATER_AFTER.match(after) or _LATER_VERB.search(before):
+        return 1
+    if _EARLIER_AFTER.match(after) or _EARLIER_VERB.search(before):
+        return -1
+    return 0
+
+
+def shifts(text: str) -> list[Found[timedelta]]:
+    """The moves by a length a text asks for, signed: "push it back an hour" is plus one
+    hour, "bring it forward 15 min" minus fifteen minutes. A shift says when, not how
+    long, so ``durations`` leaves it out."""
+    found = []
+    for match in DURATION.finditer(text):
+        sign = _shift_sign(text, match)
+        length = _length(match) if sign else None
+        if length:
+            found.append(Found(Kind.shift, match.group(), match.span(), sign * length))
+    return found
+
+
 def durations(text: str) -> list[Found[timedelta]]:
     """The lengths a text names, in order ("for 45 minutes", "30-minute", "two hours",
     "an hour and a half", "half an hour"). A length that says when is none: "in 2 hours",
-    "15 minutes before", "every hour" (``offsets`` reads the ones before or after)."""
+    "15 minutes before", "every hour" (``offsets`` reads the ones before or after), "push
+    it back an hour" (``shifts``)."""
     found = []
     for match in DURATION.finditer(text):
-        if _WHEN_BEFORE.search(text[:match.start()]) or _WHEN_AFTER.match(text[match.end():]):
+        if (_WHEN_BEFORE.search(text[:match.start()]) or _WHEN_AFTER.match(text[match.end():])
+                or _shift_sign(text, match)):
             continue
         length = _length(match)
         if length:

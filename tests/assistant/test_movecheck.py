@@ -46,6 +46,10 @@ def _found(request: str, *events: dict) -> list[Message]:
     ('Rename the design review to "API review"', REVIEW, {"title": "API review"}),
     ("Actually make lunch with Jonas start at 12:00, same end time", LUNCH,
      {"start": "2026-12-10T12:00", "end": "2026-12-10T13:30"}),
+    ("push lunch with Jonas back an hour", LUNCH,  # a move by a length, the length kept
+     {"start": "2026-12-10T13:30", "end": "2026-12-10T14:30"}),
+    ("the design review, 30 minutes earlier please", REVIEW,
+     {"start": "2026-12-11T14:30", "end": "2026-12-11T15:30"}),
 ])
 def test_the_change_the_request_fixes(check, request_text, event, expected):
     held = check.expected(CallContext.before(UPDATE, _found(request_text, event)))

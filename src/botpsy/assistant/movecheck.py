@@ -10,8 +10,9 @@ the old title back.
 
 - a new time of day ("to 13:00", "make it 9", "pushed to 4": a bare hour is the one
   nearest the event's old time) on the event's own day, or on the day the request
-  names; the end keeps the event's length, unless the request names a new length
-  ("an hour and a half instead of an hour");
+  names; or a move by a length ("push it back an hour", "30 minutes earlier":
+  ``extract.shifts``); the end keeps the event's length, unless the request names a new
+  length ("an hour and a half instead of an hour");
 - a new title the user put in quotes after "rename" or "call it".
 
 It refuses an update of that event that does not write those values, and narrows the
@@ -35,6 +36,7 @@ from botpsy.agent.selection import QUOTED
 from botpsy.assistant.daycheck import DayCheck, named_times
 from botpsy.assistant.durationcheck import named_durations
 from botpsy.assistant.relative import FoundEvent, found_event, shown_events
+from botpsy.extract import shifts
 from botpsy.types import Message
 
 # The new time: "to 13:00", "make it 9", "pushed to 4pm" (not "to 4 people", "for 2 hours")
@@ -153,12 +155,15 @@ class MoveCheck(ContextCheck):
         day = min(days) if len(days) == 1 else event.start.date()
         times = named_times(request)
         targets = list(_TARGET.finditer(request))
+        moved = shifts(request)
         if targets:  # the time it goes to, not the one it had ("my 3pm ... pushed to 4")
             target = targets[-1]
             hour, minute = int(target.group("h")), int(target.group("m") or 0)
             half = (target.group("half") or "").lower()
             hour = hour % 12 + (12 if half == "pm" else 0) if half else _nearest(
                 hour, event.start.hour) if target.group("m") is None else hour
+        elif len(moved) == 1:  # "push my 3pm back an hour": the 3pm names the event
+            return event.start + moved[0].value
         elif len(times) == 1:
             hour, minute = map(int, next(iter(times)).split(":"))
         elif days and day != event.start.date():
