@@ -60,3 +60,44 @@ def test_the_contact_whose_number_goes_in_is_looked_up_first():
     assert asked_field(request) == "phone"
     assert check().needs_first(CallContext.before(REMINDER, [Message(role="user", content=request)])) == ("contact",)
     assert check().needs_first(CallContext.before(REMINDER, _found(request, PRIYA))) == ()
+
+
+EVENT_PROPERTIES = {"title": {"type": "string"}, "start": {"type": "string"},
+                    "end": {"type": "string"},
+                    "attendees": {"type": ["array", "null"], "items": {"type": "string"}}}
+CREATE = ToolSpec(name="create_event", description="d", parameters={
+    "type": "object", "required": ["title", "start", "end"], "properties": EVENT_PROPERTIES})
+UPDATE = ToolSpec(name="update_event", description="d", parameters={
+    "type": "object", "required": ["event_id"],
+    "properties": {"event_id": {"type": "integer"}, **EVENT_PROPERTIES}})
+
+
+def test_an_email_asked_onto_an_invite_is_an_attendee() -> None:
+    request = "coffee with priya wed 4pm, put her email on the invite"
+    assert asked_field("add mum to the sunday dinner as a guest") == "email"
+    events = IncludeCheck({"create_event": CREATE, "update_event": UPDATE}.get)
+    before = [Message(role="user", content=request)]
+    assert events.needs_first(CallContext.before(CREATE, before)) == ("contact",)
+    found = _found(request, PRIYA)
+    assert events.expected(CallContext.before(CREATE, found)) == {
+        "attendees": {"enum": [[PRIYA["email"]]]}}
+    bare = ToolCall(name="create_event", arguments={"title": "Coffee", "start": "wed 16:00",
+                                                    "end": "wed 17:00"})
+    assert events(bare, found).narrow == {"attendees": {"enum": [[PRIYA["email"]]]}}
+    invited = bare.model_copy(update={"arguments": {**bare.arguments,
+                                                    "attendees": [PRIYA["email"]]}})
+    assert events(invited, found) is None
+
+
+def test_an_updated_invite_keeps_the_guests_it_had() -> None:
+    """update_event replaces the attendee list: the guest is added to the one shown."""
+    request = "add priya to the sunday dinner as a guest"
+    dinner = {"id": 14, "title": "Sunday dinner", "attendees": ["dad@home.example"]}
+    messages = [*_found(request, PRIYA),
+                Message(role="tool", name="search_events", source="tool:search_events:c2",
+                        content=json.dumps([dinner]))]
+    events = IncludeCheck({"update_event": UPDATE}.get)
+    assert events.expected(CallContext.before(UPDATE, messages)) == {}
+    call = ToolCall(name="update_event", arguments={"event_id": 14, "title": "Priya"})
+    assert events(call, messages).narrow == {
+        "attendees": {"enum": [["dad@home.example", PRIYA["email"]]]}}
