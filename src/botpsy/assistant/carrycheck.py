@@ -29,6 +29,7 @@ from botpsy.agent.grounding import words
 from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates, name_family, source_families
+from botpsy.assistant.cellcheck import asked_cells
 from botpsy.assistant.includecheck import text_argument
 from botpsy.extract import file_names
 from botpsy.types import ToolSpec
@@ -61,8 +62,8 @@ def carried(context: CallContext) -> Carried | None:
     kind showed it (None before, or when no item shown shares a word with the request)."""
     request = context.request
     families = [f for f in source_families(request) if f in _KEYS]
-    if not families or _value_in_file(request):
-        return None
+    if not families or _value_in_file(request) or asked_cells(context) is not None:
+        return None  # a value inside the file, not its whole text
     wanted = words(request)
     family = families[0]
     best: tuple[int, Carried] | None = None
