@@ -26,7 +26,6 @@ from collections.abc import Callable, Collection, Iterable
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import Item, acts_on_items, words
-from botpsy.agent.intent import latest_request
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import (
     ACTION_WORDS,
@@ -71,6 +70,9 @@ ASKING_STEMS = frozenset(_stem(w) for verb in ("create", "add") for w in (verb, 
 KIND_STEMS = frozenset(_stem(w) for w in ("reminder", "event", "appointment", "meeting", "note",
                                           "entry", "todo", "task", "item", "calendar"))
 _PARTICLES = frozenset({"in", "up", "down", "on", "off", "out", "new"})
+# Words a clause may hold that ask for nothing: "oh and remind me ...", "ok, also ..."
+_FILLERS = frozenset({"oh", "ok", "okay", "also", "plus", "hey", "hi", "um", "uh", "btw", "pls",
+                      "please", "thanks", "and", "then", "so", "yeah"})
 _LEAD = re.compile(r"^(?:me|to|about|for|down|up|a|an|the|my)\s+", re.IGNORECASE)
 # "Add Piranesi to my books to read": the list it goes to is no part of what is added
 _TO_LIST = re.compile(r"\s+(?:to|on|onto)\s+(?:my|the|our)\s+[^,.;]*$", re.IGNORECASE)
@@ -107,10 +109,14 @@ def asked_titles(request: str) -> list[str]:
             rest = lead
         if asking and (task := _TIMED_TASK.search(rest)):
             rest = task.group("task").strip(" ,.")
-        if (rest and not says_only_when(rest)
+        if (rest and not says_only_when(rest) and not _only_fillers(rest)
                 and not names_the_kind(_BEFORE_IT.sub(" ", rest))):
             titles.append(rest)
     return list(dict.fromkeys(titles))
+
+
+def _only_fillers(value: str) -> bool:
+    return all(w.lower() in _FILLERS for w in _WORD.findall(value))
 
 
 def names_the_kind(value: str) -> bool:
@@ -134,13 +140,20 @@ class TitleCheck(ContextCheck):
 
     def expected(self, context: CallContext) -> dict[str, dict[str, list[str]]]:
         """A new item's title, where the request names it in quotes ("a new note called
-        'for sam - dad bday'"): the first call writes it (``agent.checks.Anticipating``)."""
-        spec, messages = context.tool, context.messages
-        title = named_title(latest_request(messages))
+        'for sam - dad bday'"): the first call writes it (``agent.checks.Anticipating``).
+        After one of several items the request asks for was made, the next is one of those
+        not made yet: asked for "todo: new batteries for the smoke alarm. oh and remind me
+        wed 7am to take the bins out", the 135M model made the first reminder twice."""
+        spec = context.tool
         properties = (spec.parameters or {}).get("properties") or {}
-        if title is None or not creates(spec.name) or "title" not in properties:
+        if not creates(spec.name):
             return {}
-        return {"title": {"enum": [title]}}
+        title = named_title(context.request)
+        if title is not None and "title" in properties:
+            return {"title": {"enum": [title]}}
+        arg = next((a for a in TITLE_ARGUMENTS if a in properties), None)
+        left = _not_made_yet(context, asked_titles(context.request))
+        return {arg: {"enum": left}} if arg is not None and left else {}
 
     def judge(self, context: CallContext) -> Refusal | None:
         call = context.call
@@ -181,12 +194,15 @@ class TitleCheck(ContextCheck):
             and arg not in copied
             and repeats_the_when(value, call, said, self._timed(call.name))
         ]
-        if not when and not copied and not twice:
+        cut = [arg for arg, value in given.items()
+               if arg not in [*when, *copied, *twice] and cuts_the_asked(call.name, value, titles)]
+        if not when and not copied and not twice and not cut:
             return None
         problems = [
             (when, "says when, not what"),
             (copied, "copies an item a lookup showed, not one the request names"),
             (twice, "repeats the request's day or time, which the call's time holds"),
+            (cut, "leaves out part of what the request adds"),
         ]
         reason = "; ".join(
             f"{' and '.join(f'{a} {given[a]!r}' for a in args)} {problem}"
@@ -198,12 +214,33 @@ class TitleCheck(ContextCheck):
             return Refusal(reason)
         return Refusal(
             f"{reason} ({', '.join(repr(t) for t in titles)})",
-            {arg: {"enum": titles} for arg in [*when, *copied, *twice]},
+            {arg: {"enum": titles} for arg in [*when, *copied, *twice, *cut]},
         )
 
     def _timed(self, tool: str) -> bool:
         """Whether ``tool`` takes a time argument (unknown without ``takes``)."""
         return self._takes is not None and any(a in self._takes(tool) for a in TIME_ARGUMENTS)
+
+
+def _not_made_yet(context: CallContext, titles: list[str]) -> list[str]:
+    """Of several titles a request asks for, those no item of the call's family shown in
+    this conversation has yet; empty where there is only one, or none was made yet."""
+    if len(titles) < 2:
+        return []
+    family = name_family(context.tool.name)
+    made = [words(item.label) for item in context.shown if item.family == family and item.label]
+    left = [t for t in titles if not any(m and (words(t) <= m or m <= words(t)) for m in made)]
+    return left if len(left) < len(titles) else []
+
+
+def cuts_the_asked(tool_name: str, value: str, titles: list[str]) -> bool:
+    """Whether an append's text is part of the one thing the request adds, with words of it
+    left out: asked to "add oat milk and bananas to the groceries", the 135M model appended
+    "bananas"."""
+    if not tool_name.startswith("append") or len(titles) != 1:
+        return False
+    written, asked = words(value), words(titles[0])
+    return bool(written) and written < asked
 
 
 def repeats_the_when(value: str, call: ToolCall, said: str, timed: bool = False) -> bool:
