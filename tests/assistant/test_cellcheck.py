@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from botpsy.agent.rules import CallContext
-from botpsy.assistant.cellcheck import CellCheck, asked_cells, containing_all
+from botpsy.assistant.cellcheck import CellCheck, asked_cells
 from botpsy.types import Message, ToolCall, ToolSpec
 
 SEND = ToolSpec(name="send_email", description="d", parameters={
@@ -52,22 +52,19 @@ def test_no_cells_where_the_request_names_no_column_no_rows_or_another_file():
 def test_a_message_without_the_cells_is_refused_and_held_to_them():
     check = CellCheck({"send_email": SEND}.get)
     context = _context("email Dan the p95 from the last week in latency_numbers.csv")
-    assert check.expected(context) == {"body": {"pattern": containing_all(("198",))},
-                                       "subject": {"enum": ["p95 ms"]}}
+    line = "p95 ms in latency_numbers.csv: week 4: 198"
+    assert check.expected(context) == {"body": {"enum": [line]}, "subject": {"enum": ["p95 ms"]}}
     call = ToolCall(name="send_email", arguments={"to": "dan@x.example", "subject": "p95",
                                                   "body": "CFO"})
-    assert check(call, context.messages).narrow == {"body": {"pattern": containing_all(("198",))}}
+    assert check(call, context.messages).narrow == {"body": {"enum": [line]}}
     right = call.model_copy(update={"arguments": {**call.arguments, "body": "p95 was 198 ms"}})
     assert check(right, context.messages) is None
 
 
-def test_the_pattern_holds_every_value_in_order():
-    import re
-    pattern = re.compile(containing_all(("310", "198")))
-    assert pattern.match("week one: 310, week four: 198 ms")
-    assert pattern.match("310 198")
-    assert not pattern.match("only 198")
-    assert not pattern.match("me310 and 198")  # a value glued to a word is no value
+def test_the_line_tells_every_cell_with_its_row():
+    cells = asked_cells(_context("draft dan the p95 for all four weeks from the latency csv"))
+    assert cells.sentence == ("p95 ms in latency_numbers.csv: week 1: 310, week 2: 274, "
+                              "week 3: 231, week 4: 198")
 
 
 def test_a_table_the_request_names_is_looked_up_first():
@@ -77,11 +74,3 @@ def test_a_table_the_request_names_is_looked_up_first():
     assert check.needs_first(_context("draft dan the p95 for all weeks from the latency csv")) == ()
     plain = [Message(role="user", content="email dan that the report is late")]
     assert check.needs_first(CallContext.before(SEND, plain)) == ()
-
-
-def test_the_pattern_is_one_the_grammar_converter_reads():
-    """A pattern llama-cpp-python's converter cannot read fails the turn: plain groups only."""
-    from llama_cpp.llama_grammar import json_schema_to_gbnf
-    schema = {"type": "object", "required": ["body"],
-              "properties": {"body": {"type": "string", "pattern": containing_all(("1.5", "7"))}}}
-    assert "body" in json_schema_to_gbnf(json.dumps(schema))

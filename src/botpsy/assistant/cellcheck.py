@@ -10,7 +10,9 @@ column the request names (a header word: "p95" in ``p95_ms``) meets the rows it 
 ``CellCheck`` reads those cells from a table a result showed (``asked_cells``) and holds
 the text of the message or item made (``includecheck.text_argument``) to one that holds
 each of them: before the call (``agent.checks.Anticipating``), and as a refusal of a call
-that left one out. A request that names no column, or rows it cannot place, is not checked.
+that left one out, whose retry writes them in one line ("p95 ms in latency_numbers.csv:
+week 4: 198"; held to the values alone, the model filled the space around them with junk).
+A request that names no column, or rows it cannot place, is not checked.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.rules import CallContext, ContextCheck
-from botpsy.assistant.includecheck import pattern_literal, text_argument
+from botpsy.assistant.includecheck import text_argument
 from botpsy.extract import file_names
 from botpsy.types import ToolSpec
 
@@ -41,11 +43,22 @@ _UNITS = frozenset({"ms", "s", "sec", "min", "kb", "mb", "gb", "pct", "percent",
 
 @dataclass(frozen=True)
 class Cells:
-    """The cells a request asks for: the table's path, the column's header, their values."""
+    """The cells a request asks for: the table's path, the column's header, their values,
+    and the rows' keys (the first column: header and values)."""
 
     path: str
     column: str
     values: tuple[str, ...]
+    key: str = ""
+    keys: tuple[str, ...] = ()
+
+    @property
+    def sentence(self) -> str:
+        """The cells told in one line: "p95 ms in latency_numbers.csv: week 4: 198"."""
+        what = " ".join(self.column.replace("_", " ").split())
+        told = [f"{self.key} {k}: {v}" if self.key and k else v
+                for k, v in zip(self.keys or ("",) * len(self.values), self.values, strict=True)]
+        return f"{what} in {posixpath.basename(self.path)}: {', '.join(told)}"
 
 
 @dataclass(frozen=True)
@@ -68,10 +81,11 @@ def asked_cells(context: CallContext) -> Cells | None:
             continue
         column = _column(table.header, wanted)
         rows = _rows(request, table) if column is not None else []
+        rows = [row for row in rows if column is not None and column < len(row) and row[column]]
         if column is not None and rows:
-            values = tuple(row[column] for row in rows if column < len(row) and row[column])
-            if values:
-                return Cells(table.path, table.header[column], values)
+            key = table.header[0] if column > 0 else ""
+            return Cells(table.path, table.header[column], tuple(row[column] for row in rows),
+                         key, tuple(row[0] for row in rows) if key else ())
     return None
 
 
@@ -132,18 +146,6 @@ def _tokens(text: str) -> set[str]:
     return {t.casefold() for t in _TOKEN.findall(text) if len(t) > 1}
 
 
-def containing_all(values: tuple[str, ...]) -> str:
-    """A JSON-schema pattern of a one-line JSON string that holds ``values`` in order, each
-    standing alone: the text around them holds no digit, letter-digit run or address (a
-    model held to "198" wrote "me1983@northwind.example"). Plain groups: the grammar
-    converter reads no "(?:"."""
-    text, edge = r'[^"\\@0-9]', r'[^"\\@0-9A-Za-z]'
-    before = f"({text}{{0,39}}{edge})?"  # nothing, or text that ends in no letter
-    after = f"({edge}{text}{{0,39}})?"
-    between = f"{edge}({text}{{0,38}}{edge})?"
-    return "^" + before + between.join(pattern_literal(v) for v in values) + after + "$"
-
-
 class CellCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
     ``spec_of`` gives a tool's spec by name (None for a tool it does not know)."""
@@ -167,7 +169,7 @@ class CellCheck(ContextCheck):
         cells = asked_cells(context) if arg is not None else None
         if cells is None or arg is None:
             return {}
-        held: dict[str, dict[str, Any]] = {arg: {"pattern": containing_all(cells.values)}}
+        held: dict[str, dict[str, Any]] = {arg: {"enum": [cells.sentence]}}
         properties = (context.tool.parameters or {}).get("properties") or {}
         if "subject" in properties and arg != "subject":
             held["subject"] = {"enum": [" ".join(cells.column.replace("_", " ").split())]}
@@ -184,4 +186,4 @@ class CellCheck(ContextCheck):
             return None
         return Refusal(f"the request asks for {cells.column} {', '.join(cells.values)} from "
                        f"{cells.path}: write it into {arg}",
-                       {arg: {"pattern": containing_all(cells.values)}})
+                       {arg: {"enum": [cells.sentence]}})

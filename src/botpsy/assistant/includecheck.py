@@ -158,10 +158,6 @@ def containing(value: str) -> str:
     # bounded: a grammar that lets a small model write freely before the value let it
     # write on until its token budget ran out, the value never written
     free = r'[^"\\]{0,40}'
-    return f"^{free}{pattern_literal(value)}{free}$"
-
-
-def pattern_literal(value: str) -> str:
-    """``value`` as a pattern that matches it alone: regex metacharacters escaped, nothing
-    else (a grammar reads "\\ " as no space)."""
-    return "".join(f"\\{c}" if c in r".^$*+?{}[]\|()" else c for c in value)
+    # regex metacharacters escaped, nothing else (a grammar reads "\\ " as no space)
+    literal = "".join(f"\\{c}" if c in r".^$*+?{}[]\|()" else c for c in value)
+    return f"^{free}{literal}{free}$"

@@ -26,6 +26,7 @@ from botpsy.assistant.cellcheck import CellCheck
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.describe import reply_writer
 from botpsy.assistant.durationcheck import DurationCheck
+from botpsy.assistant.eventfacts import EventFactsCheck
 from botpsy.assistant.includecheck import IncludeCheck
 from botpsy.assistant.movecheck import MoveCheck
 from botpsy.assistant.pathcheck import PathCheck
@@ -107,6 +108,7 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         CallRule("move", MoveCheck(lambda: store.tz, store.now, days), serves=ahead),
         CallRule("include", IncludeCheck(spec_of), serves=first),
         CallRule("cells", CellCheck(spec_of), serves=first),
+        CallRule("event facts", EventFactsCheck(days, spec_of), serves=first),
         CallRule("carry", CarryCheck(spec_of), serves=(Anticipating, Reading)),
         CallRule("path", PathCheck(spec_of), serves=ahead)]
     if intent:
