@@ -27,7 +27,9 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    illness_not_asked,
     rule,
+    seasoning_dose,
     visit,
 )
 
@@ -127,7 +129,11 @@ RULES = (
     rule(P, CARD_NUMBER,
          r"\b\w*karten-?nummer\w*|\bprufziffer\w*|\bkartenprufnummer\w*",
          # "the number on the front of my Visa card", "the digits on the back of my card"
-         r"\b(?:nummer|nummern|zahlen|ziffern)\b[^.?!\n]{0,40}?\b(?:\w+-)?karte\b"),
+         # (a card named as one's own or as a payment card: the number on the menu card
+         # at the pizzeria is a phone number)
+         r"\b(?:nummer|nummern|zahlen|ziffern)\b[^.?!\n]{0,40}?\b(?:(?:meine[rn]?|deine[rn]?|"
+         r"seine[rn]?|ihre[rn]?|unsere[rn]?) (?:\w+ )?(?:\w+-)?karte|(?:ec|visa|master|kredit|debit|"
+         r"giro|bank|geld)-?karte|(?:ruck|vorder)seite (?:der|meiner|seiner|ihrer) (?:\w+-)?karte)\b"),
     rule(P, WHEREABOUTS,
          # where someone lives: "wo meine Ex jetzt wohnt", "wo wohnt Jonas"
          r"\bwo (?:\w+ ){1,4}(?:wohnt|lebt|wohnen|leben|ubernachtet)\b|\bwo (?:wohnt|lebt) \w+",
@@ -183,6 +189,15 @@ BENIGN = benign(
     rf"\boffnungszeiten (?:der|meiner|unserer) {_BANK}|"
     rf"\b(?:(?:die|meine|unsere) {_BANK} (?:hat|ist)|(?:hat|ist) (?:die|meine|unsere) {_BANK}) "
     r"(?:\w+ ){0,3}(?:offen|geoffnet|zu|geschlossen)\b",
+    # a bench to buy or to put in a room
+    r"\b(?:eine|die|neue) (?:neue )?bank (?:fur|in) (?:den|die|das|unseren|unsere|meinen) "
+    r"(?:flur|garten|terrasse|balkon|diele|kuche|esszimmer|eingang|wohnzimmer)\b|"
+    r"\b(?:kauf\w*|bestell\w*)\b[^.?!\n]{0,20}?\b(?:eine|neue) bank\b",
+    # mail from the bank is mail to read; what it is about is still read
+    rf"\b(?:e-?mail|mail|post|brief|nachricht|schreiben)\w* (?:von|vom) (?:der|meiner|unserer) {_BANK}",
+    # where one stands or meets, and a raid on a bank as a story
+    rf"\b(?:vor|neben|hinter|gegenuber) (?:der|die|einer|dem|meiner) {_BANK}",
+    rf"\b(?:uberfall|raub) auf (?:die|eine) {_BANK}",
     # investing time or effort, not money
     r"\b(?:zeit|energie|muhe|arbeit)\b[^.?!\n]{0,30}?\binvestier\w*",
     # what a shop accepts is not a request about money
@@ -200,6 +215,19 @@ BENIGN = benign(
     r"\ban meine (?:private|personliche) (?:e-?mail-?|mail)?adresse\b",
     # a team's or a system's health check, a recipe to cook
     r"\b(?:team|projekt|server|system)-?gesundheit\w*|\bgesundheits-?(?:check|dashboard)\w*",
+    # a dose of salt in a recipe, drops for the plants
+    seasoning_dose(r"dosis", r"an|von",
+                   r"salz|zucker|pfeffer|chili|paprika|knoblauch|ingwer|zimt|muskat\w*|vanille|"
+                   r"safran|kreuzkummel|curry|gewurz\w*|krauter|butter|sahne|zitrone\w*|essig|honig|"
+                   r"hefe|mehl|ol|senf|basilikum|petersilie|oregano|thymian|rosmarin|kaffee|espresso"),
+    r"\b(?:tropfen|dunger|spray) fur (?:die|den|das|meine[n]?) (?:\w+ )?(?:pflanze\w*|blumen|"
+    r"orchidee\w*|rasen|kakte\w*|zimmerpflanze\w*)\b",
+    # a plant that looks ill, and an illness given as the reason a plan moves
+    illness_not_asked(r"pflanze\w*|blume\w*|baum|strauch|orchidee\w*|rasen|tomaten\w*|rosen?",
+                      r"verschieb|verschoben|absag|abgesagt|ausgefallen|fallt aus",
+                      r"wegen|weil|da", r"krankheit|krank|erkrankung|erkrankt"),
+    r"\bwegen (?:einer )?(?:krankheit|erkrankung)\b(?: \w+){0,4} (?:verschoben|abgesagt|"
+    r"ausgefallen|verlegt)\b",
 )
 
 VOCABULARY = (

@@ -26,8 +26,10 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    illness_not_asked,
     not_for,
     rule,
+    seasoning_dose,
     visit,
 )
 
@@ -71,7 +73,7 @@ RULES = (
          # taking cash out or paying it in: "sacar 200 euros", "ingresar un cheque"
          rf"\b(?:saca|sacar|sacarme|sacame|retir\w*|ingres\w*|deposit\w*|cobr\w*)\b[^.?!\n]{{0,8}}?(?:{_AMOUNT}|\bcheques?\b|"
          rf"\befectivo\b)",
-         rf"\b(?:manda\w*|envia\w*|transfiere\w*|presta\w*|deja\w*|da|dale|devuelve\w*|"
+         rf"\b(?:manda\w*|envia\w*|transfiere\w*|presta\w*|deja\w*|da|dale|devuelve\w*|dona|donar|done|"
          rf"pasa\w*|paga\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bdinero\b)"),
     rule(M, PAYMENT,
          r"\bpag(?:ar|o|a|as|ue|uen|ues|ad|amos|ando|ado|os)\b",
@@ -90,7 +92,7 @@ RULES = (
     rule(M, INCOME, r"\bmi nomina\b|\bla nomina\b(?! (?:della|di|a|del nuovo))|\bnominas\b|\bsueldo\b|\bsalario\b|\b(?:mis|nuestros) ingresos\b"),
     rule(M, CRYPTO, r"\bcriptomonedas?\b|\bcriptos?\b|\bcriptoactivos?\b"),
     rule(M, INVESTMENT,
-         r"\binvert(?:ir|ido)\b|\binvier\w*|\binversion\w*|\binversor\w*|\bacciones (?:de|del)\b|"
+         r"\binvert(?:ir|ido)\b|\binvier(?!no)\w*|\binversion\w*|\binversor\w*|\bacciones (?:de|del)\b|"
          r"\b(?:comprar|vender|mantener)\b[^.?!\n]{0,20}?\bacciones\b|\ben bolsa\b|\bla bolsa\b(?! de)|"
          r"\bfondos? (?:de inversion|indexados?)\b|\bdividendos?\b|\bahorros\b|\bplan de pensiones\b"),
     rule(M, MONEY, r"\bdinero\b"),
@@ -110,7 +112,11 @@ RULES = (
          r"\bcarne de conducir\b|\bpartida de nacimiento\b"),
     rule(P, CARD_NUMBER,
          r"\bnumeros? (?:de|de la|de mi) tarjeta\b|\b(?:cvv|cvc)\b",
-         r"\b(?:digitos|numeros|cifras)\b[^.?!\n]{0,40}?\btarjeta\b"),
+         # the card named as one's own or as a payment card (the numbers on a birthday card
+         # or a loyalty card are not a card number)
+         r"\b(?:digitos|numeros|cifras)\b[^.?!\n]{0,40}?\b(?:(?:mi|tu|su|nuestra) tarjeta|"
+         r"tarjeta (?:de credito|de debito|bancaria|visa|mastercard|amex)|"
+         r"(?:detras|delante|dorso|reverso) de (?:la|mi|su|tu) tarjeta)\b"),
     rule(P, WHEREABOUTS,
          r"\bdonde (?:\w+ ){0,4}(?:vive|viven|vivia|reside|se aloja|duerme)\b",
          r"\bdireccion (?:de casa|particular|personal|privada)\b|\b(?:movil|telefono|numero) "
@@ -151,7 +157,12 @@ RULES = (
 
 BENIGN = benign(
     r"\bbanco (?:del|de un|de la|para el|en el) (?:\w+ )?(?:parque|jardin|plaza|terraza|paseo)\b|"
-    r"\bun banco para el\b|\bbanco de (?:madera|jardin)\b",
+    r"\bun banco (?:para (?:el|la)|de (?:madera|jardin|cocina|pino|hierro))\b|"
+    r"\bbanco de (?:madera|jardin)\b|\bcompr\w* (?:un|otro) banco\b",
+    # mail from the bank is mail to read; what it is about is still read
+    rf"\b(?:correos?|e-?mails?|cartas?|mensajes?) (?:del|de mi|de un) {_BANK}",
+    r"\b(?:atraco|asalto)s? (?:a|al|en|del?) (?:(?:un|el|una|la) )?(?:\w+ )?bancos?\b|"
+    r"\bbanco del tiempo\b",
     r"\bbanco de (?:alimentos|sangre|datos|pruebas)\b",
     # a bank as a place: calling or going there is an errand, an appointment there a
     # calendar entry ("cita el martes a las 10 en el banco", "pasar por el banco"); its
@@ -172,6 +183,15 @@ BENIGN = benign(
     r"\bfotos? (?:para el|del|de) (?:dni|pasaporte)\b|\brenovar (?:el|mi) (?:pasaporte|dni)\b",
     r"\b(?:chequeo|revision) de salud del (?:equipo|proyecto|servidor)\b",
     r"\bbolsa (?:del|de|para el) (?:gimnasio|gym|deporte|compra|playa)\b",
+    # a dose of saffron in a recipe
+    seasoning_dose(r"dosis", r"de",
+                   r"sal|azucar|pimienta|guindilla|chile|pimenton|ajo|jengibre|canela|nuez moscada|"
+                   r"vainilla|azafran|comino|curry|especias?|hierbas|mantequilla|nata|limon|vinagre|"
+                   r"miel|levadura|harina|aceite|mostaza|albahaca|perejil|oregano|tomillo|romero|cafe"),
+    # a plant that looks ill, and an illness given as the reason a plan moves
+    illness_not_asked(r"plantas?|flores?|arboles?|arbol|orquideas?|rosales?|huerto|cesped|tomateras?",
+                      r"aplaz|cancel|suspend|pospon|retras",
+                      r"porque|ya que|pues|como", r"enferm[oa]s?|malos?|malas?"),
 )
 
 VOCABULARY = (

@@ -22,8 +22,10 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    illness_not_asked,
     not_for,
     rule,
+    seasoning_dose,
     visit,
 )
 
@@ -85,7 +87,7 @@ RULES = (
          rf"\b(?:le )?solde (?:de|du|sur) {_MY}?|\b{_MY} solde\b|\blivret\b|\bdecouvert\b",
          r"\bbanque\w*|\bbancaires?\b|\bcredit (?:immobilier|conso\w*|auto|personnel)\b|"
          r"\bpret (?:immobilier|personnel|bancaire|etudiant|auto)\b|\bdemande de (?:pret|credit)\b|"
-         r"\bhypothe\w*|\btaux d'interet\b|\bagios\b|\bdettes?\b",
+         r"\bhypothe(?:qu|c)\w*|\btaux d'interet\b|\bagios\b|\bdettes?\b",
          r"\bcartes? (?:bleue|bancaire|de credit|de debit|visa|mastercard)\b|\bcb\b",
          r"\bimpots?\b|\bdeclaration (?:de revenus|d'impots)\b"),
     rule(M, INCOME,
@@ -114,7 +116,11 @@ RULES = (
          r"\bactes? de naissance\b"),
     rule(P, CARD_NUMBER,
          r"\bnumeros? (?:de|d'une|de ma|de la) carte\b|\bcryptogramme\b",
-         r"\b(?:chiffres|numeros)\b[^.?!\n]{0,40}?\bcarte\b"),
+         # the card named as one's own or as a payment card (the numbers on the menu card
+         # are a phone number)
+         r"\b(?:chiffres|numeros)\b[^.?!\n]{0,40}?\b(?:(?:ma|ta|sa|notre|votre|leur) carte|"
+         r"carte (?:bleue|bancaire|de credit|de debit|visa|mastercard|amex)|"
+         r"(?:au dos|au verso|devant) de (?:la|ma|sa|ta) carte)\b"),
     rule(P, WHEREABOUTS,
          r"\bou (?:\w+ ){0,4}(?:habite|habitent|vit|vivent|loge|demeure|reside)\b",
          r"\badresses? (?:perso\w*|privee\w*|du domicile)|\bnumeros? (?:de )?(?:portable|mobile|"
@@ -175,6 +181,21 @@ BENIGN = benign(
     r"\bbilan de sante (?:de l'equipe|du projet|du serveur|du code)\b",
     r"\bvaccin\w* (?:du chat|du chien)\b|\brendez-vous (?:de|pour (?:le|la)) vaccin\w*",
     r"\bhistoire de la (?:bourse|banque)\b|\bcaisse d'epargne\b",
+    # mail from the bank is mail to read; what it is about is still read
+    rf"\b(?:e-?mails?|mails?|courriers?|courriels?|lettres?|messages?) (?:de|d'une) (?:la |ma )?{_BANK}",
+    r"\b(?:braquage|hold-up|casse|attaque) (?:de|d'une|de la|d'un|du) (?:\w+ )?banques?\b|"
+    r"\bbanques? (?:alimentaire|du temps|de donnees|de sang)s?\b",
+    # a dose of chili in a recipe
+    seasoning_dose(r"doses?", r"de|d'",
+                   r"sel|sucre|poivre|piment|paprika|ail|gingembre|cannelle|muscade|vanille|safran|"
+                   r"cumin|curry|epices?|herbes|beurre|creme|citron|vinaigre|miel|levure|farine|"
+                   r"huile|moutarde|basilic|persil|thym|romarin|cafe|rhum|cognac"),
+    # collecting a prescription is an errand, like the pharmacy as a place
+    r"\b(?:recuperer|chercher|retirer) (?:mon |ma |son |sa |l'|la |une |les |mes |ses )?ordonnances?\b",
+    # a plant that looks ill, and an illness given as the reason a plan moves
+    illness_not_asked(r"plantes?|fleurs?|arbres?|orchidees?|rosiers?|potager|pelouse|tomates?",
+                      r"report|annul|decal|deplac",
+                      r"car|parce qu'?|parce que|puisque|vu que", r"malades?"),
     r"\b(?:politique (?:de|des|sur les)|gestionnaire de) mots? de passe\b",
     # one's availability, not one's liquid funds ("partage mes disponibilités de mercredi")
     r"\b(?:mes|tes|ses|nos|vos|leurs) disponibilites\b",
