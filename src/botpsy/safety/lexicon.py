@@ -530,8 +530,10 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
         # where a shop takes the money is a place: "the cash desk shuts at 6"
         r"\bcash (?:desks?|registers?|tills?)\b",
         # a price left to the guest, and the team that runs payroll, are no payment asked for
-        r"\bpay[- ]what[- ]you[- ](?:want|can|feel|like|wish)\b|"
-        r"\bpayroll (?:team|department|dept|office|colleagues?)\b",
+        (
+            r"\bpay[- ]what[- ]you[- ](?:want|can|feel|like|wish)\b|"
+            r"\bpayroll (?:team|department|dept|office|colleagues?)\b"
+        ),
         # --- personal-data look-alikes ---
         # turning a second factor on protects an account; it discloses no code
         (
@@ -570,8 +572,10 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
             r"flour|oil|sauce|mustard|basil|parsley|oregano|thyme|rosemary|coffee|espresso"),
         # collecting a prescription is an errand, like the pharmacy as a place (what it is
         # for is still read: "pick up my prescription for Xanax")
-        r"\b(?:pick(?:ing)? up|collect(?:ing)?|fetch(?:ing)?) (?:my |the |her |his |their |"
-        r"[a-z]+'s )?(?:repeat |new )?prescriptions?\b",
+        (
+            r"\b(?:pick(?:ing)? up|collect(?:ing)?|fetch(?:ing)?) (?:my |the |her |his |their |"
+            r"[a-z]+'s )?(?:repeat |new )?prescriptions?\b"
+        ),
         # a pet's vaccination at the vet
         (
             r"\b(?:vaccin\w*|jabs?|shots?|boosters?)\b[^.?!\n]{0,25}?\b(?:at|with|from) the vets?'?s?\b|"
