@@ -506,6 +506,8 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
         ),
         r"\b(?:robbery|heist|hold-?up|raid) (?:at|on|of) (?:a|the) (?:\w+ )?bank\b",
         r"\b(?:history|museum|architecture) of the (?:\w+ )?(?:bank|stock exchange|mint)\b",
+        # a jar or box for coins is a piggy bank: "the kids' pocket-money jar"
+        r"\b(?:pocket[- ])?money (?:jars?|box(?:es)?|tins?)\b|"
         r"\bmoney (?:plant|tree)s?\b|\bmoney heist\b|\bmoneyball\b|\bcash cow\b|\bmonopoly money\b",
         # a street or a station named after a bank: "the café on Bank Street"
         r"\bbank (?:street|st|road|rd|lane|avenue|square|station)\b",
