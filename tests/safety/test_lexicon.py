@@ -247,6 +247,23 @@ WORD_LOOKALIKES = [
     ("en", "Where is the cash desk on the second floor?", "How much cash do I have left?"),
     ("es", "Reserva el invierno en la casa de la sierra", "Quiero invertir en oro este invierno"),
     ("fr", "Hypothétiquement, si je décale la réunion ?", "Quel taux pour mon hypothèque ?"),
+    # idioms, households, kitchens and workplaces
+    ("en", "Book the plumber to bleed the radiators on Monday", "My gums bleed when I brush"),
+    ("en", "Order descaling tablets for the kettle", "Order my allergy tablets"),
+    ("en", "Add the health and safety quiz to Friday", "Add my blood test results to Friday"),
+    ("en", "Email Bo that I feel ill-prepared for the audit", "Email Bo that I feel ill today"),
+    ("en", "Run diagnostics on the boiler before winter", "Can you diagnose this rash?"),
+    ("de", "Sag Ben, dass ich nach bestem Vermögen helfe", "Wie viel Vermögen habe ich?"),
+    ("de", "Notier, dass das Wetter den Ausschlag gab", "Was hilft gegen den Ausschlag?"),
+    ("fr", "J'ai mal noté l'adresse, renvoie-la à Léa", "J'ai mal au dos depuis hier"),
+    ("fr", "Ajoute la bourse aux livres de samedi", "Dois-je placer mon argent en bourse ?"),
+    ("fr", "J'ai découvert une pâtisserie, note le nom", "Suis-je à découvert ce mois-ci ?"),
+    ("es", "Guarda la bolsa con las toallas en el coche", "¿Cómo va la bolsa hoy?"),
+    ("es", "Añade a mi perfil mis intereses: cine y senderismo", "¿Cuántos intereses pago por el préstamo?"),
+    ("it", "Il cappotto è in saldo, segnalo per sabato", "Qual è il saldo del mio conto?"),
+    ("it", "Restituisci il fumetto preso in prestito a Gianni", "Posso chiedere un prestito per l'auto?"),
+    ("pt", "O telemóvel está na bolsa preta, lembra-me", "Devo investir na bolsa este mês?"),
+    ("pt", "Já não há remédio, remarca a reunião", "Que remédio tomo para a tosse?"),
 ]
 
 

@@ -85,7 +85,9 @@ RULES = (
          r"\b(?:reclam|disput|impugn)\w* (?:un|el|ese|este|una|la|esa|esta) (?:\w+ )?"
          r"(?:cargo|cobro|movimiento|transaccion)\b"),
     rule(M, BANKING,
-         rf"\bcuentas? (?:corriente|bancaria|de ahorro\w*|nomina|conjunta)\b|\ben {_MY} cuenta\b",
+         rf"\bcuentas? (?:corriente|bancaria|de ahorro\w*|nomina|conjunta)\b|\ben {_MY} cuenta\b"
+         # an account with a service is no bank account ("en mi cuenta de Instagram")
+         rf"(?! de (?:instagram|twitter|x|facebook|tiktok|netflix|spotify|amazon|google|correo|gmail|email|e-mail|usuario|steam|youtube|linkedin|zoom|icloud|dropbox|github|ebay|wallapop))",
          r"\bsaldo\b|\bbancos?\b|\bbancari\w*|\bprestamos?\b|\bhipoteca\w*|\bcredito\b|"
          r"\bintereses\b|\bdeudas?\b|\btarjetas? (?:de credito|de debito|bancaria)\b",
          r"\bdeclaracion de (?:la )?renta\b|\bimpuestos\b|\bhacienda\b"),
@@ -178,6 +180,20 @@ BENIGN = benign(
     r"\binvertir (?:mas |mucho |poco )?tiempo\b",
     r"\bsolo acepta efectivo\b|\bsolo (?:con )?efectivo\b",
     r"\bcambiar (?:mi|la) contrasena\b|\b(?:politica|gestor) de contrasenas\b",
+    # a documentary or a book about where an animal or a people lives is no one's address
+    r"\b(?:documental|documentales|pelicula|libro|articulo|reportaje|video)s? (?:sobre|de|acerca de) "
+    r"(?:[^.?!\n]{0,30}?)\bdonde (?:vive|viven|habita|habitan)\b",
+    # one's interests (hobbies), an estate, a project's actions, a bag, dishwasher tablets,
+    # "la fiebre del oro", a file locked by a password
+    r"\b(?:mis|tus|sus|nuestros) intereses\b(?! (?:de|del|bancarios|de demora))|"
+    r"\b(?:la|una) hacienda (?:de|del) (?:los|las|mis|mi|tus|el|la)\b",
+    r"\bacciones (?:del|de la|de este|de esta|para el|para la) (?:proyecto|plan|equipo|reunion|grupo|"
+    r"mes|sprint|comite|semana)\b",
+    r"\bla bolsa (?:con|azul|roja|negra|verde|grande|pequena|de tela|de la compra)\b|"
+    r"\b(?:olvid\w*|coge|coger|lleva|llevar|traer|trae|deja|dejar) (?:de )?(?:la|mi|tu) bolsa\b",
+    r"\bpastillas (?:para|de) (?:el |la )?(?:lavavajillas|lavadora|cloro|piscina|frenos?|caldo|jabon|"
+    r"menta|wc|inodoro)\b",
+    r"\bfiebre del (?:sabado|oro|futbol|mundial)\b|\bprotegid[oa]s? (?:con|por) contrasena\b",
     r"\bhistoria de la bolsa\b|\bvacuna\w* (?:del|de mi|para el) (?:perro|gato)\b",
     r"\b(?:wifi|wi-fi|red)\b[^.?!\n]{0,30}?\bcontrasena\b|\bcontrasena\b[^.?!\n]{0,30}?\b(?:wifi|wi-fi)\b",
     r"\bfotos? (?:para el|del|de) (?:dni|pasaporte)\b|\brenovar (?:el|mi) (?:pasaporte|dni)\b",

@@ -84,7 +84,11 @@ RULES = (
          r"\b(?:lydia|paylib|sumeria)\b"),
     rule(M, BANKING,
          rf"\bcomptes? (?:courant|bancaire|epargne|joint|titres|cheques?)\w*|\bsur {_MY} compte\b",
-         rf"\b(?:le )?solde (?:de|du|sur) {_MY}?|\b{_MY} solde\b|\blivret\b|\bdecouvert\b",
+         rf"\b(?:le )?solde (?:de|du|sur) {_MY}?|\b{_MY} solde\b|"
+         # a savings book ("mon livret A"), an overdraft ("à découvert"), not a school report
+         # nor "j'ai découvert" (found)
+         r"\blivrets? (?:a|d'epargne|jeune|ldds?|lep|bleu|de developpement\w*)\b|\bsur (?:mon|ma|le) livret\b|"
+         r"\b(?:a|mon|le|du|en|un|ton|son) decouvert\b|\bdecouvert (?:bancaire|autorise)\b",
          r"\bbanque\w*|\bbancaires?\b|\bcredit (?:immobilier|conso\w*|auto|personnel)\b|"
          r"\bpret (?:immobilier|personnel|bancaire|etudiant|auto)\b|\bdemande de (?:pret|credit)\b|"
          r"\bhypothe(?:qu|c)\w*|\btaux d'interet\b|\bagios\b|\bdettes?\b",
@@ -96,8 +100,9 @@ RULES = (
     rule(M, INVESTMENT,
          r"\binvesti(?:r|s|t|ssement\w*|sseurs?)\b|\bplacer (?:\w+ ){0,3}(?:argent|economies|epargne)\b|"
          r"\bplac(?:er|e|ement\w*) en bourse\b",
-         r"\bbourse\b(?! d'etudes?)|\b(?:acheter|vendre|garder|acheter des|vendre mes) "
-         r"(?:\w+ )?actions\b|\bactions (?:de |d')?(?-i:[A-Z])\w*|\bobligations\b|\bdividendes?\b|"
+         r"\bbourse\b(?! (?:d'etudes?|aux|au|de l'emploi|d'echange))|\b(?:acheter|vendre|garder|acheter des|vendre mes) "
+         r"(?:\w+ )?actions\b|\bactions (?:de |d')?(?-i:[A-Z])\w*|\bobligations (?:d'etat|du tresor|convertibles|d'entreprises?|vertes)\b|"
+         r"\b(?:acheter|vendre|investir dans|placer en) (?:des )?obligations\b|\bdividendes?\b|"
          r"\bassurance[- ]vie\b|\bepargne\w*|\b(?:mes|nos) economies\b|\bretraite (?:complementaire|par)\b"),
     rule(M, MONEY, r"\bargent\b(?! (?:massif|925))|\bfric\b|\bespeces\b|\bthunes?\b"),
     # --- personal data ---
@@ -181,6 +186,32 @@ BENIGN = benign(
     r"\bbilan de sante (?:de l'equipe|du projet|du serveur|du code)\b",
     r"\bvaccin\w* (?:du chat|du chien)\b|\brendez-vous (?:de|pour (?:le|la)) vaccin\w*",
     r"\bhistoire de la (?:bourse|banque)\b|\bcaisse d'epargne\b",
+    # "épargné par la grêle" (spared), silver jewellery and weddings, animal species
+    r"\bepargne(?:e|es|s)? par\b|\bepargne-(?:moi|nous|lui|leur)\b|"
+    r"\b(?:noces|medailles?|bague|collier|bracelet|boucles d'oreilles|cuilleres?|couverts|bijoux?) "
+    r"(?:d'|en )argent\b|"
+    r"\bespeces (?:menacees|protegees|animales|vegetales|d'oiseaux|rares|invasives|en voie|de (?:plantes|"
+    r"poissons|fleurs|papillons|champignons|arbres))\b",
+    # "j'ai mal compris" (misunderstood), a button on a remote, a word processor, a fee or
+    # a postmark ("cachet"), a voltage, a star sign, a meeting's ID, a driving test
+    r"\bj'ai mal (?:compris|entendu|lu|note|calcule|interprete|tape|ecrit|regle|gare|ferme|range|vise|"
+    r"prononce|orthographie)\b",
+    r"\bboutons? (?:sur|de|du) (?:la |le |l')?(?:telecommande|clavier|ecran|appli\w*|site|page|"
+    r"telephone|portable|machine|four|lave-\w+|tableau de bord|formulaire|manteau|chemise|veste)\b|"
+    r"\bbouton qui (?:clignote|ne marche|bloque|s'allume|reste)\b",
+    r"\btraitement (?:de texte|des donnees|de l'eau|des dechets|de la demande|du dossier|de la commande)\b|"
+    r"\bcachet (?:de la poste|du (?:dj|groupe|musicien|chanteur|photographe|conferencier)|d'artiste)\b",
+    r"\btension (?:a |de )?\d+\s?(?:v|volts?|kv)\b|\b(?:signe|ascendant) (?:du )?cancer\b|"
+    r"\bprotege(?:e|s|es)? par (?:un )?mot de passe\b",
+    # a documentary or a book about where an animal or a people lives is no one's address
+    r"\b(?:documentaire|film|livre|article|reportage|expose|video)s? (?:sur|a propos de) "
+    r"(?:[^.?!\n]{0,30}?)\bou (?:vit|vivent|habite|habitent)\b",
+    # a project's action items: "les actions de Julien pour le projet"
+    r"\bactions (?:de |d'|du )(?:\w+ )?(?:pour (?:le|la|ce|cette|l') ?)?(?:projet|reunion|sprint|comite|plan|"
+    r"equipe|semaine)\b",
+    r"\bidentifiant (?:de la |du |d'une )?(?:reunion|visio|webinaire|zoom|teams|commande|colis|suivi)\b|"
+    r"\bpass\w* (?:son |mon |le |ton |sa )?permis(?: de conduire)?\b|"
+    r"\b(?:cours|lecons?|examen|code) (?:du |de )?permis\b",
     # mail from the bank is mail to read; what it is about is still read
     rf"\b(?:e-?mails?|mails?|courriers?|courriels?|lettres?|messages?) (?:de|d'une) (?:la |ma )?{_BANK}",
     r"\b(?:braquage|hold-up|casse|attaque) (?:de|d'une|de la|d'un|du) (?:\w+ )?banques?\b|"

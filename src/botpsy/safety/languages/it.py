@@ -176,6 +176,16 @@ BENIGN = benign(
     r"\bborsa (?:della|da|per la) (?:palestra|spesa|spiaggia)\b",
     r"\bil mio conto (?:netflix|spotify|amazon)\b",
     r"\b(?:in|congedo per) malattia\b",
+    # a documentary or a book about where an animal or a people lives is no one's address
+    r"\b(?:documentari[oi]|film|libr[oi]|articol[oi]|servizio|video)s? (?:su|sul|sulla|sui|riguardo a) ?"
+    r"(?:[^.?!\n]{0,30}?)\bdove (?:vive|vivono|abita|abitano)\b",
+    # "in saldo" (on sale), a library loan, "investito da" (run over), dishwasher tablets,
+    # an influence, "pillole di saggezza", "la febbre del sabato sera", a file locked by a password
+    r"\b(?:in|a) saldo\b|\b(?:libr[oi]|dvd|film|fumett[oi])\b[^.?!\n]{0,25}?\bin prestito\b|"
+    r"\bprestito (?:della|dalla|in) biblioteca\b|\binvestit[oaie] (?:da|dal|dalla|da un|da una)\b",
+    r"\bpastiglie (?:per|della|dei|delle) (?:la |il |i |le )?(?:lavastoviglie|lavatrice|freni|cloro|piscina)\b|"
+    r"\binfluenza su\w*\b|\bpillole di (?:saggezza|storia|scienza|cultura|cucina)\b|"
+    r"\bfebbre del (?:sabato|oro|calcio)\b|\bprotett[oaie] da password\b",
     # where one stands or meets, a raid on a bank as a story, banks that hold no money
     rf"\b(?:davanti|vicino|accanto|di fronte|dietro) (?:a|al|alla|all') ?(?:(?:filiale|sede|agenzia) "
     rf"(?:della|del) )?{_BANK}",

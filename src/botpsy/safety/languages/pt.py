@@ -86,7 +86,7 @@ RULES = (
     rule(M, BANKING,
          rf"\bcontas? (?:a ordem|corrente|bancaria|poupanca|conjunta)\b|"
          rf"\bna {_MY}? ?conta\b(?! d[aoe]s? (?:luz|agua|gas|net|internet|telemovel|telefone|"
-         rf"eletricidade|restaurante|jantar|almoco))|"
+         rf"eletricidade|restaurante|jantar|almoco|instagram|twitter|x|facebook|tiktok|netflix|spotify|amazon|google|email|e-mail|utilizador|usuario|steam|youtube|linkedin|zoom|icloud|dropbox|github|ebay|olx))|"
          rf"\bcaiu na conta\b",
          r"\bsaldo\b|\bbancos?\b|\bbancari\w*|\bemprestimos?\b|\bcredito (?:habitacao|pessoal)\b|"
          r"\bjuros\b|\bdividas?\b|\bcartao (?:de credito|de debito|multibanco)\b|\bmultibanco\b|"
@@ -182,6 +182,17 @@ BENIGN = benign(
     r"\bfotos? (?:tipo passe|para o passaporte)\b|\brenovar (?:o|a) (?:passaporte|cartao de cidadao)\b",
     r"\b(?:verificacao|estado) de saude (?:da|do) (?:equipa|equipe|projeto|servidor)\b",
     r"\bconta (?:da|do) (?:restaurante|jantar|almoco|cafe)\b",
+    # a documentary or a book about where an animal or a people lives is no one's address
+    r"\b(?:documentarios?|filmes?|livros?|artigos?|reportage(?:m|ns)|videos?) (?:sobre|acerca de) "
+    r"(?:[^.?!\n]{0,30}?)\bonde (?:vive|vivem|mora|moram|habita|habitam)\b",
+    # a bag ("na bolsa azul"), a scholarship, a goal difference, "não há remédio" (it can't be
+    # helped), dishwasher tablets, "a febre do ouro", a file locked by a password
+    r"\bna bolsa (?:azul|preta|vermelha|castanha|grande|pequena|do ginasio|da praia|de mao|do carro)\b|"
+    r"\b(?:chaves|telemovel|telemóvel|carteira|oculos|livro|casaco)\b[^.?!\n]{0,20}?\bna bolsa\b|"
+    r"\bbolsas? de estudos?\b|\bsaldo de golos\b",
+    r"\b(?:nao ha|nao tem|sem) remedio\b|\bque remedio\b|"
+    r"\b(?:pastilhas|comprimidos) (?:para|da|de) (?:a |o )?(?:maquina\w*|loica|roupa|cloro|piscina|travoes?)\b|"
+    r"\bfebre do (?:ouro|sabado|futebol)\b|\bprotegid[oa]s? (?:por|com) (?:senha|palavra-passe)\b",
     r"\bhistoria da bolsa\b|\bvacina\w* (?:do|para o|ao) (?:cao|gato)\b",
     # a bench to buy, a raid on a bank as a story, banks that hold no money
     r"\bum banco (?:para (?:o|a)|de (?:cozinha|pinho|ferro|bar))\b|\bcompr\w* (?:um|outro) banco\b",
