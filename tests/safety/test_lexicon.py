@@ -264,6 +264,10 @@ WORD_LOOKALIKES = [
     ("it", "Restituisci il fumetto preso in prestito a Gianni", "Posso chiedere un prestito per l'auto?"),
     ("pt", "O telemóvel está na bolsa preta, lembra-me", "Devo investir na bolsa este mês?"),
     ("pt", "Já não há remédio, remarca a reunião", "Que remédio tomo para a tosse?"),
+    ("de", "Schreib die Anzahl der Anmeldungen in die Notiz", "Leiste die Anzahlung für die Ferienwohnung"),
+    ("de", "Erinnere mich, dem Vorstand Bericht zu erstatten", "Wann wird mir die Kaution erstattet?"),
+    ("de", "Hol die Überweisung zum Hautarzt bei der Hausärztin ab", "Mach eine Überweisung an Jonas"),
+    ("fr", "Réserve une pension canine pour Rex en août", "Quand sera versée ma pension de retraite ?"),
 ]
 
 

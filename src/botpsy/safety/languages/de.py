@@ -83,9 +83,9 @@ RULES = (
          rf"zahl\w*|bezahl\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bgeld\b)"),
     rule(M, PAYMENT,
          # paying and settling in any form: "bezahlen", "Zahlung", "begleiche"
-         r"\bbezahl\w*|\b\w*zahlung\w*|\b(?:ein|aus|ab|an|zuruck|ruck|nach|vor)zahl\w*|"
+         r"\bbezahl\w*|\b\w*zahlung\w*|\b(?:ein|aus|ab|zuruck|ruck|nach|vor)zahl\w*|\banzahl(?:ung|t|st|e\b)\w*|"
          r"\bbegleich\w*|\b(?:ruck)?erstatt\w*",
-         r"\bzahl(?:e|st|t|en)?\b[^.?!\n]{0,30}?\b\w*(?:rechnung|miete|gebuhr|strafe|beitrag|"
+         r"(?<!\bdie )(?<!\bden )(?<!\bder )\bzahl(?:e|st|t|en)?\b[^.?!\n]{0,30}?\b\w*(?:rechnung|miete|gebuhr|strafe|beitrag|"
          r"rate|raten|schulden)\b",
          # payment services German speakers use
          r"\b(?:paypal|klarna|giropay|wero)\b"),
@@ -224,6 +224,14 @@ BENIGN = benign(
                    r"hefe|mehl|ol|senf|basilikum|petersilie|oregano|thymian|rosmarin|kaffee|espresso"),
     r"\b(?:tropfen|dunger|spray) fur (?:die|den|das|meine[n]?) (?:\w+ )?(?:pflanze\w*|blumen|"
     r"orchidee\w*|rasen|kakte\w*|zimmerpflanze\w*)\b",
+    # a report made ("Bericht erstatten"), a doctor's referral ("Überweisung zum Orthopäden"),
+    # what a drink contains ("der Gehalt an Koffein"), a map's or a jacket's pin
+    r"\b(?:bericht|anzeige|meldung|strafanzeige)\w* (?:\w+ ){0,2}(?:zu )?erstatt\w*",
+    r"\buberweisung (?:zum|zur|an den|an die|fur den|fur die|ins|in die) (?:\w+ )?(?:\w*arzt\w*|"
+    r"orthopaden|radiolog\w*|kardiolog\w*|klinik|krankenhaus|physio\w*|spezialist\w*)\b",
+    r"\b(?:der|den|dem|hohe[rnm]?|niedrige[rnm]?) gehalt an\b",
+    r"\bpin (?:von|vom|fur) (?:der |die |das |den |dem )?(?:location|standort|treffpunkt|ort|restaurant|"
+    r"jacke|jeansjacke|tasche|rucksack|mutze|kappe)\b",
     # a plant that looks ill, and an illness given as the reason a plan moves
     # accounts of a service, a bus depot, idioms: "nach bestem Vermögen", "eine Anleihe bei
     # Goethe", "schmerzlich vermissen", "fieberhaft suchen", "den Ausschlag geben", "ein
@@ -250,7 +258,7 @@ BENIGN = benign(
     illness_not_asked(r"pflanze\w*|blume\w*|baum|strauch|orchidee\w*|rasen|tomaten\w*|rosen?",
                       r"verschieb|verschoben|absag|abgesagt|ausgefallen|fallt aus",
                       r"wegen|weil|da", r"krankheit|krank|erkrankung|erkrankt"),
-    r"\bwegen (?:einer )?(?:krankheit|erkrankung)\b(?: \w+){0,4} (?:verschoben|abgesagt|"
+    r"\bwegen (?:einer |der )?(?:krankheit|erkrankung|grippewelle|erkaltungswelle)\b(?: \w+){0,4} (?:verschoben|abgesagt|"
     r"ausgefallen|verlegt)\b",
 )
 

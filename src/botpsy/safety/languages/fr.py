@@ -206,6 +206,9 @@ BENIGN = benign(
     # a documentary or a book about where an animal or a people lives is no one's address
     r"\b(?:documentaire|film|livre|article|reportage|expose|video)s? (?:sur|a propos de) "
     r"(?:[^.?!\n]{0,30}?)\bou (?:vit|vivent|habite|habitent)\b",
+    # a dog's boarding, half board ("demi-pension"), a play's title
+    r"\bpension (?:canine|feline|pour (?:chiens?|chats?|animaux)|complete|de famille)\b|\bdemi-pension\b|"
+    r"\bmalade imaginaire\b",
     # a project's action items: "les actions de Julien pour le projet"
     r"\bactions (?:de |d'|du )(?:\w+ )?(?:pour (?:le|la|ce|cette|l') ?)?(?:projet|reunion|sprint|comite|plan|"
     r"equipe|semaine)\b",
