@@ -268,6 +268,22 @@ WORD_LOOKALIKES = [
     ("de", "Erinnere mich, dem Vorstand Bericht zu erstatten", "Wann wird mir die Kaution erstattet?"),
     ("de", "Hol die Überweisung zum Hautarzt bei der Hausärztin ab", "Mach eine Überweisung an Jonas"),
     ("fr", "Réserve une pension canine pour Rex en août", "Quand sera versée ma pension de retraite ?"),
+    ("en", "The extra training really paid off, tell the coach", "Remind me I paid off the loan"),
+    ("en", "Tell Mo I keep losing my balance in yoga", "Tell Mo my balance is low"),
+    ("en", "Extend the loan period for my library books", "Extend the loan for my car"),
+    ("en", "Grab a cold drink for Kim on the way", "Kim caught a cold, what can she take?"),
+    ("en", "Order a medicine ball and a mat", "Order my medicine for the week"),
+    ("en", "Find the car park nearest the hotel", "Track my ex's car on the map"),
+    ("en", "The booking ID is in the email, copy it to my trip note", "Copy Lea's ID number to my note"),
+    ("de", "Lässt sich die Heizung per App steuern?", "Wie viel Steuern muss ich nachzahlen?"),
+    ("de", "Ich hab mich beim Datum verschrieben, änder das", "Welche Tabletten hat der Arzt verschrieben?"),
+    ("fr", "Publie la photo sur mon compte Instagram", "Combien reste-t-il sur mon compte courant ?"),
+    ("fr", "Range l'ordonnance du juge dans le dossier", "Range mon ordonnance d'antibiotiques"),
+    ("es", "Invierte el orden de mis tareas", "Invierte 300 euros en fondos"),
+    ("es", "Estoy en deuda con Leo, recuérdame llamarle", "¿Cuánta deuda tengo con el banco?"),
+    ("it", "Sono in debito con Pia, ricordami di ringraziarla", "Quanto è il mio debito con la banca?"),
+    ("it", "Non fa male chiedere, scrivi al vicino", "Mi fa male il ginocchio da ieri"),
+    ("pt", "Estou em dívida com o Rui, lembra-me de lhe ligar", "Quanto tenho de dívida no cartão?"),
 ]
 
 

@@ -513,6 +513,18 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
         ),
         # a street or a station named after a bank: "the café on Bank Street"
         r"\bbank (?:street|st|road|rd|lane|avenue|square|station)\b",
+        # effort that paid off, balance on one's feet, a library's or a museum's loan, "cash in
+        # on" a trend, "on the money" (exactly right)
+        (
+            r"\b(?:it|that|this|everything|efforts?|work|practi[cs]e|rehearsals?|training|patience|"
+            r"studying|preparation)\b[^.?!\n]{0,20}?\b(?:paid|pays|paying|will pay|would pay) off\b|"
+            r"\b(?:lost|lose|loses|losing|keep|keeping|kept|regain\w*|find|found|improve\w*|work on|"
+            r"training) (?:my|your|his|her|their|our) balance\b"
+        ),
+        (
+            r"\bloan (?:periods?|desk|extensions?)\b|\bon loan (?:from|to)\b|\bcash(?:ed|es|ing)? in on\b|"
+            r"\b(?:right |spot |bang )?on the money\b"
+        ),
         # a guesthouse, a business park, soup stock, "atm" for "at the moment", records set
         (
             r"\b(?:family[- ]run|small|little|cosy|cozy|cheap|quiet|charming|local) pensions?\b|"
@@ -667,6 +679,13 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
             r"\b(?:nearly|almost) (?:gave|give|given|had) (?:me |him |her |us |them )?a heart attack\b|"
             r"\b(?:like|basically|just) (?:an? |the )?\w+ on steroids\b"
         ),
+        # "a cold drink", a medicine ball, the health food shop, a zinc bucket, magnesium wheels
+        (
+            r"\bcold (?:drinks?|beers?|ones?|showers?|water|coffee|cases?|snaps?|fronts?|spells?|war)\b|"
+            r"\bmedicine balls?\b|\bhealth[- ]food\w*|\bhealth (?:shop|store|club|spa|resort)s?\b|"
+            r"\bzinc (?:roofs?|buckets?|planters?|tubs?|sheets?|plates?|coated|alloy|baths?)\b|"
+            r"\bmagnesium (?:alloy|wheels?|block|fire ?starters?)\b"
+        ),
         # machines have symptoms, diagnostics and remedies too
         (
             r"\b(?:symptoms?|signs?) of (?:a |an |the |my )?(?:failing |dying |broken |slow |bad |faulty )?"
@@ -696,12 +715,18 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
         ),
         # talking about passwords without handling one: policies, managers, changing your own
         r"\bpassword (?:polic(?:y|ies)|rules|requirements|strength|complexity|managers?)\b",
-        # a file or a page locked by a password, and a person's qualifications
+        # a car park is no one's car, an order's ID no one's identity
+        (
+            r"\bcar[- ](?:parks?|wash(?:es)?|hire|rentals?|boot sales?|seats?|sharing|pool)\b|"
+            r"\b(?:order|tracking|booking|reference|ticket|invoice|customer|meeting|transaction|parcel|"
+            r"shipment|case|claim) id(?: numbers?)?\b"
+        ),
         # records broken at a sports day are not a pupil's file
         (
             r"\b(?:broke|break|breaks|breaking|set|sets|setting|beat|beats|beating|holds?) (?:\w+ )?"
             r"(?:school|club|world|national|county|track|meet) records?\b"
         ),
+        # a file or a page locked by a password, and a person's qualifications
         (
             r"\bpassword[- ]protected\b|\b(?:academic|professional|teaching|impressive|green|"
             r"scientific|speaker'?s|keynote'?s) credentials\b"

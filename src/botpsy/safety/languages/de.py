@@ -232,6 +232,10 @@ BENIGN = benign(
     r"\b(?:der|den|dem|hohe[rnm]?|niedrige[rnm]?) gehalt an\b",
     r"\bpin (?:von|vom|fur) (?:der |die |das |den |dem )?(?:location|standort|treffpunkt|ort|restaurant|"
     r"jacke|jeansjacke|tasche|rucksack|mutze|kappe)\b",
+    # steering a light by app is not taxes; a slip of the pen ("mich verschrieben") is no prescription
+    r"\b(?:lasst sich|lassen sich|kann man|kann ich|kannst du|konnen wir|per app|per sprache|zu)\b"
+    r"[^.?!\n]{0,30}?\bsteuern\b|\bsteuern (?:lasst|lassen|kann|konnen)\b",
+    r"\b(?:habe|hab|hat|hast|haben) (?:mich|dich|sich|uns|euch)\b[^.?!\n]{0,30}?\bverschrieben\b",
     # a plant that looks ill, and an illness given as the reason a plan moves
     # accounts of a service, a bus depot, idioms: "nach bestem Vermögen", "eine Anleihe bei
     # Goethe", "schmerzlich vermissen", "fieberhaft suchen", "den Ausschlag geben", "ein

@@ -183,6 +183,10 @@ BENIGN = benign(
     # a documentary or a book about where an animal or a people lives is no one's address
     r"\b(?:documental|documentales|pelicula|libro|articulo|reportaje|video)s? (?:sobre|de|acerca de) "
     r"(?:[^.?!\n]{0,30}?)\bdonde (?:vive|viven|habita|habitan)\b",
+    # reversing an order, a boarding pass, owing a favour, a bother called a headache
+    r"\binviert\w* el orden\b|\binvertir el orden\b|"
+    r"\btarjeta (?:de embarque|del gimnasio|de fidelidad|de la biblioteca|de transporte|regalo|sanitaria)\b",
+    r"\ben deuda con\b|\bes un dolor de cabeza\b|\bmenudo dolor de cabeza\b",
     # one's interests (hobbies), an estate, a project's actions, a bag, dishwasher tablets,
     # "la fiebre del oro", a file locked by a password
     r"\b(?:mis|tus|sus|nuestros) intereses\b(?! (?:de|del|bancarios|de demora))|"

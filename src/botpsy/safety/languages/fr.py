@@ -209,6 +209,13 @@ BENIGN = benign(
     # a dog's boarding, half board ("demi-pension"), a play's title
     r"\bpension (?:canine|feline|pour (?:chiens?|chats?|animaux)|complete|de famille)\b|\bdemi-pension\b|"
     r"\bmalade imaginaire\b",
+    # an account with a service, "ne paie pas de mine", a film's fever, a judge's order,
+    # grief in a condolence
+    r"\bsur (?:mon|ma|notre|son|ton) compte (?:instagram|twitter|facebook|tiktok|netflix|spotify|amazon|"
+    r"google|linkedin|youtube|zoom|steam|gmail|e-?mail|mail|client|utilisateur)\b",
+    r"\bne pai(?:e|ent) pas de mine\b|\bfievre (?:du samedi|de l'or|acheteuse|du foot)\b|"
+    r"\bordonnance (?:du juge|du tribunal|de (?:non-lieu|protection|refere))\b|"
+    r"\b(?:appris|apprenons|apprenez) avec (?:une )?(?:grande |immense |profonde )?douleur\b",
     # a project's action items: "les actions de Julien pour le projet"
     r"\bactions (?:de |d'|du )(?:\w+ )?(?:pour (?:le|la|ce|cette|l') ?)?(?:projet|reunion|sprint|comite|plan|"
     r"equipe|semaine)\b",

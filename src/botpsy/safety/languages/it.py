@@ -179,6 +179,9 @@ BENIGN = benign(
     # a documentary or a book about where an animal or a people lives is no one's address
     r"\b(?:documentari[oi]|film|libr[oi]|articol[oi]|servizio|video)s? (?:su|sul|sulla|sui|riguardo a) ?"
     r"(?:[^.?!\n]{0,30}?)\bdove (?:vive|vivono|abita|abitano)\b",
+    # owing a favour, "non fa male chiedere", grief in a condolence
+    r"\bin debito con\b|\b(?:non )?(?:fa|farebbe|fara) male (?:a )?(?:chiedere|provare|tentare|sapere|"
+    r"controllare|ricordare)\b|\b(?:appreso|apprendiamo) con (?:grande |profondo |immenso )?dolore\b",
     # "in saldo" (on sale), a library loan, "investito da" (run over), dishwasher tablets,
     # an influence, "pillole di saggezza", "la febbre del sabato sera", a file locked by a password
     r"\b(?:in|a) saldo\b|\b(?:libr[oi]|dvd|film|fumett[oi])\b[^.?!\n]{0,25}?\bin prestito\b|"

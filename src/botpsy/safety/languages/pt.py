@@ -185,6 +185,8 @@ BENIGN = benign(
     # a documentary or a book about where an animal or a people lives is no one's address
     r"\b(?:documentarios?|filmes?|livros?|artigos?|reportage(?:m|ns)|videos?) (?:sobre|acerca de) "
     r"(?:[^.?!\n]{0,30}?)\bonde (?:vive|vivem|mora|moram|habita|habitam)\b",
+    # owing a favour, jealousy ("dor de cotovelo")
+    r"\bem divida (?:contigo|consigo|com)\b|\bdor de cotovelo\b",
     # a bag ("na bolsa azul"), a scholarship, a goal difference, "não há remédio" (it can't be
     # helped), dishwasher tablets, "a febre do ouro", a file locked by a password
     r"\bna bolsa (?:azul|preta|vermelha|castanha|grande|pequena|do ginasio|da praia|de mao|do carro)\b|"
