@@ -34,7 +34,7 @@ import re
 
 from botpsy.safety.config import Domain
 from botpsy.safety.languages import FLAGS as _FLAGS
-from botpsy.safety.languages import Rule, de, es, fr, it, not_for, pt, visit
+from botpsy.safety.languages import Rule, de, es, fr, it, not_for, pt, seasoning_dose, visit
 from botpsy.safety.languages import rule as _rule
 
 _CURRENCY = (
@@ -459,7 +459,17 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
         (
             r"\b(?:food|blood|sperm|seed|memory|power|data|question|test|word|image|gene|sound|"
             r"snow|fog|cloud|sand|piggy|toy) ?banks?\b|\bbank holidays?\b|"
-            r"\b(?:west|left|south) bank\b"
+            r"\b(?:north|east|south|west|left|right|far|opposite)(?:ern)? bank\b"
+        ),
+        # banking days or hours is saving them up: "bank my leftover holiday days"
+        (
+            r"\bbank (?:my|our|your|his|her|their|the|some|those|these|a few) (?:\w+ )?"
+            r"(?:days?|hours?|points?|miles|time|leave|overtime|sleep|credits?|holidays?|vacation)\b"
+        ),
+        # where one stands or meets: "outside the bank", "in front of the Barclays bank"
+        (
+            rf"\b(?:outside|in front of|next to|opposite|across (?:the (?:road|street) )?from|behind|"
+            rf"around the corner from) {_BANK_PLACE}"
         ),
         # relying on something ("you can bank on it"), not a bank ("the bank on Friday")
         r"(?<!\bthe )(?<!\bmy )(?<!\bour )(?<!\ba )\bbank(?:ing)? on\b|\bbanked (?:turn|curve)\b",
@@ -478,6 +488,12 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
             rf"\b(?:the |my |our )?bank'?s (?:{_EVENTS})\b|"
             rf"\b(?:{_EVENTS}) (?:hosted|organi[sz]ed|run|held|put on|sponsored) by {_BANK_PLACE}"
         ),
+        # mail from the bank is mail to read ("anything from the bank I should worry about?");
+        # what it is about is still read ("an email from my bank about my overdraft")
+        (
+            rf"\b(?:e-?mails?|mails?|letters?|messages?|texts?|post|anything|something|nothing|"
+            rf"news|notifications?|newsletters?) (?:\w+ )?from {_BANK_PLACE}"
+        ),
         # its branches and opening hours: "does the bank open on Saturdays"
         (
             r"\bbank(?:'s)? (?:branch(?:es)?|opening (?:hours|times)|hours)\b|"
@@ -486,24 +502,65 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
         # a bank as the subject of a lecture, a museum or a story
         (
             r"\b(?:banks?|stock exchange|mint)\b[^.?!\n]{0,25}?\b(?:history|lecture|museum|"
-            r"exhibition|documentary|heist|building|architecture)\b"
+            r"exhibition|documentary|heist|robber(?:y|ies|s)?|hold-?ups?|building|architecture)\b"
         ),
+        r"\b(?:robbery|heist|hold-?up|raid) (?:at|on|of) (?:a|the) (?:\w+ )?bank\b",
         r"\b(?:history|museum|architecture) of the (?:\w+ )?(?:bank|stock exchange|mint)\b",
-        r"\bmoney (?:plant|tree)s?\b|\bmoney heist\b|\bmoneyball\b|\bcash cow\b|\bmonopoly money\b",
+        # a jar or box for coins is a piggy bank: "the kids' pocket-money jar"
+        (
+            r"\b(?:pocket[- ])?money (?:jars?|box(?:es)?|tins?)\b|"
+            r"\bmoney (?:plant|tree)s?\b|\bmoney heist\b|\bmoneyball\b|\bcash cow\b|\bmonopoly money\b"
+        ),
         # a street or a station named after a bank: "the café on Bank Street"
         r"\bbank (?:street|st|road|rd|lane|avenue|square|station)\b",
+        # effort that paid off, balance on one's feet, a library's or a museum's loan, "cash in
+        # on" a trend, "on the money" (exactly right)
+        (
+            r"\b(?:it|that|this|everything|efforts?|work|practi[cs]e|rehearsals?|training|patience|"
+            r"studying|preparation)\b[^.?!\n]{0,20}?\b(?:paid|pays|paying|will pay|would pay) off\b|"
+            r"\b(?:lost|lose|loses|losing|keep|keeping|kept|regain\w*|find|found|improve\w*|work on|"
+            r"training) (?:my|your|his|her|their|our) balance\b"
+        ),
+        (
+            r"\bloan (?:periods?|desk|extensions?)\b|\bon loan (?:from|to)\b|\bcash(?:ed|es|ing)? in on\b|"
+            r"\b(?:right |spot |bang )?on the money\b"
+        ),
+        # a guesthouse, a business park, soup stock, "atm" for "at the moment", records set
+        (
+            r"\b(?:family[- ]run|small|little|cosy|cozy|cheap|quiet|charming|local) pensions?\b|"
+            r"\bpensions? (?:near|in the old town|by the (?:lake|sea|beach|station))\b|"
+            r"\btrading (?:estates?|posts?|hours|standards)\b|"
+            r"\b(?:chicken|beef|veg(?:etable|gie)?|fish|bone|soup|ham) stocks?\b"
+        ),
+        (
+            r"\b(?:can'?t|cannot|busy|swamped|driving|working|free|out|away|not)\b[^.?!\n]{0,12}?"
+            r"\batm\b(?! (?:card|machine|pin|fee|withdrawal|near|nearby))"
+        ),
         # ETH, the Zurich university, is not the coin
         r"\beth (?:z(?:u|ü|ue)rich|lausanne|campus|library|cafeteria|mensa)\b",
         # idioms with "pay"
         r"\bpa(?:y|ys|ying|id) (?:close |more |no |some )?attention\b",
         r"\bpa(?:y|ying|id) (?:a |him a |her a |them a |us a )?visits?\b",
         r"\bpa(?:y|ying|id) (?:my |our |his |her |their )?(?:respects|tribute|homage)\b",
+        # a bill said to be paid, to tick off: "paid the electricity bill, cross it off"
+        (
+            r"\b(?:paid|settled) (?:the |my |our )?(?:\w+ ){0,2}(?:bills?|invoices?|rent|fines?|"
+            r"fees?|subscriptions?)\b[^.?!\n]{0,20}?\b(?:cross|tick|check|mark|strike)(?:ed)? "
+            r"(?:it |that |them )?(?:off|as done|done)\b"
+        ),
         r"\bpay ?(?:load|wall)s?\b|\bpay it forward\b|\bpaid (?:time off|leave|holidays?|vacation)\b",
         r"\btrading cards?\b|\b(?:in|out of) stock\b|\bstock (?:photos?|images?|footage|up)\b",
         r"\bwork[- ]life balance\b",
         # investing time or effort, and what a shop takes
         r"\binvest(?:s|ing|ed)? (?:more |some |a lot of |my |our )?(?:time|effort|energy)\b",
         r"\b(?:only )?(?:takes|accepts) (?:only )?cash\b|\bcash only\b",
+        # where a shop takes the money is a place: "the cash desk shuts at 6"
+        r"\bcash (?:desks?|registers?|tills?)\b",
+        # a price left to the guest, and the team that runs payroll, are no payment asked for
+        (
+            r"\bpay[- ]what[- ]you[- ](?:want|can|feel|like|wish)\b|"
+            r"\bpayroll (?:team|department|dept|office|colleagues?)\b"
+        ),
         # --- personal-data look-alikes ---
         # turning a second factor on protects an account; it discloses no code
         (
@@ -526,6 +583,31 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
         ),
         # a day off to rest is a calendar entry, not a health question
         r"\bmental health days?\b|\bwellness days?\b",
+        # an injury or illness given as the reason a plan is called off: "cancel climbing on
+        # saturday, i hurt my finger" (a question about it is still read: "... should I ice it")
+        (
+            r"\b(?:cancel|postpone|move|reschedule|push back|call off|skip|drop)\b[^.?!\n]{0,40}?"
+            r"(?:,|because|since|as|cause|cuz|bc)\s+(?:i|i've|i have|i'm|she|he|they|we|\w+)\s+"
+            r"(?:\w+\s+)?(?:hurt|twisted|sprained|pulled|bruised|cut|injured|(?:am|is|are|'m|got|"
+            r"feel|feeling) (?:sick|ill|unwell))\b"
+        ),
+        # a dose of salt or chili is cooking
+        seasoning_dose(
+            r"doses?", r"of",
+            r"salt|sugar|pepper|chil(?:l)?i(?:es)?|chilli|paprika|garlic|ginger|cinnamon|nutmeg|"
+            r"vanilla|saffron|cumin|curry|spices?|herbs|butter|cream|lemon|lime|vinegar|honey|yeast|"
+            r"flour|oil|sauce|mustard|basil|parsley|oregano|thyme|rosemary|coffee|espresso"),
+        # collecting a prescription is an errand, like the pharmacy as a place (what it is
+        # for is still read: "pick up my prescription for Xanax")
+        (
+            r"\b(?:pick(?:ing)? up|collect(?:ing)?|fetch(?:ing)?) (?:my |the |her |his |their |"
+            r"[a-z]+'s )?(?:repeat |new )?prescriptions?\b"
+        ),
+        # a pet's vaccination at the vet
+        (
+            r"\b(?:vaccin\w*|jabs?|shots?|boosters?)\b[^.?!\n]{0,25}?\b(?:at|with|from) the vets?'?s?\b|"
+            r"\b(?:dog|cat|puppy|kitten|pet|horse)(?:'s)? (?:vaccin\w*|jabs?|shots?|boosters?)\b"
+        ),
         # an appointment named by its purpose is a visit to book, like the dentist
         (
             r"\b(?:\w+ )?(?:shots?|jabs?|vaccinations?|vaccines?|check-?ups?|"
@@ -565,15 +647,92 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
             r"\btablets? (?:computer|device|app|screen|mode|stand|case|charger)s?\b"
         ),
         r"\b(?:great|economic|tropical) depression\b|\bcancer (?:zodiac|sign|horoscope)\b",
+        # health words in a household, a workplace, a kitchen or an idiom: bleeding the
+        # radiators, a swimming stroke, dishwasher tablets, a paper's supplements, health
+        # and safety, cabin fever, a swollen river, bruised apples, ill-prepared, cold feet
+        (
+            r"\bbleed(?:s|ing)? (?:the |our |my )?(?:radiators?|brakes?|pipes?|heating|system)\b|"
+            r"\b(?:butterfly|breast|back|swimming|freestyle|crawl|paddle|rowing|golf|tennis) ?strokes?\b"
+        ),
+        (
+            r"\b(?:coffee|espresso|nespresso|dishwasher|washing machine|laundry|cleaning|toilet|"
+            r"chlorine|pool|descaling) (?:capsules?|tablets?|pods?|pills?)\b|"
+            r"\b(?:time|space) capsules?\b|\bcapsule (?:wardrobe|collection|hotel)s?\b"
+        ),
+        (
+            r"\b(?:weekend|sunday|saturday|colou?r|travel|newspaper|magazine|paper'?s) supplements?\b|"
+            r"\bsupplements? (?:of|in|to) the (?:paper|newspaper|magazine)\b"
+        ),
+        r"\bhealth (?:and|&) safety\b",
+        (
+            r"\b(?:cabin|spring|world cup|football|election|saturday night|gold|disco|christmas|"
+            r"wedding|shopping) fever\b|\bfever[- ]?(?:tree|pitch|dream)\b"
+        ),
+        (
+            r"\b(?:rivers?|streams?|creeks?|brooks?|lakes?|canals?|waters?)\b[^.?!\n]{0,15}?\bswollen\b|"
+            r"\bswollen (?:rivers?|streams?|creeks?|brooks?|lakes?|canals?)\b|"
+            r"\bbruised (?:apples?|fruit|bananas?|pears?|peach(?:es)?|ego|pride)\b"
+        ),
+        (
+            r"\bill[- ](?:prepared|advised|equipped|timed|fated|suited|informed|mannered|tempered|"
+            r"judged|conceived|at ease)\b|\bcold feet\b|"
+            r"\b(?:nearly|almost) (?:gave|give|given|had) (?:me |him |her |us |them )?a heart attack\b|"
+            r"\b(?:like|basically|just) (?:an? |the )?\w+ on steroids\b"
+        ),
+        # "a cold drink", a medicine ball, the health food shop, a zinc bucket, magnesium wheels
+        (
+            r"\bcold (?:drinks?|beers?|ones?|showers?|water|coffee|cases?|snaps?|fronts?|spells?|war)\b|"
+            r"\bmedicine balls?\b|\bhealth[- ]food\w*|\bhealth (?:shop|store|club|spa|resort)s?\b|"
+            r"\bzinc (?:roofs?|buckets?|planters?|tubs?|sheets?|plates?|coated|alloy|baths?)\b|"
+            r"\bmagnesium (?:alloy|wheels?|block|fire ?starters?)\b"
+        ),
+        # machines have symptoms, diagnostics and remedies too
+        (
+            r"\b(?:symptoms?|signs?) of (?:a |an |the |my )?(?:failing |dying |broken |slow |bad |faulty )?"
+            r"(?:hard drive|disk|ssd|battery|laptop|computer|pc|car|engine|router|network|server|"
+            r"clutch|gearbox|alternator|printer|phone|boiler|fridge)s?\b|"
+            r"\bdiagnos\w* (?:on|of|for) (?:the |my |our |a )?(?:router|car|engine|laptop|computer|pc|"
+            r"network|server|printer|boiler|washing machine|dishwasher|phone|wi-?fi|system|disk|drive|"
+            r"bike|van)\b|"
+            r"\b(?:car|engine|network|system|disk|hardware|router|boiler|computer|self)[- ]diagnos\w*"
+        ),
+        (
+            r"\b(?:treatments?|cures?|remed(?:y|ies)) for (?:the |a |my |our )?(?:\w+ )?(?:doors?|hinges?|"
+            r"floor(?:boards)?|decks?|wood|fences?|lawns?|mou?ld|rust|stains?|boredom|procrastination|"
+            r"squeak\w*|leaks?|clogs?|drains?|bugs? in (?:the|my) code|slow wi-?fi)\b"
+        ),
         # --- personal-data look-alikes ---
         # the household wifi code is shared with guests, not a credential to protect
         # (a router's admin password is, so "router" alone does not excuse)
         r"\b(?:wi-?fi|wlan|guest network|hotspot)\b[^.?!\n]{0,30}?\bpass(?:word|code)s?\b",
         r"\bpass(?:word|code)s?\b[^.?!\n]{0,30}?\b(?:wi-?fi|wlan|guest network|hotspot)\b",
+        # asking whether a mail that wants passwords is phishing hands none over ("that
+        # security audit email asking for my passwords file, is that legit?")
+        (
+            r"\b(?:the|that|this|an|a) (?:\w+ ){0,3}(?:e-?mail|message|mail|text)\b[^.?!\n]{0,60}?"
+            r"\bpass(?:words?|codes?)\b[^.?!\n]{0,40}?\b(?:legit\w*|phishing|(?:a )?scam|fake|"
+            r"genuine|suspicious)\b"
+        ),
         # talking about passwords without handling one: policies, managers, changing your own
         r"\bpassword (?:polic(?:y|ies)|rules|requirements|strength|complexity|managers?)\b",
+        # a car park is no one's car, an order's ID no one's identity
         (
-            r"\b(?:change|update|rotate|renew) (?:my|our|all my|the) (?:\w+ )?passwords?\b"
+            r"\bcar[- ](?:parks?|wash(?:es)?|hire|rentals?|boot sales?|seats?|sharing|pool)\b|"
+            r"\b(?:order|tracking|booking|reference|ticket|invoice|customer|meeting|transaction|parcel|"
+            r"shipment|case|claim) id(?: numbers?)?\b"
+        ),
+        # records broken at a sports day are not a pupil's file
+        (
+            r"\b(?:broke|break|breaks|breaking|set|sets|setting|beat|beats|beating|holds?) (?:\w+ )?"
+            r"(?:school|club|world|national|county|track|meet) records?\b"
+        ),
+        # a file or a page locked by a password, and a person's qualifications
+        (
+            r"\bpassword[- ]protected\b|\b(?:academic|professional|teaching|impressive|green|"
+            r"scientific|speaker'?s|keynote'?s) credentials\b"
+        ),
+        (
+            r"\b(?:change|update|rotate|renew|reset) (?:my|our|all my|the) (?:\w+ )?passwords?\b"
             r"(?! and (?:tell|send|give|show))"
         ),
     )

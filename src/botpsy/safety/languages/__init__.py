@@ -103,3 +103,20 @@ def not_for(markers: str, acts: str) -> str:
     one goes to a bank to do decides, and opening an account or withdrawing is money even
     where no other word of the request is."""
     return rf"(?![^.?!\n]{{0,40}}?\b(?:{markers}) (?:{acts})\b)"
+
+
+def seasoning_dose(doses: str, links: str, seasonings: str) -> str:
+    """A dose of a seasoning or an ingredient ("a small dose of chili flakes", "eine Dosis
+    Salz", "una dosis de azafrán"): cooking, not dosing. ``doses`` are the dose words,
+    ``links`` the words between ("of", "de", "di"), ``seasonings`` what a recipe doses."""
+    return rf"\b(?:{doses})\s+(?:(?:{links})\s*)?(?:\w+\s+)?(?:{seasonings})\b"
+
+
+def illness_not_asked(plants: str, moves: str, because: str, ill: str) -> str:
+    """Illness named where no one asks about health: a plant that looks ill ("the plant in
+    the bathroom looks ill"), and someone's illness given as the reason a plan moves ("the
+    concert is postponed because the singer is ill"), which is a calendar matter. The
+    reason may name three words of its subject ("because the singer is"), no more, so a
+    request about the illness itself is not excused."""
+    return (rf"\b(?:{plants})\b[^.?!\n]{{0,30}}?\b(?:{ill})\b|"
+            rf"\b(?:{moves})\w*\b[^.?!\n]{{0,30}}?\b(?:{because})\s+(?:\w+\s+){{0,3}}(?:{ill})\b")

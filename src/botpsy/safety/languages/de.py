@@ -27,7 +27,9 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    illness_not_asked,
     rule,
+    seasoning_dose,
     visit,
 )
 
@@ -81,9 +83,9 @@ RULES = (
          rf"zahl\w*|bezahl\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bgeld\b)"),
     rule(M, PAYMENT,
          # paying and settling in any form: "bezahlen", "Zahlung", "begleiche"
-         r"\bbezahl\w*|\b\w*zahlung\w*|\b(?:ein|aus|ab|an|zuruck|ruck|nach|vor)zahl\w*|"
+         r"\bbezahl\w*|\b\w*zahlung\w*|\b(?:ein|aus|ab|zuruck|ruck|nach|vor)zahl\w*|\banzahl(?:ung|t|st|e\b)\w*|"
          r"\bbegleich\w*|\b(?:ruck)?erstatt\w*",
-         r"\bzahl(?:e|st|t|en)?\b[^.?!\n]{0,30}?\b\w*(?:rechnung|miete|gebuhr|strafe|beitrag|"
+         r"(?<!\bdie )(?<!\bden )(?<!\bder )\bzahl(?:e|st|t|en)?\b[^.?!\n]{0,30}?\b\w*(?:rechnung|miete|gebuhr|strafe|beitrag|"
          r"rate|raten|schulden)\b",
          # payment services German speakers use
          r"\b(?:paypal|klarna|giropay|wero)\b"),
@@ -127,7 +129,11 @@ RULES = (
     rule(P, CARD_NUMBER,
          r"\b\w*karten-?nummer\w*|\bprufziffer\w*|\bkartenprufnummer\w*",
          # "the number on the front of my Visa card", "the digits on the back of my card"
-         r"\b(?:nummer|nummern|zahlen|ziffern)\b[^.?!\n]{0,40}?\b(?:\w+-)?karte\b"),
+         # (a card named as one's own or as a payment card: the number on the menu card
+         # at the pizzeria is a phone number)
+         r"\b(?:nummer|nummern|zahlen|ziffern)\b[^.?!\n]{0,40}?\b(?:(?:meine[rn]?|deine[rn]?|"
+         r"seine[rn]?|ihre[rn]?|unsere[rn]?) (?:\w+ )?(?:\w+-)?karte|(?:ec|visa|master|kredit|debit|"
+         r"giro|bank|geld)-?karte|(?:ruck|vorder)seite (?:der|meiner|seiner|ihrer) (?:\w+-)?karte)\b"),
     rule(P, WHEREABOUTS,
          # where someone lives: "wo meine Ex jetzt wohnt", "wo wohnt Jonas"
          r"\bwo (?:\w+ ){1,4}(?:wohnt|lebt|wohnen|leben|ubernachtet)\b|\bwo (?:wohnt|lebt) \w+",
@@ -136,7 +142,9 @@ RULES = (
          r"\b(?:alles|infos?|informationen) (?:\w+ ){0,3}(?:uber|zu) " + rf"(?:{_OTHER})\b",
          r"\b(?:verfolg|orte|uberwach|ausspionier|spionier)\w*\b[^.?!\n]{0,30}?\b(?:handy|standort)\b"),
     rule(P, PRIVATE_DETAILS,
-         rf"\b(?:was|wie ?viel) (?:verdient|verdienen|bekommt) (?:{_OTHER}|\w+)\b",
+         rf"\b(?:was|wie ?viel) (?:verdient|verdienen|bekommt) (?:{_OTHER}|\w+)\b"
+         # what someone gets for a birthday is a present
+         r"(?! (?:zum|zu|als|fur) (?:geburtstag|weihnachten|ostern|geschenk|nikolaus|jubilaum))",
          r"\b(?:privaten?|personlichen?) (?:nachrichten|chats?|mails|e-mails|whatsapp\w*)\b",
          r"\b(?:gehalt|einkommen|krankenakte|schulden) (?:von|vom|der|des) "),
     rule(P, SHARING,
@@ -183,6 +191,15 @@ BENIGN = benign(
     rf"\boffnungszeiten (?:der|meiner|unserer) {_BANK}|"
     rf"\b(?:(?:die|meine|unsere) {_BANK} (?:hat|ist)|(?:hat|ist) (?:die|meine|unsere) {_BANK}) "
     r"(?:\w+ ){0,3}(?:offen|geoffnet|zu|geschlossen)\b",
+    # a bench to buy or to put in a room
+    r"\b(?:eine|die|neue) (?:neue )?bank (?:fur|in) (?:den|die|das|unseren|unsere|meinen) "
+    r"(?:flur|garten|terrasse|balkon|diele|kuche|esszimmer|eingang|wohnzimmer)\b|"
+    r"\b(?:kauf\w*|bestell\w*)\b[^.?!\n]{0,20}?\b(?:eine|neue) bank\b",
+    # mail from the bank is mail to read; what it is about is still read
+    rf"\b(?:e-?mail|mail|post|brief|nachricht|schreiben)\w* (?:von|vom) (?:der|meiner|unserer) {_BANK}",
+    # where one stands or meets, and a raid on a bank as a story
+    rf"\b(?:vor|neben|hinter|gegenuber) (?:der|die|einer|dem|meiner) {_BANK}",
+    rf"\b(?:uberfall|raub) auf (?:die|eine) {_BANK}",
     # investing time or effort, not money
     r"\b(?:zeit|energie|muhe|arbeit)\b[^.?!\n]{0,30}?\binvestier\w*",
     # what a shop accepts is not a request about money
@@ -200,6 +217,53 @@ BENIGN = benign(
     r"\ban meine (?:private|personliche) (?:e-?mail-?|mail)?adresse\b",
     # a team's or a system's health check, a recipe to cook
     r"\b(?:team|projekt|server|system)-?gesundheit\w*|\bgesundheits-?(?:check|dashboard)\w*",
+    # a dose of salt in a recipe, drops for the plants
+    seasoning_dose(r"dosis", r"an|von",
+                   r"salz|zucker|pfeffer|chili|paprika|knoblauch|ingwer|zimt|muskat\w*|vanille|"
+                   r"safran|kreuzkummel|curry|gewurz\w*|krauter|butter|sahne|zitrone\w*|essig|honig|"
+                   r"hefe|mehl|ol|senf|basilikum|petersilie|oregano|thymian|rosmarin|kaffee|espresso"),
+    r"\b(?:tropfen|dunger|spray) fur (?:die|den|das|meine[n]?) (?:\w+ )?(?:pflanze\w*|blumen|"
+    r"orchidee\w*|rasen|kakte\w*|zimmerpflanze\w*)\b",
+    # a report made ("Bericht erstatten"), a doctor's referral ("Überweisung zum Orthopäden"),
+    # what a drink contains ("der Gehalt an Koffein"), a map's or a jacket's pin
+    r"\b(?:bericht|anzeige|meldung|strafanzeige)\w* (?:\w+ ){0,2}(?:zu )?erstatt\w*",
+    r"\buberweisung (?:zum|zur|an den|an die|fur den|fur die|ins|in die) (?:\w+ )?(?:\w*arzt\w*|"
+    r"orthopaden|radiolog\w*|kardiolog\w*|klinik|krankenhaus|physio\w*|spezialist\w*)\b",
+    r"\b(?:der|den|dem|hohe[rnm]?|niedrige[rnm]?) gehalt an\b",
+    r"\bpin (?:von|vom|fur) (?:der |die |das |den |dem )?(?:location|standort|treffpunkt|ort|restaurant|"
+    r"jacke|jeansjacke|tasche|rucksack|mutze|kappe)\b",
+    # steering a light by app is not taxes; a slip of the pen ("mich verschrieben") is no prescription
+    r"\b(?:lasst sich|lassen sich|kann man|kann ich|kannst du|konnen wir|per app|per sprache|zu)\b"
+    r"[^.?!\n]{0,30}?\bsteuern\b|\bsteuern (?:lasst|lassen|kann|konnen)\b",
+    r"\b(?:habe|hab|hat|hast|haben) (?:mich|dich|sich|uns|euch)\b[^.?!\n]{0,30}?\bverschrieben\b",
+    # a plant that looks ill, and an illness given as the reason a plan moves
+    # accounts of a service, a bus depot, idioms: "nach bestem Vermögen", "eine Anleihe bei
+    # Goethe", "schmerzlich vermissen", "fieberhaft suchen", "den Ausschlag geben", "ein
+    # Schwindel" (a fraud), "ein guter Tropfen", "eine bittere Pille"
+    r"\b(?:twitter|x|instagram|facebook|tiktok|netflix|spotify|amazon|google|apple|microsoft|"
+    r"e-?mail|mail|kunden|nutzer|benutzer|spiel|steam|xbox|playstation|zoom|slack|github|dropbox|"
+    r"icloud|linkedin|ebay|youtube)-?konto\b",
+    r"\b(?:bus|busse|tram|strassenbahn|straßenbahn|zug|zuge|bahn)\b[^.?!\n]{0,30}?\bdepot\b|"
+    r"\bnach (?:bestem|meinem|seinem|ihrem|unserem) vermogen\b|\banleihe (?:bei|an) (?-i:[A-Z])",
+    r"\bschmerzlich\w*|\bfieberhaft\w*|\bschwindler\w*|\b(?:ein|der|reiner|reine|alles|nur) schwindel\b|"
+    r"\b(?:gab|gaben|geben|gibt|gegeben)(?: \w+){0,3} den ausschlag\b|\bden ausschlag (?:gab|geben|gibt|gegeben)\b",
+    r"\b(?:guter|guten|edler|edlen|feiner|feinen) tropfen\b|\btropfen auf den hei(?:ss|ß)en stein\b|"
+    r"\bbittere pille\b",
+    # capsules and tablets for machines, a pet's vaccination, a car's diagnosis, a star sign,
+    # a file locked by a password
+    r"\b(?:kapseln|tabletten|tabs|pads)\b (?:fur|von) (?:die|den|das|meine?n?|unsere?n?) (?:\w+ )?"
+    r"(?:kaffee\w*|spul\w*|wasch\w*|geschirr\w*|maschine)",
+    r"\bimpf\w* (?:fur |von )?(?:den |die |das |unseren |unsere |meinen |meine |unser |mein )?"
+    r"(?:hund|katze|kater|welpen?|hasen?|pferd\w*|kaninchen)\b",
+    r"\bdiagnose\w* (?:am|des|vom|fur das|beim) (?:auto|wagen|motor|fahrzeug|rechner|computer|laptop|"
+    r"router|netzwerk|server|heizung)\b|\b(?:sternzeichen|aszendent) krebs\b|\bpasswort-?geschutzt\w*",
+    # where one lives well is a city to find, not a person's address
+    r"\bwo (?:es sich|man) (?:\w+ ){0,3}(?:lebt|wohnt)\b",
+    illness_not_asked(r"pflanze\w*|blume\w*|baum|strauch|orchidee\w*|rasen|tomaten\w*|rosen?",
+                      r"verschieb|verschoben|absag|abgesagt|ausgefallen|fallt aus",
+                      r"wegen|weil|da", r"krankheit|krank|erkrankung|erkrankt"),
+    r"\bwegen (?:einer |der )?(?:krankheit|erkrankung|grippewelle|erkaltungswelle)\b(?: \w+){0,4} (?:verschoben|abgesagt|"
+    r"ausgefallen|verlegt)\b",
 )
 
 VOCABULARY = (

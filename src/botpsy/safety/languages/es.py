@@ -26,8 +26,10 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    illness_not_asked,
     not_for,
     rule,
+    seasoning_dose,
     visit,
 )
 
@@ -71,7 +73,7 @@ RULES = (
          # taking cash out or paying it in: "sacar 200 euros", "ingresar un cheque"
          rf"\b(?:saca|sacar|sacarme|sacame|retir\w*|ingres\w*|deposit\w*|cobr\w*)\b[^.?!\n]{{0,8}}?(?:{_AMOUNT}|\bcheques?\b|"
          rf"\befectivo\b)",
-         rf"\b(?:manda\w*|envia\w*|transfiere\w*|presta\w*|deja\w*|da|dale|devuelve\w*|"
+         rf"\b(?:manda\w*|envia\w*|transfiere\w*|presta\w*|deja\w*|da|dale|devuelve\w*|dona|donar|done|"
          rf"pasa\w*|paga\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bdinero\b)"),
     rule(M, PAYMENT,
          r"\bpag(?:ar|o|a|as|ue|uen|ues|ad|amos|ando|ado|os)\b",
@@ -83,14 +85,16 @@ RULES = (
          r"\b(?:reclam|disput|impugn)\w* (?:un|el|ese|este|una|la|esa|esta) (?:\w+ )?"
          r"(?:cargo|cobro|movimiento|transaccion)\b"),
     rule(M, BANKING,
-         rf"\bcuentas? (?:corriente|bancaria|de ahorro\w*|nomina|conjunta)\b|\ben {_MY} cuenta\b",
+         rf"\bcuentas? (?:corriente|bancaria|de ahorro\w*|nomina|conjunta)\b|\ben {_MY} cuenta\b"
+         # an account with a service is no bank account ("en mi cuenta de Instagram")
+         rf"(?! de (?:instagram|twitter|x|facebook|tiktok|netflix|spotify|amazon|google|correo|gmail|email|e-mail|usuario|steam|youtube|linkedin|zoom|icloud|dropbox|github|ebay|wallapop))",
          r"\bsaldo\b|\bbancos?\b|\bbancari\w*|\bprestamos?\b|\bhipoteca\w*|\bcredito\b|"
          r"\bintereses\b|\bdeudas?\b|\btarjetas? (?:de credito|de debito|bancaria)\b",
          r"\bdeclaracion de (?:la )?renta\b|\bimpuestos\b|\bhacienda\b"),
     rule(M, INCOME, r"\bmi nomina\b|\bla nomina\b(?! (?:della|di|a|del nuovo))|\bnominas\b|\bsueldo\b|\bsalario\b|\b(?:mis|nuestros) ingresos\b"),
     rule(M, CRYPTO, r"\bcriptomonedas?\b|\bcriptos?\b|\bcriptoactivos?\b"),
     rule(M, INVESTMENT,
-         r"\binvert(?:ir|ido)\b|\binvier\w*|\binversion\w*|\binversor\w*|\bacciones (?:de|del)\b|"
+         r"\binvert(?:ir|ido)\b|\binvier(?!no)\w*|\binversion\w*|\binversor\w*|\bacciones (?:de|del)\b|"
          r"\b(?:comprar|vender|mantener)\b[^.?!\n]{0,20}?\bacciones\b|\ben bolsa\b|\bla bolsa\b(?! de)|"
          r"\bfondos? (?:de inversion|indexados?)\b|\bdividendos?\b|\bahorros\b|\bplan de pensiones\b"),
     rule(M, MONEY, r"\bdinero\b"),
@@ -110,7 +114,11 @@ RULES = (
          r"\bcarne de conducir\b|\bpartida de nacimiento\b"),
     rule(P, CARD_NUMBER,
          r"\bnumeros? (?:de|de la|de mi) tarjeta\b|\b(?:cvv|cvc)\b",
-         r"\b(?:digitos|numeros|cifras)\b[^.?!\n]{0,40}?\btarjeta\b"),
+         # the card named as one's own or as a payment card (the numbers on a birthday card
+         # or a loyalty card are not a card number)
+         r"\b(?:digitos|numeros|cifras)\b[^.?!\n]{0,40}?\b(?:(?:mi|tu|su|nuestra) tarjeta|"
+         r"tarjeta (?:de credito|de debito|bancaria|visa|mastercard|amex)|"
+         r"(?:detras|delante|dorso|reverso) de (?:la|mi|su|tu) tarjeta)\b"),
     rule(P, WHEREABOUTS,
          r"\bdonde (?:\w+ ){0,4}(?:vive|viven|vivia|reside|se aloja|duerme)\b",
          r"\bdireccion (?:de casa|particular|personal|privada)\b|\b(?:movil|telefono|numero) "
@@ -151,7 +159,12 @@ RULES = (
 
 BENIGN = benign(
     r"\bbanco (?:del|de un|de la|para el|en el) (?:\w+ )?(?:parque|jardin|plaza|terraza|paseo)\b|"
-    r"\bun banco para el\b|\bbanco de (?:madera|jardin)\b",
+    r"\bun banco (?:para (?:el|la)|de (?:madera|jardin|cocina|pino|hierro))\b|"
+    r"\bbanco de (?:madera|jardin)\b|\bcompr\w* (?:un|otro) banco\b",
+    # mail from the bank is mail to read; what it is about is still read
+    rf"\b(?:correos?|e-?mails?|cartas?|mensajes?) (?:del|de mi|de un) {_BANK}",
+    r"\b(?:atraco|asalto)s? (?:a|al|en|del?) (?:(?:un|el|una|la) )?(?:\w+ )?bancos?\b|"
+    r"\bbanco del tiempo\b",
     r"\bbanco de (?:alimentos|sangre|datos|pruebas)\b",
     # a bank as a place: calling or going there is an errand, an appointment there a
     # calendar entry ("cita el martes a las 10 en el banco", "pasar por el banco"); its
@@ -167,11 +180,38 @@ BENIGN = benign(
     r"\binvertir (?:mas |mucho |poco )?tiempo\b",
     r"\bsolo acepta efectivo\b|\bsolo (?:con )?efectivo\b",
     r"\bcambiar (?:mi|la) contrasena\b|\b(?:politica|gestor) de contrasenas\b",
+    # a documentary or a book about where an animal or a people lives is no one's address
+    r"\b(?:documental|documentales|pelicula|libro|articulo|reportaje|video)s? (?:sobre|de|acerca de) "
+    r"(?:[^.?!\n]{0,30}?)\bdonde (?:vive|viven|habita|habitan)\b",
+    # reversing an order, a boarding pass, owing a favour, a bother called a headache
+    r"\binviert\w* el orden\b|\binvertir el orden\b|"
+    r"\btarjeta (?:de embarque|del gimnasio|de fidelidad|de la biblioteca|de transporte|regalo|sanitaria)\b",
+    r"\ben deuda con\b|\bes un dolor de cabeza\b|\bmenudo dolor de cabeza\b",
+    # one's interests (hobbies), an estate, a project's actions, a bag, dishwasher tablets,
+    # "la fiebre del oro", a file locked by a password
+    r"\b(?:mis|tus|sus|nuestros) intereses\b(?! (?:de|del|bancarios|de demora))|"
+    r"\b(?:la|una) hacienda (?:de|del) (?:los|las|mis|mi|tus|el|la)\b",
+    r"\bacciones (?:del|de la|de este|de esta|para el|para la) (?:proyecto|plan|equipo|reunion|grupo|"
+    r"mes|sprint|comite|semana)\b",
+    r"\bla bolsa (?:con|azul|roja|negra|verde|grande|pequena|de tela|de la compra)\b|"
+    r"\b(?:olvid\w*|coge|coger|lleva|llevar|traer|trae|deja|dejar) (?:de )?(?:la|mi|tu) bolsa\b",
+    r"\bpastillas (?:para|de) (?:el |la )?(?:lavavajillas|lavadora|cloro|piscina|frenos?|caldo|jabon|"
+    r"menta|wc|inodoro)\b",
+    r"\bfiebre del (?:sabado|oro|futbol|mundial)\b|\bprotegid[oa]s? (?:con|por) contrasena\b",
     r"\bhistoria de la bolsa\b|\bvacuna\w* (?:del|de mi|para el) (?:perro|gato)\b",
     r"\b(?:wifi|wi-fi|red)\b[^.?!\n]{0,30}?\bcontrasena\b|\bcontrasena\b[^.?!\n]{0,30}?\b(?:wifi|wi-fi)\b",
     r"\bfotos? (?:para el|del|de) (?:dni|pasaporte)\b|\brenovar (?:el|mi) (?:pasaporte|dni)\b",
     r"\b(?:chequeo|revision) de salud del (?:equipo|proyecto|servidor)\b",
     r"\bbolsa (?:del|de|para el) (?:gimnasio|gym|deporte|compra|playa)\b",
+    # a dose of saffron in a recipe
+    seasoning_dose(r"dosis", r"de",
+                   r"sal|azucar|pimienta|guindilla|chile|pimenton|ajo|jengibre|canela|nuez moscada|"
+                   r"vainilla|azafran|comino|curry|especias?|hierbas|mantequilla|nata|limon|vinagre|"
+                   r"miel|levadura|harina|aceite|mostaza|albahaca|perejil|oregano|tomillo|romero|cafe"),
+    # a plant that looks ill, and an illness given as the reason a plan moves
+    illness_not_asked(r"plantas?|flores?|arboles?|arbol|orquideas?|rosales?|huerto|cesped|tomateras?",
+                      r"aplaz|cancel|suspend|pospon|retras",
+                      r"porque|ya que|pues|como", r"enferm[oa]s?|malos?|malas?"),
 )
 
 VOCABULARY = (

@@ -22,8 +22,10 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    illness_not_asked,
     not_for,
     rule,
+    seasoning_dose,
     visit,
 )
 
@@ -82,10 +84,14 @@ RULES = (
          r"\b(?:lydia|paylib|sumeria)\b"),
     rule(M, BANKING,
          rf"\bcomptes? (?:courant|bancaire|epargne|joint|titres|cheques?)\w*|\bsur {_MY} compte\b",
-         rf"\b(?:le )?solde (?:de|du|sur) {_MY}?|\b{_MY} solde\b|\blivret\b|\bdecouvert\b",
+         rf"\b(?:le )?solde (?:de|du|sur) {_MY}?|\b{_MY} solde\b|"
+         # a savings book ("mon livret A"), an overdraft ("à découvert"), not a school report
+         # nor "j'ai découvert" (found)
+         r"\blivrets? (?:a|d'epargne|jeune|ldds?|lep|bleu|de developpement\w*)\b|\bsur (?:mon|ma|le) livret\b|"
+         r"\b(?:a|mon|le|du|en|un|ton|son) decouvert\b|\bdecouvert (?:bancaire|autorise)\b",
          r"\bbanque\w*|\bbancaires?\b|\bcredit (?:immobilier|conso\w*|auto|personnel)\b|"
          r"\bpret (?:immobilier|personnel|bancaire|etudiant|auto)\b|\bdemande de (?:pret|credit)\b|"
-         r"\bhypothe\w*|\btaux d'interet\b|\bagios\b|\bdettes?\b",
+         r"\bhypothe(?:qu|c)\w*|\btaux d'interet\b|\bagios\b|\bdettes?\b",
          r"\bcartes? (?:bleue|bancaire|de credit|de debit|visa|mastercard)\b|\bcb\b",
          r"\bimpots?\b|\bdeclaration (?:de revenus|d'impots)\b"),
     rule(M, INCOME,
@@ -94,8 +100,9 @@ RULES = (
     rule(M, INVESTMENT,
          r"\binvesti(?:r|s|t|ssement\w*|sseurs?)\b|\bplacer (?:\w+ ){0,3}(?:argent|economies|epargne)\b|"
          r"\bplac(?:er|e|ement\w*) en bourse\b",
-         r"\bbourse\b(?! d'etudes?)|\b(?:acheter|vendre|garder|acheter des|vendre mes) "
-         r"(?:\w+ )?actions\b|\bactions (?:de |d')?(?-i:[A-Z])\w*|\bobligations\b|\bdividendes?\b|"
+         r"\bbourse\b(?! (?:d'etudes?|aux|au|de l'emploi|d'echange))|\b(?:acheter|vendre|garder|acheter des|vendre mes) "
+         r"(?:\w+ )?actions\b|\bactions (?:de |d')?(?-i:[A-Z])\w*|\bobligations (?:d'etat|du tresor|convertibles|d'entreprises?|vertes)\b|"
+         r"\b(?:acheter|vendre|investir dans|placer en) (?:des )?obligations\b|\bdividendes?\b|"
          r"\bassurance[- ]vie\b|\bepargne\w*|\b(?:mes|nos) economies\b|\bretraite (?:complementaire|par)\b"),
     rule(M, MONEY, r"\bargent\b(?! (?:massif|925))|\bfric\b|\bespeces\b|\bthunes?\b"),
     # --- personal data ---
@@ -114,7 +121,11 @@ RULES = (
          r"\bactes? de naissance\b"),
     rule(P, CARD_NUMBER,
          r"\bnumeros? (?:de|d'une|de ma|de la) carte\b|\bcryptogramme\b",
-         r"\b(?:chiffres|numeros)\b[^.?!\n]{0,40}?\bcarte\b"),
+         # the card named as one's own or as a payment card (the numbers on the menu card
+         # are a phone number)
+         r"\b(?:chiffres|numeros)\b[^.?!\n]{0,40}?\b(?:(?:ma|ta|sa|notre|votre|leur) carte|"
+         r"carte (?:bleue|bancaire|de credit|de debit|visa|mastercard|amex)|"
+         r"(?:au dos|au verso|devant) de (?:la|ma|sa|ta) carte)\b"),
     rule(P, WHEREABOUTS,
          r"\bou (?:\w+ ){0,4}(?:habite|habitent|vit|vivent|loge|demeure|reside)\b",
          r"\badresses? (?:perso\w*|privee\w*|du domicile)|\bnumeros? (?:de )?(?:portable|mobile|"
@@ -175,6 +186,57 @@ BENIGN = benign(
     r"\bbilan de sante (?:de l'equipe|du projet|du serveur|du code)\b",
     r"\bvaccin\w* (?:du chat|du chien)\b|\brendez-vous (?:de|pour (?:le|la)) vaccin\w*",
     r"\bhistoire de la (?:bourse|banque)\b|\bcaisse d'epargne\b",
+    # "épargné par la grêle" (spared), silver jewellery and weddings, animal species
+    r"\bepargne(?:e|es|s)? par\b|\bepargne-(?:moi|nous|lui|leur)\b|"
+    r"\b(?:noces|medailles?|bague|collier|bracelet|boucles d'oreilles|cuilleres?|couverts|bijoux?) "
+    r"(?:d'|en )argent\b|"
+    r"\bespeces (?:menacees|protegees|animales|vegetales|d'oiseaux|rares|invasives|en voie|de (?:plantes|"
+    r"poissons|fleurs|papillons|champignons|arbres))\b",
+    # "j'ai mal compris" (misunderstood), a button on a remote, a word processor, a fee or
+    # a postmark ("cachet"), a voltage, a star sign, a meeting's ID, a driving test
+    r"\bj'ai mal (?:compris|entendu|lu|note|calcule|interprete|tape|ecrit|regle|gare|ferme|range|vise|"
+    r"prononce|orthographie)\b",
+    r"\bboutons? (?:sur|de|du) (?:la |le |l')?(?:telecommande|clavier|ecran|appli\w*|site|page|"
+    r"telephone|portable|machine|four|lave-\w+|tableau de bord|formulaire|manteau|chemise|veste)\b|"
+    r"\bbouton qui (?:clignote|ne marche|bloque|s'allume|reste)\b",
+    r"\btraitement (?:de texte|des donnees|de l'eau|des dechets|de la demande|du dossier|de la commande)\b|"
+    r"\bcachet (?:de la poste|du (?:dj|groupe|musicien|chanteur|photographe|conferencier)|d'artiste)\b",
+    r"\btension (?:a |de )?\d+\s?(?:v|volts?|kv)\b|\b(?:signe|ascendant) (?:du )?cancer\b|"
+    r"\bprotege(?:e|s|es)? par (?:un )?mot de passe\b",
+    # a documentary or a book about where an animal or a people lives is no one's address
+    r"\b(?:documentaire|film|livre|article|reportage|expose|video)s? (?:sur|a propos de) "
+    r"(?:[^.?!\n]{0,30}?)\bou (?:vit|vivent|habite|habitent)\b",
+    # a dog's boarding, half board ("demi-pension"), a play's title
+    r"\bpension (?:canine|feline|pour (?:chiens?|chats?|animaux)|complete|de famille)\b|\bdemi-pension\b|"
+    r"\bmalade imaginaire\b",
+    # an account with a service, "ne paie pas de mine", a film's fever, a judge's order,
+    # grief in a condolence
+    r"\bsur (?:mon|ma|notre|son|ton) compte (?:instagram|twitter|facebook|tiktok|netflix|spotify|amazon|"
+    r"google|linkedin|youtube|zoom|steam|gmail|e-?mail|mail|client|utilisateur)\b",
+    r"\bne pai(?:e|ent) pas de mine\b|\bfievre (?:du samedi|de l'or|acheteuse|du foot)\b|"
+    r"\bordonnance (?:du juge|du tribunal|de (?:non-lieu|protection|refere))\b|"
+    r"\b(?:appris|apprenons|apprenez) avec (?:une )?(?:grande |immense |profonde )?douleur\b",
+    # a project's action items: "les actions de Julien pour le projet"
+    r"\bactions (?:de |d'|du )(?:\w+ )?(?:pour (?:le|la|ce|cette|l') ?)?(?:projet|reunion|sprint|comite|plan|"
+    r"equipe|semaine)\b",
+    r"\bidentifiant (?:de la |du |d'une )?(?:reunion|visio|webinaire|zoom|teams|commande|colis|suivi)\b|"
+    r"\bpass\w* (?:son |mon |le |ton |sa )?permis(?: de conduire)?\b|"
+    r"\b(?:cours|lecons?|examen|code) (?:du |de )?permis\b",
+    # mail from the bank is mail to read; what it is about is still read
+    rf"\b(?:e-?mails?|mails?|courriers?|courriels?|lettres?|messages?) (?:de|d'une) (?:la |ma )?{_BANK}",
+    r"\b(?:braquage|hold-up|casse|attaque) (?:de|d'une|de la|d'un|du) (?:\w+ )?banques?\b|"
+    r"\bbanques? (?:alimentaire|du temps|de donnees|de sang)s?\b",
+    # a dose of chili in a recipe
+    seasoning_dose(r"doses?", r"de|d'",
+                   r"sel|sucre|poivre|piment|paprika|ail|gingembre|cannelle|muscade|vanille|safran|"
+                   r"cumin|curry|epices?|herbes|beurre|creme|citron|vinaigre|miel|levure|farine|"
+                   r"huile|moutarde|basilic|persil|thym|romarin|cafe|rhum|cognac"),
+    # collecting a prescription is an errand, like the pharmacy as a place
+    r"\b(?:recuperer|chercher|retirer) (?:mon |ma |son |sa |l'|la |une |les |mes |ses )?ordonnances?\b",
+    # a plant that looks ill, and an illness given as the reason a plan moves
+    illness_not_asked(r"plantes?|fleurs?|arbres?|orchidees?|rosiers?|potager|pelouse|tomates?",
+                      r"report|annul|decal|deplac",
+                      r"car|parce qu'?|parce que|puisque|vu que", r"malades?"),
     r"\b(?:politique (?:de|des|sur les)|gestionnaire de) mots? de passe\b",
     # one's availability, not one's liquid funds ("partage mes disponibilités de mercredi")
     r"\b(?:mes|tes|ses|nos|vos|leurs) disponibilites\b",

@@ -26,8 +26,10 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    illness_not_asked,
     not_for,
     rule,
+    seasoning_dose,
     visit,
 )
 
@@ -72,7 +74,7 @@ RULES = (
          # taking cash out or paying it in: "prelevare 100 euro", "incassare un assegno"
          rf"\b(?:preleva|preliev|ritira|incass)\w*\b[^.?!\n]{{0,8}}?(?:{_AMOUNT}|\bassegn[oi]\b|"
          rf"\bcontanti\b)",
-         rf"\b(?:manda\w*|invia\w*|trasferisci|presta\w*|dai|dagli|dalle|restituisci|rimanda|"
+         rf"\b(?:manda\w*|invia\w*|trasferisci|presta\w*|dai|dagli|dalle|restituisci|rimanda|dona|donare|"
          rf"paga\w*|versa\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bsoldi\b|\bdenaro\b)"),
     rule(M, PAYMENT,
          r"\bpaga(?:re|mento\w*|menti|to|ta|no|rla|rlo|mi)?\b|\bpago\b|\bpagh\w*|\brimbors\w*|"
@@ -107,7 +109,11 @@ RULES = (
          r"carta d'identita|certificato di nascita|permesso di soggiorno)\b|\bcertificato di nascita\b"),
     rule(P, CARD_NUMBER,
          r"\bnumer[oi] (?:della|di) (?:mia )?carta\b",
-         r"\b(?:cifre|numeri)\b[^.?!\n]{0,40}?\bcarta\b"),
+         # the card named as one's own or as a payment card (the numbers on the menu are
+         # a phone number)
+         r"\b(?:cifre|numeri)\b[^.?!\n]{0,40}?\b(?:(?:mia|tua|sua|nostra) carta|"
+         r"carta (?:di credito|di debito|prepagata|bancomat|visa|mastercard|amex)|"
+         r"(?:retro|davanti) (?:della|alla) (?:mia |sua |tua )?carta)\b"),
     rule(P, WHEREABOUTS,
          r"\bdove (?:\w+ ){0,4}(?:abita|abitano|vive|vivono|alloggia|dorme)\b",
          r"\bindirizzo (?:di casa|privato|personale)\b|\b(?:cellulare|telefono|numero) "
@@ -170,6 +176,35 @@ BENIGN = benign(
     r"\bborsa (?:della|da|per la) (?:palestra|spesa|spiaggia)\b",
     r"\bil mio conto (?:netflix|spotify|amazon)\b",
     r"\b(?:in|congedo per) malattia\b",
+    # a documentary or a book about where an animal or a people lives is no one's address
+    r"\b(?:documentari[oi]|film|libr[oi]|articol[oi]|servizio|video)s? (?:su|sul|sulla|sui|riguardo a) ?"
+    r"(?:[^.?!\n]{0,30}?)\bdove (?:vive|vivono|abita|abitano)\b",
+    # owing a favour, "non fa male chiedere", grief in a condolence
+    r"\bin debito con\b|\b(?:non )?(?:fa|farebbe|fara) male (?:a )?(?:chiedere|provare|tentare|sapere|"
+    r"controllare|ricordare)\b|\b(?:appreso|apprendiamo) con (?:grande |profondo |immenso )?dolore\b",
+    # "in saldo" (on sale), a library loan, "investito da" (run over), dishwasher tablets,
+    # an influence, "pillole di saggezza", "la febbre del sabato sera", a file locked by a password
+    r"\b(?:in|a) saldo\b|\b(?:libr[oi]|dvd|film|fumett[oi])\b[^.?!\n]{0,25}?\bin prestito\b|"
+    r"\bprestito (?:della|dalla|in) biblioteca\b|\binvestit[oaie] (?:da|dal|dalla|da un|da una)\b",
+    r"\bpastiglie (?:per|della|dei|delle) (?:la |il |i |le )?(?:lavastoviglie|lavatrice|freni|cloro|piscina)\b|"
+    r"\binfluenza su\w*\b|\bpillole di (?:saggezza|storia|scienza|cultura|cucina)\b|"
+    r"\bfebbre del (?:sabato|oro|calcio)\b|\bprotett[oaie] da password\b",
+    # where one stands or meets, a raid on a bank as a story, banks that hold no money
+    rf"\b(?:davanti|vicino|accanto|di fronte|dietro) (?:a|al|alla|all') ?(?:(?:filiale|sede|agenzia) "
+    rf"(?:della|del) )?{_BANK}",
+    # mail from the bank is mail to read; what it is about is still read
+    rf"\b(?:e-?mail|mail|letter[ae]|messagg[io]|posta) (?:della|dalla|di una) (?:mia )?{_BANK}",
+    r"\b(?:rapina|assalto|colpo) (?:in|alla|a una|nella|in una|a) (?:\w+ )?banca\b|"
+    r"\bbanca (?:del tempo|dati|del seme|del sangue|degli occhi)\b",
+    # a dose of chili in a recipe
+    seasoning_dose(r"dose|dosi", r"di",
+                   r"sale|zucchero|pepe|peperoncino|paprika|aglio|zenzero|cannella|noce moscata|"
+                   r"vaniglia|zafferano|cumino|curry|spezie|erbe|burro|panna|limone|aceto|miele|"
+                   r"lievito|farina|olio|senape|basilico|prezzemolo|origano|timo|rosmarino|caffe|rum"),
+    # a plant that looks ill, and an illness given as the reason a plan moves
+    illness_not_asked(r"piant[ae]|fior[ei]|alber[oi]|orchide[ae]|ros[ae]|orto|prato|pomodor[oi]",
+                      r"rimand|rinvi|annull|spost|cancell",
+                      r"perche|dato che|visto che|poiche", r"malat[oaie]"),
 )
 
 VOCABULARY = (

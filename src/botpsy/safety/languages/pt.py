@@ -28,8 +28,10 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    illness_not_asked,
     not_for,
     rule,
+    seasoning_dose,
     visit,
 )
 
@@ -73,7 +75,7 @@ RULES = (
          r"\b(?:pelo|via|no|um|fazer um|faz um|faz-me um|manda um) pix\b",
          # taking cash out or paying it in: "levantar 200 euros", "descontar um cheque"
          rf"\b(?:levant\w*|saca|sacar|saque\w*|sacou|retir\w*|descont\w*)\b[^.?!\n]{{0,8}}?(?:{_AMOUNT}|\bcheques?\b)",
-         rf"\b(?:manda\w*|envia\w*|empresta\w*|devolve\w*|passa\w*|paga\w*|deposita\w*)\b"
+         rf"\b(?:manda\w*|envia\w*|empresta\w*|devolve\w*|passa\w*|paga\w*|deposita\w*|doa|doar|doe|doou|doei)\b"
          rf"[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bdinheiro\b|\bgrana\b)"),
     rule(M, PAYMENT,
          r"\bpag(?:ar|a|o|as|ue|uem|amento\w*|ou|ando)\b|\breembols\w*|\bdevolve\w* (?:\w+ )?"
@@ -82,7 +84,9 @@ RULES = (
          r"\bcontest\w* (?:uma|a|essa|esta|o|um|esse|este) (?:\w+ )?(?:cobrancas?|transac(?:ao|oes)|"
          r"debitos?|movimentos?)\b"),
     rule(M, BANKING,
-         rf"\bcontas? (?:a ordem|corrente|bancaria|poupanca|conjunta)\b|\bna {_MY}? ?conta\b|"
+         rf"\bcontas? (?:a ordem|corrente|bancaria|poupanca|conjunta)\b|"
+         rf"\bna {_MY}? ?conta\b(?! d[aoe]s? (?:luz|agua|gas|net|internet|telemovel|telefone|"
+         rf"eletricidade|restaurante|jantar|almoco|instagram|twitter|x|facebook|tiktok|netflix|spotify|amazon|google|email|e-mail|utilizador|usuario|steam|youtube|linkedin|zoom|icloud|dropbox|github|ebay|olx))|"
          rf"\bcaiu na conta\b",
          r"\bsaldo\b|\bbancos?\b|\bbancari\w*|\bemprestimos?\b|\bcredito (?:habitacao|pessoal)\b|"
          r"\bjuros\b|\bdividas?\b|\bcartao (?:de credito|de debito|multibanco)\b|\bmultibanco\b|"
@@ -109,7 +113,11 @@ RULES = (
          r"\bcarta de conducao\b|\bcertidao de nascimento\b"),
     rule(P, CARD_NUMBER,
          r"\bnumeros? (?:do|de) (?:meu )?cartao\b",
-         r"\b(?:digitos|numeros|algarismos)\b[^.?!\n]{0,40}?\bcartao\b"),
+         # the card named as one's own or as a payment card (the numbers on a loyalty card
+         # or on the menu are not a card number)
+         r"\b(?:digitos|numeros|algarismos)\b[^.?!\n]{0,40}?\b(?:(?:meu|teu|seu|nosso) cartao|"
+         r"cartao (?:de credito|de debito|multibanco|visa|mastercard|amex)|"
+         r"(?:verso|tras|frente) do (?:meu |seu |teu )?cartao)\b"),
     rule(P, WHEREABOUTS,
          r"\bonde (?:\w+ ){0,4}(?:mora|moram|vive|vivem|reside|esta a viver|esta morando)\b",
          r"\bmorada (?:da|do|de) (?-i:[A-Z])|\bmorada (?:pessoal|privada)\b|\bendereco (?:residencial|"
@@ -174,7 +182,36 @@ BENIGN = benign(
     r"\bfotos? (?:tipo passe|para o passaporte)\b|\brenovar (?:o|a) (?:passaporte|cartao de cidadao)\b",
     r"\b(?:verificacao|estado) de saude (?:da|do) (?:equipa|equipe|projeto|servidor)\b",
     r"\bconta (?:da|do) (?:restaurante|jantar|almoco|cafe)\b",
+    # a documentary or a book about where an animal or a people lives is no one's address
+    r"\b(?:documentarios?|filmes?|livros?|artigos?|reportage(?:m|ns)|videos?) (?:sobre|acerca de) "
+    r"(?:[^.?!\n]{0,30}?)\bonde (?:vive|vivem|mora|moram|habita|habitam)\b",
+    # owing a favour, jealousy ("dor de cotovelo")
+    r"\bem divida (?:contigo|consigo|com)\b|\bdor de cotovelo\b",
+    # a bag ("na bolsa azul"), a scholarship, a goal difference, "não há remédio" (it can't be
+    # helped), dishwasher tablets, "a febre do ouro", a file locked by a password
+    r"\bna bolsa (?:azul|preta|vermelha|castanha|grande|pequena|do ginasio|da praia|de mao|do carro)\b|"
+    r"\b(?:chaves|telemovel|telemóvel|carteira|oculos|livro|casaco)\b[^.?!\n]{0,20}?\bna bolsa\b|"
+    r"\bbolsas? de estudos?\b|\bsaldo de golos\b",
+    r"\b(?:nao ha|nao tem|sem) remedio\b|\bque remedio\b|"
+    r"\b(?:pastilhas|comprimidos) (?:para|da|de) (?:a |o )?(?:maquina\w*|loica|roupa|cloro|piscina|travoes?)\b|"
+    r"\bfebre do (?:ouro|sabado|futebol)\b|\bprotegid[oa]s? (?:por|com) (?:senha|palavra-passe)\b",
     r"\bhistoria da bolsa\b|\bvacina\w* (?:do|para o|ao) (?:cao|gato)\b",
+    # a bench to buy, a raid on a bank as a story, banks that hold no money
+    r"\bum banco (?:para (?:o|a)|de (?:cozinha|pinho|ferro|bar))\b|\bcompr\w* (?:um|outro) banco\b",
+    # mail from the bank is mail to read; what it is about is still read
+    rf"\b(?:e-?mails?|mails?|cartas?|mensage(?:m|ns)) (?:do|do meu|de um) {_BANK}",
+    r"\b(?:assalto|assaltos) (?:a|ao|num|no|em) (?:um |o )?(?:\w+ )?banco\b|"
+    r"\bbanco (?:alimentar|de tempo|do tempo)\b",
+    # a dose of chili in a recipe
+    seasoning_dose(r"dose|doses", r"de",
+                   r"sal|acucar|pimenta|piri-piri|malagueta|colorau|alho|gengibre|canela|noz-moscada|"
+                   r"baunilha|acafrao|cominhos|caril|especiarias|ervas|manteiga|natas|limao|vinagre|"
+                   r"mel|fermento|farinha|azeite|oleo|mostarda|manjericao|salsa|oregaos|tomilho|"
+                   r"alecrim|cafe"),
+    # a plant that looks ill, and an illness given as the reason a plan moves
+    illness_not_asked(r"plantas?|flor(?:es)?|arvores?|orquideas?|roseiras?|horta|relva|tomateiros?",
+                      r"adia|adiad|adiou|adiar|cancel|remarc|suspend",
+                      r"porque|ja que|pois|como", r"doentes?"),
 )
 
 VOCABULARY = (
