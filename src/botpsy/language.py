@@ -100,7 +100,7 @@ NUMBER_WORDS: dict[str, dict[str, int]] = {
            "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
            "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
            "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45,
-           "fifty": 50, "sixty": 60, "ninety": 90},
+           "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90},
     "de": {"eins": 1, "zwei": 2, "drei": 3, "vier": 4, "fuenf": 5, "sechs": 6, "sieben": 7,
            "acht": 8, "neun": 9, "zehn": 10, "elf": 11, "zwoelf": 12, "dreizehn": 13,
            "vierzehn": 14, "fuenfzehn": 15, "sechzehn": 16, "siebzehn": 17, "achtzehn": 18,
@@ -119,6 +119,10 @@ NUMBER_WORDS: dict[str, dict[str, int]] = {
 }
 
 # The indefinite article, which counts one in "an hour", "eine Stunde", "une heure".
+# The words that multiply a count said in words ("two thousand", "a hundred").
+MULTIPLIERS: dict[str, dict[str, int]] = {
+    "en": {"hundred": 100, "thousand": 1000, "million": 1_000_000},
+}
 ONE_ARTICLES: dict[str, tuple[str, ...]] = {
     "en": ("a", "an"), "de": ("ein", "eine", "einen"), "fr": ("un", "une"),
     "es": ("un", "una", "uno"),

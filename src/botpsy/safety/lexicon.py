@@ -32,6 +32,18 @@ from __future__ import annotations
 
 import re
 
+from botpsy.language import (
+    CLOCK_WORDS,
+    DAY_PARTS,
+    MONTHS,
+    MULTIPLIERS,
+    NUMBER_WORDS,
+    ONE_ARTICLES,
+    RELATIVE_DAYS,
+    WEEKDAYS,
+    alternation,
+    full_names,
+)
 from botpsy.safety.config import Domain
 from botpsy.safety.languages import FLAGS as _FLAGS
 from botpsy.safety.languages import Rule, de, es, fr, it, not_for, pt, seasoning_dose, visit
@@ -42,11 +54,8 @@ _CURRENCY = (
     r"usd|eur|gbp|chf|btc|eth"
 )
 # Amounts written out: "fifty", "a hundred", "two thousand", "a couple of"
-_NUMBER_WORD = (
-    r"a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
-    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
-    r"eighty|ninety|hundred|thousand|million|couple of|few"
-)
+_NUMBER_WORD = alternation([*ONE_ARTICLES["en"], *NUMBER_WORDS["en"], *MULTIPLIERS["en"],
+                            "couple of", "few"])
 _AMOUNT = (
     r"[$€£¥]\s?\d[\d,.]*(?:\s?[km]\b)?|"
     # the symbol or code after or before the number: "50 €", "50€", "USD 50"
@@ -152,10 +161,10 @@ _EVENTS = (
 )
 # The time words an appointment names before the place: "a meeting on Tuesday at 10 at the bank"
 _TIMES = (
-    r"on|at|this|next|tomorrow|today|tonight|morning|afternoon|evening|noon|the|of|in|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|"
-    r"january|february|march|april|may|june|july|august|september|october|november|december|"
-    r"\d{1,2}(?:[:.]\d\d)?(?:\s?[ap]\.?m\.?)?|\d{1,2}(?:st|nd|rd|th)|o'clock"
+    r"on|at|this|next|the|of|in|week|o'clock|"
+    + alternation({*RELATIVE_DAYS["en"], *DAY_PARTS["en"], *CLOCK_WORDS["en"],
+                   *full_names(WEEKDAYS), *full_names(MONTHS)}) + "|"
+    r"\d{1,2}(?:[:.]\d\d)?(?:\s?[ap]\.?m\.?)?|\d{1,2}(?:st|nd|rd|th)"
 )
 
 # Each alternative below carries a comment naming the class of request it covers;
