@@ -44,6 +44,10 @@ def registry(tmp_path_factory) -> ToolRegistry:
      False),
     ("Could you remind me to call Mum tonight?", "add_reminder", False),
     ("Dentist tomorrow at 3pm", "create_event", False),
+    # "remind me who ..." asks to be told: no reminder
+    ("Remind me who Priya is", "add_reminder", True),
+    ("who's the plumber again? just remind me", "add_reminder", True),
+    ("Remind me to water the plants at 6pm", "add_reminder", False),
 ])
 def test_intent_of_the_request(request_text: str, tool: str, refused: bool) -> None:
     call = ToolCall(name=tool, arguments={"to": "jamie@fox.example", "subject": "s", "body": "b"}

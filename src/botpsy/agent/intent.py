@@ -33,6 +33,7 @@ from botpsy.agent.grounding import recipient_words, result_objects, user_text, w
 from botpsy.agent.selection import (
     _QUESTION,
     ACTION_WORDS,
+    CHANGE_NOTHING,
     LOOK_VERBS,
     ToolRole,
     name_family,
@@ -48,7 +49,8 @@ FINDING_VERBS = frozenset({"find", "check"})
 # A request that opens like this asks to see something, as a question does.
 _LOOKUP_OPENING = re.compile(
     r"^\W*(?:please\s+)?(?:(?:can|could|would) you\s+)?(?:show|list|find|look\s+up|check|"
-    r"tell me|give me|read|search|get me|remind me what|what|when|where|who|how)\b",
+    r"tell me|give me|read|search|get me|remind me(?:\s+again)?\s+(?:who|what|when|where|which|"
+    r"how|whose|of)|what|when|where|who|how)\b",
     re.IGNORECASE)
 # "don't send", "do not email him", "without sending", "never share"; "don't forget to
 # email" is no negation.
@@ -56,16 +58,11 @@ _NEGATION = re.compile(
     r"\b(?:don['’]?t|do not|never|not|no need to|without|shouldn['’]?t|mustn['’]?t)\s+"
     r"((?:[\w'’-]+\s*){1,3})", re.IGNORECASE)
 _NOT_NEGATING = frozenset({"forget", "hesitate", "only"})
-# A request that rules out every change, whatever the tool: "no changes", "don't touch
-# anything", "just checking" ("who's nora again? no changes, just remind me": "remind me"
-# asks to be told, and no reminder may be made).
-_CHANGE_NOTHING = re.compile(
-    r"\bno changes?\b|\bchange nothing\b|\b(?:don['’]?t|dont|do not)\s+(?:change|touch|modify|"
-    r"edit|do)\s+any(?:thing)?\b|\bjust (?:checking|curious|wondering|asking)\b|\bread[- ]only\b",
-    re.IGNORECASE)
 NEGATION_REACH = 3  # words after the negation that it covers
-# "tell me" asks the assistant, not a third person: no cue of sending.
-_TELL_ME = re.compile(r"\btell me\b|\blet me know\b|\bshow me\b", re.IGNORECASE)
+# "tell me" asks the assistant, not a third person: no cue of sending; "remind me who ...",
+# "just remind me" asks to be told, not for a reminder.
+_TELL_ME = re.compile(r"\btell me\b|\blet me know\b|\bshow me\b|\bremind me(?=(?:\s+again)?"
+                      r"(?:\s+(?:who|what|when|where|which|how|whose|of)\b|\W*$))", re.IGNORECASE)
 SEND_TOOLS = frozenset({"send_email", "reply_email"})
 DRAFT_TOOL = "draft_email"
 DRAFT_WORDS = frozenset({"draft", "prepar", "compos"})  # stems
@@ -112,7 +109,7 @@ def forbidden(role: ToolRole, text: str) -> str | None:
 
 def _nothing_changes(text: str) -> str | None:
     """The words of a request that rule out every change ("no changes"), or None."""
-    match = _CHANGE_NOTHING.search(text)
+    match = CHANGE_NOTHING.search(text)
     return match.group() if match else None
 
 
