@@ -48,6 +48,16 @@ def registry(tmp_path_factory) -> ToolRegistry:
     ("Remind me who Priya is", "add_reminder", True),
     ("who's the plumber again? just remind me", "add_reminder", True),
     ("Remind me to water the plants at 6pm", "add_reminder", False),
+    # a new item of a kind the request never names, beside another action it asks for
+    ("Remind me at 6 to call the bank", "create_event", True),
+    ("Email jamie@fox.example that Tuesday works", "add_contact", True),
+    ("Email jamie@fox.example that Tuesday works", "send_email", False),
+    ("yoga on Friday at 6, block an hour for it", "create_event", False),
+    ("todo: email Dan about the budget", "add_reminder", False),  # labelled with its kind
+    # someone added to an event that exists: that event changes, no new one is made
+    ("add Priya to tomorrow's standup as a guest", "create_event", True),
+    ("add lunch with Priya to my calendar for Friday at noon", "create_event", False),
+    ("A plumber emailed me. Add him to my contacts with his number.", "add_contact", False),
 ])
 def test_intent_of_the_request(request_text: str, tool: str, refused: bool) -> None:
     call = ToolCall(name=tool, arguments={"to": "jamie@fox.example", "subject": "s", "body": "b"}

@@ -18,7 +18,12 @@ not a model's habits, so a model that does what was asked never meets them.
   names none of the tool's action words: a question creates nothing;
 - a draft or send to an address that neither the user wrote nor belongs to an item a
   lookup showed that matches the request's words ("the landlord" -> the contact whose
-  card says landlord, not the Tom the model picked).
+  card says landlord, not the Tom the model picked);
+- a new item or message of a kind the request never names, by its action or its kind's
+  words, in a request that asks for another action ("remind me at 6 to call the bank"
+  makes no event; ``other_kind``);
+- a new item of the kind the request adds someone to ("add mum to the sunday dinner as a
+  guest" changes that event, it makes none; ``selection.joined_kinds``).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import recipient_words, result_objects, user_text, words
@@ -34,8 +40,14 @@ from botpsy.agent.selection import (
     _QUESTION,
     ACTION_WORDS,
     CHANGE_NOTHING,
+    DAY_WORDS,
+    LABELLED,
     LOOK_VERBS,
+    Bm25ToolSelector,
     ToolRole,
+    commands,
+    creates,
+    joined_kinds,
     name_family,
     stem_words,
     tool_role,
@@ -147,7 +159,8 @@ class IntentCheck:
         if is_lookup(latest) and not asks_for(role, said):
             return (f"the request asks a question and does not ask to {role.name}: answer "
                     "it from what the lookups showed, and change nothing")
-        return self._recipients(call, messages, said) or _card_content(call, messages)
+        return (_unasked_kind(call.name, role, latest)
+                or self._recipients(call, messages, said) or _card_content(call, messages))
 
     def _recipients(self, call: ToolCall, messages: list[Message], said: str) -> Refusal | None:
         written = [a.lower() for arg, value in call.arguments.items()
@@ -196,6 +209,61 @@ class IntentCheck:
         held |= {arg: {"enum": sorted(fitting)} for arg in properties
                  if fitting and arg in RECIPIENT_ARGUMENTS and arg in required}
         return held
+
+
+# Tools that all send a message of one kind: asking for one is no other action than another.
+_MESSAGE_VERBS = frozenset({"send", "reply", "draft"})
+
+
+@cache
+def _action_roles() -> tuple[ToolRole, ...]:
+    """One role per action that writes (``ACTION_WORDS``' verbs, the finding ones aside)."""
+    return tuple(tool_role(f"{verb}_item", "item", ACTION_WORDS) for verb in ACTION_WORDS
+                 if verb not in LOOK_VERBS | FINDING_VERBS)
+
+
+@cache
+def _kind_reader() -> Bm25ToolSelector:
+    return Bm25ToolSelector()
+
+
+def named_kinds(text: str) -> set[str]:
+    """The kinds of item (families) the words of ``text`` name, its days and times aside
+    ("on Friday" is when, not what: no event)."""
+    return set(_kind_reader().query_terms(DAY_WORDS.sub(" ", text), hints=False))
+
+
+def other_kind(role: ToolRole, text: str) -> str | None:
+    """The action ``text`` asks for instead, when a call of ``role`` makes a kind of item
+    or message the request never names, by the tool's action words or its kind's words,
+    and one of its clauses asks for another action by its verb ("remind me at 6 to call
+    the bank": add, not create_event). None when the request names the tool's action or
+    kind, when it is a labelled item ("todo: ..."), or when it asks for no action ("Dentist
+    tomorrow at 3pm")."""
+    verb = role.name.split("_", 1)[0]
+    if asks_for(role, text) or role.family in named_kinds(text) or LABELLED.match(text):
+        return None
+    kin = _MESSAGE_VERBS if verb in _MESSAGE_VERBS else {verb}
+    for clause in commands(text):
+        for other in _action_roles():
+            if other.name.split("_", 1)[0] not in kin and other.asked_in(clause):
+                return clause
+    return None
+
+
+def _unasked_kind(name: str, role: ToolRole, request: str) -> str | None:
+    """Why a call that makes an item or a message was not asked for (``other_kind``,
+    ``selection.joined_kinds``), or None."""
+    if not (creates(name) or name in SEND_TOOLS or name == DRAFT_TOOL):
+        return None
+    if creates(name) and any(role.family in joined_kinds(c) for c in commands(request)):
+        return (f"the request adds to a {role.family} that exists: change that one, never "
+                f"make a new one with {name}")
+    asked = other_kind(role, request)
+    if asked is None:
+        return None
+    return (f"the request asks to {asked!r} and names no {role.family}: {name} must not run; "
+            "do what it asks")
 
 
 def _card_content(call: ToolCall, messages: list[Message]) -> Refusal | None:

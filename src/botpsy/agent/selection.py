@@ -143,11 +143,14 @@ _JOINS = re.compile(
     r"^\W*(?:add|invite|put|include|bring)\s+(?!(?:a|an|some|new)\b)(?P<who>.+?)\s+(?:to|on|onto|into|in)\s+"
     r"(?P<target>(?:the|my|our|this|that|[\w-]+['’]s)\s+.+?)"
     r"(?:\s+as\s+(?:an?\s+)?(?:guest|attendee|invitee|participant)s?)?\W*$", re.IGNORECASE)
-# The words that name where items are kept, not one item: "add lunch to my calendar".
-_CONTAINERS = frozenset({"calendar", "agenda", "diary", "schedule", "cal", "list", "inbox"})
+# The words that name where items are kept, not one item: "add lunch to my calendar", "add
+# them to my contacts".
+_CONTAINERS = frozenset({"calendar", "agenda", "diary", "schedule", "cal", "list", "inbox",
+                         "contacts", "book", "notes", "reminders", "files", "folder", "todos",
+                         "tasks", "events"})
 # "todo: descale the coffee machine", "quick note: bike code 4471": a new item, labelled with
 # its kind (and at most one word that describes it).
-_LABELLED = re.compile(r"^\W*(?:[a-z]+\s+)?(?P<kind>to-?dos?|notes?|memo|reminders?)\s*:\s*\w",
+LABELLED = re.compile(r"^\W*(?:[a-z]+\s+)?(?P<kind>to-?dos?|notes?|memo|reminders?)\s*:\s*\w",
                        re.IGNORECASE)
 # "Add Piranesi to my books to read": a thing added to a list the user keeps by name.
 _ADD_TO = re.compile(r"^\W*(?:add|put|append|stick|include)\b.+?\b(?:to|on|onto)\s+(?:my|the|our)\s+"
@@ -377,7 +380,7 @@ def _word_kinds(phrase: str) -> set[str]:
             for k in (*DEFAULT_SYNONYMS.get(w, ()), FAMILY_ALIASES.get(_stem(w), _stem(w)))}
 
 
-def _joined_kinds(clause: str) -> set[str]:
+def joined_kinds(clause: str) -> set[str]:
     """The kinds of the existing item a clause adds someone to ("add mum to the sunday
     dinner as a guest": event), or none: when it adds to where items are kept ("add lunch
     with Sara to my calendar"), adds a new thing ("put a haircut in ...") or an item of a
@@ -744,7 +747,7 @@ class Bm25ToolSelector(ToolSelector):
         if CHANGE_NOTHING.search(query):
             return []  # a request that rules out every change asks for none
         shown = {f.family: f for f in families}
-        labelled = _LABELLED.match(query)
+        labelled = LABELLED.match(query)
         if labelled:  # the label is the kind, the rest is the item's text
             kind = _stem(labelled.group("kind").replace("-", ""))
             family = shown.get(FAMILY_ALIASES.get(kind, kind))
@@ -798,12 +801,12 @@ class Bm25ToolSelector(ToolSelector):
         verb: a replacement ("make it 9 instead", "make lunch with Jonas an hour and a half
         instead of an hour") changes an item, whatever "make" asks to add; a thing added to
         a list the user keeps (``list_target``) is appended to that note; a person added to
-        an item (``_joined_kinds``) changes the item."""
+        an item (``joined_kinds``) changes the item."""
         if _INSTEAD.search(query) and (not group or any(creates(n) for n in group)):
             cue = _stem("instead")
         elif list_target(clause):
             cue, ordered = _stem("append"), [f for f in ordered if f.family == "note"]
-        elif kinds := _joined_kinds(clause):
+        elif kinds := joined_kinds(clause):
             cue, ordered = _stem("update"), [f for f in ordered if f.family in kinds]
         else:
             return group
