@@ -419,3 +419,15 @@ def test_phrasal_verbs_hold_their_object() -> None:
     assert phrase_pattern("set up").search("set it up for monday")
     assert not phrase_pattern("call off").search("call mum about the off-site")
     assert not phrase_pattern("write back").search("write Dan back")  # no particle of a gap
+
+
+def test_remind_me_who_asks_to_be_told(tools: list[ToolSpec]) -> None:
+    selection = Bm25ToolSelector().choose("who's Dan again? just remind me", tools)
+    assert "remind" not in selection.chosen and "contact" in selection.chosen
+
+
+def test_an_action_ruled_out_names_no_family(tools: list[ToolSpec]) -> None:
+    selector = Bm25ToolSelector()
+    assert "create_event" not in {t.name for t in selector.select(
+        "is the gym open on sunday? don't book anything", tools)}
+    assert "remind" in selector.choose("don't forget to call mum at 5", tools).chosen

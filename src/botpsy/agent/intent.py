@@ -43,6 +43,7 @@ from botpsy.agent.selection import (
     DAY_WORDS,
     LABELLED,
     LOOK_VERBS,
+    REMIND_ME_TELL,
     Bm25ToolSelector,
     ToolRole,
     commands,
@@ -73,8 +74,8 @@ _NOT_NEGATING = frozenset({"forget", "hesitate", "only"})
 NEGATION_REACH = 3  # words after the negation that it covers
 # "tell me" asks the assistant, not a third person: no cue of sending; "remind me who ...",
 # "just remind me" asks to be told, not for a reminder.
-_TELL_ME = re.compile(r"\btell me\b|\blet me know\b|\bshow me\b|\bremind me(?=(?:\s+again)?"
-                      r"(?:\s+(?:who|what|when|where|which|how|whose|of)\b|\W*$))", re.IGNORECASE)
+_TELL_ME = re.compile(rf"\btell me\b|\blet me know\b|\bshow me\b|{REMIND_ME_TELL.pattern}",
+                      re.IGNORECASE)
 SEND_TOOLS = frozenset({"send_email", "reply_email"})
 DRAFT_TOOL = "draft_email"
 DRAFT_WORDS = frozenset({"draft", "prepar", "compos"})  # stems

@@ -133,10 +133,15 @@ CHANGE_NOTHING = re.compile(
     r"edit|do)\s+any(?:thing)?\b|\bjust (?:checking|curious|wondering|asking)\b|\bread[- ]only\b",
     re.IGNORECASE)
 # "remind me who Nora is", "remind me again", "just remind me": to be told, not a reminder.
-_REMIND_ME_WHAT = re.compile(r"^remind me(?:\s+again)?(?:\s+(?:who|what|when|where|which|how|"
-                             r"whose|of)\b|\W*$)", re.IGNORECASE)
+REMIND_ME_TELL = re.compile(r"\bremind me(?=(?:\s+again)?(?:\s+(?:who|what|when|where|which|"
+                            r"how|whose|of)\b|\W*$))", re.IGNORECASE)
 # A clause that says what not to do: "don't tick anything off", "never send it".
 _NEGATED = re.compile(r"^(?:don['’]?t|dont|do not|never|no need to)\b", re.IGNORECASE)
+# An action ruled out, with its object: "don't book anything", "do not reply to it" ("don't
+# forget to ..." rules nothing out).
+_NOT_ASKED = re.compile(r"\b(?:don['’]?t|dont|do not|never)\s+(?!forget\b|hesitate\b)[\w-]+"
+                        r"(?:\s+(?:anything|it|them|any\s+\w+|to\s+(?:it|them)))?(?:\s+(?:off|up|out))?",
+                        re.IGNORECASE)
 # A person added to an item that exists ("add mum to the sunday dinner as a guest", "invite
 # Jonas to Thursday's lunch"): a change of that item, not a new one.
 _JOINS = re.compile(
@@ -321,7 +326,7 @@ def commands(query: str) -> list[str]:
             continue
         for clause in _CLAUSE_SPLIT.split(sentence):
             clause = _FILLER.sub("", clause.strip(" .!?;:"))
-            if clause and not _REMIND_ME_WHAT.match(clause) and not _NEGATED.match(clause):
+            if clause and not REMIND_ME_TELL.match(clause) and not _NEGATED.match(clause):
                 found.append(clause)
     return found
 
@@ -378,6 +383,14 @@ def _word_kinds(phrase: str) -> set[str]:
     synonyms' kinds, or the family its stem is)."""
     return {k for w in re.findall(r"[a-z][a-z'-]*", phrase)
             for k in (*DEFAULT_SYNONYMS.get(w, ()), FAMILY_ALIASES.get(_stem(w), _stem(w)))}
+
+
+def without_unasked(query: str) -> str:
+    """``query`` without the words that ask for nothing: a "remind me" that asks to be told,
+    "no changes", an action ruled out ("don't book anything")."""
+    for unasked in (REMIND_ME_TELL, CHANGE_NOTHING, _NOT_ASKED):
+        query = unasked.sub(" ", query)
+    return query
 
 
 def joined_kinds(clause: str) -> set[str]:
@@ -635,7 +648,10 @@ class Bm25ToolSelector(ToolSelector):
         """Stemmed query words with their synonyms and hints (stopwords dropped
         only after their synonyms are taken: "who" still means contact), the
         expansions of multi-word phrases ("write back" -> reply) and patterns
-        ("tell Sam that" -> email), and the family a word names ("calendar")."""
+        ("tell Sam that" -> email), and the family a word names ("calendar"). A "remind me"
+        that asks to be told ("remind me who Nora is") names no reminder, nor "no changes"
+        an update, nor "don't book anything" an event."""
+        query = without_unasked(query)
         terms = self._synonyms.phrase_stems(query)
         terms += [t for pattern, stems in self._patterns if pattern.search(query) for t in stems]
         quoted = [q.span() for q in QUOTED.finditer(query)]
@@ -888,6 +904,7 @@ class Bm25ToolSelector(ToolSelector):
     def _named_actions(query: str, families: list[FamilyScore], roles: dict[str, ToolRole]
                        ) -> set[str]:
         """The act tools of the chosen families whose action the query names."""
+        query = without_unasked(query)
         stems = {_stem(m.group().lower().removesuffix("'s"))
                  for m in _QUERY_TOKEN.finditer(query) if m.group("word")}
         return {name for f in families for name in f.tools
