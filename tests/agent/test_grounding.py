@@ -314,3 +314,16 @@ def test_a_relation_is_a_person_whose_card_the_contacts_hold() -> None:
     assert contact_words("what's my boss's phone number") == ["boss"]
     assert contact_words("Nora's phone number") == ["Nora"]
     assert contact_words("his email address") == []
+
+
+def test_a_new_value_in_quotes_does_not_pick_the_item() -> None:
+    """"rename Friday's lunch to 'team lunch'": the lunch, though the standup's title holds
+    "team"; a quoted name that tells which item it is still counts."""
+    from botpsy.agent.grounding import Item, best_fitting, identifying_words, words
+
+    def item(i, label):
+        return Item("event", i, label, words(f"{label} friday"))
+    standup, lunch = item(4, "Team standup"), item(9, "Lunch with Jonas")
+    wanted = identifying_words("rename friday's lunch to 'team lunch'")
+    assert [i.id for i in best_fitting([standup, lunch], wanted)] == [9]
+    assert "standup" in identifying_words("move 'Team standup' to 10am")
