@@ -270,6 +270,7 @@ def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
         ("remind me who Dan is", []),
         ("what's the wifi code? don't change anything", []),
         ("is the boiler service booked? don't tick anything off", []),
+        ("Dana asked about the offsite - draft her a yes, don't send it", [{"draft_email"}]),
         # a plural noun is not its singular's verb ("books"), nor a noun a predicate
         ("can u export my books to read list into a file called books.txt", [{"write_file"}]),
     ],

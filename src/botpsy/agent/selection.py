@@ -109,7 +109,9 @@ _QUESTION = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-_CLAUSE_SPLIT = re.compile(r"[.!?;:]+\s|\b(?:and|then|but|also)\b", re.IGNORECASE)
+# Clauses end at a sentence's punctuation, a dash between words ("jonas asked about lunch -
+# draft him a yes") or a joining word.
+_CLAUSE_SPLIT = re.compile(r"[.!?;:]+\s|\s[-–—]+\s|\b(?:and|then|but|also)\b", re.IGNORECASE)
 _FILLER = re.compile(r"^(?:\W|please\b|pls\b|just\b|now\b|(?:can|could|would|will) (?:you|u)\b|"
                      r"(?:you|u) (?:can|could|may)\b)+",
                      re.IGNORECASE)
