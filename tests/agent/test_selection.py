@@ -271,6 +271,14 @@ def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
         ("what's the wifi code? don't change anything", []),
         ("is the boiler service booked? don't tick anything off", []),
         ("Dana asked about the offsite - draft her a yes, don't send it", [{"draft_email"}]),
+        # a message given to someone is sent, whatever the verb
+        ("drop Nora a line about the climbing trip", [{"send_email"}]),
+        ("shoot Dana an email saying the slides are done", [{"send_email"}]),
+        ("fire off a quick mail to Priya about the budget", [{"send_email"}]),
+        ("make a note of the gate code 4471", [{"create_note"}]),
+        # a person's number is saved to the contacts, not to a file
+        ("save Lena's number, 0170 123 456", [{"add_contact"}]),
+        ("bump lunch with Jonas to 1pm", [{"update_event"}]),
         # a plural noun is not its singular's verb ("books"), nor a noun a predicate
         ("can u export my books to read list into a file called books.txt", [{"write_file"}]),
     ],
@@ -419,7 +427,7 @@ def test_phrasal_verbs_hold_their_object() -> None:
     assert phrase_pattern("cross off").search("you can cross that one off")
     assert phrase_pattern("set up").search("set it up for monday")
     assert not phrase_pattern("call off").search("call mum about the off-site")
-    assert not phrase_pattern("write back").search("write Dan back")  # no particle of a gap
+    assert phrase_pattern("write back").search("write Dan back")
 
 
 def test_remind_me_who_asks_to_be_told(tools: list[ToolSpec]) -> None:

@@ -233,7 +233,7 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "booking": ("email",), "reservation": ("email",), "hotel": ("email",),
     "itinerary": ("email",), "boarding": ("email",), "parcel": ("email",),
     "package": ("email",), "delivery": ("email",), "order": ("email",), "receipt": ("email",),
-    "invoice": ("email",), "confirmation": ("email",),
+    "invoice": ("email",), "confirmation": ("email",), "spam": ("email",), "junk": ("email",),
     # calendar
     "meeting": ("event",), "appointment": ("event",), "schedule": ("event", "create"),
     "agenda": ("event",), "book": ("event", "create"), "busy": ("event",), "free": ("event",),
@@ -284,6 +284,13 @@ DEFAULT_PATTERNS: dict[str, tuple[str, ...]] = {
     ): ("send", "email"),
     r"\blet \w+(?: \w+)? know\b": ("send", "email"),
 }
+# A message given to someone as a clause's object: "drop Sam a line", "shoot Dan an email",
+# "write him a quick note", "fire off a mail to Priya": the clause sends it.
+MESSAGE_OBJECT = re.compile(
+    r"^\W*\w+(?:\s+(?:off|out))?\s+(?:(?!me\b|myself\b|it\b|them\b|this\b|that\b|a\b|an\b)[\w']+\s+"
+    r"(?:a|an)\s+(?:(?:quick|short|little)\s+)?(?:line|note|message|msg|text|e-?mail|mail)\b"
+    r"|(?:a|an)\s+(?:(?:quick|short|little)\s+)?(?:e-?mail|mail|message|msg)\s+to\b)", re.IGNORECASE)
+SENDING_VERB = "send"
 
 # What a request says for the action of an act tool, by the verb of the tool's name
 # (stemmed on load; multi-word entries match as phrases). The verb itself always counts.
@@ -295,7 +302,8 @@ ACTION_WORDS: dict[str, tuple[str, ...]] = {
     "write": (*_MAKING, "export", "dump"),
     "append": ("add", "put", "include", "extend"),
     "update": ("change", "move", "reschedule", "push", "postpone", "shift", "rename", "edit",
-               "extend", "shorten", "longer", "shorter", "instead", "earlier", "later", "make it"),
+               "extend", "shorten", "longer", "shorter", "instead", "earlier", "later", "make it",
+               "bump", "knock back", "bring forward", "pull forward", "move up"),
     "delete": ("cancel", "remove", "drop", "clear", "scrap", "ditch", "erase", "get rid",
                "call off", "off my calendar", "off the calendar", "not coming", "isn't coming"),
     "send": ("email", "e-mail", "mail", "write to", "tell", "let", "ask", "invite", "forward",
@@ -457,9 +465,9 @@ def stem_words(text: str) -> list[str]:
 
 
 # A phrasal verb whose object may stand before its particle: "cross it off", "tick that
-# reminder off", "note this down", "set it up" (a particle that opens a compound,
+# reminder off", "note this down", "set it up", "write Dan back" (a particle that opens a compound,
 # "off-site", is none).
-_SPLIT_PARTICLES = frozenset({"off", "down", "up"})
+_SPLIT_PARTICLES = frozenset({"off", "down", "up", "back", "forward"})
 PARTICLE_GAP = 2  # words between a phrasal verb and its particle
 
 
@@ -656,6 +664,8 @@ class Bm25ToolSelector(ToolSelector):
         query = without_unasked(query)
         terms = self._synonyms.phrase_stems(query)
         terms += [t for pattern, stems in self._patterns if pattern.search(query) for t in stems]
+        if any(MESSAGE_OBJECT.match(clause) for clause in commands(query)):
+            terms += ["send", "email"]
         quoted = [q.span() for q in QUOTED.finditer(query)]
         for m in _QUERY_TOKEN.finditer(query):
             if self.hints if hints is None else hints:
@@ -786,8 +796,10 @@ class Bm25ToolSelector(ToolSelector):
             into = _DESTINATION.search(clause)
             goal = FAMILY_ALIASES.get(into.group("kind").lower(), into.group("kind").lower()) \
                 if into else None
-            ordered = sorted(ranked, key=lambda f: (f.family == goal, f.family in words, f.score),
-                             reverse=True)
+            # a person's address or number is a contact's ("save Lena's number": add_contact)
+            field = "contact" if CONTACT_FIELD.search(clause) else None
+            ordered = sorted(ranked, key=lambda f: (f.family == goal, f.family == field,
+                                                    f.family in words, f.score), reverse=True)
             # the clause's object names a tool's verb ("write them a draft": draft_email):
             # that tool, before one its looser verb asks for ("write": create_note)
             noun = _OBJECT.match(clause)
@@ -798,6 +810,10 @@ class Bm25ToolSelector(ToolSelector):
                                     if name.split("_")[0] == DRAFTING_VERB
                                     and roles[name].named_in(verb, {_stem(verb)}))
                           for f in ordered]
+            # ... or it is a message given to someone ("drop Sam a line"): it is sent
+            if MESSAGE_OBJECT.match(clause):
+                candidates += [frozenset(name for name in shown[f.family].tools
+                                         if name.split("_")[0] == SENDING_VERB) for f in ordered]
             candidates += [frozenset(name for name in shown[f.family].tools
                                      if not roles[name].look and _stem(name.split("_")[0]) == named)
                            for f in ordered]
