@@ -58,6 +58,7 @@ def registry(tmp_path_factory) -> ToolRegistry:
     ("add Priya to tomorrow's standup as a guest", "create_event", True),
     ("add lunch with Priya to my calendar for Friday at noon", "create_event", False),
     ("A plumber emailed me. Add him to my contacts with his number.", "add_contact", False),
+    ("remind me at 6 to call Jamie, and put his number in the reminder", "add_reminder", False),
 ])
 def test_intent_of_the_request(request_text: str, tool: str, refused: bool) -> None:
     call = ToolCall(name=tool, arguments={"to": "jamie@fox.example", "subject": "s", "body": "b"}
@@ -231,3 +232,19 @@ def test_the_words_after_the_colon_are_the_reply():
     meant = dictated("reply to the dentist reminder mail: monday 8:30 works, see you then")
     assert meant is not None and meant.body == "Monday 8:30 works, see you then."
     assert dictated("remind me at 8:30: call the plumber") is None  # no message
+
+
+@pytest.mark.parametrize(("request_text", "text", "refused"), [
+    ("add oat milk and bananas to the groceries", "bananas", True),
+    ("add oat milk and bananas to the groceries", "- oat milk\n- bananas", False),
+    ("Add Dune to my books to read", "Books", True),
+    ("Add Dune to my books to read", "Dune", False),
+    ("take the risks from the roadmap file and add it to my ideas note", "risks: hiring", False),
+])
+def test_an_append_to_a_kept_list_holds_what_the_request_adds(
+        request_text: str, text: str, refused: bool) -> None:
+    call = ToolCall(name="append_to_note", arguments={"note_id": 2, "text": text})
+    verdict = IntentCheck()(call, conversation(request_text))
+    assert (verdict is not None) is refused
+    if refused:
+        assert verdict.narrow["text"]["enum"][0] in request_text

@@ -23,7 +23,9 @@ not a model's habits, so a model that does what was asked never meets them.
   words, in a request that asks for another action ("remind me at 6 to call the bank"
   makes no event; ``other_kind``);
 - a new item of the kind the request adds someone to ("add mum to the sunday dinner as a
-  guest" changes that event, it makes none; ``selection.joined_kinds``).
+  guest" changes that event, it makes none; ``selection.joined_kinds``);
+- an append to a list the user keeps that leaves out what the request adds to it
+  (``selection.listed_item``).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from botpsy.agent.selection import (
     commands,
     creates,
     joined_kinds,
+    listed_item,
     name_family,
     stem_words,
     tool_role,
@@ -161,7 +164,8 @@ class IntentCheck:
             return (f"the request asks a question and does not ask to {role.name}: answer "
                     "it from what the lookups showed, and change nothing")
         return (_unasked_kind(call.name, role, latest)
-                or self._recipients(call, messages, said) or _card_content(call, messages))
+                or self._recipients(call, messages, said) or _card_content(call, messages)
+                or _list_item(call, latest))
 
     def _recipients(self, call: ToolCall, messages: list[Message], said: str) -> Refusal | None:
         written = [a.lower() for arg, value in call.arguments.items()
@@ -257,7 +261,11 @@ def _unasked_kind(name: str, role: ToolRole, request: str) -> str | None:
     ``selection.joined_kinds``), or None."""
     if not (creates(name) or name in SEND_TOOLS or name == DRAFT_TOOL):
         return None
-    if creates(name) and any(role.family in joined_kinds(c) for c in commands(request)):
+    clauses = commands(request)
+    joins = [c for c in clauses if role.family in joined_kinds(c)]
+    # unless another clause asks for a new one ("remind me at 6 ..., and put his number in
+    # the reminder")
+    if creates(name) and joins and not any(role.asked_in(c) for c in clauses if c not in joins):
         return (f"the request adds to a {role.family} that exists: change that one, never "
                 f"make a new one with {name}")
     asked = other_kind(role, request)
@@ -265,6 +273,25 @@ def _unasked_kind(name: str, role: ToolRole, request: str) -> str | None:
         return None
     return (f"the request asks to {asked!r} and names no {role.family}: {name} must not run; "
             "do what it asks")
+
+
+APPEND_VERB = "append"
+
+
+def _list_item(call: ToolCall, request: str) -> Refusal | None:
+    """Why an append to a list the user keeps leaves out what the request adds to it
+    ("add oat milk and bananas to the groceries" appended only "bananas"; "Add Piranesi to
+    my books to read" appended "Books"): every word of the item must be in the text. The
+    retry is held to the item as the user wrote it."""
+    text = call.arguments.get("text")
+    if call.name.split("_", 1)[0] != APPEND_VERB or not isinstance(text, str):
+        return None
+    items = [item for clause in commands(request) if (item := listed_item(clause))
+             and words(item)]
+    if not items or any(words(item) <= words(text) for item in items):
+        return None
+    return Refusal(f"text {text!r} leaves out what the request adds: {items[0]!r}",
+                   {"text": {"enum": items}})
 
 
 def _card_content(call: ToolCall, messages: list[Message]) -> Refusal | None:

@@ -150,6 +150,8 @@ _JOINS = re.compile(
     r"^\W*(?:add|invite|put|include|bring)\s+(?!(?:a|an|some|new)\b)(?P<who>.+?)\s+(?:to|on|onto|into|in)\s+"
     r"(?P<target>(?:the|my|our|this|that|[\w-]+['’]s)\s+.+?)"
     r"(?:\s+as\s+(?:an?\s+)?(?:guest|attendee|invitee|participant)s?)?\W*$", re.IGNORECASE)
+# What a person has, not a person: "put his number in the reminder" adds no one.
+_FIELD_WORDS = re.compile(r"\b(?:number|phone|mobile|address|e-?mail|birthday|details)\b")
 # The words that name where items are kept, not one item: "add lunch to my calendar", "add
 # them to my contacts".
 _CONTAINERS = frozenset({"calendar", "agenda", "diary", "schedule", "cal", "list", "inbox",
@@ -160,7 +162,7 @@ _CONTAINERS = frozenset({"calendar", "agenda", "diary", "schedule", "cal", "list
 LABELLED = re.compile(r"^\W*(?:[a-z]+\s+)?(?P<kind>to-?dos?|notes?|memo|reminders?)\s*:\s*\w",
                        re.IGNORECASE)
 # "Add Piranesi to my books to read": a thing added to a list the user keeps by name.
-_ADD_TO = re.compile(r"^\W*(?:add|put|append|stick|include)\b.+?\b(?:to|on|onto)\s+(?:my|the|our)\s+"
+_ADD_TO = re.compile(r"^\W*(?:add|put|append|stick|include)\b(?P<item>.+?)\b(?:to|on|onto)\s+(?:my|the|our)\s+"
                      r"(?P<target>[a-z][\w' -]*?)\W*$", re.IGNORECASE)
 _POLITE = re.compile(r"^\W*(?:(?:can|could|would|will) you|please)\b", re.IGNORECASE)
 # A clause that asks to look something up opens with one of these ("Look up Dan's
@@ -244,7 +246,7 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(full_names(WEEKDAYS), ("event",)),
     "party": ("event",), "offsite": ("event",), "standup": ("event",), "interview": ("event",),
     "conference": ("event",), "1:1": ("event",), "class": ("event",), "lesson": ("event",),
-    "session": ("event",), "review": ("event",), "room": ("event",), "attendee": ("event",),
+    "session": ("event",), "attendee": ("event",),
     "invitee": ("event",), "longer": ("update", "event"), "shorter": ("update", "event"),
     # reminders and to-dos
     "remind": ("reminder",), "todo": ("reminder",), "to-do": ("reminder",),
@@ -388,6 +390,15 @@ def list_target(clause: str) -> str | None:
     return None if kinds & _OTHER_KINDS else target
 
 
+def listed_item(clause: str) -> str | None:
+    """What a clause adds to a list the user keeps (``list_target``): "Add Piranesi to my
+    books to read" -> "Piranesi"."""
+    if list_target(clause) is None:
+        return None
+    m = _ADD_TO.match(clause)
+    return m.group("item").strip() if m else None
+
+
 def _word_kinds(phrase: str) -> set[str]:
     """The kinds of item the words of a lower-case phrase name, one word at a time (its
     synonyms' kinds, or the family its stem is)."""
@@ -406,14 +417,16 @@ def without_unasked(query: str) -> str:
 def joined_kinds(clause: str) -> set[str]:
     """The kinds of the existing item a clause adds someone to ("add mum to the sunday
     dinner as a guest": event), or none: when it adds to where items are kept ("add lunch
-    with Sara to my calendar"), adds a new thing ("put a haircut in ...") or an item of a
-    kind ("put the reminder on the standup")."""
+    with Sara to my calendar"), adds a new thing ("put a haircut in ..."), an item of a kind
+    ("put the reminder on the standup") or a person's field ("put his number in the
+    reminder")."""
     m = _JOINS.match(clause)
     if m is None:
         return set()
     target = m.group("target").lower()
-    who = _word_kinds(m.group("who").lower())
-    if set(re.findall(r"[a-z]+", target)) & _CONTAINERS or who & (_NOT_A_NOTE | {"note"}):
+    who = m.group("who").lower()
+    if (set(re.findall(r"[a-z]+", target)) & _CONTAINERS or _FIELD_WORDS.search(who)
+            or _word_kinds(who) & (_NOT_A_NOTE | {"note"})):
         return set()
     return _word_kinds(target)
 
