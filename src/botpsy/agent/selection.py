@@ -414,6 +414,25 @@ def without_unasked(query: str) -> str:
     return query
 
 
+def _clause_tools(clause: str, verb: str, families: list[tuple[str, ...]],
+                  roles: dict[str, ToolRole]) -> frozenset[str]:
+    """The act tools a clause asks for, from its families' tools best first: a verb that
+    asks for a draft wants the draft ("draft a reply"); a message given to someone is sent
+    ("drop Sam a line"); the clause's object names a tool's verb ("write them a draft":
+    draft_email), before one its looser verb asks for ("write": create_note); else the
+    tools whose action its verb names."""
+    tests = [lambda name: (name.split("_")[0] == DRAFTING_VERB
+                           and roles[name].named_in(verb, {_stem(verb)}))]
+    if MESSAGE_OBJECT.match(clause):
+        tests.append(lambda name: name.split("_")[0] == SENDING_VERB)
+    noun = _OBJECT.match(clause)
+    named = _stem(noun.group("noun")) if noun else None
+    tests += [lambda name: not roles[name].look and _stem(name.split("_")[0]) == named,
+              lambda name: not roles[name].look and roles[name].asked_in(clause)]
+    candidates = (frozenset(filter(test, tools)) for test in tests for tools in families)
+    return next((group for group in candidates if group), frozenset())
+
+
 def joined_kinds(clause: str) -> set[str]:
     """The kinds of the existing item a clause adds someone to ("add mum to the sunday
     dinner as a guest": event), or none: when it adds to where items are kept ("add lunch
@@ -813,27 +832,8 @@ class Bm25ToolSelector(ToolSelector):
             field = "contact" if CONTACT_FIELD.search(clause) else None
             ordered = sorted(ranked, key=lambda f: (f.family == goal, f.family == field,
                                                     f.family in words, f.score), reverse=True)
-            # the clause's object names a tool's verb ("write them a draft": draft_email):
-            # that tool, before one its looser verb asks for ("write": create_note)
-            noun = _OBJECT.match(clause)
-            named = _stem(noun.group("noun")) if noun else None
             verb = next(iter(clause_verbs(clause)), "")
-            # ... unless the verb asks for a draft: "draft a reply" is a draft
-            candidates = [frozenset(name for name in shown[f.family].tools
-                                    if name.split("_")[0] == DRAFTING_VERB
-                                    and roles[name].named_in(verb, {_stem(verb)}))
-                          for f in ordered]
-            # ... or it is a message given to someone ("drop Sam a line"): it is sent
-            if MESSAGE_OBJECT.match(clause):
-                candidates += [frozenset(name for name in shown[f.family].tools
-                                         if name.split("_")[0] == SENDING_VERB) for f in ordered]
-            candidates += [frozenset(name for name in shown[f.family].tools
-                                     if not roles[name].look and _stem(name.split("_")[0]) == named)
-                           for f in ordered]
-            candidates += [frozenset(name for name in shown[f.family].tools
-                                     if not roles[name].look and roles[name].asked_in(clause))
-                           for f in ordered]
-            group = next((g for g in candidates if g), frozenset())
+            group = _clause_tools(clause, verb, [shown[f.family].tools for f in ordered], roles)
             group = self._changed(query, clause, group, ordered, shown, roles)
             if group and verb.lower().startswith("invit"):
                 invited.append(group)
