@@ -218,3 +218,36 @@ def test_file_names_are_a_typed_extraction_without_web_addresses():
     found = file_names(text)
     assert [(f.kind, f.value) for f in found] == [(Kind.file, "todo.md")]
     assert text[found[0].span[0]:found[0].span[1]] == "todo.md"
+
+
+def test_titles_are_the_quoted_names_of_items_made_and_nothing_else_quoted():
+    from botpsy.extract import is_quoted, titles
+    text = "copy my gift ideas into a new note called 'for sam - dad bday'"
+    (found,) = titles(text)
+    assert (found.kind, found.value) == (Kind.title, "for sam - dad bday")
+    assert text[found.span[0]:found.span[1]] == "for sam - dad bday"
+    assert [f.value for f in titles("new note 'xmas cards' -> aunt rosa")] == ["xmas cards"]
+    assert [f.value for f in titles("an event titled \u201cOffsite\u201d")] == ["Offsite"]
+    assert titles("add 'call the bank' to todo.md") == []
+    assert is_quoted("Monday", "a note titled 'monday' please")
+    assert not is_quoted("Monday", "a note for monday")
+
+
+@pytest.mark.parametrize(("text", "moved"), [
+    ("push it back an hour", timedelta(hours=1)),
+    ("delay the standup by 2 hours", timedelta(hours=2)),
+    ("move it 30 minutes later", timedelta(minutes=30)),
+    ("bring it forward by 15 min", -timedelta(minutes=15)),
+    ("half an hour earlier please", -timedelta(minutes=30)),
+])
+def test_a_move_by_a_length_is_a_shift_and_no_length(text, moved):
+    from botpsy.extract import shifts
+    assert [f.value for f in shifts(text)] == [moved]
+    assert durations(text) == []
+
+
+def test_a_length_beside_no_move_is_no_shift():
+    from botpsy.extract import shifts
+    for text in ("book a 30 minute call", "make it an hour longer", "a 45 minute delay",
+                 "remind me 2 hours before"):
+        assert shifts(text) == []

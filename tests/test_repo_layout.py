@@ -4,8 +4,11 @@ guides and current baselines (small, never read by tests). Debris committed by a
 
 from __future__ import annotations
 
+import ast
+import io
 import re
 import subprocess
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -56,3 +59,35 @@ def test_the_readme_is_a_product_readme():
     assert len(lines) <= README_LINES, f"README.md has {len(lines)} lines (at most {README_LINES})"
     commands = [line for line in lines[:12] if line.startswith("./setup.sh")]
     assert len(commands) == 2, "the README opens with the two set-up commands"
+
+
+# A measured figure in prose: "25% accuracy", "9 of 13 cases", "8 solved against 2", "p = 0.02",
+# "41 tok/s". Figures live in reports, where they can be regenerated; a comment that quotes
+# one goes stale with the next run.
+_MEASURED = re.compile(
+    r"\b\d+(?:\.\d+)?\s*%\s*(?:accuracy|recall|precision|pass(?:ed)?|solved|ast\b|irrelevance)"
+    r"|\b\d+\s*(?:of|/)\s*\d+\s+(?:[\w-]+\s+){0,3}?(?:cases|requests|scenarios|prompts|runs|did)\b"
+    r"|\b(?:solved|passed|scored?)\s+\d+\s*(?:of|/)\s*\d+|\b\d+\s+(?:solved|passed)\s+against\b"
+    r"|\bp\s*[=<]\s*0\.\d+"
+    r"|\b\d+(?:\.\d+)?\s*(?:tok/s|tokens/s|tokens per second)", re.IGNORECASE)
+
+
+def _comments_and_docstrings(path: Path) -> list[tuple[int, str]]:
+    source = path.read_text(encoding="utf-8")
+    found = [(tok.start[0], tok.string)
+             for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+             if tok.type == tokenize.COMMENT]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            doc = ast.get_docstring(node, clean=False)
+            if doc:
+                found.append((getattr(node, "lineno", 1), doc))
+    return found
+
+
+def test_code_comments_state_no_measured_figures():
+    stated = [f"{path.relative_to(ROOT)}:{line}: {match.group()!r}"
+              for path in sorted((ROOT / "src" / "botpsy").rglob("*.py"))
+              for line, text in _comments_and_docstrings(path)
+              for match in _MEASURED.finditer(text)]
+    assert stated == [], "measured figures belong in reports:\n" + "\n".join(stated)

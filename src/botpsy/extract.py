@@ -1,5 +1,6 @@
 """Typed values in a user's words or a tool's text: days, times of day, when phrases, lengths,
-offsets, email addresses, phone numbers and item ids, each found once, here.
+offsets, email addresses, phone numbers, item ids, file names and quoted titles, each found
+once, here.
 
 The agent's checks (day, duration, address, phone, title, grounding) and the taint
 tracker each ask the same questions of a text: which addresses does it hold, which
@@ -55,6 +56,8 @@ class Kind(str, Enum):
     id = "id"
     when = "when"
     file = "file"
+    title = "title"
+    shift = "shift"
 
 
 @dataclass(frozen=True)
@@ -358,13 +361,53 @@ OFFSET = re.compile(
     r"\s+(?P<side>before|ahead of|prior to|after)\b", re.IGNORECASE)
 
 
+# A move of an item by a length: "push it back an hour", "delay by 2 hours", "bring it
+# forward 15 min" (the verb within a few words before the length), "30 minutes later".
+_LATER_VERB = re.compile(
+    r"\b(?:(?:push|move|shift|bump)(?:e?d|ing|s)?(?:\s+[\w']+){0,3}?\s+(?:back|out|later)"
+    r"|(?:delay(?:ed|ing|s)?|postpon(?:e|ed|ing|es))(?:\s+[\w']+){0,3}?)\b(?:\s+by)?\s*$",
+    re.IGNORECASE)
+_EARLIER_VERB = re.compile(
+    r"\b(?:bring|brought|pull(?:ed|ing|s)?|move[ds]?|moving|shift(?:ed|ing|s)?|bump(?:ed|ing|s)?)"
+    r"(?:\s+[\w']+){0,3}?\s+(?:forward|up|earlier)\b(?:\s+by)?\s*$", re.IGNORECASE)
+_LATER_AFTER = re.compile(r"^\s+(?:later|back)\b", re.IGNORECASE)
+_EARLIER_AFTER = re.compile(r"^\s+(?:earlier|sooner)\b", re.IGNORECASE)
+_SHIFT_REACH = 40  # characters before a length where the verb that moves by it stands
+
+
+def _shift_sign(text: str, match: re.Match[str]) -> int:
+    """+1 where a length moves an item later ("push it back an hour", "an hour later"),
+    -1 earlier ("bring it forward 15 min", "half an hour earlier"), else 0."""
+    before, after = text[max(0, match.start() - _SHIFT_REACH):match.start()], text[match.end():]
+    if _LATER_AFTER.match(after) or _LATER_VERB.search(before):
+        return 1
+    if _EARLIER_AFTER.match(after) or _EARLIER_VERB.search(before):
+        return -1
+    return 0
+
+
+def shifts(text: str) -> list[Found[timedelta]]:
+    """The moves by a length a text asks for, signed: "push it back an hour" is plus one
+    hour, "bring it forward 15 min" minus fifteen minutes. A shift says when, not how
+    long, so ``durations`` leaves it out."""
+    found = []
+    for match in DURATION.finditer(text):
+        sign = _shift_sign(text, match)
+        length = _length(match) if sign else None
+        if length:
+            found.append(Found(Kind.shift, match.group(), match.span(), sign * length))
+    return found
+
+
 def durations(text: str) -> list[Found[timedelta]]:
     """The lengths a text names, in order ("for 45 minutes", "30-minute", "two hours",
     "an hour and a half", "half an hour"). A length that says when is none: "in 2 hours",
-    "15 minutes before", "every hour" (``offsets`` reads the ones before or after)."""
+    "15 minutes before", "every hour" (``offsets`` reads the ones before or after), "push
+    it back an hour" (``shifts``)."""
     found = []
     for match in DURATION.finditer(text):
-        if _WHEN_BEFORE.search(text[:match.start()]) or _WHEN_AFTER.match(text[match.end():]):
+        if (_WHEN_BEFORE.search(text[:match.start()]) or _WHEN_AFTER.match(text[match.end():])
+                or _shift_sign(text, match)):
             continue
         length = _length(match)
         if length:
@@ -507,6 +550,34 @@ def file_names(text: str) -> list[Found[str]]:
         if name.rsplit(".", 1)[1].lower() not in _WEB_ENDINGS:
             found.setdefault(name, Found(Kind.file, name, m.span(1), name))
     return list(found.values())
+
+
+# ---- titles ------------------------------------------------------------------------
+_QUOTES = (("'", "'"), ('"', '"'), ("\u2018", "\u2019"), ("\u201c", "\u201d"))
+# The name a request gives the item it makes, in quotes: "a new note called 'for sam - dad
+# bday'", "new note 'xmas cards' -> ...", "an event titled "Offsite"".
+_NAMED_TITLE = re.compile(
+    r"(?:\b(?:called|named|titled|entitled)|\bnew\s+(?:note|list|event|file))\s+"
+    r"[\'\"\u2018\u201c](?P<title>[^\'\"\u2019\u201d]{1,80})[\'\"\u2019\u201d]", re.IGNORECASE)
+
+
+def titles(text: str) -> list[Found[str]]:
+    """The titles a text gives in quotes to the items it makes ("a new note called 'for
+    sam'": "for sam"), in order, each once; a quoted phrase that names nothing made ("add
+    'call the bank' to todo.md") is no title."""
+    found: dict[str, Found[str]] = {}
+    for m in _NAMED_TITLE.finditer(text):
+        title = m.group("title").strip()
+        if title:
+            found.setdefault(title.casefold(), Found(Kind.title, title, m.span("title"), title))
+    return list(found.values())
+
+
+def is_quoted(value: str, text: str) -> bool:
+    """Whether ``text`` gives ``value`` in quotes of any kind ("a note titled 'Monday'"):
+    the writer's own wording, kept as written."""
+    value, text = value.strip().lower(), text.lower()
+    return any(f"{a}{value}{b}" in text for a, b in _QUOTES)
 
 
 def values(found: list[Found[V]]) -> Iterator[V]:

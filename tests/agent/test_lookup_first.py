@@ -212,3 +212,32 @@ def test_a_question_with_no_word_to_search_for_lists_instead(tmp_path):
     agent.run("how many unread mails have i got? don't open them")
     first = agent.model.backend.grammars[0]
     assert "list_inbox" in first and "search_mail" not in first
+
+
+def test_a_day_the_mail_cannot_be_listed_by_leaves_the_lookup_a_search(tmp_path):
+    """ "on Sunday" is when the train is: no mail tool lists by day, so the first call is
+    held to the mail search by the request's words, not to reading the newest email."""
+    store = _store(tmp_path)
+    agent = _agent(store, [call_text("search_mail", query="e-ticket")])
+    agent.run("I'm taking the train from my e-ticket email on Sunday, put it in my calendar")
+    first = agent.model.backend.grammars[0]
+    assert "search_mail" in first and "list_inbox" not in first
+
+
+def test_a_question_the_action_acts_on_is_looked_up_first(tmp_path):
+    """ "that power bill email, when's it due? set me a reminder 2 days before that": the
+    question's answer is in the mail, so the first call searches the mail, not the calendar
+    that "before that" would otherwise send the lookup to."""
+    from botpsy.assistant.toolsets import assistant_selector
+
+    store = _store(tmp_path)
+    registry = ToolRegistry(assistant_tools(store))
+    agent = Agent(scripted([call_text("search_mail", query="power bill")]), registry,
+                  safety=SafetyConfig(), confirmer=ApproveAll(),
+                  tool_selector=assistant_selector(), call_mode="single_call",
+                  call_checks=assistant_call_checks(store, registry))
+    agent.run("that power bill email, when's it actually due? set me a reminder 2 days "
+              "before that")
+    first = agent.model.backend.grammars[0]
+    assert "search_mail" in first and "search_events" not in first
+    assert "add_reminder" not in first

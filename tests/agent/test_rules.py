@@ -97,7 +97,7 @@ def test_the_loop_finds_a_protocol_through_the_registry(tmp_path) -> None:
         def __call__(self, call: ToolCall, messages: list[Message]) -> None:
             return None
 
-        def expected(self, spec: ToolSpec, messages: list[Message]) -> dict:
+        def expected(self, context: CallContext) -> dict:
             return {"title": {"enum": ["Groceries"]}}
 
     rules = CallRules.of([Fixed(), _refuse("never")])
@@ -113,7 +113,7 @@ def test_the_assistant_declares_its_order(tmp_path) -> None:
     registry = ToolRegistry(assistant_tools(store))
     rules = assistant_call_checks(store, registry)
     assert rules.names() == ["grounding", "day", "duration", "address", "phone", "title",
-                             "move", "include", "carry", "path", "intent", "lookup"]
+                             "move", "include", "cells", "event facts", "carry", "path", "intent", "lookup"]
     assert {r.name for r in rules if r.kind is RuleKind.item} == {"grounding", "lookup"}
     agent = Agent(scripted([]), registry, call_checks=rules)
     assert agent.call_rules is rules  # grounding already placed: not added twice
@@ -166,7 +166,7 @@ def test_a_rule_declares_exactly_the_protocols_its_check_serves() -> None:
         def __call__(self, call: ToolCall, messages: list[Message]) -> None:
             return None
 
-        def expected(self, spec: ToolSpec, messages: list[Message]) -> dict:
+        def expected(self, context: CallContext) -> dict:
             return {}
 
     assert CallRule("a", Ahead()).serves == (Anticipating,)  # read off a plain check

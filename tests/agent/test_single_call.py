@@ -226,7 +226,8 @@ def test_a_narrowed_refusal_forces_the_retry_onto_that_tool():
                   call_checks=[only_oslo])
     result = agent.run("What's the weather in Oslo? Email me if it rains")
     grammars = agent.model.backend.grammars
-    assert _grammar_tools(grammars[0]) > {"get_weather"}  # the first call had a choice
+    # the question the action depends on is looked up first (``Agent._asked_first``)
+    assert _grammar_tools(grammars[0]) == {"get_weather"}
     # the retry's one possible call (get_weather with city Oslo) needs no generation
     assert [(s.call.name, s.call.arguments, s.decision.value) for s in result.steps][:2] == [
         ("get_weather", {"city": "Osl"}, "invalid"), ("get_weather", {"city": "Oslo"}, "executed")]
@@ -309,8 +310,9 @@ class _FridayOnly:
     def __call__(self, call, messages):
         return None
 
-    def expected(self, spec, messages):
-        return {"start": {"pattern": "^2026-12-04T10:00$"}} if spec.name == "create_event" else {}
+    def expected(self, context):
+        return ({"start": {"pattern": "^2026-12-04T10:00$"}} if context.tool.name == "create_event"
+                else {})
 
 
 def test_what_a_check_expects_holds_the_first_calls_grammar_not_its_prompt():
@@ -395,3 +397,43 @@ def test_a_conflict_is_not_retried(tmp_path):
     assert result.steps[0].result is not None and not result.steps[0].result.retry
     assert "already has the email" in result.final_text
     assistant.close()
+
+
+def test_the_retry_prefers_a_finder_the_turn_has_not_called():
+    """A refusal names two finders and the turn already listed with one of them: the
+    retry is held to the other (the listing showed no item that fits; listing again is
+    a repeat the loop guard blocks)."""
+    from botpsy.tools import ToolRefusal, tool
+
+    @tool
+    def list_people() -> list[str]:
+        """List the newest people."""
+        return ["Priya"]
+
+    @tool
+    def search_people(query: str) -> list[str]:
+        """Search people by name.
+
+        Args:
+            query: Words of the name.
+        """
+        return [query]
+
+    @tool(side_effect=True)
+    def send_notice(person: str) -> str:
+        """Send a person a notice about the meeting.
+
+        Args:
+            person: Who to notify.
+        """
+        raise ToolRefusal("who is that?", finders=("list_people", "search_people"))
+
+    registry = ToolRegistry([list_people, search_people, send_notice])
+    agent = Agent(scripted([call_text("list_people"), call_text("send_notice", person="Sam"),
+                            call_text("search_people", query="Sam")]),
+                  registry, safety=SafetyConfig(), confirmer=ApproveAll(),
+                  tool_selector=Bm25ToolSelector(), call_mode="single_call")
+    result = agent.run("Send Sam a notice about the meeting")
+    assert [s.call.name for s in result.steps][:2] == ["list_people", "send_notice"]
+    retry = agent.model.backend.grammars[2] or ""
+    assert "search_people" in retry and "list_people" not in retry

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from botpsy.agent.rules import CallContext
 from botpsy.assistant.addresscheck import AddressCheck, address_keywords, shown_addresses
 from botpsy.types import Message, ToolCall
 
@@ -74,7 +75,8 @@ def test_look_tools_and_other_arguments_are_not_checked(check):
 
 def test_shown_addresses_orders_the_users_words_first():
     messages = _said("cc boss@corp.example.", [{"email": "a@b.example"}])
-    assert shown_addresses(messages, ["me@home.example", ""]) == [
+    context = CallContext(ToolCall(name="send_email"), messages)
+    assert shown_addresses(context, ["me@home.example", ""]) == [
         "boss@corp.example", "me@home.example", "a@b.example"]
     assert address_keywords(["a@b.example"], several=False) == {"enum": ["a@b.example"]}
 
@@ -126,10 +128,10 @@ def test_after_a_contact_lookup_a_recipient_is_held_to_the_shown_addresses(check
     lookup may only write an address the conversation shows (never the user's own first)."""
     messages = _said("Look up Dan's address and draft him a note",
                      [{"id": 3, "name": "Dan Okafor", "email": "dan@north.example"}])
-    held = check.expected(_mail_spec(), messages)
+    held = check.expected(CallContext.before(_mail_spec(), messages))
     assert set(held) == {"to"}  # the optional cc stays free
     pattern = held["to"]["pattern"]
     assert re.fullmatch(pattern, "dan@north.example")
     assert not re.fullmatch(pattern, "Dan Okafor")
-    assert check.expected(_mail_spec(), _said("Draft a note to Dan")) == {}  # nothing shown
-    assert check.expected(_mail_spec("search_mail"), messages) == {}  # a look tool
+    assert check.expected(CallContext.before(_mail_spec(), _said("Draft a note to Dan"))) == {}  # nothing shown
+    assert check.expected(CallContext.before(_mail_spec("search_mail"), messages)) == {}  # a look tool

@@ -6,8 +6,13 @@ from __future__ import annotations
 import json
 
 from botpsy.agent.checks import ReadFirst
-from botpsy.assistant.carrycheck import CarryCheck, carried
+from botpsy.agent.rules import CallContext
+from botpsy.assistant.carrycheck import Carried, CarryCheck, carried
 from botpsy.types import Message, ToolCall, ToolSpec
+
+
+def _carried(messages: list[Message]) -> Carried | None:
+    return carried(CallContext(ToolCall(name="send_email"), messages))
 
 
 def _spec(name: str, *args: str) -> ToolSpec:
@@ -37,14 +42,14 @@ def check() -> CarryCheck:
 
 def test_the_note_the_request_names_is_read_before_the_message():
     messages = _messages(REQUEST, ("search_notes", FOUND))
-    assert check().reads_first(SEND, messages) == (ReadFirst("note", "note_id", 5),)
-    assert check().expected(SEND, messages) == {}  # its text is not in view yet
+    assert check().reads_first(CallContext.before(SEND, messages)) == (ReadFirst("note", "note_id", 5),)
+    assert check().expected(CallContext.before(SEND, messages)) == {}  # its text is not in view yet
 
 
 def test_once_read_the_message_carries_the_notes_title_and_text():
     messages = _messages(REQUEST, ("search_notes", FOUND), ("read_note", READ))
-    assert check().reads_first(SEND, messages) == ()
-    assert check().expected(SEND, messages) == {
+    assert check().reads_first(CallContext.before(SEND, messages)) == ()
+    assert check().expected(CallContext.before(SEND, messages)) == {
         "body": {"enum": ["Piranesi; Middlemarch"]}, "subject": {"enum": ["Books to read"]}}
     junk = ToolCall(name="send_email", arguments={"to": "j@x.example", "subject": "Jamie",
                                                   "body": "Partner"})
@@ -59,20 +64,20 @@ def test_a_file_copied_into_a_new_note_is_read_by_its_path():
     request = "Copy my Hamburg packing list from the files into a new note"
     found = ("search_files", [{"path": "personal/packing_list.txt", "text": ""}])
     messages = _messages(request, found)
-    assert check().reads_first(NOTE, messages) == (
+    assert check().reads_first(CallContext.before(NOTE, messages)) == (
         ReadFirst("file", "path", "personal/packing_list.txt"),)
     read = ("read_file", {"path": "personal/packing_list.txt", "size": 30, "truncated": False,
                           "content": "Hamburg weekend:\n- charger\n"})
-    assert check().expected(NOTE, _messages(request, found, read)) == {
+    assert check().expected(CallContext.before(NOTE, _messages(request, found, read))) == {
         "body": {"enum": ["Hamburg weekend:\n- charger"]}}
 
 
 def test_nothing_is_carried_without_a_source_a_fitting_item_or_a_whole_short_text():
-    assert carried(_messages("send jamie the plan", ("search_notes", FOUND))) is None
-    assert carried(_messages("send jamie my taxes from my notes", ("search_notes", FOUND))) is None
+    assert _carried(_messages("send jamie the plan", ("search_notes", FOUND))) is None
+    assert _carried(_messages("send jamie my taxes from my notes", ("search_notes", FOUND))) is None
     # a value inside a named file is not the file's whole text
     value = "email Dan the p95 from the last week in latency_numbers.csv"
-    assert carried(_messages(value, ("search_files", [{"path": "latency_numbers.csv"}]))) is None
+    assert _carried(_messages(value, ("search_files", [{"path": "latency_numbers.csv"}]))) is None
     cut = ("read_note", {**READ, "body": "x" * 5000})
-    item = carried(_messages(REQUEST, ("search_notes", FOUND), cut))
+    item = _carried(_messages(REQUEST, ("search_notes", FOUND), cut))
     assert item is not None and item.text is None

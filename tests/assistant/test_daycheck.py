@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from botpsy.agent.rules import CallContext
 from botpsy.assistant.daycheck import DayCheck, named_times
 from botpsy.types import Message, ToolCall
 
@@ -260,7 +261,7 @@ def _spec(name: str, *args: str):
 
 def test_a_new_item_is_held_to_the_named_day_and_times_before_its_first_call(check):
     said = _said("Put a dentist appointment in my calendar on Friday from 10:00 to 11:00.")
-    held = check.expected(_spec("create_event", "title", "start", "end"), said)
+    held = check.expected(CallContext.before(_spec("create_event", "title", "start", "end"), said))
     assert set(held) == {"start", "end"}  # the title is the model's to write
     assert _admits(held["start"], "2026-12-04T10:00") and _admits(held["start"], "2026-12-04 11:00")
     assert not _admits(held["start"], "2026-12-06T10:00")  # Sunday: the check refuses it
@@ -270,19 +271,19 @@ def test_a_new_item_is_held_to_the_named_day_and_times_before_its_first_call(che
 
 
 def test_one_day_at_one_time_and_an_evening_past_midnight(check):
-    held = check.expected(_spec("add_reminder", "text", "due"),
-                          _said("Remind me to call Anna tomorrow at 9am"))
+    held = check.expected(CallContext.before(_spec("add_reminder", "text", "due"),
+                          _said("Remind me to call Anna tomorrow at 9am")))
     assert _admits(held["due"], "2026-12-04T09:00") and not _admits(held["due"], "2026-12-04")
-    party = check.expected(_spec("create_event", "title", "start", "end"),
-                           _said("Party tonight from 22:00 until 2am"))
+    party = check.expected(CallContext.before(_spec("create_event", "title", "start", "end"),
+                           _said("Party tonight from 22:00 until 2am")))
     assert _admits(party["start"], "2026-12-03T22:00")
     assert _admits(party["end"], "2026-12-04T02:00")  # the check lets it run past midnight
 
 
 def test_a_span_holds_the_start_to_its_start_and_the_end_to_its_end(check):
     """ "block thursday 2-4pm" was written 16:00-17:00: the span's end read as the start."""
-    held = check.expected(_spec("create_event", "title", "start", "end"),
-                          _said("block friday 2-4pm for deep work"))
+    held = check.expected(CallContext.before(_spec("create_event", "title", "start", "end"),
+                          _said("block friday 2-4pm for deep work")))
     assert _admits(held["start"], "2026-12-04T14:00")
     assert not _admits(held["start"], "2026-12-04T16:00")
     assert _admits(held["end"], "2026-12-04T16:00") and not _admits(held["end"], "17:00")
@@ -295,22 +296,22 @@ def test_a_span_holds_the_start_to_its_start_and_the_end_to_its_end(check):
 def test_a_time_without_a_day_is_its_next_showing(check):
     """ "at 8 remind me to ..." at 09:20 made a reminder with no due at all."""
     said = _said("at 8 remind me to print the train tickets")
-    assert check.expected(_spec("add_reminder", "text", "due"), said) == {
+    assert check.expected(CallContext.before(_spec("add_reminder", "text", "due"), said)) == {
         "due": {"enum": ["2026-12-04T08:00"]}}
     takes = DayCheck(lambda: BERLIN, lambda: THURSDAY, lambda name: {"text", "due"})
     refused = takes(ToolCall(name="add_reminder", arguments={"text": "print the tickets"}), said)
     assert refused is not None and refused.narrow == {"due": {"enum": ["2026-12-04T08:00"]}}
     later = _said("remind me at 15:00 to stretch")
-    assert check.expected(_spec("add_reminder", "text", "due"), later) == {
+    assert check.expected(CallContext.before(_spec("add_reminder", "text", "due"), later)) == {
         "due": {"enum": ["2026-12-03T15:00"]}}
     # counted from another item: its own check's, not the time named
-    assert check.expected(_spec("add_reminder", "text", "due"),
-                          _said("remind me 30 minutes before my 3pm call")) == {}
+    assert check.expected(CallContext.before(_spec("add_reminder", "text", "due"),
+                          _said("remind me 30 minutes before my 3pm call"))) == {}
 
 
 def test_a_bare_hour_tonight_is_in_the_evening(check):
-    held = check.expected(_spec("add_reminder", "text", "due"),
-                          _said("remind me to call mum tonight at 7"))
+    held = check.expected(CallContext.before(_spec("add_reminder", "text", "due"),
+                          _said("remind me to call mum tonight at 7")))
     assert _admits(held["due"], "2026-12-03T19:00")
     assert not _admits(held["due"], "2026-12-03T07:00")
 
@@ -321,12 +322,12 @@ def test_a_bare_hour_tonight_is_in_the_evening(check):
     ("list_events", "What did I have on the calendar last week?"),  # the past: not held
 ])
 def test_nothing_is_held_where_the_request_fixes_nothing_for_a_new_item(check, name, text):
-    assert check.expected(_spec(name, "start", "end"), _said(text)) == {}
+    assert check.expected(CallContext.before(_spec(name, "start", "end"), _said(text))) == {}
 
 
 def test_a_lookup_is_held_to_the_named_day(check):
     """Today is Thursday 2026-12-03 in these tests: "Friday" is tomorrow."""
-    held = check.expected(_spec("list_events", "start", "end"), _said("What's on Friday?"))
+    held = check.expected(CallContext.before(_spec("list_events", "start", "end"), _said("What's on Friday?")))
     assert _admits(held["start"], "2026-12-04") and _admits(held["start"], "2026-12-04T00:00")
     assert not _admits(held["start"], "2026-12-03")  # from today: more than was asked
     assert not _admits(held["start"], "2025-03-04")  # a range that misses Friday: refused
@@ -353,8 +354,8 @@ def test_a_lookup_cut_at_a_time_the_request_does_not_name_looks_at_the_whole_day
 
 
 def test_a_lookup_for_what_is_coming_starts_today(check):
-    held = check.expected(_spec("list_events", "start", "end"),
-                          _said("Find my meeting with Priya and remind me an hour before it"))
+    held = check.expected(CallContext.before(_spec("list_events", "start", "end"),
+                          _said("Find my meeting with Priya and remind me an hour before it")))
     assert _admits(held["start"], "2026-12-03") and not _admits(held["start"], "2025-03-04")
     assert _admits(held["end"], "2027-01-31") and not _admits(held["end"], "2025-03-15")
     refused = check(ToolCall(name="list_events", arguments={"start": "2025-03-04",

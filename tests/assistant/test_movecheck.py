@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from botpsy.agent.rules import CallContext
 from botpsy.assistant.movecheck import MoveCheck
 from botpsy.types import Message, ToolCall, ToolSpec
 
@@ -45,9 +46,13 @@ def _found(request: str, *events: dict) -> list[Message]:
     ('Rename the design review to "API review"', REVIEW, {"title": "API review"}),
     ("Actually make lunch with Jonas start at 12:00, same end time", LUNCH,
      {"start": "2026-12-10T12:00", "end": "2026-12-10T13:30"}),
+    ("push lunch with Jonas back an hour", LUNCH,  # a move by a length, the length kept
+     {"start": "2026-12-10T13:30", "end": "2026-12-10T14:30"}),
+    ("the design review, 30 minutes earlier please", REVIEW,
+     {"start": "2026-12-11T14:30", "end": "2026-12-11T15:30"}),
 ])
 def test_the_change_the_request_fixes(check, request_text, event, expected):
-    held = check.expected(UPDATE, _found(request_text, event))
+    held = check.expected(CallContext.before(UPDATE, _found(request_text, event)))
     expected = {"event_id": event["id"], **expected}  # the event found is the one changed
     assert held == {arg: {"enum": [value]} for arg, value in expected.items()}
 
@@ -56,7 +61,7 @@ def test_an_event_named_by_its_time_is_the_one_changed(check):
     """"My 3pm on Friday got pushed to 4": no word of the request is in its title."""
     other = {**REVIEW, "id": 13, "title": "Board slides", "start": "2026-12-11T10:00+01:00",
              "end": "2026-12-11T11:00+01:00"}
-    held = check.expected(UPDATE, _found("my 3pm on friday got pushed to 4", other, REVIEW))
+    held = check.expected(CallContext.before(UPDATE, _found("my 3pm on friday got pushed to 4", other, REVIEW)))
     assert held == {"event_id": {"enum": [12]}, "start": {"enum": ["2026-12-11T16:00"]},
                     "end": {"enum": ["2026-12-11T17:00"]}}
 
@@ -75,4 +80,4 @@ def test_an_update_that_changes_nothing_is_refused_and_narrowed(check):
                                                           "start": "2026-12-10T13:00"})
     assert check(start_only, said) is None  # the tool keeps the length of a moved event
     assert check(same, _found("What's the lunch with Jonas about?", LUNCH)) is None
-    assert check.expected(UPDATE, _found("Lunch with Jonas", LUNCH)) == {}
+    assert check.expected(CallContext.before(UPDATE, _found("Lunch with Jonas", LUNCH))) == {}

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from botpsy.agent.rules import CallContext
 from botpsy.assistant.phonecheck import PhoneCheck, shown_numbers
 from botpsy.types import Message, ToolCall
 
@@ -52,7 +53,7 @@ def test_a_made_up_number_is_narrowed_to_the_numbers_shown():
                      {"id": 9, "body": "Mia Kraus, +49 170 5550 199"})
     why = PhoneCheck()(_add(phone="123456789"), messages)
     assert why.narrow == {"phone": {"enum": ["+49 170 5550 199"]}}
-    assert shown_numbers(messages) == ["+49 170 5550 199"]
+    assert shown_numbers(CallContext(_add(), messages)) == ["+49 170 5550 199"]
 
 
 def test_lookups_are_not_checked():
@@ -68,6 +69,6 @@ def test_with_no_number_in_view_a_new_contacts_phone_is_held_to_null():
     spec = ToolSpec(name="add_contact", description="d", parameters={
         "type": "object", "required": ["name"],
         "properties": {"name": {"type": "string"}, "phone": {"type": ["string", "null"]}}})
-    assert PhoneCheck().expected(spec, _said("Save Ines Kaya, ines@x.example")) == {
+    assert PhoneCheck().expected(CallContext.before(spec, _said("Save Ines Kaya, ines@x.example"))) == {
         "phone": {"type": "null"}}
-    assert PhoneCheck().expected(spec, _said("Save Ines Kaya, +49 151 5550 330")) == {}
+    assert PhoneCheck().expected(CallContext.before(spec, _said("Save Ines Kaya, +49 151 5550 330"))) == {}

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from botpsy.agent.rules import CallContext
 from botpsy.assistant.titlecheck import TitleCheck, asked_titles, says_only_when
 from botpsy.types import Message, ToolCall, ToolSpec
 
@@ -247,14 +248,12 @@ def test_a_text_that_copies_the_title_of_what_a_lookup_showed_is_refused():
 
 def test_a_title_the_request_names_in_quotes_is_the_new_items_title():
     from botpsy.assistant.titlecheck import TitleCheck, named_title
-    assert named_title("copy my gift ideas into a new note called 'for sam - dad bday'") == (
-        "for sam - dad bday")
-    assert named_title("new note 'xmas cards' -> aunt rosa") == "xmas cards"
+    assert named_title("a new note called 'a' and another called 'b'") == "a"
     assert named_title("add 'call the bank' to todo.md") is None
     note = ToolSpec(name="create_note", description="d", parameters={
         "type": "object", "properties": {"title": {"type": "string"}, "body": {"type": "string"}}})
     messages = [Message(role="user", content="copy it into a new note called 'for sam'")]
-    assert TitleCheck().expected(note, messages) == {"title": {"enum": ["for sam"]}}
+    assert TitleCheck().expected(CallContext.before(note, messages)) == {"title": {"enum": ["for sam"]}}
     wrong = ToolCall(name="create_note", arguments={"title": "Gift Ideas", "body": "x"})
     assert TitleCheck()(wrong, messages).narrow == {"title": {"enum": ["for sam"]}}
 
@@ -264,3 +263,27 @@ def test_a_reminder_timed_from_an_event_names_no_text_of_its_own():
     assert asked_titles("when is the parent teacher thing? set me a reminder an hour before it") == []
     assert asked_titles("remind me an hour before my dentist appointment to bring the card") == [
         "bring the card"]
+
+
+def test_an_append_that_leaves_out_part_of_what_is_added_is_held_to_all_of_it():
+    request = "add oat milk and bananas to the groceries"
+    messages = [Message(role="user", content=request)]
+    cut = ToolCall(name="append_to_note", arguments={"note_id": 2, "text": "bananas"})
+    assert TitleCheck()(cut, messages).narrow == {"text": {"enum": ["oat milk and bananas"]}}
+    whole = ToolCall(name="append_to_note", arguments={"note_id": 2,
+                                                       "text": "oat milk and bananas"})
+    assert TitleCheck()(whole, messages) is None
+    other = ToolCall(name="append_to_note", arguments={"note_id": 2, "text": "oat milk, bananas"})
+    assert TitleCheck()(other, messages) is None  # every word is there
+
+
+def test_after_one_of_several_items_the_next_is_one_not_made_yet():
+    request = "todo: new batteries for the smoke alarm. oh and remind me wed 7am to take the bins out"
+    reminder = ToolSpec(name="add_reminder", description="d", parameters={
+        "type": "object", "properties": {"text": {"type": "string"}, "due": {"type": "string"}}})
+    first = [Message(role="user", content=request)]
+    assert TitleCheck().expected(CallContext.before(reminder, first)) == {}  # nothing made yet
+    made = _listed(request, "add_reminder",
+                   {"id": 8, "text": "new batteries for the smoke alarm", "done": False})
+    assert TitleCheck().expected(CallContext.before(reminder, made)) == {
+        "text": {"enum": ["take the bins out"]}}

@@ -22,9 +22,12 @@ import copy
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from botpsy.types import Message, ToolCall, ToolSpec
+
+if TYPE_CHECKING:  # the rules' registry reads this module's protocols
+    from botpsy.agent.rules import CallContext
 
 
 @dataclass(frozen=True)
@@ -60,11 +63,12 @@ CallCheck = Callable[[ToolCall, list[Message]], "str | Refusal | None"]
 
 @runtime_checkable
 class Anticipating(Protocol):
-    """A call check that can say, before a call of ``spec`` is made, the schema keywords
+    """A call check that can say, before a call of a tool is made (``context``: a
+    ``CallContext.before`` the call, the tool's spec and the conversation), the schema keywords
     its arguments must meet for the check to pass (empty: nothing is fixed yet). Only
     what the check would refuse may be excluded: a value it accepts must stay writable."""
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> Mapping[str, Mapping[str, Any]]:
+    def expected(self, context: CallContext) -> Mapping[str, Mapping[str, Any]]:
         ...
 
 
@@ -74,7 +78,7 @@ class Prerequisite(Protocol):
     ``spec`` can be right ("remind me an hour before my dentist appointment": the
     appointment's start; ``("event",)``), and nothing once they are in view."""
 
-    def needs_first(self, spec: ToolSpec, messages: list[Message]) -> tuple[str, ...]:
+    def needs_first(self, context: CallContext) -> tuple[str, ...]:
         ...
 
 
@@ -94,7 +98,7 @@ class Reading(Protocol):
     before a call of ``spec`` can be right ("send jamie my reading list from my notes":
     the note's text, of which a search shows a snippet), and nothing once they are read."""
 
-    def reads_first(self, spec: ToolSpec, messages: list[Message]) -> tuple[ReadFirst, ...]:
+    def reads_first(self, context: CallContext) -> tuple[ReadFirst, ...]:
         ...
 
 

@@ -36,6 +36,7 @@ from botpsy.agent.selection import (
     FAMILY_ALIASES,
     LOOK_VERBS,
     NOT_NAMES,
+    RELATIONS,
     STOPWORDS,
     commands,
     list_target,
@@ -47,6 +48,7 @@ from botpsy.extract import ids
 from botpsy.language import DAY_PARTS, RELATIVE_DAYS
 from botpsy.safety.taint import AGENT_SOURCE
 from botpsy.tools import ToolRegistry
+from botpsy.tools.registry import finders_in_words
 from botpsy.types import Message, ToolCall, ToolSpec
 
 if TYPE_CHECKING:  # the rules module reads this one; a rule only reads its context
@@ -87,6 +89,9 @@ _NEW_VALUE = re.compile(r"\b(?:to|as|called|named|titled|it)\s+(['\"\u2018\u201c
                         r"(?:\1|[\u2019\u201d])(?!\w)", re.IGNORECASE)
 # "isn't", "Mom's", "we'll": the tail after the apostrophe (straight or curly)
 _CONTRACTION = re.compile(r"n['’]t\b|['’](?:s|re|ll|ve|d|m)\b", re.IGNORECASE)
+# A relation the user names as theirs ("my brother", "our landlord"): one person the contacts
+# know by it (``selection.RELATIONS``)
+_MY_RELATION = re.compile(r"\b(?:my|our)\s+(" + "|".join(RELATIONS) + r")\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -306,8 +311,7 @@ def refusal_for(why: str, arg: str, fitting: list[Item], finder_names: list[str]
         return Refusal(f"{why}; the items that match the request: {shown}",
                        {arg: {"enum": [i.id for i in fitting]}})
     named = tuple(finder_names[:2])
-    hint = "; ".join(f"{name} gives the ids" for name in named)
-    return Refusal(why, finders=named, hint=hint)
+    return Refusal(why, finders=named, hint=finders_in_words(named))
 
 
 def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]:
@@ -413,9 +417,12 @@ def search_terms(said: str, family: str) -> list[str]:
 
 def contact_words(text: str) -> list[str]:
     """The people a request needs a contact card of: whose address or number it asks for
-    ("Nora's email address" -> "Nora"), then who it writes to (``recipient_words``)."""
+    ("Nora's email address" -> "Nora"), then who it writes to (``recipient_words``); when it
+    names neither, the relations it names ("remind me to call my brother, and put his
+    number in the reminder" -> "brother": a card's notes say "Brother.")."""
     owners = [m.group("owner") for m in CONTACT_FIELD.finditer(text)]
-    return list(dict.fromkeys([*owners, *recipient_words(text)]))
+    people = list(dict.fromkeys([*owners, *recipient_words(text)]))
+    return people or list(dict.fromkeys(m.group(1).lower() for m in _MY_RELATION.finditer(text)))
 
 
 def recipient_words(text: str) -> list[str]:

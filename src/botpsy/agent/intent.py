@@ -35,6 +35,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import recipient_words, result_objects, user_text, words
@@ -58,7 +59,10 @@ from botpsy.agent.selection import (
 )
 from botpsy.extract import EMAIL_ADDRESS
 from botpsy.safety.taint import AGENT_SOURCE
-from botpsy.types import Message, ToolCall, ToolSpec
+from botpsy.types import Message, ToolCall
+
+if TYPE_CHECKING:  # the rules' registry reads this module
+    from botpsy.agent.rules import CallContext
 
 # Verbs of tools that find rather than write, beyond the look verbs ("find_free_slots").
 FINDING_VERBS = frozenset({"find", "check"})
@@ -194,11 +198,12 @@ class IntentCheck:
         recipients = recipient_words(latest_request(messages))
         return fitting_addresses(messages, " ".join(recipients) if recipients else said)
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, list]]:
+    def expected(self, context: CallContext) -> dict[str, dict[str, list]]:
         """Before a draft or send: its recipient held to the addresses of the person the
         request names, once a lookup showed them, and its subject and body to the message
         the request dictates ("... that my laptop charger is broken": ``dictated``)
         (``agent.checks.Anticipating``)."""
+        spec, messages = context.tool, context.messages
         if writes(spec.name) is None:
             return {}
         properties = (spec.parameters or {}).get("properties") or {}

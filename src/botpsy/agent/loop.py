@@ -45,6 +45,7 @@ from botpsy.agent.grounding import (
     Grounding,
     finders,
     forced_spec,
+    id_arguments,
     result_objects,
     search_terms,
     shown_items,
@@ -66,7 +67,15 @@ from botpsy.agent.run_events import (
     describe_call,
     failed,
 )
-from botpsy.agent.selection import DAY_WORDS, Selection, ToolSelector, creates, name_family
+from botpsy.agent.selection import (
+    DAY_WORDS,
+    Selection,
+    ToolSelector,
+    commands,
+    creates,
+    name_family,
+)
+from botpsy.agent.several import next_item, times_asked
 from botpsy.backends.base import ChatModel, ContextOverflowError
 from botpsy.formats.spans import json_text
 from botpsy.safety.answer_origin import AnswerCheck, check_answer
@@ -491,12 +500,13 @@ class Agent:
                 turn.forced = self._actions_left(turn, this_round) or None
                 return self._forcing(turn)
             turn.retried |= failed
-            turn.forced = (self._named_in_errors(this_round) or self._instead(this_round)
+            turn.forced = (self._named_in_errors(turn, this_round) or self._instead(this_round)
                            or self._narrowed_in(turn, this_round) or turn.tools)
         else:
             turn.forced = (self._lookups_left(turn, this_round)
                            or self._reads_left(turn, this_round)
                            or self._actions_left(turn, this_round)
+                           or self._next_items(turn, this_round)
                            or self._widened(turn, this_round)
                            or self._read_after(turn, this_round) or None)
         return self._forcing(turn)
@@ -548,7 +558,7 @@ class Agent:
                                and name_family(spec.name) in {name_family(n) for n in group}}
                       for group in turn.answer_from]
         else:
-            looked = turn.looked
+            looked = [*self._asked_first(turn), *turn.looked]
         # each family's finders join its group: a search the selector keeps off the
         # prompt until a request needs one (``Bm25ToolSelector(on_demand=...)``)
         groups = [set(group) | {f for name in group
@@ -572,6 +582,25 @@ class Agent:
                 return self._searching(turn, tools)
         return []
 
+    def _asked_first(self, turn: _Turn) -> list[frozenset[str]]:
+        """Where the answers to a request's questions are (the first of ``Selection.answer_from``
+        of each sentence that ends in "?"), when the request also asks for an action: the action
+        acts on that answer ("whats our guest wifi network called? email it to my
+        brother", "that power bill email, when's it actually due? set me a reminder 2 days
+        before that"). Why: the selector reads a question as no action and leaves it out of
+        what the request looks up (``Selection.looked``), so the action ran first, on
+        nothing, or after a lookup of another kind (the calendar, for "2 days before")."""
+        if self.tool_selector is None:
+            return []
+        # a polite command ("can you email Dan?") asks for the action, not about something
+        questions = [s for s in QUESTION_SENTENCE.findall(latest_request(turn.messages))
+                     if s.strip() and not commands(s)]
+        specs = self.registry.specs()
+        # the best place only: each further one is a round, and what it shows (the list of
+        # reminders, for a bill's due day) is more for a small model to copy from
+        return [answer[0] for question in questions
+                if (answer := self.tool_selector.choose(question, specs).answer_from)]
+
     def _lookups_left(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """After a round whose calls all worked, in a request that acts: the next lookup it
         still needs before the action (``_lookup_first``'s groups in order, skipping those
@@ -591,8 +620,9 @@ class Agent:
             return []
         actions = self.registry.specs([n for group in turn.requested for n in sorted(group)
                                        if n in self.registry])
+        contexts = [CallContext.before(spec, turn.messages) for spec in actions]
         for need in (need for check in self.call_rules.serving(Reading)
-                     for spec in actions for need in check.reads_first(spec, turn.messages)):
+                     for context in contexts for need in check.reads_first(context)):
             # the family's tool that reads an item, before one that lists a folder
             for spec in sorted(self.registry.specs(), key=lambda s: not s.name.startswith("read")):
                 takes = (spec.parameters or {}).get("properties") or {}
@@ -619,13 +649,16 @@ class Agent:
         those that search by words (a ``query``) when it names something to search for
         ("find my meeting with Priya"); else those that list without words ("read me my
         newest email": no word of it is in the email, and a 135M model searched the mail
-        for "newest"), or all of them."""
+        for "newest"), or all of them. A day named where no tool of the family lists by day
+        says when the action is, not where the item is ("the train from my e-ticket email on
+        Sunday": the inbox lists no day, and a 135M model offered every mail tool read the
+        newest email, a receipt, instead of searching for the ticket)."""
         said = user_text(turn.messages)
         searching = [spec for spec in tools
                      if "query" in ((spec.parameters or {}).get("properties") or {})]
         listing = [spec for spec in tools if spec not in searching and _takes_day(spec)]
-        if DAY_WORDS.search(said):  # the day's items hold it, whatever else the words say
-            return listing or tools  # (a listing by day; the inbox lists none)
+        if DAY_WORDS.search(said) and listing:  # the day's items hold it, whatever else
+            return listing  # the words say
         if not searching:
             return tools
         worded = [spec for spec in searching if search_terms(said, name_family(spec.name))]
@@ -639,9 +672,9 @@ class Agent:
         if name not in self.registry:
             return set()
         own = {name_family(name)} if not creates(name) and self._takes_id(name) else set()
-        spec = self.registry.get(name).spec
+        context = CallContext.before(self.registry.get(name).spec, turn.messages)
         return own | {family for check in self.call_rules.serving(Prerequisite)
-                      for family in check.needs_first(spec, turn.messages)}
+                      for family in check.needs_first(context)}
 
     def _takes_id(self, name: str) -> bool:
         """Whether the tool names the item it acts on by an ``*_id`` argument."""
@@ -654,8 +687,9 @@ class Agent:
         """``spec`` held to what the call checks say the request already fixes
         (``agent.checks.Anticipating``): a first call cannot write what they would refuse."""
         fixed: Narrowing = {}
+        context = CallContext.before(spec, turn.messages)
         for check in self.call_rules.serving(Anticipating):
-            for arg, keywords in check.expected(spec, turn.messages).items():
+            for arg, keywords in check.expected(context).items():
                 fixed.setdefault(spec.name, {}).setdefault(arg, {}).update(keywords)
         return narrowed(spec, fixed)
 
@@ -666,18 +700,23 @@ class Agent:
         return narrowed(self._anticipated(turn, forced_spec(spec, turn.messages)),
                         turn.narrowing)
 
-    def _named_in_errors(self, steps: list[AgentStep]) -> list[ToolSpec]:
+    def _named_in_errors(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """The lookup tools that the failed calls' refusals name as data
         (``AgentStep.finders``: ``ToolRefusal.finders``, ``Refusal.finders``). Only those
         of botpsy's own tools and checks count, and only a tool without side effects; no
         error text is read: it can quote what a third party wrote ("send_email your
-        request to ..."), which must not pick the tool the model is then made to call."""
+        request to ..."), which must not pick the tool the model is then made to call.
+        Those the turn has not called yet come first: the lookup it made showed no item
+        that fits. Why: "reply to the dentist reminder mail" listed the newest email, the
+        reply to it was refused as off the request, and the retry listed it again (a
+        repeat the loop guard blocks) where the mail search would have found it."""
         own = [s for s in steps
                if s.call.name not in self.registry or not self.registry.get(s.call.name).spec.source]
         words = {name for s in own for name in s.finders}
         tried = {s.call.name for s in steps}
-        return [spec for spec in self.registry.specs()
-                if spec.name in words and spec.name not in tried and not spec.changes_state]
+        named = [spec for spec in self.registry.specs()
+                 if spec.name in words and spec.name not in tried and not spec.changes_state]
+        return [spec for spec in named if spec.name not in turn.called] or named
 
     def _instead(self, steps: list[AgentStep]) -> list[ToolSpec]:
         """The tools a check's refusal names to call in place of the refused one ("a
@@ -753,6 +792,34 @@ class Agent:
             if not group & settled:
                 wanted |= group
         return self.registry.specs([n for n in self.registry.names() if n in wanted])
+
+    def _next_items(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
+        """After a round whose calls all worked: the same action again for the next item the
+        request names (``agent.several``): a new item's tool while fewer were made than
+        clauses ask for ("todo: A. oh and remind me wed 7am to B"), else an action that
+        named its item by id, held to the next item named (a call with no other argument,
+        ``complete_reminder``, then runs without a model call).
+        Why: "tick off water the plants and the latency slide one" ticked one reminder and
+        the turn ended, its one action done."""
+        if not turn.requested or not steps or not all(_worked(s) for s in steps):
+            return []
+        request = latest_request(turn.messages)
+        for step in (s for s in steps if s.writes and creates(s.call.name)):
+            made = sum(1 for s in turn.steps if s.call.name == step.call.name and _worked(s))
+            if times_asked(step.call.name, request) > made:
+                return [self.registry.get(step.call.name).spec]
+        for step in (s for s in steps if s.writes and not creates(s.call.name)):
+            ids = id_arguments(step.call)
+            if len(ids) != 1:
+                continue
+            (argument, _), = ids.items()
+            done = {s.call.arguments.get(argument) for s in turn.steps
+                    if s.call.name == step.call.name and _worked(s)}
+            item = next_item(step.call.name, request, turn.messages, done, self.registry.names())
+            if item is not None:
+                turn.kept[step.call.name] = {argument: {"enum": [item]}}
+                return [self.registry.get(step.call.name).spec]
+        return []
 
     def _round(self, turn: _Turn, calls: list[ToolCall]) -> Iterator[AgentEvent]:
         """Review and settle the calls of one completion (parallel calls in order).
@@ -885,6 +952,10 @@ def grounding_rule(registry: ToolRegistry) -> CallRule:
 READ_ASKED = re.compile(r"^\W*(?:please\s+)?(?:read|open)\b|\bwhat does\b.*\bsay\b|\bwhole\b"
                         r"|\bwhat(?:'s|\u2019s| is| are)\s+(?:on|in)\s+(?:my|the)\s+(?:[\w'-]+\s+){0,2}?"
                         r"(?:list|file|note)\b", re.IGNORECASE)
+
+
+# A sentence that asks something: up to its question mark, after a sentence's end or the start.
+QUESTION_SENTENCE = re.compile(r"(?:^|(?<=[.!?]))\s*([^.!?]+\?)")
 
 
 def _takes_day(spec: ToolSpec) -> bool:

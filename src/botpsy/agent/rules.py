@@ -17,14 +17,17 @@ keep). A rule may also serve the optional protocols of ``agent.checks``
 rules that serve one (``CallRules.serving``) and probes nothing else.
 
 The provenance of a call is read once (``CallContext``): the conversation, the latest
-request, the user's words, the items results showed, and the taint tracker's verdict and
-argument traces; a rule that implements ``ContextRule.judge`` reads it from there, a
-plain ``(call, messages)`` callable still works.
+request, the user's words, the items and objects results showed, the typed values (addresses,
+phone numbers ...) the user wrote or a result showed, and the taint tracker's verdict and
+argument traces. Every rule of the assistant implements ``ContextRule.judge`` and reads them
+from there (``ContextCheck`` keeps it callable as a plain ``(call, messages)`` check, which
+still works as a rule too); the optional protocols read the context of the call about to be
+written (``CallContext.before``), built once per tool for every rule that serves them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
@@ -40,7 +43,7 @@ from botpsy.agent.checks import (
     kept_arguments,
     said_arguments,
 )
-from botpsy.agent.grounding import Item, shown_items, user_text
+from botpsy.agent.grounding import Item, result_objects, shown_items, user_text
 from botpsy.agent.intent import latest_request
 from botpsy.safety.argument_origin import ArgumentTrace
 from botpsy.safety.taint import TaintTracker, TaintVerdict
@@ -49,6 +52,10 @@ from botpsy.types import Message, ToolCall, ToolSpec
 T = TypeVar("T")
 # The optional protocols a rule may serve besides judging a call (``agent.checks``).
 PROTOCOLS: tuple[type, ...] = (Anticipating, Prerequisite, Reading)
+
+
+def _content(message: Message) -> str:
+    return message.content
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,20 @@ class CallContext:
     spec: ToolSpec | None = None
     taint: TaintVerdict | None = None
     tracker: TaintTracker | None = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def before(cls, spec: ToolSpec, messages: list[Message]) -> CallContext:
+        """The context of a call of ``spec``'s tool about to be written (no arguments
+        yet): what the optional protocols (``expected``, ``needs_first`` ...) read."""
+        return cls(ToolCall(name=spec.name), messages, spec)
+
+    @property
+    def tool(self) -> ToolSpec:
+        """The spec of the tool called: every context the loop builds has it, and so does
+        one ``before`` a call."""
+        if self.spec is None:
+            raise ValueError(f"no spec in the context of {self.call.name!r}")
+        return self.spec
 
     @cached_property
     def request(self) -> str:
@@ -80,6 +101,37 @@ class CallContext:
         return tuple(shown_items(self.messages))
 
     @cached_property
+    def objects(self) -> tuple[tuple[str, dict], ...]:
+        """Every JSON object the conversation's tool results showed, with the family of the
+        tool that showed it (ids or not: a file listing's entries, a contact's card)."""
+        return tuple(result_objects(self.messages, with_id=False))
+
+    @cached_property
+    def id_objects(self) -> tuple[tuple[str, dict], ...]:
+        """Those of ``objects`` that are the store's items (with an integer ``id``)."""
+        return tuple(result_objects(self.messages))
+
+    @cached_property
+    def results(self) -> tuple[Message, ...]:
+        """The conversation's tool results, in order."""
+        return tuple(m for m in self.messages if m.role == "tool")
+
+    def shown_values(self, find: Callable[[str], Iterable[str]],
+                     key: Callable[[str], Hashable] = str.lower, own: Iterable[str] = (),
+                     read: Callable[[Message], str] = _content) -> list[str]:
+        """Every value of one kind (``find``: an extractor of ``botpsy.extract`` giving the
+        values as written) the conversation holds, each once by ``key``: the user's words
+        first, then the user's ``own`` (the profile's, which the messages do not carry),
+        then what ``read`` takes of each tool result (all of it by default). What a call
+        may rightly write of that kind; a value outside it is made up."""
+        found: dict[Hashable, str] = {}
+        results = " ".join(read(m) for m in self.results)
+        for value in [*find(self.said), *own, *find(results)]:
+            if value:
+                found.setdefault(key(value), value)
+        return list(found.values())
+
+    @cached_property
     def traces(self) -> tuple[ArgumentTrace, ...]:
         """Where each distinctive argument value came from (the taint tracker's reading;
         empty without a tracker)."""
@@ -92,6 +144,18 @@ class ContextRule(Protocol):
 
     def judge(self, context: CallContext) -> str | Refusal | None:
         ...
+
+
+class ContextCheck:
+    """Base of a rule that judges a ``CallContext``, callable as a plain ``CallCheck``
+    too: ``check(call, messages)`` reads the context of that call alone (no spec, no
+    taint), so one judgement serves the registry, the tests and any caller."""
+
+    def judge(self, context: CallContext) -> str | Refusal | None:
+        raise NotImplementedError
+
+    def __call__(self, call: ToolCall, messages: list[Message]) -> str | Refusal | None:
+        return self.judge(CallContext(call, messages))
 
 
 class RuleKind(str, Enum):

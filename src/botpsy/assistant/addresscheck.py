@@ -24,11 +24,11 @@ from collections.abc import Callable, Iterable
 from email import policy
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.grounding import acts_on_items, recipient_words, user_text
-from botpsy.agent.intent import latest_request
+from botpsy.agent.grounding import acts_on_items, recipient_words
+from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import name_family
 from botpsy.extract import emails
-from botpsy.types import Message, ToolCall, ToolSpec
+from botpsy.types import Message
 
 # Arguments that hold addresses; those in _LISTS may hold several.
 _ARGUMENTS = re.compile(r"^(?:to|cc|bcc|recipients?|e_?mail|email_address)$", re.IGNORECASE)
@@ -61,21 +61,25 @@ def written_addresses(value: str) -> list[str]:
 
 
 def shown_addresses(
-    messages: list[Message], own: Iterable[str] = (), families: Iterable[str] | None = None
+    context: CallContext, own: Iterable[str] = (), families: Iterable[str] | None = None
 ) -> list[str]:
     """Every address the conversation shows: the user's words first, then the user's own
     (``own``), then tool results; with ``families``, only the ``email`` fields of the
     results of those tools (what a retry may be offered)."""
-    results = [m.content for m in messages if m.role == "tool"]
-    if families is not None:
-        kept = set(families)
-        results = [" ".join(_EMAIL_FIELD.findall(m.content)) for m in messages
-                   if m.role == "tool" and name_family(m.name or "") in kept]
-    return list(dict.fromkeys([*addresses(user_text(messages)),
-                               *(a.lower() for a in own if a), *addresses(" ".join(results))]))
+    own = [a.lower() for a in own if a]
+    if families is None:
+        return context.shown_values(addresses, own=own)
+    kept = set(families)
+
+    def email_fields(message: Message) -> str:
+        if name_family(message.name or "") not in kept:
+            return ""
+        return " ".join(_EMAIL_FIELD.findall(message.content))
+
+    return context.shown_values(addresses, own=own, read=email_fields)
 
 
-class AddressCheck:
+class AddressCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
     ``own`` gives the user's own addresses (the profile's), which the conversation's
     messages do not carry (they are in the system prompt)."""
@@ -83,13 +87,14 @@ class AddressCheck:
     def __init__(self, own: Callable[[], Iterable[str]] = tuple):
         self._own = own
 
-    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+    def judge(self, context: CallContext) -> Refusal | None:
+        call = context.call
         if not acts_on_items(call.name):
             return None
         written = {arg: written_addresses(value) for arg, value in call.arguments.items()
                    if _ARGUMENTS.match(arg) and isinstance(value, str)}
         own = list(self._own())
-        shown = shown_addresses(messages, own)
+        shown = shown_addresses(context, own)
         wrong = {arg: [a for a in found if a.rstrip(".").lower() not in shown]
                  for arg, found in written.items()}
         wrong = {arg: found for arg, found in wrong.items() if found}
@@ -98,7 +103,7 @@ class AddressCheck:
         found = " and ".join(f"{arg} {found[0]!r}" for arg, found in wrong.items())
         # offered for the retry: only addresses the user gave or a contact lookup showed,
         # never one out of an email's text (where an injection would put its own)
-        offered = shown_addresses(messages, own, families=TRUSTED_FAMILIES)
+        offered = shown_addresses(context, own, families=TRUSTED_FAMILIES)
         if not offered:
             return Refusal(f"{found} is not an address the user wrote or a lookup showed; "
                            "look the address up first")
@@ -107,13 +112,14 @@ class AddressCheck:
                        {arg: address_keywords(offered, arg.lower() in _LISTS) for arg in wrong})
 
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, object]]:
+    def expected(self, context: CallContext) -> dict[str, dict[str, object]]:
         """Before a call of an act tool: its address arguments held to the addresses the
         conversation shows (``agent.checks.Anticipating``), once the user wrote one or a
         contact lookup showed one. Why: shown Dan's card, a 135M model wrote
         ``to="Dan Okafor"``, which no mail tool can read, and spent the turn's retry on it.
         Every address the check accepts stays writable (a sender a mail showed too: the
         gate judges that one); the user's own only when nothing else is shown."""
+        spec = context.tool
         if not acts_on_items(spec.name):
             return {}
         properties = (spec.parameters or {}).get("properties") or {}
@@ -121,28 +127,28 @@ class AddressCheck:
         own = [a.lower() for a in self._own() if a]
         # a held argument must be written: an optional one (a cc, a new contact's email)
         # only when the latest request itself gives an address ("Ines, ines@x.example")
-        given = addresses(latest_request(messages))
+        given = addresses(context.request)
         arguments = [arg for arg in properties if _ARGUMENTS.match(arg)
                      and (arg in required or given)]
-        trusted = [a for a in shown_addresses(messages, families=TRUSTED_FAMILIES)
+        trusted = [a for a in shown_addresses(context, families=TRUSTED_FAMILIES)
                    if a not in own]
         if not arguments or not trusted:
             return {}
-        shown = [a for a in shown_addresses(messages, own) if a not in own] + own
+        shown = [a for a in shown_addresses(context, own) if a not in own] + own
         return {arg: address_keywords(shown, arg.lower() in _LISTS) for arg in arguments}
 
 
-    def needs_first(self, spec: ToolSpec, messages: list[Message]) -> tuple[str, ...]:
+    def needs_first(self, context: CallContext) -> tuple[str, ...]:
         """A draft or send to someone the request names but gives no address for ("let my
         landlord know ..."), with no contact lookup yet: the contacts are looked up first
         (``agent.checks.Prerequisite``)."""
+        spec = context.tool
         properties = (spec.parameters or {}).get("properties") or {}
         if not acts_on_items(spec.name) or not any(_ARGUMENTS.match(a) for a in properties):
             return ()
-        request = latest_request(messages)
-        if addresses(request) or not recipient_words(request):
+        if addresses(context.request) or not recipient_words(context.request):
             return ()
-        shown = shown_addresses(messages, families=TRUSTED_FAMILIES)
+        shown = shown_addresses(context, families=TRUSTED_FAMILIES)
         return () if shown else tuple(sorted(TRUSTED_FAMILIES))
 
 

@@ -25,11 +25,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from botpsy.agent.checks import ReadFirst, Refusal
-from botpsy.agent.grounding import result_objects, words
-from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS, latest_request
+from botpsy.agent.grounding import words
+from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS
+from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates, name_family, source_families
+from botpsy.assistant.cellcheck import asked_cells
 from botpsy.assistant.includecheck import text_argument
-from botpsy.types import Message, ToolCall, ToolSpec
+from botpsy.extract import file_names
+from botpsy.types import ToolSpec
 
 # The kinds whose items hold a text worth carrying, and the field that names one.
 _KEYS = {"note": "note_id", "file": "path"}
@@ -38,8 +41,8 @@ _KEYS = {"note": "note_id", "file": "path"}
 MAX_CARRIED_CHARS = 1500
 _MESSAGE_TOOLS = SEND_TOOLS | {DRAFT_TOOL}
 # "the p95 from the last week in latency_numbers.csv": a value inside the file the request
-# names, not the file's whole text
-_VALUE_IN_FILE = re.compile(r"\b(?:from|in)\s+[\w-]+\.[a-z0-9]{2,4}\b", re.IGNORECASE)
+# names (a file name right after these words), not the file's whole text
+_FROM_OR_IN = re.compile(r"\b(?:from|in)\s+$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -54,17 +57,17 @@ class Carried:
     text: str | None
 
 
-def carried(messages: list[Message]) -> Carried | None:
+def carried(context: CallContext) -> Carried | None:
     """The note or file whose text the latest request asks to carry, once a search of its
     kind showed it (None before, or when no item shown shares a word with the request)."""
-    request = latest_request(messages)
+    request = context.request
     families = [f for f in source_families(request) if f in _KEYS]
-    if not families or _VALUE_IN_FILE.search(request):
-        return None
+    if not families or _value_in_file(request) or asked_cells(context) is not None:
+        return None  # a value inside the file, not its whole text
     wanted = words(request)
     family = families[0]
     best: tuple[int, Carried] | None = None
-    for kind, obj in result_objects(messages, with_id=False):
+    for kind, obj in context.objects:
         found = _item(kind, obj) if kind == family else None
         if found is None:
             continue
@@ -73,7 +76,12 @@ def carried(messages: list[Message]) -> Carried | None:
             best = (score, found)
     if best is None:
         return None
-    return _with_text(best[1], messages)
+    return _with_text(best[1], context)
+
+
+def _value_in_file(request: str) -> bool:
+    """Whether the request asks for something inside a file it names ("... from x.csv")."""
+    return any(_FROM_OR_IN.search(request[:found.span[0]]) for found in file_names(request))
 
 
 def _item(family: str, obj: dict) -> Carried | None:
@@ -86,12 +94,12 @@ def _item(family: str, obj: dict) -> Carried | None:
     return None
 
 
-def _with_text(item: Carried, messages: list[Message]) -> Carried:
+def _with_text(item: Carried, context: CallContext) -> Carried:
     """``item`` with its full text, when a read of it is in view and the text is whole
     and short enough to carry."""
     field = "body" if item.family == "note" else "content"
     key = "id" if item.family == "note" else "path"
-    for family, obj in result_objects(messages, with_id=False):
+    for family, obj in context.objects:
         text = obj.get(field)
         if (family == item.family and obj.get(key) == item.value and isinstance(text, str)
                 and text.strip() and not obj.get("truncated")
@@ -100,25 +108,27 @@ def _with_text(item: Carried, messages: list[Message]) -> Carried:
     return item
 
 
-class CarryCheck:
+class CarryCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
     ``spec_of`` gives a tool's spec by name (None for a tool it does not know)."""
 
     def __init__(self, spec_of: Callable[[str], ToolSpec | None]):
         self._spec_of = spec_of
 
-    def reads_first(self, spec: ToolSpec, messages: list[Message]) -> tuple[ReadFirst, ...]:
+    def reads_first(self, context: CallContext) -> tuple[ReadFirst, ...]:
+        spec = context.tool
         if not _carries(spec):
             return ()
-        item = carried(messages)
+        item = carried(context)
         if item is None or item.text is not None:
             return ()
         return (ReadFirst(item.family, item.key, item.value),)
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, Any]]:
+    def expected(self, context: CallContext) -> dict[str, dict[str, Any]]:
+        spec = context.tool
         if not _carries(spec):
             return {}
-        item = carried(messages)
+        item = carried(context)
         if item is None or item.text is None:
             return {}
         properties = (spec.parameters or {}).get("properties") or {}
@@ -127,11 +137,12 @@ class CarryCheck:
             held["subject"] = {"enum": [item.title]}
         return {arg: keywords for arg, keywords in held.items() if arg in properties}
 
-    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
-        spec = self._spec_of(call.name)
+    def judge(self, context: CallContext) -> Refusal | None:
+        call = context.call
+        spec = context.spec or self._spec_of(call.name)
         if spec is None or not _carries(spec):
             return None
-        item = carried(messages)
+        item = carried(context)
         arg = _text_argument(spec)
         if item is None or item.text is None or arg is None:
             return None

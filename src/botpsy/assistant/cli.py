@@ -18,9 +18,14 @@ from typing import Annotated
 
 import typer
 
+from botpsy.agent.session import SESSIONS_DB
+from botpsy.assistant.demo import seed_demo
+from botpsy.assistant.user_data import DB_NAME, FILES_DIR, AssistantStore
 from botpsy.console import fail
 from botpsy.options import DataDirOpt
 from botpsy.paths import default_data_dir
+from botpsy.safety.provenance import writing_as
+from botpsy.types import Origin
 
 # No callback: the lead mounts this app without a name (``add_typer(app)``), which
 # puts ``init`` straight on the ``botpsy`` command line.
@@ -44,8 +49,6 @@ def init(
     ] = None,
 ) -> None:
     """Create the assistant's database and files folder."""
-    from botpsy.agent.session import SESSIONS_DB
-    from botpsy.assistant.user_data import DB_NAME, FILES_DIR, AssistantStore
 
     target = data_dir if data_dir is not None else default_data_dir()
     if AssistantStore.exists(target) and not force:
@@ -68,8 +71,6 @@ def init(
         fail(f"cannot make a store in {target}: {exc}")
     with store:
         if demo:
-            from botpsy.assistant.demo import seed_demo
-
             summary = seed_demo(store, demo_day)
             typer.echo(
                 f"Demo week around {demo_day}: {summary.emails} emails, "
@@ -104,12 +105,9 @@ def import_data(
     running it again adds no duplicates. Received mail, invitations (METHOD:REQUEST,
     events organised by others) and anything imported --from-others are recorded as
     third-party: reading them makes the assistant ask before it changes anything."""
-    from botpsy.assistant.ics import import_ics
-    from botpsy.assistant.mail_import import import_mail
-    from botpsy.assistant.user_data import AssistantStore
-    from botpsy.assistant.vcard import import_vcards
-    from botpsy.safety.provenance import writing_as
-    from botpsy.types import Origin
+    from botpsy.assistant.ics import import_ics  # lazy: icalendar
+    from botpsy.assistant.mail_import import import_mail  # lazy: startup
+    from botpsy.assistant.vcard import import_vcards  # lazy: vobject
 
     if not path.exists():
         fail(f"no such file or folder: {path}")

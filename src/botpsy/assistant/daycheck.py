@@ -35,13 +35,14 @@ from zoneinfo import ZoneInfo
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
 from botpsy.agent.intent import latest_request
+from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.relative import found_event, mentions_moment, relative_moment
 from botpsy.assistant.timeutil import ParsedTime, parse_end, parse_when
 from botpsy.extract import TimeRange, day_phrases, is_clock_time, time_ranges
 from botpsy.extract import times as found_times
-from botpsy.types import Message, ToolCall, ToolSpec
+from botpsy.types import Message, ToolCall
 
 _AFTER_TOMORROW = re.compile(r"\bday\s+after\s+tomorrow\b", re.IGNORECASE)
 DAY_ARGUMENTS = ("start", "due", "date")
@@ -55,7 +56,7 @@ MAX_OVERNIGHT = timedelta(hours=12)
 _CLOCK = "([01][0-9]|2[0-3]):[0-5][0-9]"
 
 
-class DayCheck:
+class DayCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
     ``tz`` and ``now`` are the store's, so days mean what the tools take them to mean."""
 
@@ -67,7 +68,8 @@ class DayCheck:
         self._now = now
         self._takes = takes
 
-    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+    def judge(self, context: CallContext) -> Refusal | None:
+        call, messages = context.call, context.messages
         relative = self._relative_refusal(call, messages)
         if relative is not None:
             return relative
@@ -75,7 +77,7 @@ class DayCheck:
         if not undated and not any(isinstance(call.arguments.get(a), str)
                                    for a in (*DAY_ARGUMENTS, "end")):
             return None
-        said = user_text(messages)
+        said = context.said
         named = self.named_days(said)
         if not named:
             return self._undated_at_times(undated, messages) or self._past_range(call, messages)
@@ -83,7 +85,7 @@ class DayCheck:
                       if not self._readable(call.arguments.get(arg))}
         acts = acts_on_items(call.name)
         times = named_times(said)
-        wrong = {**self._untimed(call, named, start_times(latest_request(messages))),
+        wrong = {**self._untimed(call, named, start_times(context.request)),
                  **(self._off_days if acts else self._missed_days)(call.arguments, named),
                  **unreadable, **({undated: None} if undated else {})}
         if not wrong:
@@ -91,13 +93,14 @@ class DayCheck:
         # a lookup looks at whole days: its retry writes them, with a time or not
         return self._refusal(call.arguments, wrong, named, times if acts else None)
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, str]]:
+    def expected(self, context: CallContext) -> dict[str, dict[str, str]]:
         """What a call of ``spec`` must write for this check to pass, before it is made:
         for a tool that adds an item, its ``start`` or ``due`` on a day the user named (at
         a time the latest request names, when it names any), its ``end`` on such a day,
         the day after (an evening past midnight) or a bare time, at one of the request's
         times when it names two or more ("from 9:00 to 9:30"), as a refused call's retry
         is held. Nothing when the user named no day, or the tool adds nothing."""
+        spec, messages = context.tool, context.messages
         properties = (spec.parameters or {}).get("properties") or {}
         if not acts_on_items(spec.name):
             return self._expected_range(properties, messages)
@@ -107,8 +110,8 @@ class DayCheck:
         if moment is not None:
             return {arg: {"enum": [f"{moment:%Y-%m-%dT%H:%M}"]}
                     for arg in ("start", "due") if arg in properties}
-        named = self.named_days(user_text(messages))
-        request = latest_request(messages)
+        named = self.named_days(context.said)
+        request = context.request
         if not named:
             coming = self.coming_times(request)
             return {arg: {"enum": coming} for arg in ("start", "due")
@@ -218,11 +221,12 @@ class DayCheck:
         request = latest_request(messages)
         return not self.named_days(user_text(messages)) and not _PAST.search(request)
 
-    def needs_first(self, spec: ToolSpec, messages: list[Message]) -> tuple[str, ...]:
+    def needs_first(self, context: CallContext) -> tuple[str, ...]:
         """A new item whose time the request fixes relative to an event ("half an hour
         before my dentist appointment") needs the event looked up first, until a lookup
         has shown it (``agent.checks.Prerequisite``)."""
-        if not creates(spec.name) or not mentions_moment(latest_request(messages)):
+        spec, messages = context.tool, context.messages
+        if not creates(spec.name) or not mentions_moment(context.request):
             return ()
         return () if found_event(messages, self._tz()) is not None else ("event",)
 

@@ -21,12 +21,12 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.grounding import acts_on_items, user_text
+from botpsy.agent.grounding import acts_on_items
+from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.timeutil import parse_end, parse_when
 from botpsy.extract import durations, values
-from botpsy.types import Message, ToolCall
 
 MINUTE_ARGUMENTS = re.compile(r"^(?:duration(?:_minutes)?|minutes|length_minutes)$")
 
@@ -37,7 +37,7 @@ def named_durations(text: str) -> list[timedelta]:
     return list(values(durations(text)))
 
 
-class DurationCheck:
+class DurationCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
     ``tz`` and ``now`` are the store's, so times mean what the tools take them to mean."""
 
@@ -46,8 +46,8 @@ class DurationCheck:
         self._now = now
         self._days = DayCheck(tz, now)
 
-    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
-        said = user_text(messages)
+    def judge(self, context: CallContext) -> Refusal | None:
+        call, said = context.call, context.said
         lengths = named_durations(said)
         if len(lengths) != 1:
             return None  # none, or several that a rule cannot pair with the calls

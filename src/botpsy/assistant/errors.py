@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from botpsy.tools.registry import ToolRefusal
+from botpsy.tools.registry import ToolRefusal, finders_in_words
 
 
 class ErrorKind(str, Enum):
@@ -42,8 +42,8 @@ class ToolInputError(ToolRefusal):
 
 
 def finder_hint(finders: tuple[str, ...], what: str = "ids") -> str:
-    """"; list_reminders gives the ids": the finders, in words, for the model to read."""
-    return f"; {' or '.join(finders)} gives the {what}" if finders else ""
+    """"; list_reminders gives the ids": the finders, in words, after a tool's message."""
+    return f"; {finders_in_words(finders, what)}" if finders else ""
 
 
 def not_found(what: str, item_id: int, *finders: str) -> ToolInputError:

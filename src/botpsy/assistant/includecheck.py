@@ -9,19 +9,25 @@ Priya's phone number": the one thing the user asked to have at hand was left out
 contact with that field, holds the text of the item made (a reminder's ``text``, a note's
 or message's ``body``, an event's ``description``) to one that contains it: before the
 call (``agent.checks.Anticipating``), and as a refusal of a call that left it out.
+
+An email asked onto an invite ("put her email on the invite", "add mum to the sunday
+dinner as a guest") goes into the event's attendees instead: a new event's list is that
+address, an updated event's list is the one it had plus that address (the tool replaces
+the list). Asked so, the 135M model wrote the event without any attendee.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.grounding import result_objects
-from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS, latest_request
+from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS
+from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates
 from botpsy.extract import digits
-from botpsy.types import Message, ToolCall, ToolSpec
+from botpsy.types import ToolSpec
 
 # "with the number in it", "with her email", "include his phone number", "and add her address"
 _ASKED = re.compile(
@@ -33,12 +39,28 @@ _TEXT_ARGUMENTS = ("text", "body", "description")
 _MESSAGE_TOOLS = SEND_TOOLS | {DRAFT_TOOL}
 
 
+# "as a guest", "as an attendee", "on the invite": a person invited, by their address
+_AS_GUEST = re.compile(r"\bas\s+(?:a|an|our|my)?\s*(?:guest|attendee|invitee)s?\b"
+                       r"|\b(?:on|to|in)\s+the\s+invit(?:e|ation)\b", re.IGNORECASE)
+# Where an event holds the people invited, by tool argument name.
+_ATTENDEE_ARGUMENTS = ("attendees", "participants", "invitees", "guests")
+
+
 def asked_field(request: str) -> str | None:
     """The contact field a request asks to include ("phone" or "email"), or None."""
     match = _ASKED.search(request)
     if match is None:
-        return None
+        return "email" if _AS_GUEST.search(request) else None
     return "email" if "mail" in match.group("field").lower() else "phone"
+
+
+def attendee_argument(spec: ToolSpec, request: str) -> str | None:
+    """The argument of an event tool that an address the request asks onto the invite goes
+    into, or None (no such argument, or the request asks for no address there)."""
+    if text_argument(spec) is not None or asked_field(request) != "email":
+        return None
+    properties = (spec.parameters or {}).get("properties") or {}
+    return next((arg for arg in _ATTENDEE_ARGUMENTS if arg in properties), None)
 
 
 def text_argument(spec: ToolSpec) -> str | None:
@@ -49,49 +71,79 @@ def text_argument(spec: ToolSpec) -> str | None:
     return next((arg for arg in _TEXT_ARGUMENTS if arg in properties), None)
 
 
-class IncludeCheck:
+class IncludeCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
     ``spec_of`` gives a tool's spec by name (None for a tool it does not know)."""
 
     def __init__(self, spec_of: Callable[[str], ToolSpec | None]):
         self._spec_of = spec_of
 
-    def needs_first(self, spec: ToolSpec, messages: list[Message]) -> tuple[str, ...]:
+    def needs_first(self, context: CallContext) -> tuple[str, ...]:
         """The contact whose field the request asks to include, until a lookup showed one
         ("remind me ... to call my brother, and put his number in the reminder")
         (``agent.checks.Prerequisite``)."""
-        if text_argument(spec) is None or asked_field(latest_request(messages)) is None:
+        spec = context.tool
+        if asked_field(context.request) is None or (
+                text_argument(spec) is None and attendee_argument(spec, context.request) is None):
             return ()
-        shown = any(family == "contact" for family, _ in result_objects(messages))
+        shown = any(family == "contact" for family, _ in context.id_objects)
         return () if shown else ("contact",)
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, str]]:
-        arg, value = text_argument(spec), self._value(messages)
-        if arg is None or value is None:
+    def expected(self, context: CallContext) -> dict[str, dict[str, Any]]:
+        spec = context.tool
+        value = self._value(context)
+        arg = text_argument(spec)
+        if value is None:
             return {}
-        return {arg: {"pattern": containing(value)}}
+        if arg is not None:
+            return {arg: {"pattern": containing(value)}}
+        invited = attendee_argument(spec, context.request)
+        if invited is None or not creates(spec.name):
+            return {}  # an update's list is the event's own plus the address: judged below
+        return {invited: {"enum": [[value]]}}
 
-    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
-        spec = self._spec_of(call.name)
-        arg = text_argument(spec) if spec is not None else None
-        value = self._value(messages) if arg is not None else None
+    def judge(self, context: CallContext) -> Refusal | None:
+        call = context.call
+        spec = context.spec or self._spec_of(call.name)
+        if spec is None:
+            return None
+        value = self._value(context)
         if value is None:
             return None
-        written = call.arguments.get(arg)
-        if isinstance(written, str) and _holds(written, value):
+        arg = text_argument(spec)
+        if arg is not None:
+            written = call.arguments.get(arg)
+            if isinstance(written, str) and _holds(written, value):
+                return None
+            return Refusal(f"the request asks for {value!r} in it: write it into {arg}",
+                           {arg: {"pattern": containing(value)}})
+        invited = attendee_argument(spec, context.request)
+        if invited is None:
             return None
-        return Refusal(f"the request asks for {value!r} in it: write it into {arg}",
-                       {arg: {"pattern": containing(value)}})
+        written = call.arguments.get(invited)
+        if isinstance(written, list) and any(_holds(str(w), value) for w in written):
+            return None
+        listed = [*_attendees_of(context, call.arguments.get("event_id")), value]
+        return Refusal(f"the request invites {value!r}: write it into {invited}",
+                       {invited: {"enum": [list(dict.fromkeys(listed))]}})
 
     @staticmethod
-    def _value(messages: list[Message]) -> str | None:
+    def _value(context: CallContext) -> str | None:
         """The one shown contact's value of the field the request asks to include."""
-        field = asked_field(latest_request(messages))
+        field = asked_field(context.request)
         if field is None:
             return None
-        values = {str(obj[field]) for family, obj in result_objects(messages)
+        values = {str(obj[field]) for family, obj in context.id_objects
                   if family == "contact" and isinstance(obj.get(field), str) and obj[field]}
         return values.pop() if len(values) == 1 else None
+
+
+def _attendees_of(context: CallContext, event_id: object) -> list[str]:
+    """The attendees a lookup showed for the event ``event_id`` (none for a new event)."""
+    for family, obj in context.id_objects:
+        if family == "event" and obj.get("id") == event_id and isinstance(obj.get("attendees"), list):
+            return [str(a) for a in obj["attendees"]]
+    return []
 
 
 def _holds(text: str, value: str) -> bool:
@@ -106,6 +158,6 @@ def containing(value: str) -> str:
     # bounded: a grammar that lets a small model write freely before the value let it
     # write on until its token budget ran out, the value never written
     free = r'[^"\\]{0,40}'
-    # regex metacharacters escaped, nothing else (a grammar reads "\ " as no space)
+    # regex metacharacters escaped, nothing else (a grammar reads "\\ " as no space)
     literal = "".join(f"\\{c}" if c in r".^$*+?{}[]\|()" else c for c in value)
     return f"^{free}{literal}{free}$"

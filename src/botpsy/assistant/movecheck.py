@@ -10,8 +10,9 @@ the old title back.
 
 - a new time of day ("to 13:00", "make it 9", "pushed to 4": a bare hour is the one
   nearest the event's old time) on the event's own day, or on the day the request
-  names; the end keeps the event's length, unless the request names a new length
-  ("an hour and a half instead of an hour");
+  names; or a move by a length ("push it back an hour", "30 minutes earlier":
+  ``extract.shifts``); the end keeps the event's length, unless the request names a new
+  length ("an hour and a half instead of an hour");
 - a new title the user put in quotes after "rename" or "call it".
 
 It refuses an update of that event that does not write those values, and narrows the
@@ -30,11 +31,13 @@ from zoneinfo import ZoneInfo
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.intent import latest_request
+from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import QUOTED
 from botpsy.assistant.daycheck import DayCheck, named_times
 from botpsy.assistant.durationcheck import named_durations
 from botpsy.assistant.relative import FoundEvent, found_event, shown_events
-from botpsy.types import Message, ToolCall, ToolSpec
+from botpsy.extract import shifts
+from botpsy.types import Message
 
 # The new time: "to 13:00", "make it 9", "pushed to 4pm" (not "to 4 people", "for 2 hours")
 _TARGET = re.compile(
@@ -65,7 +68,7 @@ class Change:
         return found
 
 
-class MoveCheck:
+class MoveCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring."""
 
     def __init__(self, tz: Callable[[], ZoneInfo], now: Callable[[], datetime],
@@ -75,7 +78,8 @@ class MoveCheck:
         self._tz = tz
         self._days = days or DayCheck(tz, now)
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, list]]:
+    def expected(self, context: CallContext) -> dict[str, dict[str, list]]:
+        spec, messages = context.tool, context.messages
         if spec.name not in _UPDATE_TOOLS:
             return {}
         event = found_event(messages, self._tz()) or self._at_named_time(messages)
@@ -95,12 +99,13 @@ class MoveCheck:
               if f"{e.start:%H:%M}" in times and (not days or e.start.date() in days)]
         return at[0] if len(at) == 1 else None
 
-    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+    def judge(self, context: CallContext) -> Refusal | None:
+        call = context.call
         if call.name not in _UPDATE_TOOLS:
             return None
-        events = {e.id: e for e in shown_events(messages, self._tz())}
+        events = {e.id: e for e in shown_events(context.messages, self._tz())}
         event = events.get(call.arguments.get("event_id"))  # type: ignore[arg-type]
-        change = self.change(event, messages) if event is not None else None
+        change = self.change(event, context.messages) if event is not None else None
         if change is None:
             return None
         wanted = change.arguments()
@@ -150,12 +155,15 @@ class MoveCheck:
         day = min(days) if len(days) == 1 else event.start.date()
         times = named_times(request)
         targets = list(_TARGET.finditer(request))
+        moved = shifts(request)
         if targets:  # the time it goes to, not the one it had ("my 3pm ... pushed to 4")
             target = targets[-1]
             hour, minute = int(target.group("h")), int(target.group("m") or 0)
             half = (target.group("half") or "").lower()
             hour = hour % 12 + (12 if half == "pm" else 0) if half else _nearest(
                 hour, event.start.hour) if target.group("m") is None else hour
+        elif len(moved) == 1:  # "push my 3pm back an hour": the 3pm names the event
+            return event.start + moved[0].value
         elif len(times) == 1:
             hour, minute = map(int, next(iter(times)).split(":"))
         elif days and day != event.start.date():

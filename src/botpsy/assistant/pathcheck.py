@@ -15,11 +15,10 @@ from collections.abc import Callable
 from typing import Any
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.grounding import result_objects
-from botpsy.agent.intent import latest_request
+from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates, name_family
 from botpsy.extract import file_names, values
-from botpsy.types import Message, ToolCall, ToolSpec
+from botpsy.types import ToolSpec
 
 
 def named_files(request: str) -> list[str]:
@@ -27,20 +26,21 @@ def named_files(request: str) -> list[str]:
     return list(values(file_names(request)))
 
 
-class PathCheck:
+class PathCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
     ``spec_of`` gives a tool's spec by name (None for a tool it does not know)."""
 
     def __init__(self, spec_of: Callable[[str], ToolSpec | None]):
         self._spec_of = spec_of
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, Any]]:
-        allowed = _allowed(spec, messages)
+    def expected(self, context: CallContext) -> dict[str, dict[str, Any]]:
+        allowed = _allowed(context)
         return {"path": {"enum": allowed}} if allowed else {}
 
-    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
-        spec = self._spec_of(call.name)
-        allowed = _allowed(spec, messages) if spec is not None else []
+    def judge(self, context: CallContext) -> Refusal | None:
+        call = context.call
+        spec = context.spec or self._spec_of(call.name)
+        allowed = _allowed(context, spec) if spec is not None else []
         written = call.arguments.get("path")
         if not allowed or (isinstance(written, str)
                            and posixpath.basename(written.strip("/")) in _names(allowed)):
@@ -53,18 +53,22 @@ def _names(paths: list[str]) -> set[str]:
     return {posixpath.basename(p) for p in paths}
 
 
-def _allowed(spec: ToolSpec, messages: list[Message]) -> list[str]:
-    """The paths a file tool's call may write: the one file the request names, as
-    written and as the paths of shown files of that name. None for other tools, for a
-    request that names no file or several, and for a tool that lists a folder."""
+def _allowed(context: CallContext, spec: ToolSpec | None = None) -> list[str]:
+    """The paths a call of a file tool (``spec``, by default the context's) may write: the
+    one file the request names, as written and as the paths of shown files of that name.
+    None for other tools, for a request that names no file or several, and for a tool
+    that lists a folder."""
+    spec = spec or context.spec
+    if spec is None:
+        return []
     properties = (spec.parameters or {}).get("properties") or {}
     if (name_family(spec.name) != "file" or "path" not in properties
             or spec.name.startswith(("list", "write")) or creates(spec.name)):
         return []  # a folder, or a file the call may make under a name of its own
-    names = named_files(latest_request(messages))
+    names = named_files(context.request)
     if len(names) != 1:
         return []
-    shown = {obj["path"] for family, obj in result_objects(messages, with_id=False)
+    shown = {obj["path"] for family, obj in context.objects
              if family == "file" and isinstance(obj.get("path"), str)
              and posixpath.basename(obj["path"]) == names[0]}
     return sorted(shown) or names

@@ -21,9 +21,9 @@ import re
 
 from botpsy import extract
 from botpsy.agent.checks import Refusal
-from botpsy.agent.grounding import acts_on_items, user_text
+from botpsy.agent.grounding import acts_on_items
+from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.extract import digits
-from botpsy.types import Message, ToolCall, ToolSpec
 
 # Arguments that hold a phone number.
 _ARGUMENTS = re.compile(r"^(?:phone|phone_?number|mobile|tel|telephone)$", re.IGNORECASE)
@@ -35,38 +35,37 @@ def phone_numbers(text: str) -> list[str]:
     return [found.text for found in extract.phone_numbers(text)]
 
 
-def shown_numbers(messages: list[Message]) -> list[str]:
-    """Every number the conversation shows: the user's words first, then tool results."""
-    results = " ".join(m.content for m in messages if m.role == "tool")
-    found: dict[str, str] = {}
-    for number in [*phone_numbers(user_text(messages)), *phone_numbers(results)]:
-        found.setdefault(digits(number), number)
-    return list(found.values())
+def shown_numbers(context: CallContext) -> list[str]:
+    """Every number the conversation shows: the user's words first, then tool results,
+    each number once by its digits."""
+    return context.shown_values(phone_numbers, key=digits)
 
 
-class PhoneCheck:
+class PhoneCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring."""
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, str]]:
+    def expected(self, context: CallContext) -> dict[str, dict[str, str]]:
         """Before a call of an act tool: its optional phone arguments left out (null) when
         the conversation shows no number at all (``agent.checks.Anticipating``). Why:
         asked to "save Ines Kaya, ines.kaya@example.org", a 135M model wrote the address
         as her phone, which the check then refused."""
-        if not acts_on_items(spec.name) or shown_numbers(messages):
+        spec = context.tool
+        if not acts_on_items(spec.name) or shown_numbers(context):
             return {}
         parameters = spec.parameters or {}
         required = set(parameters.get("required") or [])
         return {arg: {"type": "null"} for arg in parameters.get("properties") or {}
                 if _ARGUMENTS.match(arg) and arg not in required}
 
-    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+    def judge(self, context: CallContext) -> Refusal | None:
+        call = context.call
         if not acts_on_items(call.name):
             return None
         written = {arg: value for arg, value in call.arguments.items()
                    if _ARGUMENTS.match(arg) and isinstance(value, str) and value.strip()}
         if not written:
             return None
-        shown = shown_numbers(messages)
+        shown = shown_numbers(context)
         known = {digits(n) for n in shown}
         wrong = {arg: value for arg, value in written.items() if digits(value) not in known}
         if not wrong:

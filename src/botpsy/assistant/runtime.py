@@ -22,9 +22,11 @@ from botpsy.agent.session import SESSIONS_DB
 from botpsy.agent.spelling import read_request
 from botpsy.assistant.addresscheck import AddressCheck
 from botpsy.assistant.carrycheck import CarryCheck
+from botpsy.assistant.cellcheck import CellCheck
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.describe import reply_writer
 from botpsy.assistant.durationcheck import DurationCheck
+from botpsy.assistant.eventfacts import EventFactsCheck
 from botpsy.assistant.includecheck import IncludeCheck
 from botpsy.assistant.movecheck import MoveCheck
 from botpsy.assistant.pathcheck import PathCheck
@@ -82,7 +84,8 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
     model reads, and it stays the order measured: grounding first (a made-up id makes
     the call's other values moot, and its refusal sends the retry to a lookup); then the
     values of the call as the request gives them: when (day, duration), to whom
-    (address, phone), what (title), the moved event, what must be included or carried;
+    (address, phone), what (title), the moved event, what must be included (a contact's
+    field, a table's cells) or carried;
     then whether the request asked for the call at all (intent) and for a looked-up item
     (lookup)."""
 
@@ -104,6 +107,8 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         CallRule("title", TitleCheck(takes), serves=ahead),
         CallRule("move", MoveCheck(lambda: store.tz, store.now, days), serves=ahead),
         CallRule("include", IncludeCheck(spec_of), serves=first),
+        CallRule("cells", CellCheck(spec_of), serves=first),
+        CallRule("event facts", EventFactsCheck(days, spec_of), serves=first),
         CallRule("carry", CarryCheck(spec_of), serves=(Anticipating, Reading)),
         CallRule("path", PathCheck(spec_of), serves=ahead)]
     if intent:

@@ -22,11 +22,11 @@ a title that also says when is kept.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.grounding import acts_on_items, shown_items, user_text, words
-from botpsy.agent.intent import latest_request
+from botpsy.agent.grounding import Item, acts_on_items, words
+from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import (
     ACTION_WORDS,
     LOOK_CLAUSE,
@@ -39,25 +39,23 @@ from botpsy.agent.selection import (
     name_family,
 )
 from botpsy.assistant.daycheck import named_times
-from botpsy.extract import WHEN, WHEN_NAME, WHEN_WORDS, when_tail
-from botpsy.types import Message, ToolCall, ToolSpec
+from botpsy.extract import WHEN, WHEN_NAME, WHEN_WORDS, is_quoted, titles, when_tail
+from botpsy.types import ToolCall
 
 TITLE_ARGUMENTS = ("title", "text")
 # "before it", "after that": when the new item is, counted from another ("set me a reminder
 # an hour before it" names no text of its own)
 _BEFORE_IT = re.compile(r"\b(?:before|after|ahead of|prior to)\s+(?:it|that|this|then)\b",
                         re.IGNORECASE)
-# The name a request gives the item it makes, in quotes: "a new note called 'for sam - dad
-# bday'", "new note 'xmas cards' -> ...", "an event titled "Offsite"".
-_NAMED_TITLE = re.compile(
-    r"(?:\b(?:called|named|titled|entitled)|\bnew\s+(?:note|list|event|file))\s+"
-    r"[\'\"\u2018\u201c](?P<title>[^\'\"\u2019\u201d]{1,80})[\'\"\u2019\u201d]", re.IGNORECASE)
 
 
 def named_title(request: str) -> str | None:
-    """The title a request gives in quotes to the item it makes, or None."""
-    match = _NAMED_TITLE.search(request)
-    return match.group("title").strip() if match else None
+    """The title a request gives in quotes to the item it makes (the first of
+    ``extract.titles``), or None."""
+    found = titles(request)
+    return found[0].value if found else None
+
+
 TIME_ARGUMENTS = ("due", "start", "end")  # where the item tools take its time
 _WORD = re.compile(r"[^\W\d_]+")
 _ISO_T = re.compile(r"(?<=\d)T(?=\d)")  # "2026-12-07T09:00": the clock after the T
@@ -72,6 +70,9 @@ ASKING_STEMS = frozenset(_stem(w) for verb in ("create", "add") for w in (verb, 
 KIND_STEMS = frozenset(_stem(w) for w in ("reminder", "event", "appointment", "meeting", "note",
                                           "entry", "todo", "task", "item", "calendar"))
 _PARTICLES = frozenset({"in", "up", "down", "on", "off", "out", "new"})
+# Words a clause may hold that ask for nothing: "oh and remind me ...", "ok, also ..."
+_FILLERS = frozenset({"oh", "ok", "okay", "also", "plus", "hey", "hi", "um", "uh", "btw", "pls",
+                      "please", "thanks", "and", "then", "so", "yeah"})
 _LEAD = re.compile(r"^(?:me|to|about|for|down|up|a|an|the|my)\s+", re.IGNORECASE)
 # "Add Piranesi to my books to read": the list it goes to is no part of what is added
 _TO_LIST = re.compile(r"\s+(?:to|on|onto)\s+(?:my|the|our)\s+[^,.;]*$", re.IGNORECASE)
@@ -108,10 +109,14 @@ def asked_titles(request: str) -> list[str]:
             rest = lead
         if asking and (task := _TIMED_TASK.search(rest)):
             rest = task.group("task").strip(" ,.")
-        if (rest and not says_only_when(rest)
+        if (rest and not says_only_when(rest) and not _only_fillers(rest)
                 and not names_the_kind(_BEFORE_IT.sub(" ", rest))):
             titles.append(rest)
     return list(dict.fromkeys(titles))
+
+
+def _only_fillers(value: str) -> bool:
+    return all(w.lower() in _FILLERS for w in _WORD.findall(value))
 
 
 def names_the_kind(value: str) -> bool:
@@ -122,7 +127,7 @@ def names_the_kind(value: str) -> bool:
                for w in words)
 
 
-class TitleCheck:
+class TitleCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring."""
 
     def __init__(self, takes: Callable[[str], Collection[str]] | None = None):
@@ -133,31 +138,40 @@ class TitleCheck:
         be refused again with no retry left)."""
         self._takes = takes
 
-    def expected(self, spec: ToolSpec, messages: list[Message]) -> dict[str, dict[str, list[str]]]:
+    def expected(self, context: CallContext) -> dict[str, dict[str, list[str]]]:
         """A new item's title, where the request names it in quotes ("a new note called
-        'for sam - dad bday'"): the first call writes it (``agent.checks.Anticipating``)."""
-        title = named_title(latest_request(messages))
+        'for sam - dad bday'"): the first call writes it (``agent.checks.Anticipating``).
+        After one of several items the request asks for was made, the next is one of those
+        not made yet: asked for "todo: new batteries for the smoke alarm. oh and remind me
+        wed 7am to take the bins out", the 135M model made the first reminder twice."""
+        spec = context.tool
         properties = (spec.parameters or {}).get("properties") or {}
-        if title is None or not creates(spec.name) or "title" not in properties:
+        if not creates(spec.name):
             return {}
-        return {"title": {"enum": [title]}}
+        title = named_title(context.request)
+        if title is not None and "title" in properties:
+            return {"title": {"enum": [title]}}
+        arg = next((a for a in TITLE_ARGUMENTS if a in properties), None)
+        left = _not_made_yet(context, asked_titles(context.request))
+        return {arg: {"enum": left}} if arg is not None and left else {}
 
-    def __call__(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+    def judge(self, context: CallContext) -> Refusal | None:
+        call = context.call
         if not acts_on_items(call.name):
             return None
-        title = named_title(latest_request(messages))
+        title = named_title(context.request)
         written = call.arguments.get("title")
         if (title is not None and creates(call.name) and isinstance(written, str)
                 and written.strip().casefold() != title.casefold()):
             return Refusal(f"title {written!r} is not the name the request gives it ({title!r})",
                            {"title": {"enum": [title]}})
-        said = user_text(messages)
+        said = context.said
         given = {
             arg: value
             for arg in TITLE_ARGUMENTS
             if isinstance(value := call.arguments.get(arg), str)
             and value.strip()
-            and not _quoted(value, said)
+            and not is_quoted(value, said)
         }
         when = [arg for arg, value in given.items()
                 if says_only_when(value) or (creates(call.name) and names_the_kind(value))]
@@ -168,8 +182,9 @@ class TitleCheck:
         copied = [
             arg
             for arg, value in given.items()
-            if arg not in when and ((titles and copies_a_shown_item(call.name, value, messages, said))
-                                    or copies_a_label(call, value, messages, titles))
+            if arg not in when and ((titles and copies_a_shown_item(call.name, value, context.shown,
+                                                                    said))
+                                    or copies_a_label(call, value, context.shown, titles))
         ]
         twice = [
             arg
@@ -179,12 +194,15 @@ class TitleCheck:
             and arg not in copied
             and repeats_the_when(value, call, said, self._timed(call.name))
         ]
-        if not when and not copied and not twice:
+        cut = [arg for arg, value in given.items()
+               if arg not in [*when, *copied, *twice] and cuts_the_asked(call.name, value, titles)]
+        if not when and not copied and not twice and not cut:
             return None
         problems = [
             (when, "says when, not what"),
             (copied, "copies an item a lookup showed, not one the request names"),
             (twice, "repeats the request's day or time, which the call's time holds"),
+            (cut, "leaves out part of what the request adds"),
         ]
         reason = "; ".join(
             f"{' and '.join(f'{a} {given[a]!r}' for a in args)} {problem}"
@@ -196,12 +214,33 @@ class TitleCheck:
             return Refusal(reason)
         return Refusal(
             f"{reason} ({', '.join(repr(t) for t in titles)})",
-            {arg: {"enum": titles} for arg in [*when, *copied, *twice]},
+            {arg: {"enum": titles} for arg in [*when, *copied, *twice, *cut]},
         )
 
     def _timed(self, tool: str) -> bool:
         """Whether ``tool`` takes a time argument (unknown without ``takes``)."""
         return self._takes is not None and any(a in self._takes(tool) for a in TIME_ARGUMENTS)
+
+
+def _not_made_yet(context: CallContext, titles: list[str]) -> list[str]:
+    """Of several titles a request asks for, those no item of the call's family shown in
+    this conversation has yet; empty where there is only one, or none was made yet."""
+    if len(titles) < 2:
+        return []
+    family = name_family(context.tool.name)
+    made = [words(item.label) for item in context.shown if item.family == family and item.label]
+    left = [t for t in titles if not any(m and (words(t) <= m or m <= words(t)) for m in made)]
+    return left if len(left) < len(titles) else []
+
+
+def cuts_the_asked(tool_name: str, value: str, titles: list[str]) -> bool:
+    """Whether an append's text is part of the one thing the request adds, with words of it
+    left out: asked to "add oat milk and bananas to the groceries", the 135M model appended
+    "bananas"."""
+    if not tool_name.startswith("append") or len(titles) != 1:
+        return False
+    written, asked = words(value), words(titles[0])
+    return bool(written) and written < asked
 
 
 def repeats_the_when(value: str, call: ToolCall, said: str, timed: bool = False) -> bool:
@@ -226,7 +265,7 @@ def repeats_the_when(value: str, call: ToolCall, said: str, timed: bool = False)
     return not clock or not held or bool(clock & held)
 
 
-def copies_a_shown_item(tool_name: str, value: str, messages: list[Message], said: str) -> bool:
+def copies_a_shown_item(tool_name: str, value: str, shown: Iterable[Item], said: str) -> bool:
     """Whether a call that adds an item (``add_reminder``) gives it the title of an item of
     its own family that a lookup showed, sharing no word with the request: asked to
     "remind me on Friday to send the conference talk abstract", the model listed the
@@ -237,11 +276,11 @@ def copies_a_shown_item(tool_name: str, value: str, messages: list[Message], sai
     family, title = name_family(tool_name), value.strip().casefold()
     return not words(value) & words(said) and any(
         item.family == family and item.label.strip().casefold() == title
-        for item in shown_items(messages)
+        for item in shown
     )
 
 
-def copies_a_label(call: ToolCall, value: str, messages: list[Message], titles: list[str]) -> bool:
+def copies_a_label(call: ToolCall, value: str, shown: Iterable[Item], titles: list[str]) -> bool:
     """Whether a text is the title of an item a lookup showed where the request asks for
     another: the title of the note an append goes to ("add Piranesi to my books to read"
     appended "Books to read"), or an event's or a note's title for a new item of another
@@ -252,7 +291,7 @@ def copies_a_label(call: ToolCall, value: str, messages: list[Message], titles: 
         return False
     targets = {v for arg, v in call.arguments.items() if arg.endswith("_id")}
     own = name_family(call.name)
-    for item in shown_items(messages):
+    for item in shown:
         if item.label.strip().casefold() != title:
             continue
         if call.name.startswith("append") and item.id in targets and item.family == own:
@@ -260,10 +299,3 @@ def copies_a_label(call: ToolCall, value: str, messages: list[Message], titles: 
         if creates(call.name) and item.family in ("event", "note") and item.family != own:
             return True
     return False
-
-
-def _quoted(value: str, said: str) -> bool:
-    """Whether the user gave ``value`` in quotes ("a note titled 'Monday'"): their title."""
-    value = value.strip().lower()
-    pairs = (("'", "'"), ('"', '"'), ("\u2018", "\u2019"), ("\u201c", "\u201d"))
-    return any(f"{a}{value}{b}" in said.lower() for a, b in pairs)

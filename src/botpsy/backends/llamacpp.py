@@ -254,7 +254,7 @@ class LlamaCppBackend:
 
     def format_hint(self) -> str | None:
         """The chat format the GGUF's own metadata suggests."""
-        from botpsy.formats import detect_format
+        from botpsy.formats import detect_format  # lazy: jsonschema
 
         return detect_format(
             self.metadata.get("tokenizer.chat_template"),

@@ -256,7 +256,7 @@ def folded_path(base: Path, adapter: Path) -> Path:
     digest = hashlib.sha256(f"{file_print(base)}|{file_print(adapter)}".encode()).hexdigest()[:16]
     target = variants_dir() / f"{base.stem}+{adapter.stem}-{digest}.gguf"
     if not target.is_file():
-        from botpsy.backends.lora_merge import merge_lora  # gguf: only to make the file
+        from botpsy.backends.lora_merge import merge_lora  # lazy: gguf (only to make the file)
 
         target.parent.mkdir(parents=True, exist_ok=True)
         merge_lora(base, adapter, target)
@@ -361,17 +361,17 @@ def load_text_backend(spec: str | ModelRef, **kwargs) -> TextBackend:
     ref = spec if isinstance(spec, ModelRef) else resolve_model(spec)
     if ref.kind == "gguf":
         if kwargs.get("parallel", 1) > 1:
-            from botpsy.backends.llamacpp_batched import BatchedLlamaCppBackend
+            from botpsy.backends.llamacpp_batched import BatchedLlamaCppBackend  # lazy: llama_cpp
 
             return BatchedLlamaCppBackend(ref.location, lora_path=ref.lora, name=ref.name, **kwargs)
-        from botpsy.backends.llamacpp import LlamaCppBackend
+        from botpsy.backends.llamacpp import LlamaCppBackend  # lazy: llama_cpp
 
         kwargs.pop("parallel", None)
         return LlamaCppBackend(ref.location, lora_path=ref.lora, name=ref.name, **kwargs)
     if kwargs.pop("parallel", 1) > 1:
         raise ValueError(f"parallel requests need a GGUF model or an openai endpoint, not {ref.kind}")
     if ref.kind == "hf":
-        from botpsy.backends.transformers_backend import TransformersBackend
+        from botpsy.backends.transformers_backend import TransformersBackend  # lazy: jsonschema
 
         kwargs.pop("n_ctx", None)
         return TransformersBackend(ref.location, **kwargs)
@@ -398,13 +398,13 @@ def load_chat_model(
     if lora:
         ref = ModelRef(ref.kind, ref.location, ref.name, lora)
     if ref.kind == "openai":
-        from botpsy.backends.openai_http import OpenAIChatModel
+        from botpsy.backends.openai_http import OpenAIChatModel  # lazy: httpx
 
         remote = OpenAIChatModel(ref.location, ref.name, fmt=fmt)
         remote.source = model_source(ref, fmt or "server's template")
         return remote
-    from botpsy.backends.chat import FormattedChatModel
-    from botpsy.formats import get_format
+    from botpsy.backends.chat import FormattedChatModel  # lazy: jsonschema
+    from botpsy.formats import get_format  # lazy: jsonschema
 
     kwargs: dict = {"parallel": parallel}
     if ref.kind == "gguf":

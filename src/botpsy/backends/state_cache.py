@@ -69,7 +69,7 @@ def enabled() -> bool:
 
 def state_dir() -> Path:
     """The user cache dir's ``states/`` (``BOTPSY_STATE_DIR`` overrides)."""
-    from botpsy.backends.model_files import cache_dir
+    from botpsy.backends.model_files import cache_dir  # lazy: pydantic
 
     override = os.environ.get("BOTPSY_STATE_DIR")
     return Path(override) if override else cache_dir() / "states"
@@ -79,7 +79,7 @@ def model_key(model_path: str, lora_path: str | None, lora_scale: float) -> Stat
     """The key of a model as loaded: its files' prints and the runtime's version."""
     import llama_cpp
 
-    from botpsy.backends.model_files import file_print
+    from botpsy.backends.model_files import file_print  # lazy: pydantic
 
     adapter = file_print(Path(lora_path)) if lora_path else None
     return StateKey(llama_cpp.__version__, file_print(Path(model_path)), adapter, lora_scale)

@@ -47,17 +47,17 @@ def spread_indices(total: int, n: int) -> list[int]:
 def available_cases() -> int:
     """How many cases the suite has: ``load_subset(n)`` never returns more, so a run asked
     for more is told, and its report and progress count the cases really run."""
-    from botpsy.evals.bfcl.categories import category
-    from botpsy.evals.bfcl.dataset import dataset_size
+    from botpsy.evals.bfcl.categories import category  # lazy: bfcl_eval
+    from botpsy.evals.bfcl.dataset import dataset_size  # lazy: bfcl_eval
 
     return dataset_size(category(CATEGORY))
 
 
 def load_subset(n: int) -> list[AccuracyItem]:
     """``n`` BFCL simple_python cases, evenly spread, with their reference calls."""
-    from botpsy.evals.bfcl.categories import category
-    from botpsy.evals.bfcl.convert import to_messages, tool_specs
-    from botpsy.evals.bfcl.dataset import load_answers, load_cases
+    from botpsy.evals.bfcl.categories import category  # lazy: bfcl_eval
+    from botpsy.evals.bfcl.convert import to_messages, tool_specs  # lazy: bfcl_eval
+    from botpsy.evals.bfcl.dataset import load_answers, load_cases  # lazy: bfcl_eval
 
     cat = category(CATEGORY)
     cases = load_cases(cat)

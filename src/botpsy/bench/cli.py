@@ -14,6 +14,8 @@ from typing import Annotated
 
 import typer
 
+from botpsy.bench.errors import BenchError, BenchErrorKind
+
 app = typer.Typer(
     help="Device benchmark: latency, memory, quantized speed, roofline.", no_args_is_help=True
 )
@@ -23,7 +25,6 @@ def _ints(text: str | None, option: str) -> list[int] | None:
     """``"128, 512"`` -> ``[128, 512]``; a clear error for anything else."""
     if text is None:
         return None
-    from botpsy.bench.errors import BenchError, BenchErrorKind
 
     try:
         values = [int(part) for part in text.split(",") if part.strip()]
@@ -98,10 +99,9 @@ def run(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from botpsy.bench.config import BenchConfig
-    from botpsy.bench.errors import BenchError
-    from botpsy.bench.quantize import parse_quants
-    from botpsy.bench.runner import BenchInterrupted, preflight, run_bench
+    from botpsy.bench.config import BenchConfig  # lazy: pydantic
+    from botpsy.bench.quantize import parse_quants  # lazy: startup
+    from botpsy.bench.runner import BenchInterrupted, preflight, run_bench  # lazy: pydantic
 
     console = Console()
     try:
@@ -159,6 +159,7 @@ def _print_results(console, report, out: Path) -> None:
     runs, failed runs, odd settings) and the notes."""
     from rich.markup import escape
 
+    # lazy: pydantic
     from botpsy.bench.report import headline, report_warnings, verdict, write_report
 
     files = write_report(report, out)
@@ -201,10 +202,9 @@ def compare(
     the warnings of the two reports themselves."""
     from rich.console import Console
 
-    from botpsy.bench.compare import compare as compare_reports
-    from botpsy.bench.compare import render_comparison, write_comparison
-    from botpsy.bench.errors import BenchError
-    from botpsy.bench.schema import BenchReport
+    from botpsy.bench.compare import compare as compare_reports  # lazy: pydantic
+    from botpsy.bench.compare import render_comparison, write_comparison  # lazy: pydantic
+    from botpsy.bench.schema import BenchReport  # lazy: pydantic
 
     try:
         comparison = compare_reports(BenchReport.load(a), BenchReport.load(b))

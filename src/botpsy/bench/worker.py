@@ -27,8 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from botpsy.bench import accuracy, measure
 from botpsy.bench.errors import BenchError, BenchErrorKind
+from botpsy.bench.measure import LlamaStepper
+from botpsy.bench.measure_hf import TorchStepper, kv_bytes_per_position, weight_bytes
+from botpsy.bench.prompts import TURN_PROMPTS
 from botpsy.bench.schema import WorkerJob, WorkerResult
+from botpsy.types import GenerationParams
 
 PROGRESS_PREFIX = "@@bench-progress "
 ERROR_PREFIX = "@@bench-error "
@@ -95,16 +100,14 @@ def import_runtime(job: WorkerJob) -> None:
 def load_model(job: WorkerJob) -> LoadedModel:
     """Load the job's model once; the chat layer and the stepper share it."""
     if job.backend == "llama.cpp":
-        from botpsy.backends.llamacpp import LlamaCppBackend
-        from botpsy.bench.measure import LlamaStepper
+        from botpsy.backends.llamacpp import LlamaCppBackend  # lazy: llama_cpp
 
         backend = LlamaCppBackend(
             job.model_path, n_ctx=job.n_ctx, n_threads=job.threads, name=job.label,
             lora_path=job.lora_path, follow_load=False,  # each figure at the count it names
         )
         return LoadedModel(backend, LlamaStepper(backend.llama))
-    from botpsy.backends.transformers_backend import TransformersBackend
-    from botpsy.bench.measure_hf import TorchStepper, kv_bytes_per_position, weight_bytes
+    from botpsy.backends.transformers_backend import TransformersBackend  # lazy: jsonschema
 
     backend = TransformersBackend(
         job.model_path, dtype=job.dtype, n_threads=job.threads, name=job.label
@@ -117,11 +120,8 @@ def load_model(job: WorkerJob) -> LoadedModel:
 
 def run_job(job: WorkerJob, report: Callable[[WorkerProgress], None]) -> WorkerResult:
     """Load, warm up, measure ``job.repeats`` times, then accuracy; in this process."""
-    from botpsy.backends.chat import FormattedChatModel
-    from botpsy.bench import accuracy, measure
-    from botpsy.bench.prompts import TURN_PROMPTS
-    from botpsy.formats import get_format
-    from botpsy.types import GenerationParams
+    from botpsy.backends.chat import FormattedChatModel  # lazy: jsonschema
+    from botpsy.formats import get_format  # lazy: jsonschema
 
     start = time.perf_counter()
     items = accuracy.load_subset(job.accuracy_cases) if job.accuracy_cases else []

@@ -18,10 +18,12 @@ from rich.console import Console
 from rich.markup import escape
 
 from botpsy.assistant.toolsets import assistant_selector
+from botpsy.backends.model_files import ModelNotFoundError
 from botpsy.defaults import ASSISTANT_MODEL
 from botpsy.evals.call_mode import CallMode
-from botpsy.options import SafetyConfigOpt
-from botpsy.safety.config import ClassifierModel
+from botpsy.options import SafetyConfigOpt, deprecated
+from botpsy.safety.classifier_base import ClassifierMissingError
+from botpsy.safety.config import ClassifierModel, SafetyConfig, SafetyConfigError
 
 console = Console()
 ModelOpt = Annotated[str, typer.Option("--model", "-m", help="model spec, or `reference` (replays the reference solutions)")]
@@ -52,9 +54,8 @@ def scenarios(
     parallel: ParallelOpt = 1,
 ) -> None:
     """Stateful assistant tasks (ToolSandbox-style): milestones on the final store, minefields."""
-    from botpsy.backends.model_files import ModelNotFoundError
-    from botpsy.evals.scenarios.report import run_label
-    from botpsy.evals.scenarios.runner import run_scenarios, score_scenarios
+    from botpsy.evals.scenarios.report import run_label  # lazy: numpy
+    from botpsy.evals.scenarios.runner import run_scenarios, score_scenarios  # lazy: numpy
 
     try:
         report = score_scenarios(out) if rescore else run_scenarios(
@@ -79,9 +80,8 @@ def injection(
     parallel: ParallelOpt = 1,
 ) -> None:
     """Prompt-injection attacks (AgentDojo-style): utility and attack success rate."""
-    from botpsy.backends.model_files import ModelNotFoundError
-    from botpsy.evals.injection import run_injection, score_injection
-    from botpsy.evals.scenarios.report import run_label
+    from botpsy.evals.injection import run_injection, score_injection  # lazy: numpy
+    from botpsy.evals.scenarios.report import run_label  # lazy: numpy
 
     try:
         report = score_injection(out) if rescore else run_injection(
@@ -111,10 +111,8 @@ def safety(out: OutOpt = Path("runs/safety"),
     language, on the rows the rules were tuned on, the held-out rows and the fresh rows."""
     from rich.table import Table
 
+    # lazy: numpy
     from botpsy.evals.safety_set import LANGUAGE_HEADERS, language_rows, run_safety_set
-    from botpsy.options import deprecated
-    from botpsy.safety.classifier_base import ClassifierMissingError
-    from botpsy.safety.config import SafetyConfig, SafetyConfigError
 
     config = deprecated("--config", "--safety-config", config, safety_config)
     asked = {key: value for key, value in (("scope_classifier", classifier),
@@ -162,9 +160,10 @@ def heldout(
 ) -> None:
     """Fresh requests written blind (measure only, never tune): store changes and reply facts,
     per class with 95% intervals, junk side effects, run-to-run agreement."""
-    from botpsy.backends.model_files import ModelNotFoundError
-    from botpsy.evals.heldout.cases import load_cases
-    from botpsy.evals.heldout.report import comparison_markdown
+    from botpsy.evals.heldout.cases import load_cases  # lazy: startup
+    from botpsy.evals.heldout.report import comparison_markdown  # lazy: numpy
+
+    # lazy: numpy
     from botpsy.evals.heldout.runner import compare_run_dirs, run_heldout, score_heldout
 
     folders = [out] if runs == 1 else [out / f"run{i + 1}" for i in range(runs)]
@@ -201,9 +200,9 @@ def heldout_compare(
                                                     "(default: the held-out set)")] = None,
 ) -> None:
     """Two held-out runs: same calls (run-to-run agreement) and McNemar per class."""
-    from botpsy.evals.heldout.cases import load_cases
-    from botpsy.evals.heldout.report import comparison_markdown
-    from botpsy.evals.heldout.runner import compare_run_dirs
+    from botpsy.evals.heldout.cases import load_cases  # lazy: startup
+    from botpsy.evals.heldout.report import comparison_markdown  # lazy: numpy
+    from botpsy.evals.heldout.runner import compare_run_dirs  # lazy: numpy
 
     try:
         result = compare_run_dirs(run_a, run_b, load_cases(cases_file))
@@ -218,8 +217,8 @@ def heldout_recall(
 ) -> None:
     """Recall of the tool selector on requests that change the store (a measurement only:
     each case's changes name the tools that make them)."""
-    from botpsy.evals.heldout.cases import load_cases
-    from botpsy.evals.heldout.selection import selector_recall
+    from botpsy.evals.heldout.cases import load_cases  # lazy: startup
+    from botpsy.evals.heldout.selection import selector_recall  # lazy: startup
 
     try:
         result = selector_recall(assistant_selector(), load_cases(cases_file))

@@ -8,7 +8,8 @@
     botpsy eval ifbench --model smollm2 --every 12 --out runs/ifbench   # IFBench's own scorer
     botpsy eval agentdojo --model agentdojo:obedient --suite all --out runs/ad   # AgentDojo v1.2
 
-Module-level imports stay light: the heavy parts load inside the commands.
+BFCL's checker (bfcl_eval) and what only one command needs load inside that command; each
+such import says why (``# lazy: ...``, checked by tests/test_imports.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
 
+from botpsy.backends.model_files import ModelNotFoundError, load_chat_model
+from botpsy.evals.agentdojo.cli import agentdojo
+from botpsy.evals.markdown import markdown_table
+from botpsy.types import GenerationParams
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
@@ -39,12 +45,11 @@ console = Console()
 @contextmanager
 def _user_errors() -> Iterator[None]:
     """Bad input (missing files, unknown names, bad data) ends with its message, not a trace."""
-    from botpsy.backends.model_files import ModelNotFoundError
-    from botpsy.evals.bfcl.categories import UnknownCategoryError
-    from botpsy.evals.bfcl.generate import RunMismatchError
-    from botpsy.evals.bfcl.results import ResultFileError
-    from botpsy.evals.bfcl.score import UnknownResultIdsError
-    from botpsy.evals.toolcalls import ToolcallsDataError
+    from botpsy.evals.bfcl.categories import UnknownCategoryError  # lazy: bfcl_eval
+    from botpsy.evals.bfcl.generate import RunMismatchError  # lazy: bfcl_eval
+    from botpsy.evals.bfcl.results import ResultFileError  # lazy: bfcl_eval
+    from botpsy.evals.bfcl.score import UnknownResultIdsError  # lazy: bfcl_eval
+    from botpsy.evals.toolcalls import ToolcallsDataError  # lazy: bfcl_eval
 
     try:
         yield
@@ -65,8 +70,6 @@ def _user_errors() -> Iterator[None]:
 def _load_model(
     spec: str, mode: str, fmt: str | None, n_ctx: int, threads: int | None, parallel: int = 1
 ):
-    from botpsy.backends.model_files import load_chat_model
-
     if mode not in ("fc", "prompt"):
         raise typer.BadParameter("mode must be 'fc' or 'prompt'", param_hint="--mode")
     # Prompt mode means BFCL's pythonic answers, parsed by BFCL itself.
@@ -75,13 +78,13 @@ def _load_model(
 
 
 def _show(report: BfclReport) -> None:
-    from botpsy.evals.bfcl.run_report import bfcl_markdown
+    from botpsy.evals.bfcl.run_report import bfcl_markdown  # lazy: bfcl_eval
 
     console.print(Markdown(bfcl_markdown(report)))
 
 
 def _show_runs(reports: list[BfclReport], out: Path | None) -> None:
-    from botpsy.evals.report import runs_markdown, summarize_runs
+    from botpsy.evals.report import runs_markdown, summarize_runs  # lazy: bfcl_eval
 
     summary = summarize_runs(reports)
     _show_and_save(runs_markdown(summary), summary, out, "runs_report")
@@ -187,8 +190,7 @@ def bfcl(
     parallel: ParallelOpt = 1,
 ) -> None:
     """Generate answers for BFCL v4 categories (default: non_live), then score them."""
-    from botpsy.evals.bfcl import generate, score
-    from botpsy.types import GenerationParams
+    from botpsy.evals.bfcl import generate, score  # lazy: bfcl_eval
 
     with _user_errors():
         chat = _load_model(model, mode, fmt, n_ctx, threads, parallel)
@@ -226,7 +228,7 @@ def _natural(folder: Path) -> list[object]:
 
 def _model_dirs(path: Path) -> list[Path]:
     """The model folders under a path: a model folder itself, a run folder, or its results/."""
-    from botpsy.evals.bfcl.results import find_result_files
+    from botpsy.evals.bfcl.results import find_result_files  # lazy: bfcl_eval
 
     if (path / "run.json").exists():
         return [path]
@@ -266,7 +268,7 @@ def score_cmd(
     ] = False,
 ) -> None:
     """Score result files again, without a model; several runs give mean ± std."""
-    from botpsy.evals.bfcl import score
+    from botpsy.evals.bfcl import score  # lazy: bfcl_eval
 
     with _user_errors():
         dirs = [d for p in paths for d in _model_dirs(p)]
@@ -310,10 +312,8 @@ def toolcalls(
     threads: ThreadsOpt = None,
 ) -> None:
     """Score a model on your own tool schemas and answers, the BFCL way."""
-    from botpsy.evals.bfcl.run_report import CATEGORY_HEADERS, category_rows
-    from botpsy.evals.markdown import markdown_table
-    from botpsy.evals.toolcalls import load_toolcall_cases, run_toolcalls
-    from botpsy.types import GenerationParams
+    from botpsy.evals.bfcl.run_report import CATEGORY_HEADERS, category_rows  # lazy: bfcl_eval
+    from botpsy.evals.toolcalls import load_toolcall_cases, run_toolcalls  # lazy: bfcl_eval
 
     with _user_errors():
         load_toolcall_cases(data, answers)  # check the files before loading a model
@@ -366,8 +366,8 @@ def compare_cmd(
 
 def _comparison(run_a: Path, run_b: Path, skip_first: int) -> tuple[str, BaseModel]:
     """The comparison of two BFCL runs or two scenario runs, and its Markdown."""
-    from botpsy.evals.report import compare, comparison_markdown
-    from botpsy.evals.scenarios.compare import (
+    from botpsy.evals.report import compare, comparison_markdown  # lazy: bfcl_eval
+    from botpsy.evals.scenarios.compare import (  # lazy: startup
         compare_scenarios,
         is_scenario_run,
         scenario_comparison_markdown,
@@ -401,7 +401,7 @@ def overall_cmd(
 ) -> None:
     """BFCL v4 overall from categories scored in several runs: the leaderboard's figure
     (not run = 0) and the same weighting over what ran, naming what is missing."""
-    from botpsy.evals.report import combine_overall, combined_markdown
+    from botpsy.evals.report import combine_overall, combined_markdown  # lazy: bfcl_eval
 
     with _user_errors():
         combined = combine_overall(paths)
@@ -425,7 +425,7 @@ def ifbench(
 ) -> None:
     """IFBench: instruction following scored by IFBench's own checkers, strict and loose,
     and the looping rate. Resumes into --out; responses.jsonl is in IFBench's format."""
-    from botpsy.evals.ifbench import run_ifbench, score_ifbench
+    from botpsy.evals.ifbench import run_ifbench, score_ifbench  # lazy: startup
 
     with _user_errors():
         summary = (score_ifbench(out) if rescore
@@ -447,12 +447,5 @@ def ifbench(
     console.print(f"summary: {out / 'summary.json'}")
 
 
-def _register_yardsticks() -> None:
-    """AgentDojo drives the whole agent, so its command lives with its package (whose
-    module imports stay light, like this one's)."""
-    from botpsy.evals.agentdojo.cli import agentdojo
-
-    app.command("agentdojo")(agentdojo)
-
-
-_register_yardsticks()
+# AgentDojo drives the whole agent, so its command lives with its package.
+app.command("agentdojo")(agentdojo)

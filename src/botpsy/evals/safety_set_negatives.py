@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from botpsy.assistant import demo_content as demo
+from botpsy.assistant.toolsets import TOOLBOX_TYPES
 from botpsy.evals.safety_set import NONE, SafetyItem, Split
 from botpsy.safety.policy import classify
 
@@ -352,7 +353,6 @@ def ordinary_requests(fills: int = FILLS_PER_TEMPLATE) -> list[SafetyItem]:
 
 def tools_without_templates() -> list[str]:
     """Assistant tools with no template (a new tool should get one)."""
-    from botpsy.assistant.toolsets import TOOLBOX_TYPES
 
     return [name for box in TOOLBOX_TYPES for name in box.traits() if name not in TEMPLATES]
 

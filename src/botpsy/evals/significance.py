@@ -1,14 +1,14 @@
 """Whether two runs on the same cases really differ: the exact McNemar test.
 
-Why: an adapter is shipped or dropped on comparisons such as "AST +1.0 points" or "24
-scenarios solved against 26", and at these sizes a few cases flip between any two close
+Why: an adapter is shipped or dropped on comparisons such as "one point more AST" or "two
+scenarios fewer solved", and at these sizes a few cases flip between any two close
 models or versions of the agent: a greedy answer turns on near ties, so which cases a
 change fixes or breaks is partly luck of the draw. On paired cases only the flips carry
 information: a case right in both runs or wrong in both says nothing about which run is
 better. Under "both runs are equally good" each flip is a fair coin between fixed and
 broken, so the two-sided p-value is the chance of a split at least as uneven as the one
-seen. 21 fixed against 0 broken (p < 0.001) is a real change; 1 against 3 (p = 0.62) is
-not evidence of anything.
+seen. Twenty-one fixed against none broken is a real change (the coin would split so
+unevenly less than once in a thousand tries); one against three is not evidence of anything.
 
 The binomial tail is summed exactly with integer arithmetic (``math.comb``): flip counts
 are small, and no statistics package is needed for one distribution.

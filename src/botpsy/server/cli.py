@@ -49,7 +49,7 @@ def _fail(message: str, code: int = 2) -> None:
 def _open_store(data_dir: Path | None, demo: bool):
     import sqlite3
 
-    from botpsy.assistant import AssistantStore
+    from botpsy.assistant import AssistantStore  # lazy: pydantic
 
     try:
         store = AssistantStore(data_dir)
@@ -58,7 +58,7 @@ def _open_store(data_dir: Path | None, demo: bool):
               f"{exc} (give another folder with --data-dir, or `botpsy init --force` to make a "
               "new store there)")
     if demo:
-        from botpsy.assistant.demo import seed_demo
+        from botpsy.assistant.demo import seed_demo  # lazy: pydantic
 
         try:
             seed_demo(store, date.today())
@@ -70,7 +70,7 @@ def _open_store(data_dir: Path | None, demo: bool):
 def _safety(path: Path | None):
     if path is None:
         return None
-    from botpsy.safety.config import SafetyConfig, SafetyConfigError
+    from botpsy.safety.config import SafetyConfig, SafetyConfigError  # lazy: pydantic
 
     try:
         return SafetyConfig.load(path)
@@ -81,7 +81,7 @@ def _safety(path: Path | None):
 def _mcp_extra_tools(path: Path | None):
     if path is None:
         return []
-    from botpsy.server.mcp_client import McpConfigError, McpToolError, mcp_tools
+    from botpsy.server.mcp_client import McpConfigError, McpToolError, mcp_tools  # lazy: pydantic
 
     try:
         return mcp_tools(path)
@@ -129,7 +129,7 @@ def serve(
     ] = None,
 ) -> None:
     """Serve a model over an OpenAI-compatible API, plus the assistant and its web page."""
-    from botpsy.server.auth import UnsafeBindError, allowed_hosts_for, check_bind
+    from botpsy.server.auth import UnsafeBindError, allowed_hosts_for, check_bind  # lazy: fastapi
 
     try:
         check_bind(host, api_key)  # before loading anything: refuse fast and clearly
@@ -137,10 +137,10 @@ def serve(
         _fail(str(exc))
     import uvicorn
 
-    from botpsy.backends.model_files import ModelNotFoundError, load_chat_model
-    from botpsy.server.app import create_app
-    from botpsy.server.assistant_service import AssistantService
-    from botpsy.server.deadlines import server_config
+    from botpsy.backends.model_files import ModelNotFoundError, load_chat_model  # lazy: pydantic
+    from botpsy.server.app import create_app  # lazy: fastapi
+    from botpsy.server.assistant_service import AssistantService  # lazy: fastapi
+    from botpsy.server.deadlines import server_config  # lazy: uvicorn
 
     try:
         chat_model = load_chat_model(model, fmt=fmt, n_ctx=n_ctx)
@@ -148,7 +148,7 @@ def serve(
         _fail(f"{exc} (`botpsy models` lists the models this machine has)")
     service = None
     if assistant:
-        from botpsy.types import GenerationParams
+        from botpsy.types import GenerationParams  # lazy: pydantic
 
         service = AssistantService.open(
             chat_model,
@@ -199,12 +199,12 @@ def mcp(
     """
     import anyio
 
-    from botpsy.assistant import assistant_tools, untrusted_output_tools
-    from botpsy.safety.audit import AuditLog
-    from botpsy.safety.cli import AUDIT_DB
-    from botpsy.safety.policy import ScopePolicy
-    from botpsy.server.mcp_server import build_mcp_server, serve_stdio
-    from botpsy.tools import ToolRegistry
+    from botpsy.assistant import assistant_tools, untrusted_output_tools  # lazy: pydantic
+    from botpsy.safety.audit import AuditLog  # lazy: pydantic
+    from botpsy.safety.cli import AUDIT_DB  # lazy: pydantic
+    from botpsy.safety.policy import ScopePolicy  # lazy: pydantic
+    from botpsy.server.mcp_server import build_mcp_server, serve_stdio  # lazy: mcp
+    from botpsy.tools import ToolRegistry  # lazy: pydantic
 
     safety_file = deprecated("--safety", "--safety-config", old_safety, safety_config)
     store = _open_store(data_dir, demo)

@@ -32,6 +32,13 @@ class ToolErrorKind(str, Enum):
     tool_error = "tool_error"  # the tool ran (or could not run) and raised
 
 
+def finders_in_words(finders: tuple[str, ...], what: str = "ids") -> str:
+    """"list_reminders gives the ids": the tools that list the values a call needed, in the
+    words the model reads after a refusal (empty without finders). One wording for the
+    tools' errors and the agent's refusals alike."""
+    return f"{' or '.join(finders)} gives the {what}" if finders else ""
+
+
 class ToolRefusal(ValueError):
     """A tool's refusal of its input that names, as data, the tools that list the values
     it would take (``finders``: "no reminder 7" -> ``list_reminders``). The agent routes a

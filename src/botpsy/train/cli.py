@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
-from botpsy.backends.model_files import is_hf_model_folder
+from botpsy.backends.model_files import default_model_path, is_hf_model_folder
 
 app = typer.Typer(
     help="Train a small tool-calling model: data, SFT, distillation, DAPO, export.",
@@ -152,7 +152,7 @@ def data(
     ] = None,
 ) -> None:
     """Generate synthetic tool-use conversations (train + validation + stats)."""
-    from botpsy.train.data import DataConfig, generate, save
+    from botpsy.train.data import DataConfig, generate, save  # lazy: stdnum
 
     cfg = _stage_config(
         DataConfig,
@@ -193,7 +193,7 @@ def sft(
     ] = None,
 ) -> None:
     """Stage 1: supervised fine-tuning (assistant tokens only)."""
-    from botpsy.train.sft import SFTStageConfig, main
+    from botpsy.train.sft import SFTStageConfig, main  # lazy: jsonschema
 
     flags = _stage_flags(model, out, train, val, max_steps)
     _show(main(_inputs(_stage_config(SFTStageConfig, config, **flags, init_adapter=init_adapter))))
@@ -212,7 +212,7 @@ def distill(
     ] = None,
 ) -> None:
     """Stage 2: on-policy distillation from per-group teachers (made by SFT if none given)."""
-    from botpsy.train.distill import DistillStageConfig, main
+    from botpsy.train.distill import DistillStageConfig, main  # lazy: jsonschema
 
     teachers = _teachers(teacher or [])
     flags = _stage_flags(model, out, train, val, max_steps)
@@ -242,7 +242,7 @@ def dapo(
     ] = None,
 ) -> None:
     """Stages 3-4: one DAPO round with rule-based rewards and dynamic sampling."""
-    from botpsy.train.dapo import HARD, DAPOStageConfig, main
+    from botpsy.train.dapo import HARD, DAPOStageConfig, main  # lazy: jsonschema
 
     flags = _stage_flags(model, out, train, val, max_steps)
     shares = _kind_shares(share or [])
@@ -259,7 +259,7 @@ def dapo(
 
 def _user_recipes(path: Path) -> None:
     """Read the recipes once up front: a bad file fails here, not after the data stage."""
-    from botpsy.train.catalog import CatalogError, load_recipes
+    from botpsy.train.catalog import CatalogError, load_recipes  # lazy: startup
 
     try:
         if not load_recipes(path):
@@ -379,16 +379,16 @@ def recipe(
     """The whole recipe; re-run the same command to resume an interrupted run."""
     from dataclasses import replace
 
-    from botpsy.train.adapter_rl import AdapterRL
-    from botpsy.train.launch import LaunchSettings
-    from botpsy.train.presets import (
+    from botpsy.train.adapter_rl import AdapterRL  # lazy: jsonschema
+    from botpsy.train.launch import LaunchSettings  # lazy: stdnum
+    from botpsy.train.presets import (  # lazy: stdnum
         get_preset,
         with_adapter_rl,
         with_scale,
         with_smoke_scale,
         with_user_recipes,
     )
-    from botpsy.train.recipe import check_plan, main
+    from botpsy.train.recipe import check_plan, main  # lazy: stdnum
 
     try:
         # absolute: a launch bundle's script runs from inside the run folder
@@ -422,7 +422,7 @@ def recipe(
         raise typer.BadParameter(str(exc)) from exc
     evaluator = None
     if bfcl_limit is not None:
-        from botpsy.train.bfcl_eval import describe
+        from botpsy.train.bfcl_eval import describe  # lazy: bfcl_eval
 
         evaluator = _bfcl_evaluator(bfcl_limit or None, bfcl_threads)
         plan.notes.append(describe(evaluator.settings))
@@ -433,7 +433,7 @@ def recipe(
 
 def _bfcl_evaluator(limit: int | None, threads: int | None = None) -> Any:
     """BFCL on the first ``limit`` cases per category (None: all), through llama.cpp."""
-    from botpsy.train.bfcl_eval import BfclEvaluator, BfclSettings
+    from botpsy.train.bfcl_eval import BfclEvaluator, BfclSettings  # lazy: bfcl_eval
 
     return BfclEvaluator(BfclSettings(limit=limit, threads=threads))
 
@@ -448,9 +448,9 @@ def score_run(
     threads: Annotated[int | None, typer.Option("--threads", help="llama.cpp threads")] = None,
 ) -> None:
     """Score the base and every finished stage of a run with BFCL; rewrite its reports."""
-    from botpsy.train.bfcl_eval import describe
-    from botpsy.train.llama_converters import UnsupportedModelError
-    from botpsy.train.score_run import score_run as rescore
+    from botpsy.train.bfcl_eval import describe  # lazy: bfcl_eval
+    from botpsy.train.llama_converters import UnsupportedModelError  # lazy: startup
+    from botpsy.train.score_run import score_run as rescore  # lazy: stdnum
 
     evaluator = _bfcl_evaluator(limit, threads)
     try:
@@ -477,9 +477,9 @@ def probe(
     out: Annotated[Path | None, typer.Option("--out", help="write the report as JSON")] = None,
 ) -> None:
     """P(the answer opens a tool call) per BFCL category or data kind: no decoding."""
-    from botpsy.formats import get_format
-    from botpsy.train.probe import bfcl_prompts, data_prompts
-    from botpsy.train.probe import probe as run_probe
+    from botpsy.formats import get_format  # lazy: jsonschema
+    from botpsy.train.probe import bfcl_prompts, data_prompts  # lazy: jsonschema
+    from botpsy.train.probe import probe as run_probe  # lazy: jsonschema
 
     if not model.is_dir():
         raise typer.BadParameter(f"{model}: not an HF model folder", param_hint="--model")
@@ -510,8 +510,8 @@ def export(
 ) -> None:
     """HF model -> GGUF F16 -> quantized GGUFs (llama.cpp's converter and quantizer), each
     loaded once in llama.cpp."""
-    from botpsy.train.export import ExportConfig, ExportError, main
-    from botpsy.train.llama_converters import ConverterError, UnsupportedModelError
+    from botpsy.train.export import ExportConfig, ExportError, main  # lazy: startup
+    from botpsy.train.llama_converters import ConverterError, UnsupportedModelError  # lazy: startup
 
     _model_folder(model, "--model")
     cfg = ExportConfig(
@@ -533,7 +533,7 @@ def export(
 def tiny_qwen35(out: OutDir) -> None:
     """A tiny random Qwen3.5 (hybrid linear/full attention, hidden 64, SmolLM2's tokenizer):
     an HF folder to try the qwen3.5-0.8b preset and every command on in minutes."""
-    from botpsy.train.tiny import make_tiny_qwen35
+    from botpsy.train.tiny import make_tiny_qwen35  # lazy: jsonschema
 
     typer.echo(str(make_tiny_qwen35(out)))
 
@@ -546,8 +546,7 @@ def import_gguf(
     ] = None,
 ) -> None:
     """Dequantize a GGUF (Llama/Qwen) into an HF model folder that the stages can train."""
-    from botpsy.backends.model_files import default_model_path
-    from botpsy.train.gguf_import import dequantize_gguf_to_hf
+    from botpsy.train.gguf_import import dequantize_gguf_to_hf  # lazy: gguf
 
     source = gguf or default_model_path()
     try:
@@ -589,10 +588,10 @@ def extract_lora(
     ] = "",
 ) -> None:
     """Full fine-tune -> LoRA adapter (PEFT folder + llama.cpp GGUF) by truncated SVD."""
-    from botpsy.train.gguf_export import LORA_DTYPES, convert_lora_to_gguf
-    from botpsy.train.llama_converters import ConverterError, UnsupportedModelError
-    from botpsy.train.lora_extract import LoraExtractionError
-    from botpsy.train.lora_extract import extract_lora as extract
+    from botpsy.train.gguf_export import LORA_DTYPES, convert_lora_to_gguf  # lazy: startup
+    from botpsy.train.llama_converters import ConverterError, UnsupportedModelError  # lazy: startup
+    from botpsy.train.lora_extract import LoraExtractionError  # lazy: startup
+    from botpsy.train.lora_extract import extract_lora as extract  # lazy: startup
 
     if dtype not in LORA_DTYPES:
         raise typer.BadParameter(f"--dtype must be one of {sorted(LORA_DTYPES)}")

@@ -48,9 +48,9 @@ def assistant_system_prompt(rng: random.Random) -> str:
 JOINS = ("Also,", "And", "Then", "Plus,", "After that,", "Oh, and")
 
 # All start with "I": under greedy decoding a call wins whenever its opener token beats the
-# likeliest *single* text token. With four different first words a smol model whose text was
-# likelier than a call on 8 of 10 BFCL irrelevance cases still called on 9 of them ("<" 0.35-0.65
-# against "I" 0.17-0.36, "None" 0.07-0.21, "Sorry" 0.02-0.16; docs/training/smol/irrelevance-32).
+# likeliest *single* text token. With four different first words, a smol model whose text as a
+# whole was likelier than a call on most BFCL irrelevance cases still called on nearly all of
+# them: the call's opener outweighed each first word alone, never their sum.
 IRRELEVANCE_ANSWERS = (
     "I can't help with that here: none of my tools covers it (it would need: {need}).",
     "I don't have a suitable tool for that. It would take something like: {need}.",

@@ -98,11 +98,11 @@ def call_probability(model: Any, tokenizer: Any, prompt: str, opener: list[int])
 def bfcl_prompts(fmt: ChatFormat, categories: list[str], limit: int | None) -> list[ProbePrompt]:
     """The first ``limit`` cases of single-turn BFCL categories, rendered as the model sees
     them in ``botpsy eval bfcl`` (FC mode)."""
-    from botpsy.evals.bfcl.categories import CategoryKind, resolve
+    from botpsy.evals.bfcl.categories import CategoryKind, resolve  # lazy: bfcl_eval
 
     single_turn = (CategoryKind.ast, CategoryKind.relevance, CategoryKind.irrelevance)
-    from botpsy.evals.bfcl.convert import to_messages, tool_specs
-    from botpsy.evals.bfcl.dataset import load_cases
+    from botpsy.evals.bfcl.convert import to_messages, tool_specs  # lazy: bfcl_eval
+    from botpsy.evals.bfcl.dataset import load_cases  # lazy: bfcl_eval
 
     prompts = []
     for category in resolve(categories):

@@ -123,7 +123,7 @@ def prepare_base(plan: RecipePlan) -> str:
             base, get_format(plan.sft.format), read_samples(plan.sft.train_file), plan.tiny
         )
     elif plan.base_source.startswith("gguf:"):
-        from botpsy.train.gguf_import import dequantize_gguf_to_hf
+        from botpsy.train.gguf_import import dequantize_gguf_to_hf  # lazy: gguf
 
         dequantize_gguf_to_hf(plan.base_source.removeprefix("gguf:"), base)
     else:

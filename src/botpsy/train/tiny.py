@@ -140,7 +140,7 @@ def smollm2_tokenizer() -> Any:
     """SmolLM2's tokenizer, rebuilt from the shipped GGUF (no hub download)."""
     import gguf
 
-    from botpsy.train.gguf_import import hf_tokenizer
+    from botpsy.train.gguf_import import hf_tokenizer  # lazy: gguf
 
     return hf_tokenizer(gguf.GGUFReader(str(default_model_path())))
 

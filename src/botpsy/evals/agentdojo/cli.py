@@ -10,9 +10,12 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
 
+from botpsy.backends.model_files import ModelNotFoundError
 from botpsy.defaults import ASSISTANT_MODEL
+from botpsy.evals.agentdojo.report import summary_markdown
 from botpsy.evals.agentdojo.users import UserKind
 from botpsy.evals.call_mode import CallMode
+from botpsy.types import GenerationParams
 
 console = Console()
 
@@ -48,12 +51,9 @@ def agentdojo(
 ) -> None:
     """AgentDojo v1.2: utility, utility under attack and attack success rate, with
     botpsy's agent and safety layer deciding which calls run. Resumes into --out."""
-    from botpsy.backends.model_files import ModelNotFoundError
-    from botpsy.evals.agentdojo.pipeline import PipelineSettings, SafetyMode
-    from botpsy.evals.agentdojo.report import summary_markdown
-    from botpsy.evals.agentdojo.run import run_agentdojo
-    from botpsy.evals.agentdojo.summary import summarize
-    from botpsy.types import GenerationParams
+    from botpsy.evals.agentdojo.pipeline import PipelineSettings, SafetyMode  # lazy: agentdojo
+    from botpsy.evals.agentdojo.run import run_agentdojo  # lazy: bfcl_eval
+    from botpsy.evals.agentdojo.summary import summarize  # lazy: bfcl_eval
 
     mode = SafetyMode.off if not safety else (SafetyMode.on if scope else SafetyMode.no_scope)
     settings = PipelineSettings(safety=mode, user=user, max_rounds=max_rounds,

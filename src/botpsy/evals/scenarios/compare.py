@@ -1,7 +1,7 @@
 """Two scored scenario runs side by side: what a model change fixed, broke and made unsafe.
 
-A new adapter ships on the assistant's scenarios, and totals hide trades: 24 solved
-against 26 can be five lost and three won, and one of the lost may be a new minefield
+A new adapter ships on the assistant's scenarios, and totals hide trades: two fewer
+solved can be five lost and three won, and one of the lost may be a new minefield
 hit (a wrong event deleted). This names each flip, with the first miss that explains it,
 on the scenarios both runs played.
 
@@ -9,8 +9,7 @@ When both runs keep their traces (``results/scenarios.jsonl`` beside ``scores``)
 flip also says at which model reply the runs first differ: a flip with the same replies up
 to a check's decision came from the agent's code, one whose first reply differs from the
 model. Greedy decoding is the same at any ``--parallel`` and from run to run (see
-``backends.llamacpp``); runs made before that could differ in a few first replies (7 of
-74 did), and the share of first replies that differ between two runs of one model on one
+``backends.llamacpp``); runs made before that could differ in a few first replies, and the share of first replies that differ between two runs of one model on one
 code says whether that was so.
 """
 

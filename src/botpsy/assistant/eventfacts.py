@@ -1,0 +1,138 @@
+"""An event's facts that a message passes on: "email nora what time we're meeting on saturday
+and where".
+
+Asked so, the 135M default model looked Nora up and sent her her own contact card ("climbing
+partner, Saturdays"): the time and the place it was asked for were never looked up. They are
+no free text: they are the start and the location of the one event the request names (by
+its day, else by its words).
+
+``EventFactsCheck`` reads which facts the request asks for ("what time", "when"; "where",
+"with the address"), has the events looked up first (``agent.checks.Prerequisite``), and
+holds the text of the message or item made (``includecheck.text_argument``) to one that
+holds them, refusing a call that left one out. What a held or refused call may write is one
+sentence that tells them ("Bouldering with Nora: Sat 12 Dec at 10:00, at Boulderhalle
+Nord."): held to the facts alone by a pattern, the model filled the space around them with
+the refusal's own words. A message the request dictates in its own words is left to the
+intent check, which holds it to them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from botpsy.agent.checks import Refusal
+from botpsy.agent.grounding import best_fitting, words
+from botpsy.agent.intent import dictated
+from botpsy.agent.rules import CallContext, ContextCheck
+from botpsy.assistant.daycheck import DayCheck
+from botpsy.assistant.includecheck import text_argument
+from botpsy.types import ToolSpec
+
+_WHEN = re.compile(r"\bwhat\s+time\b|\bwhen\s+(?:we|we're|were|it|is|does|do)\b|"
+                   r"\b(?:with|and|plus|incl\w*)\s+the\s+time\b", re.IGNORECASE)
+_WHERE = re.compile(r"\bwhere\b|\b(?:with|and|plus|incl\w*)\s+the\s+(?:address|location|venue)\b",
+                    re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Told:
+    """What a message must tell of an event: the facts as written ("10:00"), and one
+    sentence that tells them."""
+
+    facts: tuple[str, ...]
+    sentence: str
+
+
+def asked_facts(request: str) -> tuple[str, ...]:
+    """The event fields a request asks a message to tell: ``start``, ``location``."""
+    return tuple(field for field, asked in (("start", _WHEN), ("location", _WHERE))
+                 if asked.search(request))
+
+
+class EventFactsCheck(ContextCheck):
+    """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
+    ``days`` reads the days a request names as the tools do; ``spec_of`` gives a tool's
+    spec by name (None for a tool it does not know)."""
+
+    def __init__(self, days: DayCheck, spec_of: Callable[[str], ToolSpec | None]):
+        self._days = days
+        self._spec_of = spec_of
+
+    def needs_first(self, context: CallContext) -> tuple[str, ...]:
+        if not self._asks(context.tool, context.request):
+            return ()
+        shown = any(family == "event" for family, _ in context.id_objects)
+        return () if shown else ("event",)
+
+    def expected(self, context: CallContext) -> dict[str, dict[str, Any]]:
+        arg = text_argument(context.tool)
+        told = self._told(context) if self._asks(context.tool, context.request) else None
+        return {arg: {"enum": [told.sentence]}} if arg and told else {}
+
+    def judge(self, context: CallContext) -> Refusal | None:
+        spec = context.spec or self._spec_of(context.call.name)
+        if spec is None or not self._asks(spec, context.request):
+            return None
+        arg, told = text_argument(spec), self._told(context)
+        if arg is None or told is None:
+            return None
+        written = context.call.arguments.get(arg)
+        if isinstance(written, str) and all(f.casefold() in written.casefold() for f in told.facts):
+            return None
+        return Refusal(f"the request asks to tell {', '.join(told.facts)}: write it into {arg}",
+                       {arg: {"enum": [told.sentence]}})
+
+    @staticmethod
+    def _asks(spec: ToolSpec, request: str) -> bool:
+        return (text_argument(spec) is not None and bool(asked_facts(request))
+                and dictated(request) is None)
+
+    def _told(self, context: CallContext) -> Told | None:
+        """The asked fields of the one event the request names ("10:00", "Boulderhalle
+        Nord") and the sentence that tells them; None when no one event fits or it lacks
+        a field asked for."""
+        event = self._event(context)
+        if event is None:
+            return None
+        start = _moment(event.get("start"))
+        location = str(event.get("location") or "").strip()
+        asked = asked_facts(context.request)
+        if ("start" in asked and start is None) or ("location" in asked and not location):
+            return None
+        facts, parts = [], [str(event.get("title") or "The event").strip()]
+        if "start" in asked and start is not None:
+            facts.append(f"{start:%H:%M}")
+            parts.append(f"{start:%a %d %b} at {start:%H:%M}")
+        if "location" in asked:
+            facts.append(location)
+            parts.append(f"at {location}")
+        return Told(tuple(facts), f"{parts[0]}: {', '.join(parts[1:])}.")
+
+    def _event(self, context: CallContext) -> dict | None:
+        """The one shown event on the day the request names, else the one whose words fit
+        it best."""
+        events = {obj["id"]: obj for family, obj in context.id_objects if family == "event"}
+        days = self._days.named_days(context.request)
+        on_day = [e for e in events.values() if _day(e.get("start")) in days] if days else []
+        if len(on_day) == 1:
+            return on_day[0]
+        pool = {e["id"] for e in on_day} if on_day else set(events)
+        items = [i for i in context.shown if i.family == "event" and i.id in pool]
+        fitting = best_fitting(items, words(context.request))
+        return events[fitting[0].id] if len(fitting) == 1 else None
+
+
+def _moment(value: object) -> datetime | None:
+    try:
+        return datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def _day(value: object) -> object:
+    moment = _moment(value)
+    return moment.date() if moment is not None else None

@@ -1,0 +1,63 @@
+"""An event's facts that a message passes on (``EventFactsCheck``)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+from botpsy.agent.rules import CallContext
+from botpsy.assistant.daycheck import DayCheck
+from botpsy.assistant.eventfacts import EventFactsCheck, asked_facts
+from botpsy.types import Message, ToolCall, ToolSpec
+
+SEND = ToolSpec(name="send_email", description="d", parameters={
+    "type": "object", "required": ["to", "subject", "body"],
+    "properties": {"to": {"type": "string"}, "subject": {"type": "string"},
+                   "body": {"type": "string"}}})
+CLIMB = {"id": 7, "title": "Bouldering with Nora", "start": "2026-12-12T10:00+01:00",
+         "end": "2026-12-12T12:00+01:00", "location": "Boulderhalle Nord"}
+LUNCH = {"id": 9, "title": "Lunch with Jonas", "start": "2026-12-10T12:30+01:00",
+         "end": "2026-12-10T13:30+01:00", "location": "Ramen Ya, Torstrasse 12"}
+REQUEST = "email nora what time we're meeting on saturday and where, she asked"
+
+
+def check() -> EventFactsCheck:
+    days = DayCheck(lambda: ZoneInfo("Europe/Berlin"),
+                    lambda: datetime(2026, 12, 7, 8, 0, tzinfo=UTC))
+    return EventFactsCheck(days, {"send_email": SEND}.get)
+
+
+def _messages(request: str, *events: dict) -> list[Message]:
+    said = [Message(role="user", content=request)]
+    if not events:
+        return said
+    return [*said, Message(role="tool", name="list_events", source="tool:list_events:c1",
+                           content=json.dumps(list(events)))]
+
+
+def test_what_a_request_asks_to_tell():
+    assert asked_facts(REQUEST) == ("start", "location")
+    assert asked_facts("draft jonas the plan, with the address") == ("location",)
+    assert asked_facts("email nora that I'm running late") == ()
+
+
+def test_the_events_are_looked_up_first_then_their_facts_held():
+    assert check().needs_first(CallContext.before(SEND, _messages(REQUEST))) == ("event",)
+    shown = _messages(REQUEST, CLIMB, LUNCH)
+    assert check().needs_first(CallContext.before(SEND, shown)) == ()
+    held = {"body": {"enum": ["Bouldering with Nora: Sat 12 Dec at 10:00, at Boulderhalle Nord."]}}
+    assert check().expected(CallContext.before(SEND, shown)) == held
+    card = ToolCall(name="send_email", arguments={"to": "nora@x.example", "subject": "Hi",
+                                                  "body": "climbing partner, Saturdays"})
+    assert check()(card, shown).narrow == held
+    told = card.model_copy(update={"arguments": {**card.arguments,
+                                                 "body": "10:00 at Boulderhalle Nord"}})
+    assert check()(told, shown) is None
+
+
+def test_a_dictated_message_or_no_single_event_is_not_held():
+    dictated = "draft jonas a msg that I'll meet him at lunch on thursday, with the address"
+    assert check().expected(CallContext.before(SEND, _messages(dictated, LUNCH))) == {}
+    vague = "email dan where we're meeting"  # no day, and no event's words fit
+    assert check().expected(CallContext.before(SEND, _messages(vague, CLIMB, LUNCH))) == {}
