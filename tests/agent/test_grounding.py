@@ -316,6 +316,19 @@ def test_a_relation_is_a_person_whose_card_the_contacts_hold() -> None:
     assert contact_words("his email address") == []
 
 
+def test_a_new_value_in_quotes_does_not_pick_the_item() -> None:
+    """"rename Friday's lunch to 'team lunch'": the lunch, though the standup's title holds
+    "team"; a quoted name that tells which item it is still counts."""
+    from botpsy.agent.grounding import Item, best_fitting, identifying_words, words
+
+    def item(i, label):
+        return Item("event", i, label, words(f"{label} friday"))
+    standup, lunch = item(4, "Team standup"), item(9, "Lunch with Jonas")
+    wanted = identifying_words("rename friday's lunch to 'team lunch'")
+    assert [i.id for i in best_fitting([standup, lunch], wanted)] == [9]
+    assert "standup" in identifying_words("move 'Team standup' to 10am")
+
+
 def test_a_contact_search_looks_for_a_relation_when_the_request_names_no_person():
     """ "call my brother, and put his number in the reminder": no name, no "brother's
     number"; the card to find is the one whose notes say "Brother"."""

@@ -44,6 +44,21 @@ def registry(tmp_path_factory) -> ToolRegistry:
      False),
     ("Could you remind me to call Mum tonight?", "add_reminder", False),
     ("Dentist tomorrow at 3pm", "create_event", False),
+    # "remind me who ..." asks to be told: no reminder
+    ("Remind me who Priya is", "add_reminder", True),
+    ("who's the plumber again? just remind me", "add_reminder", True),
+    ("Remind me to water the plants at 6pm", "add_reminder", False),
+    # a new item of a kind the request never names, beside another action it asks for
+    ("Remind me at 6 to call the bank", "create_event", True),
+    ("Email jamie@fox.example that Tuesday works", "add_contact", True),
+    ("Email jamie@fox.example that Tuesday works", "send_email", False),
+    ("yoga on Friday at 6, block an hour for it", "create_event", False),
+    ("todo: email Dan about the budget", "add_reminder", False),  # labelled with its kind
+    # someone added to an event that exists: that event changes, no new one is made
+    ("add Priya to tomorrow's standup as a guest", "create_event", True),
+    ("add lunch with Priya to my calendar for Friday at noon", "create_event", False),
+    ("A plumber emailed me. Add him to my contacts with his number.", "add_contact", False),
+    ("remind me at 6 to call Jamie, and put his number in the reminder", "add_reminder", False),
 ])
 def test_intent_of_the_request(request_text: str, tool: str, refused: bool) -> None:
     call = ToolCall(name=tool, arguments={"to": "jamie@fox.example", "subject": "s", "body": "b"}
@@ -217,3 +232,19 @@ def test_the_words_after_the_colon_are_the_reply():
     meant = dictated("reply to the dentist reminder mail: monday 8:30 works, see you then")
     assert meant is not None and meant.body == "Monday 8:30 works, see you then."
     assert dictated("remind me at 8:30: call the plumber") is None  # no message
+
+
+@pytest.mark.parametrize(("request_text", "text", "refused"), [
+    ("add oat milk and bananas to the groceries", "bananas", True),
+    ("add oat milk and bananas to the groceries", "- oat milk\n- bananas", False),
+    ("Add Dune to my books to read", "Books", True),
+    ("Add Dune to my books to read", "Dune", False),
+    ("take the risks from the roadmap file and add it to my ideas note", "risks: hiring", False),
+])
+def test_an_append_to_a_kept_list_holds_what_the_request_adds(
+        request_text: str, text: str, refused: bool) -> None:
+    call = ToolCall(name="append_to_note", arguments={"note_id": 2, "text": text})
+    verdict = IntentCheck()(call, conversation(request_text))
+    assert (verdict is not None) is refused
+    if refused:
+        assert verdict.narrow["text"]["enum"][0] in request_text

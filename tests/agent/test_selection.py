@@ -13,6 +13,7 @@ from botpsy.agent.selection import (
     clause_verbs,
     commands,
     name_family,
+    phrase_pattern,
     tool_role,
 )
 from botpsy.assistant import AssistantStore, assistant_tools
@@ -252,6 +253,34 @@ def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
         # "find" asks for slots only with another cue
         ("Find my meeting with Priya and remind me an hour before it", [{"add_reminder"}]),
         ("Find a free slot on Friday", [{"find_free_slots"}]),
+        # plain making verbs, and a phrasal verb with its object inside
+        ("yoga friday 6pm, pop it in the calendar", [{"create_event"}]),
+        ("pencil in a haircut on Friday at 10", [{"create_event"}]),
+        ("the vet visit is sorted, you can tick it off", [{"complete_reminder"}]),
+        ("quick note: the gate code is 9921", [{"create_note"}]),
+        # a person added to an item that exists changes it; one put in the calendar is new
+        ("add Priya to tomorrow's standup as a guest", [{"update_event"}]),
+        ("invite Jonas to the team lunch on thursday", [{"update_event"}]),
+        ("put a haircut in my calendar thursday 5:30pm", [{"create_event"}]),
+        # an invitation beside an event that is made is its attendee, not a mail
+        ("book a table for two on friday at 8pm and invite Jamie", [{"create_event"}]),
+        # a verb that asks for a draft wants one, whatever its object
+        ("prepare a reply to the landlord's email saying the 3rd works", [{"draft_email"}]),
+        # asked to be told, or to change nothing: no action
+        ("remind me who Dan is", []),
+        ("what's the wifi code? don't change anything", []),
+        ("is the boiler service booked? don't tick anything off", []),
+        ("Dana asked about the offsite - draft her a yes, don't send it", [{"draft_email"}]),
+        # a message given to someone is sent, whatever the verb
+        ("drop Nora a line about the climbing trip", [{"send_email"}]),
+        ("shoot Dana an email saying the slides are done", [{"send_email"}]),
+        ("fire off a quick mail to Priya about the budget", [{"send_email"}]),
+        ("make a note of the gate code 4471", [{"create_note"}]),
+        # a person's number is saved to the contacts, not to a file
+        ("save Lena's number, 0170 123 456", [{"add_contact"}]),
+        ("bump lunch with Jonas to 1pm", [{"update_event"}]),
+        # a plural noun is not its singular's verb ("books"), nor a noun a predicate
+        ("can u export my books to read list into a file called books.txt", [{"write_file"}]),
     ],
 )
 def test_requested_actions_are_what_each_clause_asks(
@@ -378,3 +407,36 @@ def test_the_kind_a_request_takes_something_from_is_looked_up_first(
 def test_a_list_the_request_passes_on_is_a_note_to_look_up_first(request_text, families):
     from botpsy.agent.selection import source_families
     assert source_families(request_text) == families
+
+
+def test_a_noun_before_a_kind_noun_describes_the_item(tools: list[ToolSpec]) -> None:
+    """"my todo file" is a file and "the dentist reminder mail" a mail: the word before
+    the kind's noun lends no kind of its own."""
+    selector = Bm25ToolSelector()
+    assert "remind" not in selector.choose("what's in my todo file?", tools).chosen
+    chosen = selector.choose("reply to the dentist reminder mail: see you then", tools).chosen
+    assert "email" in chosen and "remind" not in chosen
+
+
+def test_a_plural_noun_is_not_its_singulars_verb(tools: list[ToolSpec]) -> None:
+    shown = {t.name for t in Bm25ToolSelector().select("which books did I want to read", tools)}
+    assert "create_event" not in shown
+
+
+def test_phrasal_verbs_hold_their_object() -> None:
+    assert phrase_pattern("cross off").search("you can cross that one off")
+    assert phrase_pattern("set up").search("set it up for monday")
+    assert not phrase_pattern("call off").search("call mum about the off-site")
+    assert phrase_pattern("write back").search("write Dan back")
+
+
+def test_remind_me_who_asks_to_be_told(tools: list[ToolSpec]) -> None:
+    selection = Bm25ToolSelector().choose("who's Dan again? just remind me", tools)
+    assert "remind" not in selection.chosen and "contact" in selection.chosen
+
+
+def test_an_action_ruled_out_names_no_family(tools: list[ToolSpec]) -> None:
+    selector = Bm25ToolSelector()
+    assert "create_event" not in {t.name for t in selector.select(
+        "is the gym open on sunday? don't book anything", tools)}
+    assert "remind" in selector.choose("don't forget to call mum at 5", tools).chosen

@@ -83,6 +83,10 @@ _NOT_SEARCHED = (STOPWORDS | _PARTICLES | NOT_NAMES | LOOK_VERBS
                  | {"newest", "latest", "oldest", "recent", "recently", "most", "many", "much",
                     "unread"}
                  | {w for verb, cues in ACTION_WORDS.items() for w in (verb, *cues) if " " not in w})
+# A new value the request gives an item, in quotes: "rename thursday's lunch to 'team
+# lunch'", "call it 'Parking'". Its words say what the item becomes, not which it is.
+_NEW_VALUE = re.compile(r"\b(?:to|as|called|named|titled|it)\s+(['\"\u2018\u201c])(?=\S).+?"
+                        r"(?:\1|[\u2019\u201d])(?!\w)", re.IGNORECASE)
 # "isn't", "Mom's", "we'll": the tail after the apostrophe (straight or curly)
 _CONTRACTION = re.compile(r"n['’]t\b|['’](?:s|re|ll|ve|d|m)\b", re.IGNORECASE)
 # A relation the user names as theirs ("my brother", "our landlord"): one person the contacts
@@ -198,6 +202,13 @@ def words(text: str) -> frozenset[str]:
     return frozenset(w for w in stem_words(plain) if len(w) > 1 and not w.isdigit())
 
 
+def identifying_words(said: str) -> frozenset[str]:
+    """The words of a request that tell which item it is about: its ``words`` without a
+    new value it gives the item in quotes ("rename thursday's lunch to 'team lunch'" is
+    about Thursday's lunch, not the team's standup)."""
+    return words(_NEW_VALUE.sub(" ", said))
+
+
 def json_objects(data: object, *, with_id: bool = False) -> Iterator[dict]:
     """Every JSON object nested in ``data`` (``with_id``: only those with an integer id)."""
     if isinstance(data, dict):
@@ -270,7 +281,7 @@ def off_request_id(call: ToolCall, messages: list[Message], registry: ToolRegist
         return None
     family = name_family(call.name)
     said = user_text(messages) if said is None else said
-    wanted = words(said)
+    wanted = identifying_words(said)
     items = [i for i in (shown_items(messages) if shown is None else shown)
              if i.family == family]
     # an act is held to the item that fits best; a look may read any item that fits ("any
@@ -319,7 +330,7 @@ def forced_narrowing(spec: ToolSpec, messages: list[Message]) -> dict[str, dict]
         terms = search_terms(said, family)
         return {"query": {"enum": terms}} if terms and isinstance(query, dict) else {}
     shown = [i for i in shown_items(messages) if i.family == family]
-    ids = {i.id for i in best_fitting(shown, words(said))} | named_ids(said)
+    ids = {i.id for i in best_fitting(shown, identifying_words(said))} | named_ids(said)
     id_args = [a for a, schema in properties.items()
                if a.endswith("_id") and isinstance(schema, dict) and schema.get("type") == "integer"]
     return {a: {"enum": sorted(ids)} for a in id_args} if ids else {}

@@ -18,7 +18,14 @@ not a model's habits, so a model that does what was asked never meets them.
   names none of the tool's action words: a question creates nothing;
 - a draft or send to an address that neither the user wrote nor belongs to an item a
   lookup showed that matches the request's words ("the landlord" -> the contact whose
-  card says landlord, not the Tom the model picked).
+  card says landlord, not the Tom the model picked);
+- a new item or message of a kind the request never names, by its action or its kind's
+  words, in a request that asks for another action ("remind me at 6 to call the bank"
+  makes no event; ``other_kind``);
+- a new item of the kind the request adds someone to ("add mum to the sunday dinner as a
+  guest" changes that event, it makes none; ``selection.joined_kinds``);
+- an append to a list the user keeps that leaves out what the request adds to it
+  (``selection.listed_item``).
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 from botpsy.agent.checks import Refusal
@@ -34,8 +42,17 @@ from botpsy.agent.grounding import recipient_words, result_objects, user_text, w
 from botpsy.agent.selection import (
     _QUESTION,
     ACTION_WORDS,
+    CHANGE_NOTHING,
+    DAY_WORDS,
+    LABELLED,
     LOOK_VERBS,
+    REMIND_ME_TELL,
+    Bm25ToolSelector,
     ToolRole,
+    commands,
+    creates,
+    joined_kinds,
+    listed_item,
     name_family,
     stem_words,
     tool_role,
@@ -52,7 +69,8 @@ FINDING_VERBS = frozenset({"find", "check"})
 # A request that opens like this asks to see something, as a question does.
 _LOOKUP_OPENING = re.compile(
     r"^\W*(?:please\s+)?(?:(?:can|could|would) you\s+)?(?:show|list|find|look\s+up|check|"
-    r"tell me|give me|read|search|get me|remind me what|what|when|where|who|how)\b",
+    r"tell me|give me|read|search|get me|remind me(?:\s+again)?\s+(?:who|what|when|where|which|"
+    r"how|whose|of)|what|when|where|who|how)\b",
     re.IGNORECASE)
 # "don't send", "do not email him", "without sending", "never share"; "don't forget to
 # email" is no negation.
@@ -60,16 +78,11 @@ _NEGATION = re.compile(
     r"\b(?:don['’]?t|do not|never|not|no need to|without|shouldn['’]?t|mustn['’]?t)\s+"
     r"((?:[\w'’-]+\s*){1,3})", re.IGNORECASE)
 _NOT_NEGATING = frozenset({"forget", "hesitate", "only"})
-# A request that rules out every change, whatever the tool: "no changes", "don't touch
-# anything", "just checking" ("who's nora again? no changes, just remind me": "remind me"
-# asks to be told, and no reminder may be made).
-_CHANGE_NOTHING = re.compile(
-    r"\bno changes?\b|\bchange nothing\b|\b(?:don['’]?t|dont|do not)\s+(?:change|touch|modify|"
-    r"edit|do)\s+any(?:thing)?\b|\bjust (?:checking|curious|wondering|asking)\b|\bread[- ]only\b",
-    re.IGNORECASE)
 NEGATION_REACH = 3  # words after the negation that it covers
-# "tell me" asks the assistant, not a third person: no cue of sending.
-_TELL_ME = re.compile(r"\btell me\b|\blet me know\b|\bshow me\b", re.IGNORECASE)
+# "tell me" asks the assistant, not a third person: no cue of sending; "remind me who ...",
+# "just remind me" asks to be told, not for a reminder.
+_TELL_ME = re.compile(rf"\btell me\b|\blet me know\b|\bshow me\b|{REMIND_ME_TELL.pattern}",
+                      re.IGNORECASE)
 SEND_TOOLS = frozenset({"send_email", "reply_email"})
 DRAFT_TOOL = "draft_email"
 DRAFT_WORDS = frozenset({"draft", "prepar", "compos"})  # stems
@@ -116,7 +129,7 @@ def forbidden(role: ToolRole, text: str) -> str | None:
 
 def _nothing_changes(text: str) -> str | None:
     """The words of a request that rule out every change ("no changes"), or None."""
-    match = _CHANGE_NOTHING.search(text)
+    match = CHANGE_NOTHING.search(text)
     return match.group() if match else None
 
 
@@ -154,7 +167,9 @@ class IntentCheck:
         if is_lookup(latest) and not asks_for(role, said):
             return (f"the request asks a question and does not ask to {role.name}: answer "
                     "it from what the lookups showed, and change nothing")
-        return self._recipients(call, messages, said) or _card_content(call, messages)
+        return (_unasked_kind(call.name, role, latest)
+                or self._recipients(call, messages, said) or _card_content(call, messages)
+                or _list_item(call, latest))
 
     def _recipients(self, call: ToolCall, messages: list[Message], said: str) -> Refusal | None:
         written = [a.lower() for arg, value in call.arguments.items()
@@ -204,6 +219,84 @@ class IntentCheck:
         held |= {arg: {"enum": sorted(fitting)} for arg in properties
                  if fitting and arg in RECIPIENT_ARGUMENTS and arg in required}
         return held
+
+
+# Tools that all send a message of one kind: asking for one is no other action than another.
+_MESSAGE_VERBS = frozenset({"send", "reply", "draft"})
+
+
+@cache
+def _action_roles() -> tuple[ToolRole, ...]:
+    """One role per action that writes (``ACTION_WORDS``' verbs, the finding ones aside)."""
+    return tuple(tool_role(f"{verb}_item", "item", ACTION_WORDS) for verb in ACTION_WORDS
+                 if verb not in LOOK_VERBS | FINDING_VERBS)
+
+
+@cache
+def _kind_reader() -> Bm25ToolSelector:
+    return Bm25ToolSelector()
+
+
+def named_kinds(text: str) -> set[str]:
+    """The kinds of item (families) the words of ``text`` name, its days and times aside
+    ("on Friday" is when, not what: no event)."""
+    return set(_kind_reader().query_terms(DAY_WORDS.sub(" ", text), hints=False))
+
+
+def other_kind(role: ToolRole, text: str) -> str | None:
+    """The action ``text`` asks for instead, when a call of ``role`` makes a kind of item
+    or message the request never names, by the tool's action words or its kind's words,
+    and one of its clauses asks for another action by its verb ("remind me at 6 to call
+    the bank": add, not create_event). None when the request names the tool's action or
+    kind, when it is a labelled item ("todo: ..."), or when it asks for no action ("Dentist
+    tomorrow at 3pm")."""
+    verb = role.name.split("_", 1)[0]
+    if asks_for(role, text) or role.family in named_kinds(text) or LABELLED.match(text):
+        return None
+    kin = _MESSAGE_VERBS if verb in _MESSAGE_VERBS else {verb}
+    for clause in commands(text):
+        for other in _action_roles():
+            if other.name.split("_", 1)[0] not in kin and other.asked_in(clause):
+                return clause
+    return None
+
+
+def _unasked_kind(name: str, role: ToolRole, request: str) -> str | None:
+    """Why a call that makes an item or a message was not asked for (``other_kind``,
+    ``selection.joined_kinds``), or None."""
+    if not (creates(name) or name in SEND_TOOLS or name == DRAFT_TOOL):
+        return None
+    clauses = commands(request)
+    joins = [c for c in clauses if role.family in joined_kinds(c)]
+    # unless another clause asks for a new one ("remind me at 6 ..., and put his number in
+    # the reminder")
+    if creates(name) and joins and not any(role.asked_in(c) for c in clauses if c not in joins):
+        return (f"the request adds to a {role.family} that exists: change that one, never "
+                f"make a new one with {name}")
+    asked = other_kind(role, request)
+    if asked is None:
+        return None
+    return (f"the request asks to {asked!r} and names no {role.family}: {name} must not run; "
+            "do what it asks")
+
+
+APPEND_VERB = "append"
+
+
+def _list_item(call: ToolCall, request: str) -> Refusal | None:
+    """Why an append to a list the user keeps leaves out what the request adds to it
+    ("add oat milk and bananas to the groceries" appended only "bananas"; "Add Piranesi to
+    my books to read" appended "Books"): every word of the item must be in the text. The
+    retry is held to the item as the user wrote it."""
+    text = call.arguments.get("text")
+    if call.name.split("_", 1)[0] != APPEND_VERB or not isinstance(text, str):
+        return None
+    items = [item for clause in commands(request) if (item := listed_item(clause))
+             and words(item)]
+    if not items or any(words(item) <= words(text) for item in items):
+        return None
+    return Refusal(f"text {text!r} leaves out what the request adds: {items[0]!r}",
+                   {"text": {"enum": items}})
 
 
 def _card_content(call: ToolCall, messages: list[Message]) -> Refusal | None:

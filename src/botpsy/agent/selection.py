@@ -72,9 +72,17 @@ STOPWORDS = frozenset([
     "than", "so", "as", "not", "no", "yes", "get", "give", "tell", "let", "have", "has",
     "had", "i'm", "i'll", "i've", "whats", "wheres", "whens", "whos", "hows"
 ])
+# A noun that names the kind of the item before it, whatever the word before it names
+# ("my todo file" is a file, "the dentist reminder mail" a mail, "the meeting notes" a
+# note): the word before it describes the item and lends no kind of its own.
+_HEAD_NOUN = re.compile(r"\s+(?:files?|folders?|docs?|documents?|csv|spreadsheets?|notes?|"
+                        r"e-?mails?|mails?)\b", re.IGNORECASE)
 # Verbs of tools that add a new item (``add_reminder``, ``create_event``): such a call
 # needs no id, so no lookup has to come first.
 CREATING_VERBS = frozenset({"add", "create"})
+# The verb of a tool that keeps an unfinished item (``draft_email``): a clause whose verb
+# asks for one wants it, whatever its object names ("draft a reply").
+DRAFTING_VERB = "draft"
 
 
 def creates(tool_name: str) -> bool:
@@ -101,23 +109,60 @@ _QUESTION = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-_CLAUSE_SPLIT = re.compile(r"[.!?;:]+\s|\b(?:and|then|but|also)\b", re.IGNORECASE)
-_FILLER = re.compile(r"^(?:\W|please\b|just\b|now\b|(?:can|could|would|will) you\b)+",
+# Clauses end at a sentence's punctuation, a dash between words ("jonas asked about lunch -
+# draft him a yes") or a joining word.
+_CLAUSE_SPLIT = re.compile(r"[.!?;:]+\s|\s[-–—]+\s|\b(?:and|then|but|also)\b", re.IGNORECASE)
+_FILLER = re.compile(r"^(?:\W|please\b|pls\b|just\b|now\b|(?:can|could|would|will) (?:you|u)\b|"
+                     r"(?:you|u) (?:can|could|may)\b)+",
                      re.IGNORECASE)
 # A clause's verb and its object: "write them a draft", "make me a reply".
 _OBJECT = re.compile(r"^\W*\w+\s+(?:(?:me|him|her|them|us|\w+)\s+)?(?:a|an|the|my)\s+"
                      r"(?P<noun>\w+)", re.IGNORECASE)
-# An item's subject, then what happens to it: "is cancelled", "got moved", "moves to".
+# An item's subject, then what happens to it: "is cancelled", "got moved", "moves to" (not
+# a noun after its determiner: "my books to read").
 _PREDICATE = re.compile(
     r"\b(?:is|are|was|were|got|gets|has been|have been)\s+(?:now\s+)?([a-z]+ed)\b"
-    r"|\b([a-z]+s)\s+(?:to|from)\b", re.IGNORECASE)
+    r"|(?<!\bmy )(?<!\bthe )(?<!\bour )(?<!\byour )(?<!\bof )\b([a-z]+s)\s+(?:to|from)\b",
+    re.IGNORECASE)
 # A change said as a replacement: "make it 9 instead", "an hour and a half instead of an hour",
 # "the meeting is in room 3A now, not 2B", or as a comparison: "make the review longer".
 _INSTEAD = re.compile(r"\binstead\b|\bnow,?\s+not\b|\b(?:longer|shorter)\b", re.IGNORECASE)
-# "todo: descale the coffee machine", "note: bike code 4471": a new item, labelled with its kind.
-_LABELLED = re.compile(r"^\W*(?P<kind>to-?dos?|notes?|memo|reminders?)\s*:\s*\w", re.IGNORECASE)
+# A request that rules out every change, whatever the tool: "no changes", "don't touch
+# anything", "just checking" ("who's nora again? no changes, just remind me": "remind me"
+# asks to be told, and no reminder may be made).
+CHANGE_NOTHING = re.compile(
+    r"\bno changes?\b|\bchange nothing\b|\b(?:don['’]?t|dont|do not)\s+(?:change|touch|modify|"
+    r"edit|do)\s+any(?:thing)?\b|\bjust (?:checking|curious|wondering|asking)\b|\bread[- ]only\b",
+    re.IGNORECASE)
+# "remind me who Nora is", "remind me again", "just remind me": to be told, not a reminder.
+REMIND_ME_TELL = re.compile(r"\bremind me(?=(?:\s+again)?(?:\s+(?:who|what|when|where|which|"
+                            r"how|whose|of)\b|\W*$))", re.IGNORECASE)
+# A clause that says what not to do: "don't tick anything off", "never send it".
+_NEGATED = re.compile(r"^(?:don['’]?t|dont|do not|never|no need to)\b", re.IGNORECASE)
+# An action ruled out, with its object: "don't book anything", "do not reply to it" ("don't
+# forget to ..." rules nothing out).
+_NOT_ASKED = re.compile(r"\b(?:don['’]?t|dont|do not|never)\s+(?!forget\b|hesitate\b)[\w-]+"
+                        r"(?:\s+(?:anything|it|them|any\s+\w+|to\s+(?:it|them)))?(?:\s+(?:off|up|out))?",
+                        re.IGNORECASE)
+# A person added to an item that exists ("add mum to the sunday dinner as a guest", "invite
+# Jonas to Thursday's lunch"): a change of that item, not a new one.
+_JOINS = re.compile(
+    r"^\W*(?:add|invite|put|include|bring)\s+(?!(?:a|an|some|new)\b)(?P<who>.+?)\s+(?:to|on|onto|into|in)\s+"
+    r"(?P<target>(?:the|my|our|this|that|[\w-]+['’]s)\s+.+?)"
+    r"(?:\s+as\s+(?:an?\s+)?(?:guest|attendee|invitee|participant)s?)?\W*$", re.IGNORECASE)
+# What a person has, not a person: "put his number in the reminder" adds no one.
+_FIELD_WORDS = re.compile(r"\b(?:number|phone|mobile|address|e-?mail|birthday|details)\b")
+# The words that name where items are kept, not one item: "add lunch to my calendar", "add
+# them to my contacts".
+_CONTAINERS = frozenset({"calendar", "agenda", "diary", "schedule", "cal", "list", "inbox",
+                         "contacts", "book", "notes", "reminders", "files", "folder", "todos",
+                         "tasks", "events"})
+# "todo: descale the coffee machine", "quick note: bike code 4471": a new item, labelled with
+# its kind (and at most one word that describes it).
+LABELLED = re.compile(r"^\W*(?:[a-z]+\s+)?(?P<kind>to-?dos?|notes?|memo|reminders?)\s*:\s*\w",
+                       re.IGNORECASE)
 # "Add Piranesi to my books to read": a thing added to a list the user keeps by name.
-_ADD_TO = re.compile(r"^\W*(?:add|put|append|stick|include)\b.+?\b(?:to|on|onto)\s+(?:my|the|our)\s+"
+_ADD_TO = re.compile(r"^\W*(?:add|put|append|stick|include)\b(?P<item>.+?)\b(?:to|on|onto)\s+(?:my|the|our)\s+"
                      r"(?P<target>[a-z][\w' -]*?)\W*$", re.IGNORECASE)
 _POLITE = re.compile(r"^\W*(?:(?:can|could|would|will) you|please)\b", re.IGNORECASE)
 # A clause that asks to look something up opens with one of these ("Look up Dan's
@@ -190,7 +235,7 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "booking": ("email",), "reservation": ("email",), "hotel": ("email",),
     "itinerary": ("email",), "boarding": ("email",), "parcel": ("email",),
     "package": ("email",), "delivery": ("email",), "order": ("email",), "receipt": ("email",),
-    "invoice": ("email",), "confirmation": ("email",),
+    "invoice": ("email",), "confirmation": ("email",), "spam": ("email",), "junk": ("email",),
     # calendar
     "meeting": ("event",), "appointment": ("event",), "schedule": ("event", "create"),
     "agenda": ("event",), "book": ("event", "create"), "busy": ("event",), "free": ("event",),
@@ -201,7 +246,8 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(full_names(WEEKDAYS), ("event",)),
     "party": ("event",), "offsite": ("event",), "standup": ("event",), "interview": ("event",),
     "conference": ("event",), "1:1": ("event",), "class": ("event",), "lesson": ("event",),
-    "session": ("event",),
+    "session": ("event",), "attendee": ("event",),
+    "invitee": ("event",), "longer": ("update", "event"), "shorter": ("update", "event"),
     # reminders and to-dos
     "remind": ("reminder",), "todo": ("reminder",), "to-do": ("reminder",),
     "to-dos": ("reminder",), "todos": ("reminder",), "task": ("reminder",),
@@ -240,18 +286,26 @@ DEFAULT_PATTERNS: dict[str, tuple[str, ...]] = {
     ): ("send", "email"),
     r"\blet \w+(?: \w+)? know\b": ("send", "email"),
 }
+# A message given to someone as a clause's object: "drop Sam a line", "shoot Dan an email",
+# "write him a quick note", "fire off a mail to Priya": the clause sends it.
+MESSAGE_OBJECT = re.compile(
+    r"^\W*\w+(?:\s+(?:off|out))?\s+(?:(?!me\b|myself\b|it\b|them\b|this\b|that\b|a\b|an\b)[\w']+\s+"
+    r"(?:a|an)\s+(?:(?:quick|short|little)\s+)?(?:line|note|message|msg|text|e-?mail|mail)\b"
+    r"|(?:a|an)\s+(?:(?:quick|short|little)\s+)?(?:e-?mail|mail|message|msg)\s+to\b)", re.IGNORECASE)
+SENDING_VERB = "send"
 
 # What a request says for the action of an act tool, by the verb of the tool's name
 # (stemmed on load; multi-word entries match as phrases). The verb itself always counts.
 _MAKING = ("create", "add", "new", "put", "make", "save", "store", "write", "jot", "note down",
-           "record", "remember", "set up", "copy")
+           "record", "remember", "set up", "copy", "pop", "stick", "pencil")
 ACTION_WORDS: dict[str, tuple[str, ...]] = {
     "create": (*_MAKING, "book", "schedule", "block", "plan", "arrange", "organize"),
     "add": (*_MAKING, "remind", "set"),
     "write": (*_MAKING, "export", "dump"),
     "append": ("add", "put", "include", "extend"),
     "update": ("change", "move", "reschedule", "push", "postpone", "shift", "rename", "edit",
-               "extend", "shorten", "longer", "shorter", "instead", "earlier", "later", "make it"),
+               "extend", "shorten", "longer", "shorter", "instead", "earlier", "later", "make it",
+               "bump", "knock back", "bring forward", "pull forward", "move up"),
     "delete": ("cancel", "remove", "drop", "clear", "scrap", "ditch", "erase", "get rid",
                "call off", "off my calendar", "off the calendar", "not coming", "isn't coming"),
     "send": ("email", "e-mail", "mail", "write to", "tell", "let", "ask", "invite", "forward",
@@ -260,7 +314,8 @@ ACTION_WORDS: dict[str, tuple[str, ...]] = {
               "accept", "say yes", "say no"),
     "draft": ("prepare", "compose"),
     "trash": ("delete", "remove", "bin", "throw", "spam", "junk", "clean", "get rid"),
-    "complete": ("done", "finish", "finished", "tick", "check off", "cross off", "mark", "did"),
+    "complete": ("done", "finish", "finished", "tick", "tick off", "check off", "cross off", "mark",
+                 "did"),
     "find": ("free", "available", "availability", "find time", "time for", "gap", "fit"),
 }
 
@@ -270,7 +325,8 @@ def commands(query: str) -> list[str]:
     at its verb: "Find the babysitter's number and remind me to call her" gives
     ["Find the babysitter's number", "remind me to call her"]. Questions are left
     out ("When is my next meeting with Dan?" only looks something up), unless
-    they are polite commands ("Can you email Dan?")."""
+    they are polite commands ("Can you email Dan?"); so are a "remind me who ..." that
+    asks to be told and a clause that says not to do something ("don't tick anything off")."""
     found: list[str] = []
     for sentence in _SENTENCE_END.split(query.strip()):
         if _QUESTION.search(sentence) and not _POLITE.search(sentence):
@@ -282,7 +338,7 @@ def commands(query: str) -> list[str]:
             continue
         for clause in _CLAUSE_SPLIT.split(sentence):
             clause = _FILLER.sub("", clause.strip(" .!?;:"))
-            if clause:
+            if clause and not REMIND_ME_TELL.match(clause) and not _NEGATED.match(clause):
                 found.append(clause)
     return found
 
@@ -334,11 +390,76 @@ def list_target(clause: str) -> str | None:
     return None if kinds & _OTHER_KINDS else target
 
 
+def listed_item(clause: str) -> str | None:
+    """What a clause adds to a list the user keeps (``list_target``): "Add Piranesi to my
+    books to read" -> "Piranesi"."""
+    if list_target(clause) is None:
+        return None
+    m = _ADD_TO.match(clause)
+    return m.group("item").strip() if m else None
+
+
 def _word_kinds(phrase: str) -> set[str]:
     """The kinds of item the words of a lower-case phrase name, one word at a time (its
     synonyms' kinds, or the family its stem is)."""
     return {k for w in re.findall(r"[a-z][a-z'-]*", phrase)
             for k in (*DEFAULT_SYNONYMS.get(w, ()), FAMILY_ALIASES.get(_stem(w), _stem(w)))}
+
+
+def without_unasked(query: str) -> str:
+    """``query`` without the words that ask for nothing: a "remind me" that asks to be told,
+    "no changes", an action ruled out ("don't book anything")."""
+    for unasked in (REMIND_ME_TELL, CHANGE_NOTHING, _NOT_ASKED):
+        query = unasked.sub(" ", query)
+    return query
+
+
+def _clause_tools(clause: str, verb: str, families: list[tuple[str, ...]],
+                  roles: dict[str, ToolRole]) -> frozenset[str]:
+    """The act tools a clause asks for, from its families' tools best first: a verb that
+    asks for a draft wants the draft ("draft a reply"); a message given to someone is sent
+    ("drop Sam a line"); the clause's object names a tool's verb ("write them a draft":
+    draft_email), before one its looser verb asks for ("write": create_note); else the
+    tools whose action its verb names."""
+    tests = [lambda name: (name.split("_")[0] == DRAFTING_VERB
+                           and roles[name].named_in(verb, {_stem(verb)}))]
+    if MESSAGE_OBJECT.match(clause):
+        tests.append(lambda name: name.split("_")[0] == SENDING_VERB)
+    noun = _OBJECT.match(clause)
+    named = _stem(noun.group("noun")) if noun else None
+    tests += [lambda name: not roles[name].look and _stem(name.split("_")[0]) == named,
+              lambda name: not roles[name].look and roles[name].asked_in(clause)]
+    candidates = (frozenset(filter(test, tools)) for test in tests for tools in families)
+    return next((group for group in candidates if group), frozenset())
+
+
+def joined_kinds(clause: str) -> set[str]:
+    """The kinds of the existing item a clause adds someone to ("add mum to the sunday
+    dinner as a guest": event), or none: when it adds to where items are kept ("add lunch
+    with Sara to my calendar"), adds a new thing ("put a haircut in ..."), an item of a kind
+    ("put the reminder on the standup") or a person's field ("put his number in the
+    reminder")."""
+    m = _JOINS.match(clause)
+    if m is None:
+        return set()
+    target = m.group("target").lower()
+    who = m.group("who").lower()
+    if (set(re.findall(r"[a-z]+", target)) & _CONTAINERS or _FIELD_WORDS.search(who)
+            or _word_kinds(who) & (_NOT_A_NOTE | {"note"})):
+        return set()
+    return _word_kinds(target)
+
+
+def _invites_attend(groups: list[frozenset[str]], invited: list[frozenset[str]],
+                    tools: list[ToolSpec]) -> list[frozenset[str]]:
+    """``groups`` without the message an "invite him" clause asked for when another clause
+    makes or changes an item that has attendees ("put 30 min after standup and invite
+    him"): the invitation is that item's attendee, not a mail."""
+    attending = {spec.name for spec in tools
+                 if "attendees" in ((spec.parameters or {}).get("properties") or {})}
+    if not any(group & attending for group in groups):
+        return groups
+    return [group for group in groups if group & attending or group not in invited]
 
 
 def clause_verbs(clause: str) -> list[str]:
@@ -359,13 +480,37 @@ def _stemmer():
     return stemmer
 
 
+# Plural nouns whose singular is also a word of another meaning: "my books to read" books
+# nothing, "the latency numbers" are no phone number. They keep their own form, so that
+# the singular's synonyms and action words never read them.
+PLURAL_NOUNS = frozenset({"books", "numbers"})
+
+
 def _stem(word: str) -> str:
-    return _stemmer().stemWord(word.lower())
+    word = word.lower()
+    return word if word in PLURAL_NOUNS else _stemmer().stemWord(word)
 
 
 def stem_words(text: str) -> list[str]:
     words = [w.lower() for w in _NAME_PART.findall(text)]
-    return _stemmer().stemWords([w for w in words if w not in STOPWORDS])
+    return [_stem(w) for w in words if w not in STOPWORDS]
+
+
+# A phrasal verb whose object may stand before its particle: "cross it off", "tick that
+# reminder off", "note this down", "set it up", "write Dan back" (a particle that opens a compound,
+# "off-site", is none).
+_SPLIT_PARTICLES = frozenset({"off", "down", "up", "back", "forward"})
+PARTICLE_GAP = 2  # words between a phrasal verb and its particle
+
+
+def phrase_pattern(phrase: str) -> re.Pattern[str]:
+    """A pattern for a multi-word phrase: its words in order, with up to ``PARTICLE_GAP``
+    words before a closing particle of ``_SPLIT_PARTICLES``."""
+    *head, last = phrase.split()
+    gap = (rf"(?:\s+[\w'’]+){{0,{PARTICLE_GAP}}}?" if len(head) == 1 and last in _SPLIT_PARTICLES
+           else "")
+    return re.compile(rf"\b{re.escape(' '.join(head))}{gap}\s+{re.escape(last)}\b(?!-)",
+                      re.IGNORECASE)
 
 
 def _name_words(tool_name: str) -> list[str]:
@@ -396,8 +541,7 @@ class WordTable:
     def build(cls, table: Mapping[str, Iterable[str]]) -> WordTable:
         words = {_stem(key): tuple(stem_words(" ".join(values)))
                  for key, values in table.items() if " " not in key}
-        phrases = tuple((re.compile(rf"\b{re.escape(key)}\b", re.IGNORECASE),
-                         tuple(stem_words(" ".join(values))))
+        phrases = tuple((phrase_pattern(key), tuple(stem_words(" ".join(values))))
                         for key, values in table.items() if " " in key)
         return cls(words, phrases)
 
@@ -546,9 +690,14 @@ class Bm25ToolSelector(ToolSelector):
         """Stemmed query words with their synonyms and hints (stopwords dropped
         only after their synonyms are taken: "who" still means contact), the
         expansions of multi-word phrases ("write back" -> reply) and patterns
-        ("tell Sam that" -> email), and the family a word names ("calendar")."""
+        ("tell Sam that" -> email), and the family a word names ("calendar"). A "remind me"
+        that asks to be told ("remind me who Nora is") names no reminder, nor "no changes"
+        an update, nor "don't book anything" an event."""
+        query = without_unasked(query)
         terms = self._synonyms.phrase_stems(query)
         terms += [t for pattern, stems in self._patterns if pattern.search(query) for t in stems]
+        if any(MESSAGE_OBJECT.match(clause) for clause in commands(query)):
+            terms += ["send", "email"]
         quoted = [q.span() for q in QUOTED.finditer(query)]
         for m in _QUERY_TOKEN.finditer(query):
             if self.hints if hints is None else hints:
@@ -560,6 +709,8 @@ class Bm25ToolSelector(ToolSelector):
                 continue
             word = m.group("word").lower().removesuffix("'s")
             stem = _stem(word)
+            if _HEAD_NOUN.match(query, m.end()):
+                continue  # it describes the item the next word names
             terms.extend(self._synonyms.words.get(stem, ()))
             if stem in FAMILY_ALIASES:
                 terms.append(FAMILY_ALIASES[stem])
@@ -631,6 +782,7 @@ class Bm25ToolSelector(ToolSelector):
                 shown = acts
             keep |= {name for name in family.tools if roles[name].look} | set(shown)
         asked = self._asked(query, tools, acting, roles)
+        keep |= {name for group in asked for name in group}  # what it asks for is shown
         if question and not asked and not any(f.mentioned for f in ranked):
             # a question that names no kind of item and asks for nothing to be done ("When
             # does the plumber come?"): the words that scored a family are no sign of
@@ -652,14 +804,17 @@ class Bm25ToolSelector(ToolSelector):
         note" asks for ``create_note``, not ``write_file``; "add olive oil to my
         grocery list note" for ``append_to_note`` or ``create_note``, either of which
         does it."""
+        if CHANGE_NOTHING.search(query):
+            return []  # a request that rules out every change asks for none
         shown = {f.family: f for f in families}
-        labelled = _LABELLED.match(query)
+        labelled = LABELLED.match(query)
         if labelled:  # the label is the kind, the rest is the item's text
             kind = _stem(labelled.group("kind").replace("-", ""))
             family = shown.get(FAMILY_ALIASES.get(kind, kind))
             made = frozenset(n for n in family.tools if creates(n)) if family else frozenset()
             return [made] if made else []
         groups: list[frozenset[str]] = []
+        invited: list[frozenset[str]] = []  # the groups of clauses that invite someone
         for clause in commands(query):
             words = {FAMILY_ALIASES.get(w, w) for w in stem_words(clause)}
             extra = ("note",) if list_target(clause) else ()
@@ -673,23 +828,18 @@ class Bm25ToolSelector(ToolSelector):
             into = _DESTINATION.search(clause)
             goal = FAMILY_ALIASES.get(into.group("kind").lower(), into.group("kind").lower()) \
                 if into else None
-            ordered = sorted(ranked, key=lambda f: (f.family == goal, f.family in words, f.score),
-                             reverse=True)
-            # the clause's object names a tool's verb ("write them a draft": draft_email):
-            # that tool, before one its looser verb asks for ("write": create_note)
-            noun = _OBJECT.match(clause)
-            named = _stem(noun.group("noun")) if noun else None
-            candidates = [frozenset(name for name in shown[f.family].tools
-                                    if not roles[name].look and _stem(name.split("_")[0]) == named)
-                          for f in ordered]
-            candidates += [frozenset(name for name in shown[f.family].tools
-                                     if not roles[name].look and roles[name].asked_in(clause))
-                           for f in ordered]
-            group = next((g for g in candidates if g), frozenset())
+            # a person's address or number is a contact's ("save Lena's number": add_contact)
+            field = "contact" if CONTACT_FIELD.search(clause) else None
+            ordered = sorted(ranked, key=lambda f: (f.family == goal, f.family == field,
+                                                    f.family in words, f.score), reverse=True)
+            verb = next(iter(clause_verbs(clause)), "")
+            group = _clause_tools(clause, verb, [shown[f.family].tools for f in ordered], roles)
             group = self._changed(query, clause, group, ordered, shown, roles)
+            if group and verb.lower().startswith("invit"):
+                invited.append(group)
             if group and group not in groups:
                 groups.append(group)
-        return groups
+        return _invites_attend(groups, invited, tools)
 
     @staticmethod
     def _changed(query: str, clause: str, group: frozenset[str], ordered: list[FamilyScore],
@@ -697,11 +847,14 @@ class Bm25ToolSelector(ToolSelector):
         """``group``, or the tools a clause asks for by how it is said rather than by its
         verb: a replacement ("make it 9 instead", "make lunch with Jonas an hour and a half
         instead of an hour") changes an item, whatever "make" asks to add; a thing added to
-        a list the user keeps (``list_target``) is appended to that note."""
+        a list the user keeps (``list_target``) is appended to that note; a person added to
+        an item (``joined_kinds``) changes the item."""
         if _INSTEAD.search(query) and (not group or any(creates(n) for n in group)):
             cue = _stem("instead")
         elif list_target(clause):
             cue, ordered = _stem("append"), [f for f in ordered if f.family == "note"]
+        elif kinds := joined_kinds(clause):
+            cue, ordered = _stem("update"), [f for f in ordered if f.family in kinds]
         else:
             return group
         for family in ordered:
@@ -782,6 +935,7 @@ class Bm25ToolSelector(ToolSelector):
     def _named_actions(query: str, families: list[FamilyScore], roles: dict[str, ToolRole]
                        ) -> set[str]:
         """The act tools of the chosen families whose action the query names."""
+        query = without_unasked(query)
         stems = {_stem(m.group().lower().removesuffix("'s"))
                  for m in _QUERY_TOKEN.finditer(query) if m.group("word")}
         return {name for f in families for name in f.tools
