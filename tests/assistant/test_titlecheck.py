@@ -265,18 +265,6 @@ def test_a_reminder_timed_from_an_event_names_no_text_of_its_own():
         "bring the card"]
 
 
-def test_an_append_that_leaves_out_part_of_what_is_added_is_held_to_all_of_it():
-    request = "add oat milk and bananas to the groceries"
-    messages = [Message(role="user", content=request)]
-    cut = ToolCall(name="append_to_note", arguments={"note_id": 2, "text": "bananas"})
-    assert TitleCheck()(cut, messages).narrow == {"text": {"enum": ["oat milk and bananas"]}}
-    whole = ToolCall(name="append_to_note", arguments={"note_id": 2,
-                                                       "text": "oat milk and bananas"})
-    assert TitleCheck()(whole, messages) is None
-    other = ToolCall(name="append_to_note", arguments={"note_id": 2, "text": "oat milk, bananas"})
-    assert TitleCheck()(other, messages) is None  # every word is there
-
-
 def test_after_one_of_several_items_the_next_is_one_not_made_yet():
     request = "todo: new batteries for the smoke alarm. oh and remind me wed 7am to take the bins out"
     reminder = ToolSpec(name="add_reminder", description="d", parameters={

@@ -26,7 +26,7 @@ from typing import Any
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import best_fitting, words
-from botpsy.agent.intent import dictated
+from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS, dictated
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.includecheck import text_argument
@@ -45,6 +45,10 @@ class Told:
 
     facts: tuple[str, ...]
     sentence: str
+
+
+_MESSAGE_TOOLS = SEND_TOOLS | {DRAFT_TOOL}
+_MAX_FACT = 80  # characters of a place told in a message
 
 
 def asked_facts(request: str) -> tuple[str, ...]:
@@ -88,8 +92,11 @@ class EventFactsCheck(ContextCheck):
 
     @staticmethod
     def _asks(spec: ToolSpec, request: str) -> bool:
-        return (text_argument(spec) is not None and bool(asked_facts(request))
-                and dictated(request) is None)
+        """Whether a message is asked to tell an event's facts. Only a message: "Where is
+        Thursday's offsite? Remind me at 9 to leave for it" asks the answer where, not the
+        reminder."""
+        return (spec.name in _MESSAGE_TOOLS and text_argument(spec) is not None
+                and bool(asked_facts(request)) and dictated(request) is None)
 
     def _told(self, context: CallContext) -> Told | None:
         """The asked fields of the one event the request names ("10:00", "Boulderhalle
@@ -100,6 +107,8 @@ class EventFactsCheck(ContextCheck):
             return None
         start = _moment(event.get("start"))
         location = str(event.get("location") or "").strip()
+        if "\n" in location or len(location) > _MAX_FACT:
+            location = ""  # no place: a stranger's invitation may hold its note there
         asked = asked_facts(context.request)
         if ("start" in asked and start is None) or ("location" in asked and not location):
             return None

@@ -194,15 +194,12 @@ class TitleCheck(ContextCheck):
             and arg not in copied
             and repeats_the_when(value, call, said, self._timed(call.name))
         ]
-        cut = [arg for arg, value in given.items()
-               if arg not in [*when, *copied, *twice] and cuts_the_asked(call.name, value, titles)]
-        if not when and not copied and not twice and not cut:
+        if not when and not copied and not twice:
             return None
         problems = [
             (when, "says when, not what"),
             (copied, "copies an item a lookup showed, not one the request names"),
             (twice, "repeats the request's day or time, which the call's time holds"),
-            (cut, "leaves out part of what the request adds"),
         ]
         reason = "; ".join(
             f"{' and '.join(f'{a} {given[a]!r}' for a in args)} {problem}"
@@ -214,7 +211,7 @@ class TitleCheck(ContextCheck):
             return Refusal(reason)
         return Refusal(
             f"{reason} ({', '.join(repr(t) for t in titles)})",
-            {arg: {"enum": titles} for arg in [*when, *copied, *twice, *cut]},
+            {arg: {"enum": titles} for arg in [*when, *copied, *twice]},
         )
 
     def _timed(self, tool: str) -> bool:
@@ -231,16 +228,6 @@ def _not_made_yet(context: CallContext, titles: list[str]) -> list[str]:
     made = [words(item.label) for item in context.shown if item.family == family and item.label]
     left = [t for t in titles if not any(m and (words(t) <= m or m <= words(t)) for m in made)]
     return left if len(left) < len(titles) else []
-
-
-def cuts_the_asked(tool_name: str, value: str, titles: list[str]) -> bool:
-    """Whether an append's text is part of the one thing the request adds, with words of it
-    left out: asked to "add oat milk and bananas to the groceries", the 135M model appended
-    "bananas"."""
-    if not tool_name.startswith("append") or len(titles) != 1:
-        return False
-    written, asked = words(value), words(titles[0])
-    return bool(written) and written < asked
 
 
 def repeats_the_when(value: str, call: ToolCall, said: str, timed: bool = False) -> bool:
