@@ -46,6 +46,8 @@ def _found(request: str, *events: dict) -> list[Message]:
     ('Rename the design review to "API review"', REVIEW, {"title": "API review"}),
     ("Actually make lunch with Jonas start at 12:00, same end time", LUNCH,
      {"start": "2026-12-10T12:00", "end": "2026-12-10T13:30"}),
+    ("make lunch with Jonas half an hour longer", LUNCH,  # the old length and 30 more
+     {"start": "2026-12-10T12:30", "end": "2026-12-10T14:00"}),
     ("push lunch with Jonas back an hour", LUNCH,  # a move by a length, the length kept
      {"start": "2026-12-10T13:30", "end": "2026-12-10T14:30"}),
     ("the design review, 30 minutes earlier please", REVIEW,

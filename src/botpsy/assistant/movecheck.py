@@ -138,7 +138,11 @@ class MoveCheck(ContextCheck):
         length = event.end - event.start
         lengths = named_durations(request)
         if lengths and _RESIZE.search(request):
-            length = lengths[0]
+            # "half an hour longer": the old length and that much more; "make it 2 hours":
+            # the new length
+            by = _LONGER.search(request) or _SHORTER.search(request)
+            sign = 0 if by is None else 1 if by.re is _LONGER else -1
+            length = length + sign * lengths[0] if sign else lengths[0]
             start = start or event.start
         title = _new_title(request)
         if start is None and title is None:
@@ -179,6 +183,11 @@ class MoveCheck(ContextCheck):
 # "an hour and a half instead of an hour", "make it 2 hours", "extend it to 90 minutes"
 _RESIZE = re.compile(r"\b(?:instead|longer|shorter|extend|shorten|make (?:it|the \w+)|"
                      r"\w+ to \d+\s*(?:min|h))", re.IGNORECASE)
+
+
+# a length said as a change of the old one: "half an hour longer", "15 min shorter"
+_LONGER = re.compile(r"\b(?:longer|more)\b", re.IGNORECASE)
+_SHORTER = re.compile(r"\b(?:shorter|less)\b", re.IGNORECASE)
 
 
 def _new_title(request: str) -> str | None:
