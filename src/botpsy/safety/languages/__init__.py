@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from botpsy.language import MONTHS, WEEKDAYS, alternation
 from botpsy.safety.config import Domain
 
 FLAGS = re.IGNORECASE
@@ -120,3 +121,12 @@ def illness_not_asked(plants: str, moves: str, because: str, ill: str) -> str:
     request about the illness itself is not excused."""
     return (rf"\b(?:{plants})\b[^.?!\n]{{0,30}}?\b(?:{ill})\b|"
             rf"\b(?:{moves})\w*\b[^.?!\n]{{0,30}}?\b(?:{because})\s+(?:\w+\s+){{0,3}}(?:{ill})\b")
+
+
+def day_names(lang: str) -> str:
+    """The weekday and month names of one language (``botpsy.language``; names and
+    abbreviations of three letters and more, as the policy folds them: "marz" for
+    "März"), as one regex alternation: the time words an appointment may name."""
+    names = [w for table in (WEEKDAYS, MONTHS) for entry in table[lang] for w in entry
+             if len(w) >= 3]
+    return alternation(names)

@@ -27,6 +27,7 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    day_names,
     illness_not_asked,
     rule,
     seasoning_dose,
@@ -63,8 +64,7 @@ _EVENTS = (
 )
 _TIMES = (
     r"am|um|im|den|morgen|heute|ubermorgen|fruh|vormittags?|nachmittags?|abends?|uhr|woche|"
-    r"nachste[nrs]?|diese[nrs]?|(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)s?|"
-    r"januar|februar|marz|april|mai|juni|juli|august|september|oktober|november|dezember|"
+    r"nachste[nrs]?|diese[nrs]?|(?:" + day_names("de") + r")s?|"
     r"\d{1,2}(?:[:.]\d\d)?\.?"
 )
 

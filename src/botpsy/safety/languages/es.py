@@ -26,6 +26,7 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    day_names,
     illness_not_asked,
     not_for,
     rule,
@@ -62,8 +63,7 @@ _EVENTS = (
 )
 _TIMES = (
     r"el|la|las|los|a|de|por|hoy|manana|pasado manana|tarde|noche|mediodia|semana|que viene|"
-    r"proximo|proxima|este|esta|lunes|martes|miercoles|jueves|viernes|sabado|domingo|"
-    r"enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre|"
+    r"proximo|proxima|este|esta|" + day_names("es") + "|"
     r"\d{1,2}(?:[:.]\d\d)?|\d{1,2}h"
 )
 

@@ -22,6 +22,7 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    day_names,
     illness_not_asked,
     not_for,
     rule,
@@ -59,9 +60,8 @@ _EVENTS = (
     r"(?:journee )?portes ouvertes"
 )
 _TIMES = (
-    r"lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|demain|apres-demain|aujourd'hui|"
+    day_names("fr") + r"|demain|apres-demain|aujourd'hui|"
     r"ce|cette|prochain|prochaine|matin|apres-midi|soir|midi|semaine|a|le|la|heures?|"
-    r"janvier|fevrier|mars|avril|mai|juin|juillet|aout|septembre|octobre|novembre|decembre|"
     r"\d{1,2}h(?:\d\d)?|\d{1,2}(?::\d\d)?"
 )
 

@@ -26,6 +26,7 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    day_names,
     illness_not_asked,
     not_for,
     rule,
@@ -62,10 +63,9 @@ _EVENTS = (
     r"aperitivo|convegno|cors[oi]|seminari?o?|festa|turno"
 )
 _TIMES = (
-    r"lunedi|martedi|mercoledi|giovedi|venerdi|sabato|domenica|domani|dopodomani|oggi|"
+    day_names("it") + r"|domani|dopodomani|oggi|"
     r"alle|all'\w+|ore|prossimo|prossima|questo|questa|mattina|pomeriggio|sera|settimana|"
-    r"di|il|a|mezzogiorno|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|"
-    r"settembre|ottobre|novembre|dicembre|\d{1,2}(?:[:.]\d\d)?"
+    r"di|il|a|mezzogiorno|\d{1,2}(?:[:.]\d\d)?"
 )
 
 RULES = (

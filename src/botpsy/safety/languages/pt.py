@@ -28,6 +28,7 @@ from botpsy.safety.languages import (
     WHEREABOUTS,
     amount,
     benign,
+    day_names,
     illness_not_asked,
     not_for,
     rule,
@@ -63,10 +64,9 @@ _EVENTS = (
     r"compromissos?|atendimentos?|almoco|jantar|festa|sessao|horario"
 )
 _TIMES = (
-    r"segunda|terca|quarta|quinta|sexta|\w+-feira|feira|sabado|domingo|amanha|hoje|as|a|de|"
+    day_names("pt") + r"|\w+-feira|feira|amanha|hoje|as|a|de|"
     r"da|do|na|no|proxima|proximo|esta|este|semana|manha|tarde|noite|meio-dia|"
-    r"janeiro|fevereiro|marco|abril|maio|junho|julho|agosto|setembro|outubro|novembro|"
-    r"dezembro|\d{1,2}(?:[:h.]\d\d)?|\d{1,2}h"
+    r"\d{1,2}(?:[:h.]\d\d)?|\d{1,2}h"
 )
 
 RULES = (
