@@ -81,3 +81,14 @@ def test_nothing_is_carried_without_a_source_a_fitting_item_or_a_whole_short_tex
     cut = ("read_note", {**READ, "body": "x" * 5000})
     item = _carried(_messages(REQUEST, ("search_notes", FOUND), cut))
     assert item is not None and item.text is None
+
+
+def test_the_source_is_looked_up_first_and_an_added_thing_follows_its_text():
+    assert check().needs_first(CallContext.before(SEND, _messages(REQUEST))) == ("note",)
+    assert check().needs_first(CallContext.before(SEND, _messages(REQUEST, ("search_notes", FOUND)))) == ()
+    plain = _messages("send jamie a hello")
+    assert check().needs_first(CallContext.before(SEND, plain)) == ()
+    request = "make a new note 'shopping' with everything from my reading list note plus candles"
+    messages = _messages(request, ("search_notes", FOUND), ("read_note", READ))
+    assert check().expected(CallContext.before(NOTE, messages)) == {
+        "body": {"enum": ["Piranesi; Middlemarch\ncandles"]}}

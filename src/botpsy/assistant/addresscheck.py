@@ -28,6 +28,7 @@ from botpsy.agent.grounding import acts_on_items, recipient_words
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import name_family
 from botpsy.extract import emails
+from botpsy.formats.grammar import pattern_literal
 from botpsy.types import Message
 
 # Arguments that hold addresses; those in _LISTS may hold several.
@@ -157,12 +158,5 @@ def address_keywords(shown: list[str], several: bool) -> dict[str, object]:
     or (``several``) a comma-separated list of them."""
     if not several:
         return {"enum": shown}
-    one = "(" + "|".join(_literal(a) for a in shown) + ")"
+    one = "(" + "|".join(pattern_literal(a) for a in shown) + ")"
     return {"pattern": f"^{one}(, ?{one})*$"}
-
-
-def _literal(address: str) -> str:
-    """``address`` as a pattern that matches it alone. Punctuation goes in a one-character
-    class (``[.]``), not behind a backslash: llama-cpp-python's pattern converter copies
-    ``\\.`` into the GBNF string, where it is no valid escape."""
-    return "".join(c if c.isalnum() or c in "@_" else f"[{c}]" for c in address)

@@ -57,15 +57,21 @@ class Carried:
     text: str | None
 
 
+def carried_family(request: str) -> str | None:
+    """The kind of item (note or file) whose whole text the request passes on, or None (a
+    request that takes a value inside a file takes no whole text)."""
+    families = [f for f in source_families(request) if f in _KEYS]
+    return families[0] if families and not _value_in_file(request) else None
+
+
 def carried(context: CallContext) -> Carried | None:
     """The note or file whose text the latest request asks to carry, once a search of its
     kind showed it (None before, or when no item shown shares a word with the request)."""
     request = context.request
-    families = [f for f in source_families(request) if f in _KEYS]
-    if not families or _value_in_file(request) or asked_cells(context) is not None:
+    family = carried_family(request)
+    if family is None or asked_cells(context) is not None:
         return None  # a value inside the file, not its whole text
     wanted = words(request)
-    family = families[0]
     best: tuple[int, Carried] | None = None
     for kind, obj in context.objects:
         found = _item(kind, obj) if kind == family else None
@@ -115,6 +121,15 @@ class CarryCheck(ContextCheck):
     def __init__(self, spec_of: Callable[[str], ToolSpec | None]):
         self._spec_of = spec_of
 
+    def needs_first(self, context: CallContext) -> tuple[str, ...]:
+        """The kind of item a message, note or file passes on, until a lookup showed one of
+        that kind ("copy my books-to-read list into a file called books.txt": the notes;
+        the 135M model listed a folder named after the new file) (``agent.checks.Prerequisite``)."""
+        family = carried_family(context.request) if _carries(context.tool) else None
+        if family is None or any(kind == family for kind, _ in context.objects):
+            return ()
+        return (family,)
+
     def reads_first(self, context: CallContext) -> tuple[ReadFirst, ...]:
         spec = context.tool
         if not _carries(spec):
@@ -132,7 +147,8 @@ class CarryCheck(ContextCheck):
         if item is None or item.text is None:
             return {}
         properties = (spec.parameters or {}).get("properties") or {}
-        held: dict[str, dict[str, Any]] = {_text_argument(spec) or "body": {"enum": [item.text]}}
+        text = _with_extra(item.text, context.request)
+        held: dict[str, dict[str, Any]] = {_text_argument(spec) or "body": {"enum": [text]}}
         if spec.name in _MESSAGE_TOOLS and "subject" in properties:
             held["subject"] = {"enum": [item.title]}
         return {arg: keywords for arg, keywords in held.items() if arg in properties}
@@ -169,6 +185,17 @@ def _text_argument(spec: ToolSpec) -> str | None:
     if family == "file" and spec.name.startswith("write") and "content" in properties:
         return "content"
     return None
+
+
+# "... with everything from the groceries note plus birthday candles", "+ umbrella": a
+# thing the request adds to the text it carries
+_EXTRA = re.compile(r"(?:\bplus\b|\+|\band also\b)\s+(?P<extra>[^,.;+]+?)\s*[.!]?$", re.IGNORECASE)
+
+
+def _with_extra(text: str, request: str) -> str:
+    """The carried text and what the request adds after it, as a line of its own."""
+    extra = _EXTRA.search(request)
+    return f"{text}\n{extra.group('extra').strip()}" if extra else text
 
 
 def _squeezed(text: str) -> str:

@@ -30,12 +30,16 @@ from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS, dictated
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.includecheck import text_argument
+from botpsy.formats.grammar import pattern_literal
 from botpsy.types import ToolSpec
 
-_WHEN = re.compile(r"\bwhat\s+time\b|\bwhen\s+(?:we|we're|were|it|is|does|do)\b|"
-                   r"\b(?:with|and|plus|incl\w*)\s+the\s+time\b", re.IGNORECASE)
-_WHERE = re.compile(r"\bwhere\b|\b(?:with|and|plus|incl\w*)\s+the\s+(?:address|location|venue)\b",
-                    re.IGNORECASE)
+_WHEN = re.compile(r"\bwhat\s+time\b|\bwhen\s+(?:we|we're|were|it|is|does|do|and\s+where)\b|"
+                   r"\b(?:with|and|plus|incl\w*)\s+the\s+time\b|\bthe\s+details\b", re.IGNORECASE)
+_WHERE = re.compile(r"\bwhere\b|\b(?:with|and|plus|incl\w*)\s+the\s+(?:address|location|venue)\b"
+                    r"|\bthe\s+details\b", re.IGNORECASE)
+# more for the message to say than the facts: "... and ask if i should bring dessert"
+_MORE = re.compile(r"\b(?:and|also|then)\s+(?:ask|asking|tell|say|saying|mention|let)\b",
+                   re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,15 @@ class Told:
 
     facts: tuple[str, ...]
     sentence: str
+    title: str = ""
+
+
+def _telling(told: Told, request: str) -> dict[str, Any]:
+    """What the text may be: the sentence alone, or, where the request has more for the
+    message to say ("... and ask if i should bring dessert"), the sentence and then that."""
+    if _MORE.search(request):
+        return {"pattern": "^" + pattern_literal(told.sentence) + r'[^"\\]{0,160}$'}
+    return {"enum": [told.sentence]}
 
 
 _MESSAGE_TOOLS = SEND_TOOLS | {DRAFT_TOOL}
@@ -75,7 +88,13 @@ class EventFactsCheck(ContextCheck):
     def expected(self, context: CallContext) -> dict[str, dict[str, Any]]:
         arg = text_argument(context.tool)
         told = self._told(context) if self._asks(context.tool, context.request) else None
-        return {arg: {"enum": [told.sentence]}} if arg and told else {}
+        if arg is None or told is None:
+            return {}
+        held = {arg: _telling(told, context.request)}
+        properties = (context.tool.parameters or {}).get("properties") or {}
+        if "subject" in properties and told.title:
+            held["subject"] = {"enum": [told.title]}
+        return held
 
     def judge(self, context: CallContext) -> Refusal | None:
         spec = context.spec or self._spec_of(context.call.name)
@@ -88,7 +107,7 @@ class EventFactsCheck(ContextCheck):
         if isinstance(written, str) and all(f.casefold() in written.casefold() for f in told.facts):
             return None
         return Refusal(f"the request asks to tell {', '.join(told.facts)}: write it into {arg}",
-                       {arg: {"enum": [told.sentence]}})
+                       {arg: _telling(told, context.request)})
 
     @staticmethod
     def _asks(spec: ToolSpec, request: str) -> bool:
@@ -119,7 +138,8 @@ class EventFactsCheck(ContextCheck):
         if "location" in asked:
             facts.append(location)
             parts.append(f"at {location}")
-        return Told(tuple(facts), f"{parts[0]}: {', '.join(parts[1:])}.")
+        return Told(tuple(facts), f"{parts[0]}: {', '.join(parts[1:])}.",
+                    str(event.get("title") or "").strip())
 
     def _event(self, context: CallContext) -> dict | None:
         """The one shown event on the day the request names, else the one whose words fit

@@ -27,6 +27,7 @@ from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates
 from botpsy.extract import digits
+from botpsy.formats.grammar import pattern_literal
 from botpsy.types import ToolSpec
 
 # "with the number in it", "with her email", "include his phone number", "and add her address"
@@ -158,6 +159,4 @@ def containing(value: str) -> str:
     # bounded: a grammar that lets a small model write freely before the value let it
     # write on until its token budget ran out, the value never written
     free = r'[^"\\]{0,40}'
-    # regex metacharacters escaped, nothing else (a grammar reads "\\ " as no space)
-    literal = "".join(f"\\{c}" if c in r".^$*+?{}[]\|()" else c for c in value)
-    return f"^{free}{literal}{free}$"
+    return f"^{free}{pattern_literal(value)}{free}$"

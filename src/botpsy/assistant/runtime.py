@@ -109,7 +109,7 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         CallRule("include", IncludeCheck(spec_of), serves=first),
         CallRule("cells", CellCheck(spec_of), serves=first),
         CallRule("event facts", EventFactsCheck(days, spec_of), serves=first),
-        CallRule("carry", CarryCheck(spec_of), serves=(Anticipating, Reading)),
+        CallRule("carry", CarryCheck(spec_of), serves=(Anticipating, Prerequisite, Reading)),
         CallRule("path", PathCheck(spec_of), serves=ahead)]
     if intent:
         rules += [CallRule("intent", IntentCheck(lambda: [store.profile.email]), serves=ahead),

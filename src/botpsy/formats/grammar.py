@@ -75,6 +75,23 @@ def literal(text: str) -> str:
     return f'"{out}"'
 
 
+# Characters a schema pattern may hold as they are; every other one goes in a class of its own.
+_PLAIN_IN_PATTERN = frozenset(" @_,:;!'-/#%&=<>~`")
+# Characters no one-character class can hold as llama-cpp-python's converter copies it
+_ANY_IN_PATTERN = frozenset('"\\^]')
+
+
+def pattern_literal(text: str) -> str:
+    """``text`` as a JSON-schema ``pattern`` that matches it alone and that llama.cpp can
+    read once llama-cpp-python has converted it. Punctuation goes in a one-character class
+    (``[.]``, ``[+]``), never behind a backslash: the converter copies ``\\.`` into the
+    GBNF string, where it is no valid escape, and llama.cpp refuses the whole grammar (a
+    phone number's "+" or a title's "." then failed the turn). A quote, backslash, caret
+    or closing bracket, which no such class can hold, matches any character."""
+    return "".join(c if c.isalnum() or c in _PLAIN_IN_PATTERN
+                   else "." if c in _ANY_IN_PATTERN else f"[{c}]" for c in text)
+
+
 def rule_name(*parts: str | int) -> str:
     return _RULE_CHARS.sub("-", "-".join(str(p) for p in parts)).strip("-").lower()
 
