@@ -119,6 +119,27 @@ NUMBER_WORDS: dict[str, dict[str, int]] = {
 }
 
 # The indefinite article, which counts one in "an hour", "eine Stunde", "une heure".
+# Family relations, each group the words people write for one ("Mom." on a card, "mum's
+# email" in a request), and the roles that name one person the contacts know by them.
+RELATION_GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "en": (("mom", "mum", "mother", "mommy", "mummy", "mama"), ("dad", "father", "daddy", "papa"),
+           ("grandma", "granny", "grandmother", "nana", "oma"),
+           ("grandpa", "grandfather", "granddad", "grandad", "opa"),
+           ("brother", "bro"), ("sister", "sis"), ("wife", "spouse"), ("husband", "spouse")),
+}
+ROLES: dict[str, tuple[str, ...]] = {
+    "en": ("partner", "landlord", "landlady", "boss", "manager", "neighbour", "neighbor",
+           "babysitter", "doctor", "dentist"),
+}
+
+
+def relation_forms(word: str, lang: str = "en") -> tuple[str, ...]:
+    """The words of the relation ``word`` is one of ("mum": "mom", "mum", "mother", ...),
+    or ``(word,)`` for any other word."""
+    forms = [w for group in RELATION_GROUPS[lang] if word in group for w in group]
+    return tuple(dict.fromkeys(forms)) or (word,)
+
+
 # The words that multiply a count said in words ("two thousand", "a hundred").
 MULTIPLIERS: dict[str, dict[str, int]] = {
     "en": {"hundred": 100, "thousand": 1000, "million": 1_000_000},

@@ -248,3 +248,14 @@ def test_an_append_to_a_kept_list_holds_what_the_request_adds(
     assert (verdict is not None) is refused
     if refused:
         assert verdict.narrow["text"]["enum"][0] in request_text
+
+
+def test_a_relation_fits_the_card_that_names_it_in_another_word():
+    """"let mum know ...": the card says "Mom."."""
+    from botpsy.agent.intent import fitting_addresses
+    card = {"id": 5, "name": "Linda Morgan", "email": "linda@home.example", "notes": "Mom."}
+    other = {"id": 6, "name": "Sam Morgan", "email": "sam@home.example", "notes": "Brother."}
+    messages = [Message(role="user", content="let mum know dinner is at 6"),
+                Message(role="tool", name="search_contacts", source="tool:search_contacts:c1",
+                        content=json.dumps([card, other]))]
+    assert fitting_addresses(messages, "let mum know dinner is at 6") == {"linda@home.example"}

@@ -34,6 +34,10 @@ class LoopGuard:
     def __init__(self, max_identical: int = 1):
         self.max_identical = max_identical
         self.counts: Counter[str] = Counter()
+        # per call: how many calls had worked when it was last proposed; and the calls
+        # that worked (never proposed afresh: a write made twice is made twice)
+        self._worked_at: dict[str, int] = {}
+        self._ran: set[str] = set()
 
     @classmethod
     def from_turn(cls, turn_messages: list[Message], max_identical: int = 1) -> LoopGuard:
@@ -44,10 +48,23 @@ class LoopGuard:
                 guard.counts[call_key(call)] += 1
         return guard
 
-    def propose(self, call: ToolCall) -> Repeat:
+    def propose(self, call: ToolCall, worked: int | None = None) -> Repeat:
+        """Whether ``call`` repeats one already proposed. ``worked``: how many calls of the
+        turn have worked so far; a call that did not run, proposed again after another call
+        worked, is no loop. Why: a draft refused for an address no lookup had shown was,
+        after the contact lookup, the right call word for word, and was blocked as a
+        repeat. A lookup that worked cannot be proposed afresh, so this cannot go round."""
         key = call_key(call)
+        if worked is not None:
+            if key not in self._ran and worked > self._worked_at.get(key, worked):
+                self.counts[key] = 0
+            self._worked_at[key] = worked
         self.counts[key] += 1
         seen = self.counts[key]
         if seen <= self.max_identical:
             return Repeat.fresh
         return Repeat.repeated if seen == self.max_identical + 1 else Repeat.stop
+
+    def ran(self, call: ToolCall) -> None:
+        """Note that ``call`` ran and worked: proposed again, it is a repeat, whatever ran since."""
+        self._ran.add(call_key(call))

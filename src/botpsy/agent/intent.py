@@ -58,6 +58,7 @@ from botpsy.agent.selection import (
     tool_role,
 )
 from botpsy.extract import EMAIL_ADDRESS
+from botpsy.language import relation_forms
 from botpsy.safety.taint import AGENT_SOURCE
 from botpsy.types import Message, ToolCall
 
@@ -439,7 +440,11 @@ def fitting_addresses(messages: list[Message], said: str) -> set[str]:
     sends one), and of those, the ones with a field the request names whole. Why: "send my
     partner the grocery list" matched Jamie ("Partner") and Nora ("Climbing partner,
     Saturdays") by one word each; the card that says only "Partner" is the partner."""
-    wanted = words(said) - {"email", "mail", "address", "draft", "send"}
+    said_words = re.findall(r"[a-z]+", said.lower())
+    related = [f for w in said_words for base in {w, w.removesuffix("s")}
+               for f in relation_forms(base) if f != base]
+    # a relation in any of its words: "let mum know" is the card that says "Mom."
+    wanted = words(" ".join([said, *related])) - {"email", "mail", "address", "draft", "send"}
     scored: list[tuple[tuple[int, bool], set[str]]] = []
     for _, item in result_objects(messages, with_id=False):
         values = [v for v in item.values() if isinstance(v, str)]

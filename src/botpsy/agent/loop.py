@@ -829,12 +829,14 @@ class Agent:
         stop = False
         for call, taint in zip(calls, verdicts):
             yield AgentEvent(type="call", call=call)
-            review = self._ground(turn, turn.pipeline.review(call, taint, turn.guard.propose(call)),
-                                  tracker)
+            repeat = turn.guard.propose(call, sum(_worked(s) for s in turn.steps))
+            review = self._ground(turn, turn.pipeline.review(call, taint, repeat), tracker)
             stop = stop or review.stop
             yield AgentEvent(type="decision", step=turn.pipeline.step(
                 review, turn.rounds, review.decision, review.reason))
             outcome = turn.pipeline.settle(review, turn.rounds)
+            if _worked(outcome.step):
+                turn.guard.ran(call)
             yield from self._record(turn, outcome)
         return stop
 

@@ -44,7 +44,15 @@ import snowballstemmer
 from rank_bm25 import BM25Okapi
 
 from botpsy.extract import EMAIL_ADDRESS
-from botpsy.language import MONTHS, RELATIVE_DAYS, WEEKDAYS, alternation, full_names
+from botpsy.language import (
+    MONTHS,
+    RELATION_GROUPS,
+    RELATIVE_DAYS,
+    ROLES,
+    WEEKDAYS,
+    alternation,
+    full_names,
+)
 from botpsy.types import ToolSpec
 
 # Snowball stemmers keep the word being stemmed in the object: one per thread, since
@@ -174,10 +182,8 @@ LOOK_CLAUSE = re.compile(
 # the mail ("Get Jamie's email", "Dan's address").
 # A relation or role that names one person the contacts know by it (a card's notes say
 # "Mom.", "Landlord."): "mums email", "my landlords number" need no apostrophe.
-RELATIONS = ("mum", "mom", "mother", "mommy", "mummy", "mama", "dad", "father", "daddy", "papa",
-             "grandma", "granny", "grandmother", "grandpa", "grandfather", "brother", "sister",
-             "wife", "husband", "partner", "landlord", "landlady", "boss", "manager",
-             "neighbour", "neighbor", "babysitter", "doctor", "dentist")
+RELATIONS = tuple(dict.fromkeys([*(w for group in RELATION_GROUPS["en"] for w in group),
+                                 *ROLES["en"]]))
 CONTACT_FIELD = re.compile(
     r"\b(?P<owner>[A-Za-z]+(?=['\u2019]s\b)|(?:" + "|".join(RELATIONS) + r")(?=s?\s))"
     r"(?:['\u2019]s|s)?\s+(?:e-?mail(?:\s+address)?|address|(?:phone\s+|mobile\s+)?number|"

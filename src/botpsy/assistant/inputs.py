@@ -13,6 +13,7 @@ from email.errors import InvalidHeaderDefect, NonPrintableDefect
 from typing import TypeVar
 
 from botpsy.assistant.errors import ToolInputError
+from botpsy.language import relation_forms
 
 T = TypeVar("T")
 
@@ -140,28 +141,13 @@ def like_pattern(word: str) -> str:
     return f"%{escaped}%"
 
 
-# The words of one family relation, as people write it: a contact card says "Mom." and
-# its owner asks for "mum's email" or "my mother's number".
-_RELATIONS = (
-    ("mom", "mum", "mother", "mommy", "mummy", "mama"),
-    ("dad", "father", "daddy", "papa"),
-    ("grandma", "granny", "grandmother", "nana", "oma"),
-    ("grandpa", "grandfather", "granddad", "grandad", "opa"),
-    ("brother", "bro"), ("sister", "sis"),
-    ("wife", "spouse"), ("husband", "spouse"),
-)
-RELATION_WORDS: dict[str, tuple[str, ...]] = {}
-for _group in _RELATIONS:
-    for _word in _group:
-        RELATION_WORDS[_word] = tuple(dict.fromkeys([*RELATION_WORDS.get(_word, ()), *_group]))
-
-
 def word_forms(word: str) -> tuple[str, ...]:
     """The forms a search word may take in the store: itself, and for a relation its
     other words ("mums" is "mum", "mom" or "mother"; a possessive without its
     apostrophe keeps an "s" that ``search_words`` leaves on short words)."""
-    plain = word[:-1] if word.endswith("s") and word[:-1] in RELATION_WORDS else word
-    return RELATION_WORDS.get(plain, (word,))
+    plain = word[:-1] if word.endswith("s") and relation_forms(word[:-1]) != (word[:-1],) else word
+    forms = relation_forms(plain)
+    return forms if forms != (plain,) else (word,)
 
 
 def most_words(search: Callable[[list[str]], list[T]], words: list[str],
