@@ -106,11 +106,14 @@ def email_addresses(value: object, field: str = "to", finder: str = "") -> list[
 
 def search_words(query: object, field: str = "query") -> list[str]:
     """The words of a search query (letters and digits), lower-cased, as the searches
-    match them: without hyphens ("wi-fi" finds "WiFi" and "Wi-Fi", see ``unhyphenated``),
+    match them: without hyphens ("wi-fi" finds "WiFi" and "Wi-Fi", see ``unhyphenated``;
+    a phrase joined by several, "books-to-read", is its words),
     a plural as its singular (matched anywhere, "dentist" also finds "dentists"), and
     without the letter a possessive leaves ("Hamburg's" is "hamburg")."""
     raw = text(query, field, max_chars=500)
-    words = [_searched(w) for w in _WORD.findall(raw)]
+    # a phrase joined by hyphens is its words ("books-to-read"); one hyphen joins one word
+    found = [part for w in _WORD.findall(raw) for part in (w.split("-") if w.count("-") >= 2 else [w])]
+    words = [_searched(w) for w in found if w]
     words = [w for w in words if len(w) > 1] or words
     if not words:
         raise ToolInputError(f"{field} must contain at least one word, got {raw!r}")
