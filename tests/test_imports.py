@@ -47,16 +47,6 @@ HEAVY = frozenset({
 # (safety/, evals/safety_set.py). This list must only shrink: hoist or mark an import, or break
 # its cycle, and delete its line here; never add one.
 UNMARKED: frozenset[tuple[str, str]] = frozenset({
-    ("botpsy.evals.safety_set", "botpsy.evals.heldout.cases"),
-    ("botpsy.evals.safety_set", "botpsy.evals.safety_set_negatives"),
-    ("botpsy.evals.safety_set", "botpsy.evals.scenarios.catalog"),
-    ("botpsy.evals.safety_set", "botpsy.safety.classifier"),
-    ("botpsy.evals.safety_set", "botpsy.safety.classifier_base"),
-    ("botpsy.safety.classifier_base", "botpsy.safety.classifier"),
-    ("botpsy.safety.classifier_base", "botpsy.safety.classifier_mean"),
-    ("botpsy.safety.classifier_base", "botpsy.safety.classifier_ngram"),
-    ("botpsy.safety.cli", "botpsy.safety.audit"),
-    ("botpsy.safety.policy", "botpsy.safety.classifier_base"),
 })
 
 STARTUP = "startup"

@@ -47,16 +47,21 @@ from typing import TYPE_CHECKING, Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from botpsy.evals.scenarios.catalog import DATA_DIR
+from botpsy.evals.heldout.cases import load_cases
+from botpsy.evals.scenarios.catalog import DATA_DIR, load_scenarios
 from botpsy.evals.scenarios.report import markdown_table
 from botpsy.safety import Domain, SafetyConfig, ScopePolicy
-from botpsy.safety.classifier_base import training_fingerprint
+from botpsy.safety.classifier import ClassifierWeights, SentenceEncoder
+from botpsy.safety.classifier_base import (
+    ClassifierMissingError,
+    load_classifier,
+    training_fingerprint,
+)
 from botpsy.safety.classifier_mean import MeanSettings
 from botpsy.safety.classifier_ngram import NgramFeatures, NgramWeights
 from botpsy.safety.config import ClassifierModel
 
 if TYPE_CHECKING:
-    from botpsy.safety.classifier import ClassifierWeights, SentenceEncoder
     from botpsy.safety.classifier_base import Classifier
 
 SAFETY_SET_FILE = DATA_DIR / "safety_set.yaml"
@@ -471,8 +476,6 @@ def everyday_requests(path: Path = EVERYDAY_FILE) -> list[str]:
 def measurement_requests() -> list[str]:
     """The requests that measure the assistant: the scenario turns, the held-out
     requests (excluded ones too) and the everyday requests."""
-    from botpsy.evals.heldout.cases import load_cases
-    from botpsy.evals.scenarios.catalog import load_scenarios
 
     return ([t for s in load_scenarios() for t in s.turns]
             + [c.request for c in load_cases(include_excluded=True)] + everyday_requests())
@@ -500,7 +503,9 @@ def training_rows() -> list[SafetyItem]:
     ordinary assistant requests generated from the tool list and the demo week
     (``safety_set_negatives``); never a held-out, fresh or test row, and never a row
     that is (up to case and punctuation) a request of the measurement sets."""
-    from botpsy.evals.safety_set_negatives import ordinary_requests
+    from botpsy.evals.safety_set_negatives import (
+        ordinary_requests,  # cycle: botpsy.evals.safety_set_negatives
+    )
 
     measured = {normal_text(t) for t in measurement_requests()}
     rows = [i for i in load_full_set() if i.split is Split.tuned] + ordinary_requests()
@@ -569,7 +574,6 @@ def _fit_ngram(texts: list[str], labels: list[str], best: ClassifierChoice) -> N
 
 def _fit_encoder(embeddings, texts: list[str], labels: list[str],
                  best: ClassifierChoice) -> ClassifierWeights:
-    from botpsy.safety.classifier import ClassifierWeights
 
     model = _logistic(best.c).fit(embeddings, labels)
     return ClassifierWeights(classes=tuple(str(c) for c in model.classes_), coef=model.coef_,
@@ -582,7 +586,6 @@ def train_classifier(items: list[SafetyItem] | None = None,
     """Fit the sentence-encoder classifier on the training rows: multinomial logistic
     regression over the embeddings, classes weighted by their frequency, the setting
     from ``best_choice``. Needs scikit-learn (``dev`` extra)."""
-    from botpsy.safety.classifier import SentenceEncoder
 
     texts, labels = _training_set(items)
     embeddings = (encoder or SentenceEncoder()).encode(texts)
@@ -604,7 +607,6 @@ def train_classifiers(items: list[SafetyItem] | None = None,
     """Both classifiers, each at its own ``best_choice``, and the threshold of their
     mean: the ``best_choice`` over the mean of their out-of-fold probabilities (the same
     folds), so it is judged on rows neither member saw."""
-    from botpsy.safety.classifier import SentenceEncoder
 
     texts, labels = _training_set(items)
     embeddings = (encoder or SentenceEncoder()).encode(texts)
@@ -624,7 +626,6 @@ RULES_ONLY = SafetyConfig(scope_classifier=False)
 def print_ordinary_declines() -> None:
     """The ordinary requests the rules decline, and those each classifier (the ones
     installed) declines besides."""
-    from botpsy.safety.classifier_base import ClassifierMissingError, load_classifier
 
     rules = ordinary_declines(ScopePolicy(RULES_ONLY))
     print(f"{rules.route}: {len(rules.declined)} of {rules.requests} declined",

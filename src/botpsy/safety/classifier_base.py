@@ -85,14 +85,16 @@ def verdict_from(classes: Sequence[str], probabilities: Sequence[float],
 
 def load_classifier(model: ClassifierModel) -> Classifier:
     """The classifier a config names, its weights loaded (once per process)."""
-    from botpsy.safety.classifier_ngram import NgramClassifier
+    from botpsy.safety.classifier_ngram import (
+        NgramClassifier,  # cycle: botpsy.safety.classifier_ngram
+    )
 
     if model is ClassifierModel.ngram:
         return NgramClassifier.shipped()
-    from botpsy.safety.classifier import ScopeClassifier
+    from botpsy.safety.classifier import ScopeClassifier  # lazy: numpy
 
     if model is ClassifierModel.use:
         return ScopeClassifier()
-    from botpsy.safety.classifier_mean import MeanClassifier
+    from botpsy.safety.classifier_mean import MeanClassifier  # cycle: botpsy.safety.classifier_mean
 
     return MeanClassifier((NgramClassifier.shipped(), ScopeClassifier()))

@@ -20,7 +20,7 @@ import typer
 
 from botpsy.options import DataDirOpt, JsonOpt
 from botpsy.paths import default_data_dir
-from botpsy.safety.audit import AuditDecision, AuditEntry, AuditStatus
+from botpsy.safety.audit import AuditDecision, AuditEntry, AuditLog, AuditLogError, AuditStatus
 
 app = typer.Typer(help="Show the audit log of proposed tool calls and their decisions.")
 
@@ -81,7 +81,6 @@ def audit(
     from rich.console import Console
     from rich.table import Table
 
-    from botpsy.safety.audit import AuditLog, AuditLogError
 
     if db is not None and data_dir is not None:
         typer.echo("error: give --data-dir only (--db is its old spelling)", err=True)

@@ -401,7 +401,9 @@ class ScopePolicy:
                  classifier: Classifier | None = None):
         self.config = config or SafetyConfig()
         if classifier is None and self.config.scope_classifier:
-            from botpsy.safety.classifier_base import load_classifier
+            from botpsy.safety.classifier_base import (
+                load_classifier,  # cycle: botpsy.safety.classifier_base
+            )
 
             classifier = load_classifier(self.config.scope_classifier_model)
         self.classifier = classifier
