@@ -121,3 +121,12 @@ def test_any_chunking_gives_the_full_parse(fmt_name: str, text: str, cuts: list[
 def test_one_character_at_a_time(fmt_name: str, text: str):
     _events, result = run(fmt_name, list(text))
     assert without_ids(result) == without_ids(get_format(fmt_name).parse(text, TOOLS))
+
+
+def test_a_call_streamed_before_a_coming_tag_is_kept():
+    """Streamed a character at a time, the "<" of a coming <tool_call> was read as part of
+    the bare call before it, and the call was lost."""
+    text = 'get_weather(city="Rome")<tool_call>'
+    _events, result = run("pythonic", list(text))
+    assert without_ids(result) == without_ids(get_format("pythonic").parse(text, TOOLS))
+    assert [c.name for c in result.tool_calls] == ["get_weather"]

@@ -125,10 +125,14 @@ class Scanner:
     def _text_step(self, w: _Window) -> bool:
         """Handle the next marker or call candidate; False when nothing more can be decided."""
         marker = _MARKERS.search(w.text, self.pos, w.stop)
-        limit = marker.start() if marker else w.stop
+        # a call may not reach into a marker, nor into what may yet become one: streamed a
+        # character at a time, 'f(x=1)<' read the "<" of a coming <tool_call> as part of the
+        # call and lost it, where the whole text stops the call at the marker
+        held = 0 if marker or w.final else held_back(w.text, self.pos, w.stop, self._text_holds)
+        limit = marker.start() if marker else w.stop - held
         candidate = self.syntax.candidate_re.search(w.text, self.pos, limit)
         if candidate is not None:
-            return self._candidate(w, candidate.start(), marker)
+            return self._candidate(w, candidate.start(), marker, limit)
         if marker is not None:
             self._emit_text(w.text[self.pos : marker.start()])
             self.pos = marker.start()
@@ -140,10 +144,12 @@ class Scanner:
         self.pos = end
         return False
 
-    def _candidate(self, w: _Window, start: int, marker: re.Match[str] | None) -> bool:
-        """An untagged call candidate at ``start`` (it may not reach past a marker)."""
-        limit = marker.start() if marker else w.stop
-        final, eof = w.final or marker is not None, w.eof and marker is None
+    def _candidate(self, w: _Window, start: int, marker: re.Match[str] | None,
+                   limit: int) -> bool:
+        """An untagged call candidate at ``start`` (it may not reach ``limit``: a marker, or
+        the held-back start of one)."""
+        final = w.final or marker is not None
+        eof = w.eof and marker is None and limit == w.stop
         extent = self.syntax.extent(w.text, start, limit, final)
         if extent.kind is ExtentKind.no:
             self._emit_text(w.text[self.pos : start + 1])
