@@ -61,7 +61,7 @@ def _telling(told: Told, request: str) -> dict[str, Any]:
 
 
 _MESSAGE_TOOLS = SEND_TOOLS | {DRAFT_TOOL}
-_MAX_FACT = 80  # characters of a place told in a message
+_MAX_FACT = 80  # characters of a place or title told in a message
 
 
 def asked_facts(request: str) -> tuple[str, ...]:
@@ -131,15 +131,17 @@ class EventFactsCheck(ContextCheck):
         asked = asked_facts(context.request)
         if ("start" in asked and start is None) or ("location" in asked and not location):
             return None
-        facts, parts = [], [str(event.get("title") or "The event").strip()]
+        title = str(event.get("title") or "").strip()
+        if "\n" in title or len(title) > _MAX_FACT:
+            title = ""  # no title to pass on either: a stranger's invitation may hold a note there
+        facts, parts = [], [title or "The event"]
         if "start" in asked and start is not None:
             facts.append(f"{start:%H:%M}")
             parts.append(f"{start:%a %d %b} at {start:%H:%M}")
         if "location" in asked:
             facts.append(location)
             parts.append(f"at {location}")
-        return Told(tuple(facts), f"{parts[0]}: {', '.join(parts[1:])}.",
-                    str(event.get("title") or "").strip())
+        return Told(tuple(facts), f"{parts[0]}: {', '.join(parts[1:])}.", title)
 
     def _event(self, context: CallContext) -> dict | None:
         """The one shown event on the day the request names, else the one whose words fit
