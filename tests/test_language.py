@@ -49,3 +49,11 @@ def test_unit_words_and_their_units():
     assert set(unit_words("en", ("hour",))) == {"hour", "hours", "hr", "hrs", "h"}
     # longest first: "minutes" is matched whole, never cut to "min"
     assert re.match(alternation(["min", "minutes", "mins"]), "minutes").group() == "minutes"
+
+
+def test_a_relation_is_read_in_each_of_its_words_plural_and_possessive_too():
+    from botpsy.language import relation_forms
+    assert relation_forms("mums") == relation_forms("mom") == relation_forms("mother")
+    assert "mum" in relation_forms("mother")
+    assert relation_forms("sis") == ("sister", "sis")
+    assert relation_forms("dogs") == ("dogs",)

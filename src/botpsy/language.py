@@ -134,10 +134,14 @@ ROLES: dict[str, tuple[str, ...]] = {
 
 
 def relation_forms(word: str, lang: str = "en") -> tuple[str, ...]:
-    """The words of the relation ``word`` is one of ("mum": "mom", "mum", "mother", ...),
-    or ``(word,)`` for any other word."""
-    forms = [w for group in RELATION_GROUPS[lang] if word in group for w in group]
-    return tuple(dict.fromkeys(forms)) or (word,)
+    """The words of the relation ``word`` is one of ("mum": "mom", "mum", "mother", ...;
+    "mums", a plural or a possessive written without its apostrophe, too), or ``(word,)``
+    for any other word."""
+    for base in dict.fromkeys((word, word.removesuffix("s"))):
+        forms = [w for group in RELATION_GROUPS[lang] if base in group for w in group]
+        if forms:
+            return tuple(dict.fromkeys(forms))
+    return (word,)
 
 
 # The words that multiply a count said in words ("two thousand", "a hundred").

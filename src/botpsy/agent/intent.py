@@ -441,8 +441,7 @@ def fitting_addresses(messages: list[Message], said: str) -> set[str]:
     partner the grocery list" matched Jamie ("Partner") and Nora ("Climbing partner,
     Saturdays") by one word each; the card that says only "Partner" is the partner."""
     said_words = re.findall(r"[a-z]+", said.lower())
-    related = [f for w in said_words for base in {w, w.removesuffix("s")}
-               for f in relation_forms(base) if f != base]
+    related = [f for w in said_words for f in relation_forms(w) if f != w]
     # a relation in any of its words: "let mum know" is the card that says "Mom."
     wanted = words(" ".join([said, *related])) - {"email", "mail", "address", "draft", "send"}
     scored: list[tuple[tuple[int, bool], set[str]]] = []

@@ -15,6 +15,7 @@ from botpsy.assistant.errors import ErrorKind, ToolInputError, not_found
 from botpsy.assistant.records import Record
 from botpsy.assistant.timeutil import to_db
 from botpsy.assistant.toolbox import Toolbox, exposed
+from botpsy.language import relation_forms
 from botpsy.safety.provenance import write_origin
 from botpsy.types import Origin
 
@@ -50,7 +51,7 @@ class ContactsToolbox(Toolbox):
         haystack = inputs.unhyphenated(
             "(name || ' ' || coalesce(email, '') || ' ' || coalesce(phone, '') || ' ' || notes)")
         # each word in one of its forms: "mum" finds the card that says "Mom."
-        forms = [inputs.word_forms(w) for w in words]
+        forms = [relation_forms(w) for w in words]
         where = " AND ".join(
             "(" + " OR ".join(f"{haystack} LIKE ? ESCAPE '\\'" for _ in alternatives) + ")"
             for alternatives in forms)

@@ -13,7 +13,6 @@ from email.errors import InvalidHeaderDefect, NonPrintableDefect
 from typing import TypeVar
 
 from botpsy.assistant.errors import ToolInputError
-from botpsy.language import relation_forms
 
 T = TypeVar("T")
 
@@ -142,15 +141,6 @@ def like_pattern(word: str) -> str:
     """A LIKE pattern matching ``word`` anywhere; use with ``ESCAPE '\\'``."""
     escaped = word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
-
-
-def word_forms(word: str) -> tuple[str, ...]:
-    """The forms a search word may take in the store: itself, and for a relation its
-    other words ("mums" is "mum", "mom" or "mother"; a possessive without its
-    apostrophe keeps an "s" that ``search_words`` leaves on short words)."""
-    plain = word[:-1] if word.endswith("s") and relation_forms(word[:-1]) != (word[:-1],) else word
-    forms = relation_forms(plain)
-    return forms if forms != (plain,) else (word,)
 
 
 def most_words(search: Callable[[list[str]], list[T]], words: list[str],

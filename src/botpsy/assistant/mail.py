@@ -19,6 +19,7 @@ from botpsy.assistant.errors import ToolInputError, not_found
 from botpsy.assistant.records import Record
 from botpsy.assistant.timeutil import show, to_db
 from botpsy.assistant.toolbox import Toolbox, exposed
+from botpsy.language import relation_forms
 from botpsy.safety.provenance import write_origin
 from botpsy.types import Origin
 
@@ -133,7 +134,7 @@ class MailToolbox(Toolbox):
         from one's landlord is from Tom Becker and never says "landlord"."""
         if self.holding([word], None, 1):
             return None
-        forms = inputs.word_forms(word)
+        forms = relation_forms(word)
         rows = self.store.query("SELECT email, notes FROM contacts WHERE email IS NOT NULL")
         named = [row["email"] for row in rows
                  if any(form in re.findall(r"\w+", row["notes"].lower()) for form in forms)]
