@@ -68,6 +68,10 @@ class DayCheck(ContextCheck):
         self._now = now
         self._takes = takes
 
+    def zone(self) -> ZoneInfo:
+        """The store's time zone, as the tools read times."""
+        return self._tz()
+
     def judge(self, context: CallContext) -> Refusal | None:
         call, messages = context.call, context.messages
         relative = self._relative_refusal(call, messages)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from botpsy.agent.checks import Refusal
@@ -30,6 +29,7 @@ from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS, dictated
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.includecheck import text_argument
+from botpsy.assistant.relative import moment
 from botpsy.formats.grammar import pattern_literal
 from botpsy.types import ToolSpec
 
@@ -124,7 +124,7 @@ class EventFactsCheck(ContextCheck):
         event = self._event(context)
         if event is None:
             return None
-        start = _moment(event.get("start"))
+        start = moment(event.get("start"), self._days.zone())
         location = str(event.get("location") or "").strip()
         if "\n" in location or len(location) > _MAX_FACT:
             location = ""  # no place: a stranger's invitation may hold its note there
@@ -148,22 +148,12 @@ class EventFactsCheck(ContextCheck):
         it best."""
         events = {obj["id"]: obj for family, obj in context.id_objects if family == "event"}
         days = self._days.named_days(context.request)
-        on_day = [e for e in events.values() if _day(e.get("start")) in days] if days else []
+        zone = self._days.zone()
+        on_day = [e for e in events.values()
+                  if (start := moment(e.get("start"), zone)) and start.date() in days]
         if len(on_day) == 1:
             return on_day[0]
         pool = {e["id"] for e in on_day} if on_day else set(events)
         items = [i for i in context.shown if i.family == "event" and i.id in pool]
         fitting = best_fitting(items, words(context.request))
         return events[fitting[0].id] if len(fitting) == 1 else None
-
-
-def _moment(value: object) -> datetime | None:
-    try:
-        return datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
-        return None
-
-
-def _day(value: object) -> object:
-    moment = _moment(value)
-    return moment.date() if moment is not None else None

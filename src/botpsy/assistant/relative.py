@@ -68,10 +68,10 @@ def shown_events(messages: list[Message], tz: ZoneInfo) -> list[FoundEvent]:
     """Every event the conversation's lookups showed (by id, the latest showing)."""
     found: dict[int, FoundEvent] = {}
     for family, obj in result_objects(messages):
-        start = _moment(obj.get("start"), tz)
+        start = moment(obj.get("start"), tz)
         if family != "event" or start is None:
             continue
-        end = _moment(obj.get("end"), tz) or start
+        end = moment(obj.get("end"), tz) or start
         text = " ".join(str(v) for v in obj.values() if isinstance(v, str))
         found[obj["id"]] = FoundEvent(obj["id"], str(obj.get("title") or ""), start, end,
                                       words(text))
@@ -90,7 +90,8 @@ def found_event(messages: list[Message], tz: ZoneInfo) -> FoundEvent | None:
     return ranked[0][1]
 
 
-def _moment(value: object, tz: ZoneInfo) -> datetime | None:
+def moment(value: object, tz: ZoneInfo) -> datetime | None:
+    """An item's ISO time (``start``, ``due``) in the store's zone, or None."""
     if not isinstance(value, str):
         return None
     try:
