@@ -158,7 +158,12 @@ def shown_items(messages: list[Message]) -> Iterator[Item]:
     """Every JSON object with an integer ``id`` in the conversation's tool results. An
     item's words include the weekday it starts or is due on: "my 3pm on Friday" names
     Friday's events, whatever their titles."""
-    for family, obj in result_objects(messages):
+    return items_of(result_objects(messages))
+
+
+def items_of(objects: Iterable[tuple[str, dict]]) -> Iterator[Item]:
+    """``shown_items`` of objects already read from the results (with their family)."""
+    for family, obj in objects:
         label = next((str(obj[k]) for k in ("title", "subject", "text", "name")
                       if isinstance(obj.get(k), str)), "")
         # strings in lists count too: an event's attendees say who it is with

@@ -43,7 +43,7 @@ from botpsy.agent.checks import (
     kept_arguments,
     said_arguments,
 )
-from botpsy.agent.grounding import Item, result_objects, shown_items, user_text
+from botpsy.agent.grounding import Item, items_of, result_objects, user_text
 from botpsy.agent.intent import latest_request
 from botpsy.safety.argument_origin import ArgumentTrace
 from botpsy.safety.taint import TaintTracker, TaintVerdict
@@ -98,7 +98,7 @@ class CallContext:
     @cached_property
     def shown(self) -> tuple[Item, ...]:
         """The items the conversation's tool results showed."""
-        return tuple(shown_items(self.messages))
+        return tuple(items_of(self.id_objects))  # the results are read once
 
     @cached_property
     def objects(self) -> tuple[tuple[str, dict], ...]:
