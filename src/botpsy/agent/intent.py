@@ -86,6 +86,8 @@ _TELL_ME = re.compile(rf"\btell me\b|\blet me know\b|\bshow me\b|{REMIND_ME_TELL
                       re.IGNORECASE)
 SEND_TOOLS = frozenset({"send_email", "reply_email"})
 DRAFT_TOOL = "draft_email"
+# The tools that write a message, sent or kept as a draft.
+MESSAGE_TOOLS = SEND_TOOLS | {DRAFT_TOOL}
 DRAFT_WORDS = frozenset({"draft", "prepar", "compos"})  # stems
 RECIPIENT_ARGUMENTS = frozenset({"to", "cc", "bcc", "recipients"})
 # What a message says: it must not be only its recipient's card.
@@ -265,7 +267,7 @@ def other_kind(role: ToolRole, text: str) -> str | None:
 def _unasked_kind(name: str, role: ToolRole, request: str) -> str | None:
     """Why a call that makes an item or a message was not asked for (``other_kind``,
     ``selection.joined_kinds``), or None."""
-    if not (creates(name) or name in SEND_TOOLS or name == DRAFT_TOOL):
+    if not (creates(name) or name in MESSAGE_TOOLS):
         return None
     clauses = commands(request)
     joins = [c for c in clauses if role.family in joined_kinds(c)]

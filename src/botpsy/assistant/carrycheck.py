@@ -26,7 +26,7 @@ from typing import Any
 
 from botpsy.agent.checks import ReadFirst, Refusal
 from botpsy.agent.grounding import words
-from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS
+from botpsy.agent.intent import MESSAGE_TOOLS
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates, name_family, source_families
 from botpsy.assistant.cellcheck import asked_cells
@@ -39,7 +39,6 @@ _KEYS = {"note": "note_id", "file": "path"}
 # A text longer than this is not copied into a message by a grammar (a generation of
 # its every token); the model writes the message itself.
 MAX_CARRIED_CHARS = 1500
-_MESSAGE_TOOLS = SEND_TOOLS | {DRAFT_TOOL}
 # "the p95 from the last week in latency_numbers.csv": a value inside the file the request
 # names (a file name right after these words), not the file's whole text
 _FROM_OR_IN = re.compile(r"\b(?:from|in)\s+$", re.IGNORECASE)
@@ -149,7 +148,7 @@ class CarryCheck(ContextCheck):
         properties = (spec.parameters or {}).get("properties") or {}
         text = _with_extra(item.text, context.request)
         held: dict[str, dict[str, Any]] = {_text_argument(spec) or "body": {"enum": [text]}}
-        if spec.name in _MESSAGE_TOOLS and "subject" in properties:
+        if spec.name in MESSAGE_TOOLS and "subject" in properties:
             held["subject"] = {"enum": [item.title]}
         return {arg: keywords for arg, keywords in held.items() if arg in properties}
 
@@ -179,7 +178,7 @@ def _text_argument(spec: ToolSpec) -> str | None:
     """The argument a carried text goes into: a message's body, a new note's body, a
     written file's content."""
     family = name_family(spec.name)
-    if spec.name in _MESSAGE_TOOLS or (creates(spec.name) and family == "note"):
+    if spec.name in MESSAGE_TOOLS or (creates(spec.name) and family == "note"):
         return text_argument(spec)
     properties = (spec.parameters or {}).get("properties") or {}
     if family == "file" and spec.name.startswith("write") and "content" in properties:

@@ -25,7 +25,7 @@ from typing import Any
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import best_fitting, words
-from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS, dictated
+from botpsy.agent.intent import MESSAGE_TOOLS, dictated
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.includecheck import text_argument
@@ -60,7 +60,6 @@ def _telling(told: Told, request: str) -> dict[str, Any]:
     return {"enum": [told.sentence]}
 
 
-_MESSAGE_TOOLS = SEND_TOOLS | {DRAFT_TOOL}
 _MAX_FACT = 80  # characters of a place or title told in a message
 
 
@@ -114,7 +113,7 @@ class EventFactsCheck(ContextCheck):
         """Whether a message is asked to tell an event's facts. Only a message: "Where is
         Thursday's offsite? Remind me at 9 to leave for it" asks the answer where, not the
         reminder."""
-        return (spec.name in _MESSAGE_TOOLS and text_argument(spec) is not None
+        return (spec.name in MESSAGE_TOOLS and text_argument(spec) is not None
                 and bool(asked_facts(request)) and dictated(request) is None)
 
     def _told(self, context: CallContext) -> Told | None:

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.intent import DRAFT_TOOL, SEND_TOOLS
+from botpsy.agent.intent import MESSAGE_TOOLS
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates
 from botpsy.extract import digits
@@ -37,7 +37,6 @@ _ASKED = re.compile(
     re.IGNORECASE)
 # Where an item made holds free text, by tool argument name, in order of preference.
 _TEXT_ARGUMENTS = ("text", "body", "description")
-_MESSAGE_TOOLS = SEND_TOOLS | {DRAFT_TOOL}
 
 
 # "as a guest", "as an attendee", "on the invite": a person invited, by their address
@@ -66,7 +65,7 @@ def attendee_argument(spec: ToolSpec, request: str) -> str | None:
 
 def text_argument(spec: ToolSpec) -> str | None:
     """The argument that holds the text of what ``spec`` makes, or None."""
-    if not (creates(spec.name) or spec.name in _MESSAGE_TOOLS):
+    if not (creates(spec.name) or spec.name in MESSAGE_TOOLS):
         return None
     properties = (spec.parameters or {}).get("properties") or {}
     return next((arg for arg in _TEXT_ARGUMENTS if arg in properties), None)
