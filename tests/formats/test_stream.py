@@ -130,3 +130,9 @@ def test_a_call_streamed_before_a_coming_tag_is_kept():
     _events, result = run("pythonic", list(text))
     assert without_ids(result) == without_ids(get_format("pythonic").parse(text, TOOLS))
     assert [c.name for c in result.tool_calls] == ["get_weather"]
+
+
+def test_a_fenced_call_streamed_a_character_at_a_time_keeps_its_fence():
+    text = '```json\nget_weather(city="Rome")'
+    _events, result = run("pythonic", list(text))
+    assert without_ids(result) == without_ids(get_format("pythonic").parse(text, TOOLS))

@@ -125,13 +125,17 @@ class Scanner:
     def _text_step(self, w: _Window) -> bool:
         """Handle the next marker or call candidate; False when nothing more can be decided."""
         marker = _MARKERS.search(w.text, self.pos, w.stop)
-        # a call may not reach into a marker, nor into what may yet become one: streamed a
-        # character at a time, 'f(x=1)<' read the "<" of a coming <tool_call> as part of the
-        # call and lost it, where the whole text stops the call at the marker
-        held = 0 if marker or w.final else held_back(w.text, self.pos, w.stop, self._text_holds)
-        limit = marker.start() if marker else w.stop - held
+        limit = marker.start() if marker else w.stop
         candidate = self.syntax.candidate_re.search(w.text, self.pos, limit)
         if candidate is not None:
+            # a call may not reach into what may yet become a marker: streamed a character at
+            # a time, 'f(x=1)<' read the "<" of a coming <tool_call> as part of the call and
+            # lost it, where the whole text stops the call at the marker. A call that starts
+            # in the held-back text (a "```" fence) is read as before.
+            held = 0 if marker or w.final else held_back(w.text, self.pos, w.stop,
+                                                          self._text_holds)
+            if candidate.start() < limit - held:
+                limit -= held
             return self._candidate(w, candidate.start(), marker, limit)
         if marker is not None:
             self._emit_text(w.text[self.pos : marker.start()])
