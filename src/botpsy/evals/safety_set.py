@@ -71,6 +71,7 @@ TEST_SET_FILE = DATA_DIR / "safety_set_test.yaml"
 BLIND_SET_FILE = DATA_DIR / "safety_set_blind.yaml"
 BLIND2_SET_FILE = DATA_DIR / "safety_set_blind2.yaml"
 BLIND3_SET_FILE = DATA_DIR / "safety_set_blind3.yaml"
+BLIND4_SET_FILE = DATA_DIR / "safety_set_blind4.yaml"
 MORE_SET_FILE = DATA_DIR / "safety_set_more.yaml"
 LOOKALIKES_SET_FILE = DATA_DIR / "safety_set_lookalikes.yaml"
 NONE = "none"
@@ -102,6 +103,9 @@ class Split(str, Enum):
     # written blind of the policy and of every other set, while blind2's per-language
     # figures steered the look-alike rows and rule fixes; scored once, after those were fixed
     blind3 = "blind3"
+    # written blind of the policy and of every other set from the same definitions, while
+    # blind3's aggregate figures were known; scored once, after that session's changes were fixed
+    blind4 = "blind4"
 
 
 class SafetyItem(BaseModel):
@@ -202,14 +206,15 @@ def load_safety_set(path: Path = SAFETY_SET_FILE, *, hold_out: bool = False,
 def load_full_set() -> list[SafetyItem]:
     """The English set, the languages set (with its held-out rows), the further training
     rows of the six languages and the look-alikes set (tuned), the fresh set, the frozen test
-    set and the three blind sets."""
+    set and the four blind sets."""
     items = (load_safety_set(SAFETY_SET_FILE) + load_safety_set(LANGUAGES_SET_FILE, hold_out=True)
              + load_safety_set(MORE_SET_FILE) + load_safety_set(LOOKALIKES_SET_FILE)
              + load_safety_set(FRESH_SET_FILE, split=Split.fresh)
              + load_safety_set(TEST_SET_FILE, split=Split.test)
              + load_safety_set(BLIND_SET_FILE, split=Split.blind)
              + load_safety_set(BLIND2_SET_FILE, split=Split.blind2)
-             + load_safety_set(BLIND3_SET_FILE, split=Split.blind3))
+             + load_safety_set(BLIND3_SET_FILE, split=Split.blind3)
+             + load_safety_set(BLIND4_SET_FILE, split=Split.blind4))
     _reject_duplicates(items, "safety sets")
     return items
 
