@@ -412,7 +412,11 @@ class ScopePolicy:
     ``"mean"``), a request that no rule puts in a
     domain is also put to the classifier, whose verdict is reported as its own ("judged
     by the scope classifier"); ``SafetyConfig`` refuses the sentence encoder where it is
-    not installed (for "use" and "mean"), so a deployment learns it when its config is read."""
+    not installed (for "use" and "mean"), so a deployment learns it when its config is read.
+    With a ``cascade`` (a config's classifier route loads its shipped one,
+    ``classifier_base.Cascade``), a request whose every blocked match is weak is put to
+    the classifier too, and allowed where it is sure enough that the request is benign;
+    without one (or without a classifier) every rule match is final."""
 
     def __init__(self, config: SafetyConfig | None = None,
                  classifier: Classifier | None = None, cascade: Cascade | None = None):
