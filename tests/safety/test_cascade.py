@@ -114,3 +114,13 @@ def test_a_classifier_route_from_the_config_carries_its_shipped_cascade() -> Non
     policy = ScopePolicy(SafetyConfig(scope_classifier=True, scope_classifier_model="ngram"))
     assert policy.cascade == Cascade.shipped(ClassifierModel.ngram)
     assert ScopePolicy().cascade is None  # the rules alone: every match is final
+
+
+def test_a_report_names_the_matches_its_route_decides() -> None:
+    from botpsy.evals.safety_set import route_name
+
+    cascade = Cascade(weak=WeakMatch.one_word, threshold=0.1)
+    named = route_name(ScopePolicy(classifier=_Sure(0.0), cascade=cascade))
+    assert named == "rules + stand-in, deciding one_word rule matches under 0.1"
+    assert route_name(ScopePolicy(classifier=_Sure(0.0))) == "rules + stand-in"
+    assert route_name(ScopePolicy()) == "rules"

@@ -61,7 +61,7 @@ from botpsy.safety.classifier_base import (
 )
 from botpsy.safety.classifier_mean import MeanSettings
 from botpsy.safety.classifier_ngram import NgramFeatures, NgramWeights
-from botpsy.safety.config import ClassifierModel
+from botpsy.safety.config import ClassifierModel, WeakMatch
 
 if TYPE_CHECKING:
     from botpsy.safety.classifier_base import Classifier
@@ -343,10 +343,15 @@ def safety_markdown(report: SafetyReport) -> str:
 
 
 def route_name(policy: ScopePolicy) -> str:
-    """"rules", or "rules + " the classifier the policy asks besides."""
+    """"rules", or "rules + " the classifier the policy asks besides, and the rule
+    matches its cascade lets it decide."""
     if policy.classifier is None:
         return "rules"
-    return f"rules + {getattr(policy.classifier, 'name', 'classifier')}"
+    name = f"rules + {getattr(policy.classifier, 'name', 'classifier')}"
+    cascade = policy.cascade
+    if cascade is None or cascade.weak is WeakMatch.none:
+        return name
+    return f"{name}, deciding {cascade.weak.value} rule matches under {cascade.threshold}"
 
 
 def run_safety_set(out_dir: str | Path, *, config: SafetyConfig | None = None,
