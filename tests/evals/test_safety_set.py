@@ -196,6 +196,8 @@ def test_the_mean_threshold_is_chosen_on_both_members_out_of_fold(tmp_path):
     assert set(trained.chosen) == {"ngram", "use", "mean"}
     assert trained.chosen["mean"].c is None and trained.mean.threshold in MEAN_GRID_THRESHOLD
     assert trained.ngram.trained_on == trained.encoder.trained_on == trained.mean.trained_on
+    assert set(trained.cascades) == {"ngram", "use", "mean"}
+    assert all(cascade.trained_on == trained.mean.trained_on for cascade, _ in trained.cascades.values())
     again = train_classifiers(tuned, encoder=_HashedWords(), grid=grid)
     assert again.mean == trained.mean and again.ngram == trained.ngram  # the test rows were left out
     judge = MeanClassifier((NgramClassifier(trained.ngram),

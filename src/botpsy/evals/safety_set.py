@@ -48,18 +48,20 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from botpsy.evals.heldout.cases import load_cases
+from botpsy.evals.safety_cascade import CascadeChoice, choose_cascade
 from botpsy.evals.scenarios.catalog import DATA_DIR, load_scenarios
 from botpsy.evals.scenarios.report import markdown_table
-from botpsy.safety import Domain, SafetyConfig, ScopePolicy
+from botpsy.safety import Domain, SafetyConfig, ScopePolicy, classify
 from botpsy.safety.classifier import ClassifierWeights, SentenceEncoder
 from botpsy.safety.classifier_base import (
+    Cascade,
     ClassifierMissingError,
     load_classifier,
     training_fingerprint,
 )
 from botpsy.safety.classifier_mean import MeanSettings
 from botpsy.safety.classifier_ngram import NgramFeatures, NgramWeights
-from botpsy.safety.config import ClassifierModel
+from botpsy.safety.config import ClassifierModel, WeakMatch
 
 if TYPE_CHECKING:
     from botpsy.safety.classifier_base import Classifier
@@ -346,10 +348,15 @@ def safety_markdown(report: SafetyReport) -> str:
 
 
 def route_name(policy: ScopePolicy) -> str:
-    """"rules", or "rules + " the classifier the policy asks besides."""
+    """"rules", or "rules + " the classifier the policy asks besides, and the rule
+    matches its cascade lets it decide."""
     if policy.classifier is None:
         return "rules"
-    return f"rules + {getattr(policy.classifier, 'name', 'classifier')}"
+    name = f"rules + {getattr(policy.classifier, 'name', 'classifier')}"
+    cascade = policy.cascade
+    if cascade is None or cascade.weak is WeakMatch.none:
+        return name
+    return f"{name}, deciding {cascade.weak.value} rule matches under {cascade.threshold}"
 
 
 def run_safety_set(out_dir: str | Path, *, config: SafetyConfig | None = None,
@@ -540,6 +547,8 @@ class TrainedClassifiers:
     encoder: ClassifierWeights
     mean: MeanSettings
     chosen: dict[str, ClassifierChoice]  # "ngram", "use", "mean"
+    # each route's cascade (which weak rule matches its classifier decides) and its CV score
+    cascades: dict[str, tuple[Cascade, CascadeChoice]]
 
 
 def _ngram_search(texts: list[str], labels: list[str], grid: tuple[NgramFeatures, ...],
@@ -591,10 +600,18 @@ def train_classifier(items: list[SafetyItem] | None = None,
     """Fit the sentence-encoder classifier on the training rows: multinomial logistic
     regression over the embeddings, classes weighted by their frequency, the setting
     from ``best_choice``. Needs scikit-learn (``dev`` extra)."""
+    return train_encoder_route(items, encoder)[0]
 
+
+def train_encoder_route(items: list[SafetyItem] | None = None,
+                        encoder: SentenceEncoder | None = None,
+                        ) -> tuple[ClassifierWeights, tuple[Cascade, CascadeChoice]]:
+    """``train_classifier``'s weights and the route's cascade (``safety_cascade``)."""
     texts, labels = _training_set(items)
     embeddings = (encoder or SentenceEncoder()).encode(texts)
-    return _fit_encoder(embeddings, texts, labels, _encoder_search(embeddings, labels)[0])
+    best, oof = _encoder_search(embeddings, labels)
+    return (_fit_encoder(embeddings, texts, labels, best),
+            choose_cascade(texts, labels, oof, best.threshold, training_fingerprint(texts, labels)))
 
 
 def train_ngram_classifier(items: list[SafetyItem] | None = None,
@@ -602,8 +619,17 @@ def train_ngram_classifier(items: list[SafetyItem] | None = None,
     """Fit the n-gram classifier on the training rows: tf-idf over the features of
     ``grid`` and multinomial logistic regression, features, C and threshold from
     ``best_choice`` over all of them. Needs scikit-learn (``dev`` extra)."""
+    return train_ngram_route(items, grid)[0]
+
+
+def train_ngram_route(items: list[SafetyItem] | None = None,
+                      grid: tuple[NgramFeatures, ...] = NGRAM_GRID_FEATURES,
+                      ) -> tuple[NgramWeights, tuple[Cascade, CascadeChoice]]:
+    """``train_ngram_classifier``'s weights and the route's cascade (``safety_cascade``)."""
     texts, labels = _training_set(items)
-    return _fit_ngram(texts, labels, _ngram_search(texts, labels, grid)[0])
+    best, oof = _ngram_search(texts, labels, grid)
+    return (_fit_ngram(texts, labels, best),
+            choose_cascade(texts, labels, oof, best.threshold, training_fingerprint(texts, labels)))
 
 
 def train_classifiers(items: list[SafetyItem] | None = None,
@@ -611,18 +637,24 @@ def train_classifiers(items: list[SafetyItem] | None = None,
                       grid: tuple[NgramFeatures, ...] = NGRAM_GRID_FEATURES) -> TrainedClassifiers:
     """Both classifiers, each at its own ``best_choice``, and the threshold of their
     mean: the ``best_choice`` over the mean of their out-of-fold probabilities (the same
-    folds), so it is judged on rows neither member saw."""
+    folds), so it is judged on rows neither member saw; then each route's cascade, on
+    the same out-of-fold probabilities."""
 
     texts, labels = _training_set(items)
     embeddings = (encoder or SentenceEncoder()).encode(texts)
     ngram, ngram_oof = _ngram_search(texts, labels, grid)
     use, use_oof = _encoder_search(embeddings, labels)
-    mean = best_choice(threshold_choices(labels, (ngram_oof + use_oof) / 2, MEAN_GRID_THRESHOLD,
-                                         None))
+    mean_oof = (ngram_oof + use_oof) / 2
+    mean = best_choice(threshold_choices(labels, mean_oof, MEAN_GRID_THRESHOLD, None))
+    fingerprint = training_fingerprint(texts, labels)
+    hits = [classify(t) for t in texts]
+    cascades = {name: choose_cascade(texts, labels, oof, choice.threshold, fingerprint, hits)
+                for name, oof, choice in (("ngram", ngram_oof, ngram), ("use", use_oof, use),
+                                          ("mean", mean_oof, mean))}
     return TrainedClassifiers(
         ngram=_fit_ngram(texts, labels, ngram), encoder=_fit_encoder(embeddings, texts, labels, use),
-        mean=MeanSettings(threshold=mean.threshold, trained_on=training_fingerprint(texts, labels)),
-        chosen={"ngram": ngram, "use": use, "mean": mean})
+        mean=MeanSettings(threshold=mean.threshold, trained_on=fingerprint),
+        chosen={"ngram": ngram, "use": use, "mean": mean}, cascades=cascades)
 
 
 RULES_ONLY = SafetyConfig(scope_classifier=False)
@@ -637,7 +669,8 @@ def print_ordinary_declines() -> None:
           *(f"  {r}" for r in rules.declined), sep="\n")
     for model in ClassifierModel:
         try:
-            both = ordinary_declines(ScopePolicy(RULES_ONLY, classifier=load_classifier(model)))
+            both = ordinary_declines(ScopePolicy(RULES_ONLY, classifier=load_classifier(model),
+                                                 cascade=Cascade.shipped(model)))
         except ClassifierMissingError as exc:
             print(f"{model.value}: not installed ({exc})")
             continue
@@ -662,9 +695,13 @@ def main() -> None:
         print_ordinary_declines()
         return
     if args.train_classifier == ClassifierModel.ngram.value:
-        _report_ngram(train_ngram_classifier())
+        weights, cascade = train_ngram_route()
+        _report_ngram(weights)
+        _report_cascade(ClassifierModel.ngram, *cascade)
     elif args.train_classifier == ClassifierModel.use.value:
-        _report_encoder(train_classifier())
+        weights, cascade = train_encoder_route()
+        _report_encoder(weights)
+        _report_cascade(ClassifierModel.use, *cascade)
     else:
         trained = train_classifiers()
         _report_ngram(trained.ngram)
@@ -673,6 +710,15 @@ def main() -> None:
         for name, choice in trained.chosen.items():
             print(f"  cross-validation chose for {name}: {choice.model_dump(exclude_none=True)}")
         print(f"mean of both: threshold {trained.mean.threshold}")
+        for name, cascade in trained.cascades.items():
+            _report_cascade(ClassifierModel(name), *cascade)
+
+
+def _report_cascade(model: ClassifierModel, cascade: Cascade, choice: CascadeChoice) -> None:
+    cascade.save(model)
+    print(f"  cascade of {model.value}: {choice.weak.value} matches overruled under "
+          f"{choice.threshold} (out of fold: precision {choice.precision:.4f}, recall "
+          f"{choice.recall:.4f}, {choice.false_alarms} false alarms, {choice.misses} misses)")
 
 
 def _report_ngram(ngram: NgramWeights) -> None:

@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from botpsy.safety.config import ClassifierModel, Domain
+from botpsy.safety.config import ClassifierModel, Domain, WeakMatch
 
 NONE = "none"
+CASCADE_FILE = Path(__file__).with_name("scope_cascade.json")
 
 
 class ClassifierMissingError(RuntimeError):
@@ -81,6 +82,40 @@ def verdict_from(classes: Sequence[str], probabilities: Sequence[float],
         return ClassifierVerdict(domain=None, sensitive=sensitive)
     best = max((i for i in range(len(classes)) if i != none), key=lambda i: probabilities[i])
     return ClassifierVerdict(domain=Domain(classes[best]), sensitive=sensitive)
+
+
+@dataclass(frozen=True)
+class Cascade:
+    """Which rule matches a classifier route decides itself (``weak``), and the
+    probability that the request is sensitive below which it overrules them
+    (``threshold``). A rule's false alarm on a benign sense of its key word ("the bank"
+    of a park, a "dose" of fresh air) would otherwise be final, since a classifier is
+    asked only where no rule matched. Chosen per route by cross-validation on the
+    training rows (``python -m botpsy.evals.safety_set --train-classifier``); the
+    default leaves every rule match final."""
+
+    weak: WeakMatch = WeakMatch.none
+    threshold: float = 0.0
+    trained_on: str = ""  # fingerprint of the training rows it was chosen on
+
+    @classmethod
+    def shipped(cls, model: ClassifierModel, path: Path = CASCADE_FILE) -> Cascade:
+        """The cascade chosen for ``model``'s route."""
+        data = read_json_file(path, "no cascade settings for the scope classifiers", model.value)
+        if model.value not in data:
+            raise ClassifierMissingError(f"{path}: no cascade settings for {model.value}; make them "
+                                         "with `python -m botpsy.evals.safety_set "
+                                         f"--train-classifier {model.value}`")
+        entry = data[model.value]
+        return cls(weak=WeakMatch(entry["weak"]), threshold=float(entry["threshold"]),
+                   trained_on=str(entry["trained_on"]))
+
+    def save(self, model: ClassifierModel, path: Path = CASCADE_FILE) -> None:
+        """Write this route's entry, keeping the other routes' ones."""
+        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        data[model.value] = {"weak": self.weak.value, "threshold": self.threshold,
+                             "trained_on": self.trained_on}
+        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def load_classifier(model: ClassifierModel) -> Classifier:

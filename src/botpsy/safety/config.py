@@ -53,6 +53,19 @@ class ClassifierModel(str, Enum):
         return self is not ClassifierModel.ngram
 
 
+class WeakMatch(str, Enum):
+    """Which rule matches a scope classifier may overrule (``classifier_base.Cascade``):
+    a rule match is evidence, but a lone key word also has benign senses that a
+    classifier reading the whole request can tell apart. A validated identifier (a card
+    number, an IBAN, a secret written out) is never weak."""
+
+    none = "none"  # every rule match is final: the rules as they are
+    misspelt = "misspelt"  # only key words read as meant from a misspelling
+    one_word = "one_word"  # only matches inside one word of the request ("bank", "Dosis")
+    words = "words"  # only matches of one word each, however many
+    any = "any"  # every rule match but an identifier
+
+
 class ScopeAction(str, Enum):
     """What happens to a request in a blocked domain."""
 

@@ -30,11 +30,11 @@ from stdnum import iban, luhn
 from stdnum.us import ssn
 
 from botpsy.safety import fuzzy, lexicon
-from botpsy.safety.config import Domain, SafetyConfig, ScopeAction
+from botpsy.safety.config import Domain, SafetyConfig, ScopeAction, WeakMatch
 from botpsy.types import ToolCall
 
 if TYPE_CHECKING:
-    from botpsy.safety.classifier_base import Classifier
+    from botpsy.safety.classifier_base import Cascade, Classifier, ClassifierVerdict
 
 DOMAIN_LABELS: dict[Domain, str] = {
     Domain.money: "money matters (payments, transfers, banking, crypto, investments)",
@@ -62,6 +62,7 @@ class ScopeHit(BaseModel):
     start: int
     end: int
     identifier: bool = False  # a validated card/SSN/IBAN number or a written-out secret
+    misspelt: bool = False  # found only by reading a misspelt key word as meant (``fuzzy``)
 
 
 class ScopeDecision(BaseModel):
@@ -286,7 +287,7 @@ def _fuzzy_hits(norm: Normalised, reading: fuzzy.FuzzyReading) -> Iterator[Scope
     for hit in _rule_hits(reading.text):
         if _overlaps(hit.start, hit.end, reading.changed):
             start, end = reading.span(hit.start, hit.end)
-            yield hit.model_copy(update={"start": start, "end": end,
+            yield hit.model_copy(update={"start": start, "end": end, "misspelt": True,
                                          "matched": _WS.sub(" ", norm.text[start:end])})
 
 
@@ -348,6 +349,22 @@ def classify(text: str) -> list[ScopeHit]:
     return sorted(_in_original(hits, norm), key=lambda h: (h.start, -h.end))
 
 
+def weak_match(text: str, hits: list[ScopeHit], weak: WeakMatch) -> bool:
+    """Whether every hit of ``hits`` (matches in ``text``) is a weak one under ``weak``:
+    a misspelt key word, a match inside one word of the request, matches of one word
+    each, or any match but an identifier. A request without hits has no weak match."""
+    if not hits or weak is WeakMatch.none or any(h.identifier for h in hits):
+        return False
+    if weak is WeakMatch.misspelt:
+        return all(h.misspelt for h in hits)
+    if weak is WeakMatch.one_word:
+        start, end = min(h.start for h in hits), max(h.end for h in hits)
+        return not any(c.isspace() for c in text[start:end])
+    if weak is WeakMatch.words:
+        return not any(c.isspace() for h in hits for c in text[h.start:h.end])
+    return True
+
+
 def argument_text(arguments: Any) -> str:
     """All string (and number) values of a call's arguments, one per line; keys are
     the tool's vocabulary, not the content, so they are left out."""
@@ -395,32 +412,58 @@ class ScopePolicy:
     ``"mean"``), a request that no rule puts in a
     domain is also put to the classifier, whose verdict is reported as its own ("judged
     by the scope classifier"); ``SafetyConfig`` refuses the sentence encoder where it is
-    not installed (for "use" and "mean"), so a deployment learns it when its config is read."""
+    not installed (for "use" and "mean"), so a deployment learns it when its config is read.
+    With a ``cascade`` (a config's classifier route loads its shipped one,
+    ``classifier_base.Cascade``), a request whose every blocked match is weak is put to
+    the classifier too, and allowed where it is sure enough that the request is benign;
+    without one (or without a classifier) every rule match is final."""
 
     def __init__(self, config: SafetyConfig | None = None,
-                 classifier: Classifier | None = None):
+                 classifier: Classifier | None = None, cascade: Cascade | None = None):
         self.config = config or SafetyConfig()
         if classifier is None and self.config.scope_classifier:
-            from botpsy.safety.classifier_base import (
-                load_classifier,  # cycle: botpsy.safety.classifier_base
+            from botpsy.safety.classifier_base import (  # cycle: botpsy.safety.classifier_base
+                Cascade,
+                load_classifier,
             )
 
             classifier = load_classifier(self.config.scope_classifier_model)
+            cascade = cascade or Cascade.shipped(self.config.scope_classifier_model)
         self.classifier = classifier
+        self.cascade = cascade
 
     def check_request(self, text: str) -> ScopeDecision:
-        """The decision for a user request."""
+        """The decision for a user request: the rules', then the classifier's where no
+        rule matched, or where every rule match is weak (``cascade``) and the classifier
+        is surer than the cascade's threshold that the request is benign."""
         hits = classify(text)
         decision = self._decide(hits)
-        if not decision.blocked and self.classifier is not None:
-            decision = self._decide(hits + self._classifier_hits(text))
+        if self.classifier is not None:
+            if not decision.blocked:
+                decision = self._decide(hits + self._classifier_hits(text))
+            elif self._overruled(text, hits):
+                decision = ScopeDecision(hits=hits)
         if decision.blocked and decision.domain is not None:
             decision.message = self._request_message(decision)
         return decision
 
+    def _overruled(self, text: str, hits: list[ScopeHit]) -> bool:
+        """Whether the classifier takes back the rules' block of ``text``: every blocked
+        hit is weak under the cascade, and the classifier's probability that the request
+        is sensitive stays below the cascade's threshold."""
+        if self.cascade is None:
+            return False
+        blocked = [h for h in hits if self.config.action_for(h.domain) is not ScopeAction.allow]
+        return (weak_match(text, blocked, self.cascade.weak)
+                and self._verdict(text).sensitive < self.cascade.threshold)
+
+    def _verdict(self, text: str) -> ClassifierVerdict:
+        assert self.classifier is not None
+        return self.classifier.verdict(text)
+
     def _classifier_hits(self, text: str) -> list[ScopeHit]:
         """The classifier's verdict on a whole request, as a hit over all of it."""
-        verdict = self.classifier.verdict(text)
+        verdict = self._verdict(text)
         if verdict.domain is None:
             return []
         shown = _WS.sub(" ", text.strip())
