@@ -275,3 +275,16 @@ def test_after_one_of_several_items_the_next_is_one_not_made_yet():
                    {"id": 8, "text": "new batteries for the smoke alarm", "done": False})
     assert TitleCheck().expected(CallContext.before(reminder, made)) == {
         "text": {"enum": ["take the bins out"]}}
+
+
+def test_a_text_that_holds_only_part_of_the_quoted_item_is_narrowed_to_the_quote():
+    request = "put 'call the insurance about the bike' on my to do list for tomorrow at 3pm"
+    messages = [Message(role="user", content=request)]
+    part = ToolCall(name="add_reminder", arguments={"text": "about the bike",
+                                                    "due": "2026-12-08T15:00"})
+    why = TitleCheck()(part, messages)
+    assert why is not None and why.narrow == {
+        "text": {"enum": ["call the insurance about the bike"]}}
+    whole = ToolCall(name="add_reminder", arguments={"text": "call the insurance about the bike",
+                                                     "due": "2026-12-08T15:00"})
+    assert TitleCheck()(whole, messages) is None

@@ -30,6 +30,7 @@ from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import (
     ACTION_WORDS,
     LOOK_CLAUSE,
+    QUOTED,
     STOPWORDS,
     _stem,
     clause_verbs,
@@ -165,6 +166,12 @@ class TitleCheck(ContextCheck):
                 and written.strip().casefold() != title.casefold()):
             return Refusal(f"title {written!r} is not the name the request gives it ({title!r})",
                            {"title": {"enum": [title]}})
+        cut = {arg: quote for arg in TITLE_ARGUMENTS if creates(call.name)
+               and (quote := cut_quote(call.arguments.get(arg), context.request))}
+        if cut:
+            return Refusal("; ".join(f"{arg} {call.arguments[arg]!r} leaves out part of what the "
+                                     f"request quotes: {quote!r}" for arg, quote in cut.items()),
+                           {arg: {"enum": [quote]} for arg, quote in cut.items()})
         said = context.said
         given = {
             arg: value
@@ -217,6 +224,20 @@ class TitleCheck(ContextCheck):
     def _timed(self, tool: str) -> bool:
         """Whether ``tool`` takes a time argument (unknown without ``takes``)."""
         return self._takes is not None and any(a in self._takes(tool) for a in TIME_ARGUMENTS)
+
+
+def cut_quote(value: object, request: str) -> str | None:
+    """The phrase the request quotes ("put 'call the insurance about the bike' on my to do
+    list") that ``value`` holds only part of ("about the bike"), or None. Why: the quote is
+    the user's own wording of the item, kept whole; a part of it is another item, which
+    the 135M model wrote as the reminder's text."""
+    if not isinstance(value, str) or not (written := words(value)):
+        return None
+    for match in QUOTED.finditer(request):
+        quote = match.group(2).strip()
+        if written < words(quote):
+            return quote
+    return None
 
 
 def _not_made_yet(context: CallContext, titles: list[str]) -> list[str]:
