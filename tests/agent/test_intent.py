@@ -275,3 +275,11 @@ def test_items_made_from_what_a_lookup_shows_wait_for_the_lookup(request_text: s
     failed = [*conversation(request_text),
               Message(role="tool", name=tool, tool_call_id="c0", content="Error: refused")]
     assert IntentCheck()(call, failed) is not None  # a refusal is no lookup
+
+
+def test_an_item_said_to_be_changed_now_is_not_made_anew() -> None:
+    call = ToolCall(name="create_event", arguments={"title": "sunday dinner"})
+    refused = IntentCheck()(call, conversation("sunday dinner at mum's is at 7 now, and put "
+                                               "jamie on it too"))
+    assert refused is not None and "change that one" in str(refused)
+    assert IntentCheck()(call, conversation("dinner with mum on sunday at 7")) is None

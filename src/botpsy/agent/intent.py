@@ -23,7 +23,9 @@ not a model's habits, so a model that does what was asked never meets them.
   words, in a request that asks for another action ("remind me at 6 to call the bank"
   makes no event; ``other_kind``);
 - a new item of the kind the request adds someone to ("add mum to the sunday dinner as a
-  guest" changes that event, it makes none; ``selection.joined_kinds``);
+  guest" changes that event, it makes none; ``selection.joined_kinds``), or of the kind
+  whose item the request says is changed ("sunday dinner at mum's is at 7 now": the
+  dinner moves, none is made; ``_CHANGED_NOW``);
 - an append to a list the user keeps that leaves out what the request adds to it
   (``selection.listed_item``);
 - a new item or a message made from things the request leaves to a lookup ("make a
@@ -269,6 +271,12 @@ def other_kind(role: ToolRole, text: str) -> str | None:
     return None
 
 
+# An item said as it is now: "dinner is at 7 now", "the meeting is now in room 3A"
+_CHANGED_NOW = re.compile(
+    r"\b(?:is|are)\s+(?:at|on|in|from)\b[^,.;!?]*?\bnow\b|\b(?:is|are)\s+now\s+(?:at|on|in|from)\b",
+    re.IGNORECASE)
+
+
 def _unasked_kind(name: str, role: ToolRole, request: str) -> str | None:
     """Why a call that makes an item or a message was not asked for (``other_kind``,
     ``selection.joined_kinds``), or None."""
@@ -281,6 +289,10 @@ def _unasked_kind(name: str, role: ToolRole, request: str) -> str | None:
     if creates(name) and joins and not any(role.asked_in(c) for c in clauses if c not in joins):
         return (f"the request adds to a {role.family} that exists: change that one, never "
                 f"make a new one with {name}")
+    changed = [c for c in clauses if _CHANGED_NOW.search(c) and role.family in named_kinds(c)]
+    if creates(name) and changed:
+        return (f"the request says a {role.family} that exists changes ({changed[0]!r}): "
+                f"change that one, never make a new one with {name}")
     asked = other_kind(role, request)
     if asked is None:
         return None
