@@ -22,6 +22,9 @@ from botpsy.agent.spelling import read_request, speller
     ("add 'remnd' to the notes", "add 'remnd' to the notes"),
     ("Send Marta the agenda", "Send Marta the agenda"),
     ("email Dan the fewer numbers", "email Dan the fewer numbers"),
+    # so do the words of a path, a file name or an address
+    ("make a file personal/budget.txt", "make a file personal/budget.txt"),
+    ("email remnd@example.org tommorow", "email remnd@example.org tomorrow"),
 ])
 def test_misspelt_key_words_are_read_as_meant_and_nothing_else(typed: str, read: str) -> None:
     assert read_request(typed) == read
