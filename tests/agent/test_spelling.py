@@ -17,6 +17,7 @@ from botpsy.agent.spelling import read_request, speller
     ("who's in the roadmap review tmrw?", "who's in the roadmap review tomorrow?"),
     ("draft him a msg about the appt", "draft him a message about the appointment"),
     ("add 'tmrw' to the notes", "add 'tmrw' to the notes"),
+    ("put yoga on my calender", "put yoga on my calendar"),
     # names, quoted text and real words of their own stay as written
     ("Add Piranesi to my books to read", "Add Piranesi to my books to read"),
     ("add 'remnd' to the notes", "add 'remnd' to the notes"),

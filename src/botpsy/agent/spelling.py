@@ -38,13 +38,16 @@ _TIME_WORDS = (*RELATIVE_DAYS["en"], "weekend", "morning", "afternoon",
                "please", "schedule", "what", "when", "where", "which",
                # what bills are for: they arrive by mail and are asked about misspelt
                "electricity", "internet", "insurance")
-# Short forms people type for the words the readers key on ("who's in the review tmrw?"):
-# no misspelling of the word, so the speller cannot reach them.
+# Short forms people type for the words the readers key on ("who's in the review tmrw?"),
+# and misspellings that are words of their own: the speller cannot reach them.
 SHORTHAND = {"tmrw": "tomorrow", "tmr": "tomorrow", "tmrow": "tomorrow", "tomoz": "tomorrow",
              "2moro": "tomorrow", "2day": "today", "tdy": "today", "tonite": "tonight",
              "msg": "message", "msgs": "messages", "appt": "appointment",
              "appts": "appointments", "mtg": "meeting", "mtgs": "meetings", "bday": "birthday",
-             "b-day": "birthday", "addr": "address"}
+             "b-day": "birthday", "addr": "address",
+             # a misspelling that is a word of its own (a press for cloth), which the
+             # speller leaves alone: "put yoga on my calender" made a reminder
+             "calender": "calendar", "calenders": "calendars"}
 _SHORT = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, SHORTHAND)) + r")(?![\w-])",
                     re.IGNORECASE)
 _WORD = re.compile(r"[a-z]+")
