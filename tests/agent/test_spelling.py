@@ -25,6 +25,8 @@ from botpsy.agent.spelling import read_request, speller
     ("email Dan the fewer numbers", "email Dan the fewer numbers"),
     # so do the words of a path, a file name or an address
     ("make a file personal/budget.txt", "make a file personal/budget.txt"),
+    # a word two edits from a short vocabulary word is no slip of it ("person")
+    ("a file called books.txt in personal", "a file called books.txt in personal"),
     ("email remnd@example.org tommorow", "email remnd@example.org tomorrow"),
 ])
 def test_misspelt_key_words_are_read_as_meant_and_nothing_else(typed: str, read: str) -> None:
