@@ -57,8 +57,9 @@ WRITE = ToolSpec(name="write_file", description="d", parameters={
 @pytest.mark.parametrize(("request_text", "path"), [
     ("make a file personal/gift_budget.txt with: dad 60, mum 40", "personal/gift_budget.txt"),
     ("copy my reading list into a file called books.txt in personal", "personal/books.txt"),
-    ("write todo.md in the work folder", "work/todo.md"),
+    ("save it as todo.md in the work folder", "work/todo.md"),
     ("summarize work/report.txt into summary.txt", None),  # the file read is named too
+    ("Read work/vendor_call.md and remind me about the call", None),  # a file read
     ("save it as report.txt in the files", None),
 ])
 def test_the_path_a_request_places_a_new_file_at(request_text: str, path: str | None):

@@ -26,10 +26,15 @@ from botpsy.agent.selection import creates, name_family
 from botpsy.extract import file_names, values
 from botpsy.types import ToolSpec
 
-# "personal/gift_budget.txt": a file name with its folders
-_FOLDERED = re.compile(r"(?<![\w@./:-])((?:[\w-]+/)+[\w-]+\.[A-Za-z][A-Za-z0-9]{1,3})(?![\w@/-]|\.\w)")
-# "books.txt in personal", "notes.md in the work folder": a file name, then its folder
-_IN_FOLDER = re.compile(r"(?<![\w@./-])(?P<name>[\w-]+\.[A-Za-z][A-Za-z0-9]{1,3})\s+(?:in|into|under)\s+"
+# Where a request names the file it makes: "a file personal/x.txt", "called x.txt", "save
+# it as x.txt", "into x.txt" (not "Read work/vendor_call.md": a file read, not written)
+_MADE = r"\b(?:file|called|named|as|into)\s+"
+# "make a file personal/gift_budget.txt": a file name with its folders
+_FOLDERED = re.compile(_MADE + r"((?:[\w-]+/)+[\w-]+\.[A-Za-z][A-Za-z0-9]{1,3})(?![\w@/-]|\.\w)",
+                       re.IGNORECASE)
+# "a file called books.txt in personal", "as notes.md in the work folder": a file name, then
+# its folder
+_IN_FOLDER = re.compile(_MADE + r"(?P<name>[\w-]+\.[A-Za-z][A-Za-z0-9]{1,3})\s+(?:in|into|under)\s+"
                         r"(?:the\s+|my\s+)?(?P<folder>[\w-]+)(?:\s+folder)?\b", re.IGNORECASE)
 # Words after "in" that name no folder of the files area
 _NO_FOLDER = frozenset({"files", "file", "folder", "folders", "it", "there", "here", "a", "an"})
