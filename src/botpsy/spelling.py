@@ -153,6 +153,10 @@ class Speller:
         if found is None:
             return None
         key = found[0]
+        if found[1] > self.max_edits(len(key)):
+            # the edit budget is the meant word's, as the known-words file was built:
+            # "personal" is two edits from "person", which allows one
+            return None
         if len(token) < _MIN_LETTERS and sorted(token) != sorted(key):
             return None  # four letters: only a swap ("crad") is taken for a slip
         if token in self.known_words:

@@ -259,3 +259,27 @@ def test_a_relation_fits_the_card_that_names_it_in_another_word():
                 Message(role="tool", name="search_contacts", source="tool:search_contacts:c1",
                         content=json.dumps([card, other]))]
     assert fitting_addresses(messages, "let mum know dinner is at 6") == {"linda@home.example"}
+
+
+@pytest.mark.parametrize("request_text", [
+    "look at my todo file and make a reminder for each thing not done yet, tomorrow 9am",
+    "whatever's on my reminder list for saturday, block an hour for it at 9 that morning",
+])
+def test_items_made_from_what_a_lookup_shows_wait_for_the_lookup(request_text: str) -> None:
+    tool = "create_event" if "block" in request_text else "add_reminder"
+    call = ToolCall(name=tool, arguments={"text": "whatever"})
+    refused = IntentCheck()(call, conversation(request_text))
+    assert refused is not None and "no lookup has run yet" in str(refused)
+    looked = conversation(request_text, "read_file", {"path": "todo.md", "content": "- slides"})
+    assert IntentCheck()(call, looked) is None
+    failed = [*conversation(request_text),
+              Message(role="tool", name=tool, tool_call_id="c0", content="Error: refused")]
+    assert IntentCheck()(call, failed) is not None  # a refusal is no lookup
+
+
+def test_an_item_said_to_be_changed_now_is_not_made_anew() -> None:
+    call = ToolCall(name="create_event", arguments={"title": "sunday dinner"})
+    refused = IntentCheck()(call, conversation("sunday dinner at mum's is at 7 now, and put "
+                                               "jamie on it too"))
+    assert refused is not None and "change that one" in str(refused)
+    assert IntentCheck()(call, conversation("dinner with mum on sunday at 7")) is None

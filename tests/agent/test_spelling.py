@@ -17,11 +17,17 @@ from botpsy.agent.spelling import read_request, speller
     ("who's in the roadmap review tmrw?", "who's in the roadmap review tomorrow?"),
     ("draft him a msg about the appt", "draft him a message about the appointment"),
     ("add 'tmrw' to the notes", "add 'tmrw' to the notes"),
+    ("put yoga on my calender", "put yoga on my calendar"),
     # names, quoted text and real words of their own stay as written
     ("Add Piranesi to my books to read", "Add Piranesi to my books to read"),
     ("add 'remnd' to the notes", "add 'remnd' to the notes"),
     ("Send Marta the agenda", "Send Marta the agenda"),
     ("email Dan the fewer numbers", "email Dan the fewer numbers"),
+    # so do the words of a path, a file name or an address
+    ("make a file personal/budget.txt", "make a file personal/budget.txt"),
+    # a word two edits from a short vocabulary word is no slip of it ("person")
+    ("a file called books.txt in personal", "a file called books.txt in personal"),
+    ("email remnd@example.org tommorow", "email remnd@example.org tomorrow"),
 ])
 def test_misspelt_key_words_are_read_as_meant_and_nothing_else(typed: str, read: str) -> None:
     assert read_request(typed) == read

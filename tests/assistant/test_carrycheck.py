@@ -92,3 +92,15 @@ def test_the_source_is_looked_up_first_and_an_added_thing_follows_its_text():
     messages = _messages(request, ("search_notes", FOUND), ("read_note", READ))
     assert check().expected(CallContext.before(NOTE, messages)) == {
         "body": {"enum": ["Piranesi; Middlemarch\ncandles"]}}
+
+
+def test_a_write_that_passes_on_a_note_no_lookup_showed_is_sent_to_the_search():
+    request = "make a new note 'shopping sat' with everything from the groceries note"
+    check = CarryCheck(SPECS.get, lambda family: [f"search_{family}s"])
+    unseen = _messages(request, ("search_notes", []))
+    junk = ToolCall(name="create_note", arguments={"title": "shopping sat",
+                                                   "body": "the groceries note"})
+    why = check(junk, unseen)
+    assert why is not None and why.finders == ("search_notes",)
+    found = _messages(request, ("search_notes", [{"id": 2, "title": "Groceries"}]))
+    assert check(junk, found) is None  # shown: the read comes first (reads_first)

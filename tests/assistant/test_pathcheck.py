@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from botpsy.agent.rules import CallContext
-from botpsy.assistant.pathcheck import PathCheck, named_files
+from botpsy.assistant.pathcheck import PathCheck, named_files, new_file
 from botpsy.types import Message, ToolCall, ToolSpec
 
 APPEND = ToolSpec(name="append_to_file", description="d", parameters={
@@ -45,3 +47,31 @@ def test_nothing_is_fixed_for_folders_other_tools_or_two_names():
     assert check().expected(CallContext.before(LIST, messages)) == {}
     two = [Message(role="user", content="copy a.txt into b.txt")]
     assert check().expected(CallContext.before(APPEND, two)) == {}
+
+
+WRITE = ToolSpec(name="write_file", description="d", parameters={
+    "type": "object", "required": ["path", "content"],
+    "properties": {"path": {"type": "string"}, "content": {"type": "string"}}})
+
+
+@pytest.mark.parametrize(("request_text", "path"), [
+    ("make a file personal/gift_budget.txt with: dad 60, mum 40", "personal/gift_budget.txt"),
+    ("copy my reading list into a file called books.txt in personal", "personal/books.txt"),
+    ("save it as todo.md in the work folder", "work/todo.md"),
+    ("summarize work/report.txt into summary.txt", None),  # the file read is named too
+    ("Read work/vendor_call.md and remind me about the call", None),  # a file read
+    ("save it as report.txt in the files", None),
+])
+def test_the_path_a_request_places_a_new_file_at(request_text: str, path: str | None):
+    assert new_file(request_text) == path
+
+
+def test_a_new_file_written_elsewhere_than_the_request_puts_it_is_refused():
+    check = PathCheck({"write_file": WRITE}.get)
+    messages = [Message(role="user", content="make a file personal/budget.txt with: dad 60")]
+    assert check.expected(CallContext.before(WRITE, messages)) == {
+        "path": {"enum": ["personal/budget.txt"]}}
+    wrong = ToolCall(name="write_file", arguments={"path": "person/budget.txt", "content": "x"})
+    assert check(wrong, messages).narrow == {"path": {"enum": ["personal/budget.txt"]}}
+    right = ToolCall(name="write_file", arguments={"path": "personal/budget.txt", "content": "x"})
+    assert check(right, messages) is None

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from botpsy.agent.rules import CallContext
-from botpsy.assistant.titlecheck import TitleCheck, asked_titles, says_only_when
+from botpsy.assistant.titlecheck import TitleCheck, asked_titles, note_says, says_only_when
 from botpsy.types import Message, ToolCall, ToolSpec
 
 BANK = "Schedule a call with the bank on Monday from 9:00 to 9:30."
@@ -275,3 +275,34 @@ def test_after_one_of_several_items_the_next_is_one_not_made_yet():
                    {"id": 8, "text": "new batteries for the smoke alarm", "done": False})
     assert TitleCheck().expected(CallContext.before(reminder, made)) == {
         "text": {"enum": ["take the bins out"]}}
+
+
+def test_a_text_that_holds_only_part_of_the_quoted_item_is_narrowed_to_the_quote():
+    request = "put 'call the insurance about the bike' on my to do list for tomorrow at 3pm"
+    messages = [Message(role="user", content=request)]
+    part = ToolCall(name="add_reminder", arguments={"text": "about the bike",
+                                                    "due": "2026-12-08T15:00"})
+    why = TitleCheck()(part, messages)
+    assert why is not None and why.narrow == {
+        "text": {"enum": ["call the insurance about the bike"]}}
+    whole = ToolCall(name="add_reminder", arguments={"text": "call the insurance about the bike",
+                                                     "due": "2026-12-08T15:00"})
+    assert TitleCheck()(whole, messages) is None
+
+
+@pytest.mark.parametrize(("request_text", "said"), [
+    ("quick note: mia is shoe size 31 now and jacket size 128",
+     "mia is shoe size 31 now and jacket size 128"),
+    ("new note 'xmas cards' -> aunt rosa, the webers, mrs klein", "aunt rosa, the webers, mrs klein"),
+    ("note: call mom. oh and remind me to buy milk", "call mom"),
+    ("Jot down that the bike lock code is 4471", None),
+])
+def test_what_a_labelled_note_says_is_its_body_whole(request_text: str, said: str | None):
+    assert note_says(request_text) == said
+    if said is None:
+        return
+    split = ToolCall(name="create_note", arguments={"body": said.rsplit(" ", 1)[0]})
+    why = TitleCheck()(split, [Message(role="user", content=request_text)])
+    assert why is not None and why.narrow == {"body": {"enum": [said]}}
+    whole = ToolCall(name="create_note", arguments={"body": said})
+    assert TitleCheck()(whole, [Message(role="user", content=request_text)]) is None

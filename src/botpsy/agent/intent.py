@@ -23,9 +23,16 @@ not a model's habits, so a model that does what was asked never meets them.
   words, in a request that asks for another action ("remind me at 6 to call the bank"
   makes no event; ``other_kind``);
 - a new item of the kind the request adds someone to ("add mum to the sunday dinner as a
-  guest" changes that event, it makes none; ``selection.joined_kinds``);
+  guest" changes that event, it makes none; ``selection.joined_kinds``), or of the kind
+  whose item the request says is changed ("sunday dinner at mum's is at 7 now": the
+  dinner moves, none is made; ``_CHANGED_NOW``);
 - an append to a list the user keeps that leaves out what the request adds to it
-  (``selection.listed_item``).
+  (``selection.listed_item``);
+- a new item or a message made from things the request leaves to a lookup ("make a
+  reminder for each thing not done yet", "whatever's on my list for saturday, block an
+  hour for it") before any lookup of this request showed anything (``_unread_things``):
+  the 135M model made one reminder titled "make a reminder for tomorrow 9am", and an
+  event titled "whatever".
 """
 
 from __future__ import annotations
@@ -170,7 +177,7 @@ class IntentCheck:
         if is_lookup(latest) and not asks_for(role, said):
             return (f"the request asks a question and does not ask to {role.name}: answer "
                     "it from what the lookups showed, and change nothing")
-        return (_unasked_kind(call.name, role, latest)
+        return (_unasked_kind(call.name, role, latest) or _unread_things(call.name, messages)
                 or self._recipients(call, messages, said) or _card_content(call, messages)
                 or _list_item(call, latest))
 
@@ -264,6 +271,12 @@ def other_kind(role: ToolRole, text: str) -> str | None:
     return None
 
 
+# An item said as it is now: "dinner is at 7 now", "the meeting is now in room 3A"
+_CHANGED_NOW = re.compile(
+    r"\b(?:is|are)\s+(?:at|on|in|from)\b[^,.;!?]*?\bnow\b|\b(?:is|are)\s+now\s+(?:at|on|in|from)\b",
+    re.IGNORECASE)
+
+
 def _unasked_kind(name: str, role: ToolRole, request: str) -> str | None:
     """Why a call that makes an item or a message was not asked for (``other_kind``,
     ``selection.joined_kinds``), or None."""
@@ -276,11 +289,46 @@ def _unasked_kind(name: str, role: ToolRole, request: str) -> str | None:
     if creates(name) and joins and not any(role.asked_in(c) for c in clauses if c not in joins):
         return (f"the request adds to a {role.family} that exists: change that one, never "
                 f"make a new one with {name}")
+    changed = [c for c in clauses if _CHANGED_NOW.search(c) and role.family in named_kinds(c)]
+    if creates(name) and changed:
+        return (f"the request says a {role.family} that exists changes ({changed[0]!r}): "
+                f"change that one, never make a new one with {name}")
     asked = other_kind(role, request)
     if asked is None:
         return None
     return (f"the request asks to {asked!r} and names no {role.family}: {name} must not run; "
             "do what it asks")
+
+
+# Things a request names only by where they are, for a lookup to show: "for each thing",
+# "every item", "whatever's on", "those things", "all of them"
+_FOUND_THINGS = re.compile(
+    r"\bfor\s+(?:each|every|all)\b|\beach\s+(?:one|thing|item|task|entry)\b|"
+    r"\bwhatever(?:['\u2019]s|\s+is|\s+was)?\s+(?:on|in)\b|\b(?:those|these)\s+(?:things|items|ones)\b",
+    re.IGNORECASE)
+
+
+def _unread_things(name: str, messages: list[Message]) -> str | None:
+    """Why a new item or message made from things the latest request leaves to a lookup
+    runs before any lookup of that request showed a result (see the module doc), or None."""
+    if not (creates(name) or name in MESSAGE_TOOLS):
+        return None
+    found = _FOUND_THINGS.search(latest_request(messages))
+    if found is None or _looked_up(messages):
+        return None
+    return (f"the request makes {name} from what a lookup shows ({found.group()!r}), and no "
+            "lookup has run yet: look it up first, or say what could not be found")
+
+
+def _looked_up(messages: list[Message]) -> bool:
+    """Whether a tool gave a result after the user's latest request (a refused or failed
+    call's error is none)."""
+    for message in reversed(messages):
+        if message.role == "tool" and not (message.content or "").startswith("Error"):
+            return True
+        if message.role == "user" and not (message.source or "").startswith(AGENT_SOURCE):
+            return False
+    return False
 
 
 APPEND_VERB = "append"

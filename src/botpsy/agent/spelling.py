@@ -8,7 +8,9 @@ writes a wrong day that nothing can check. ``read_request`` corrects those words
 (``botpsy.spelling.Speller`` over ``VOCABULARY``: one edit, two for words of eight
 letters or more, same first letter, no word of its own in the six languages), and
 leaves alone what the user chose to write: names (a capitalised word that does not open
-a sentence) and quoted text ("add 'Piranesi' to ...").
+a sentence), quoted text ("add 'Piranesi' to ...") and the words of a path, a file name,
+an address or a link ("make a file personal/gift_budget.txt" was read as
+"person/gift_budget.txt", and the file was written in a folder nobody named).
 
 After changing the vocabulary (the selector's synonyms and action words), rebuild the
 known-words file (pyspellchecker is in the ``dev`` extra)::
@@ -36,17 +38,23 @@ _TIME_WORDS = (*RELATIVE_DAYS["en"], "weekend", "morning", "afternoon",
                "please", "schedule", "what", "when", "where", "which",
                # what bills are for: they arrive by mail and are asked about misspelt
                "electricity", "internet", "insurance")
-# Short forms people type for the words the readers key on ("who's in the review tmrw?"):
-# no misspelling of the word, so the speller cannot reach them.
+# Short forms people type for the words the readers key on ("who's in the review tmrw?"),
+# and misspellings that are words of their own: the speller cannot reach them.
 SHORTHAND = {"tmrw": "tomorrow", "tmr": "tomorrow", "tmrow": "tomorrow", "tomoz": "tomorrow",
              "2moro": "tomorrow", "2day": "today", "tdy": "today", "tonite": "tonight",
              "msg": "message", "msgs": "messages", "appt": "appointment",
              "appts": "appointments", "mtg": "meeting", "mtgs": "meetings", "bday": "birthday",
-             "b-day": "birthday", "addr": "address"}
+             "b-day": "birthday", "addr": "address",
+             # a misspelling that is a word of its own (a press for cloth), which the
+             # speller leaves alone: "put yoga on my calender" made a reminder
+             "calender": "calendar", "calenders": "calendars"}
 _SHORT = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, SHORTHAND)) + r")(?![\w-])",
                     re.IGNORECASE)
 _WORD = re.compile(r"[a-z]+")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+)$")
+# A token that is a path, a file name, an address or a link: a slash, an at sign, or a dot
+# between two word characters ("notes/todo.md", "ines@example.org", "budget.txt")
+_NAMED_THING = re.compile(r"[/\\@]|\w\.\w")
 
 
 def _vocabulary() -> frozenset[str]:
@@ -67,10 +75,22 @@ def speller() -> Speller:
 
 def _chosen(text: str, fix: Correction, quoted: list[range]) -> bool:
     """Whether the word at ``fix`` is the user's choice, not a slip to correct: a name
-    (capitalised, not opening a sentence) or a word inside quotes."""
+    (capitalised, not opening a sentence), a word inside quotes, or a part of a path,
+    file name, address or link."""
     if any(fix.start in span for span in quoted):
         return True
+    if _NAMED_THING.search(_token(text, fix.start, fix.end)):
+        return True
     return text[fix.start].isupper() and not _SENTENCE_START.search(text[:fix.start])
+
+
+def _token(text: str, start: int, end: int) -> str:
+    """The whitespace-delimited token that holds ``text[start:end]``."""
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return text[start:end]
 
 
 def read_request(text: str) -> str:

@@ -13,7 +13,12 @@ words in the item's title or path), and:
 - before the action, asks for that item to be read in full (``agent.checks.Reading``);
 - once it is read, holds the message's subject to the item's title and its body (or the
   new note's body) to the item's text (``agent.checks.Anticipating``), and refuses a
-  call that leaves the text out.
+  call that leaves the text out;
+- while no item a lookup showed is the one the request names, refuses the write and
+  sends the retry to the kind's search (``finders``): asked to make "a new note 'shopping
+  sat' with everything from the groceries note", the 135M model searched the notes for
+  "shopping", found none, and wrote the body "the groceries note". A text it has not
+  seen cannot be carried; a write of the request's own words is a junk item.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from botpsy.agent.selection import creates, name_family, source_families
 from botpsy.assistant.cellcheck import asked_cells
 from botpsy.assistant.includecheck import text_argument
 from botpsy.extract import file_names
+from botpsy.tools.registry import finders_in_words
 from botpsy.types import ToolSpec
 
 # The kinds whose items hold a text worth carrying, and the field that names one.
@@ -117,8 +123,12 @@ class CarryCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
     ``spec_of`` gives a tool's spec by name (None for a tool it does not know)."""
 
-    def __init__(self, spec_of: Callable[[str], ToolSpec | None]):
+    def __init__(self, spec_of: Callable[[str], ToolSpec | None],
+                 finders: Callable[[str], list[str]] = lambda family: []):
+        """``finders`` gives the look tools that list or search a kind's items
+        (``grounding.finders``): where a refused write's retry looks."""
         self._spec_of = spec_of
+        self._finders = finders
 
     def needs_first(self, context: CallContext) -> tuple[str, ...]:
         """The kind of item a message, note or file passes on, until a lookup showed one of
@@ -159,6 +169,8 @@ class CarryCheck(ContextCheck):
             return None
         item = carried(context)
         arg = _text_argument(spec)
+        if item is None and arg is not None:
+            return self._unseen(context)
         if item is None or item.text is None or arg is None:
             return None
         written = call.arguments.get(arg)
@@ -166,6 +178,18 @@ class CarryCheck(ContextCheck):
             return None
         return Refusal(f"the request asks to pass on the text of {item.title!r}: write it "
                        f"into {arg}", {arg: {"enum": [item.text]}})
+
+
+    def _unseen(self, context: CallContext) -> Refusal | None:
+        """Why a write that passes on a note's or file's text runs before any lookup
+        showed that item (see the module doc), or None."""
+        family = carried_family(context.request)
+        if family is None or asked_cells(context) is not None:
+            return None
+        named = tuple(self._finders(family)[:2])
+        return Refusal(f"the request passes on the text of a {family} that no lookup has "
+                       f"shown yet: find that {family} first, or say it was not found",
+                       finders=named, hint=finders_in_words(named, f"{family}s"))
 
 
 def _carries(spec: ToolSpec) -> bool:

@@ -6,11 +6,17 @@ extension, not an address or a link) fixes the ``path`` of the file tools that a
 an existing one (not ``write_file``: "summarize notes.txt into a new file" names the
 file read, not the one written): ``PathCheck`` holds it to that name, or to the path of a shown file of that name,
 before the call (``agent.checks.Anticipating``), and refuses a call that names another.
+
+A new file the request places ("make a file personal/gift_budget.txt", "a file called
+books.txt in personal") fixes ``write_file``'s path the same way: the 135M model wrote
+"person/gift_budget.txt" and "books.txt", a file nobody asked for in a folder nobody
+named (``new_file``).
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +25,31 @@ from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates, name_family
 from botpsy.extract import file_names, values
 from botpsy.types import ToolSpec
+
+# Where a request names the file it makes: "a file personal/x.txt", "called x.txt", "save
+# it as x.txt", "into x.txt" (not "Read work/vendor_call.md": a file read, not written)
+_MADE = r"\b(?:file|called|named|as|into)\s+"
+# "make a file personal/gift_budget.txt": a file name with its folders
+_FOLDERED = re.compile(_MADE + r"((?:[\w-]+/)+[\w-]+\.[A-Za-z][A-Za-z0-9]{1,3})(?![\w@/-]|\.\w)",
+                       re.IGNORECASE)
+# "a file called books.txt in personal", "as notes.md in the work folder": a file name, then
+# its folder
+_IN_FOLDER = re.compile(_MADE + r"(?P<name>[\w-]+\.[A-Za-z][A-Za-z0-9]{1,3})\s+(?:in|into|under)\s+"
+                        r"(?:the\s+|my\s+)?(?P<folder>[\w-]+)(?:\s+folder)?\b", re.IGNORECASE)
+# Words after "in" that name no folder of the files area
+_NO_FOLDER = frozenset({"files", "file", "folder", "folders", "it", "there", "here", "a", "an"})
+
+
+def new_file(request: str) -> str | None:
+    """The one path a request places a file at, with its folder ("make a file
+    personal/gift_budget.txt", "a file called books.txt in personal"), or None: also
+    when the request names another file as well."""
+    found = set(_FOLDERED.findall(request))
+    found |= {f"{m.group('folder')}/{m.group('name')}" for m in _IN_FOLDER.finditer(request)
+              if m.group("folder").lower() not in _NO_FOLDER}
+    names = {posixpath.basename(p) for p in found} | set(named_files(request))
+    # "summarize work/report.txt into summary.txt": the file read, beside the one written
+    return found.pop() if len(found) == 1 and len(names) == 1 else None
 
 
 def named_files(request: str) -> list[str]:
@@ -34,12 +65,19 @@ class PathCheck(ContextCheck):
         self._spec_of = spec_of
 
     def expected(self, context: CallContext) -> dict[str, dict[str, Any]]:
-        allowed = _allowed(context)
+        placed = _placed(context)
+        allowed = [placed] if placed is not None else _allowed(context)
         return {"path": {"enum": allowed}} if allowed else {}
 
     def judge(self, context: CallContext) -> Refusal | None:
         call = context.call
         spec = context.spec or self._spec_of(call.name)
+        placed = _placed(context, spec) if spec is not None else None
+        written = call.arguments.get("path")
+        if placed is not None and (not isinstance(written, str)
+                                   or written.strip().strip("/") != placed):
+            return Refusal(f"path {written!r} is not where the request puts the file: {placed}",
+                           {"path": {"enum": [placed]}})
         allowed = _allowed(context, spec) if spec is not None else []
         written = call.arguments.get("path")
         if not allowed or (isinstance(written, str)
@@ -47,6 +85,17 @@ class PathCheck(ContextCheck):
             return None  # the file's own name, in whatever folder the tool finds it
         return Refusal(f"path {written!r} is not the file the request names: "
                        f"{' or '.join(allowed)}", {"path": {"enum": allowed}})
+
+
+def _placed(context: CallContext, spec: ToolSpec | None = None) -> str | None:
+    """The path a call of ``write_file`` (``spec``, by default the context's) must write:
+    the one the request places a new file at (``new_file``), or None."""
+    spec = spec or context.spec
+    if spec is None or name_family(spec.name) != "file" or not spec.name.startswith("write"):
+        return None
+    if "path" not in ((spec.parameters or {}).get("properties") or {}):
+        return None
+    return new_file(context.request)
 
 
 def _names(paths: list[str]) -> set[str]:

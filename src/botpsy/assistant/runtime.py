@@ -14,6 +14,7 @@ from pathlib import Path
 
 from botpsy.agent import Agent, SessionStore, SystemPrompt
 from botpsy.agent.checks import Anticipating, Prerequisite, Reading
+from botpsy.agent.grounding import finders
 from botpsy.agent.intent import IntentCheck
 from botpsy.agent.lookup import LookupCheck
 from botpsy.agent.loop import grounding_rule
@@ -109,7 +110,7 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         CallRule("include", IncludeCheck(spec_of), serves=first),
         CallRule("cells", CellCheck(spec_of), serves=first),
         CallRule("event facts", EventFactsCheck(days, spec_of), serves=first),
-        CallRule("carry", CarryCheck(spec_of), serves=(Anticipating, Prerequisite, Reading)),
+        CallRule("carry", CarryCheck(spec_of, lambda family: finders(family, registry)), serves=(Anticipating, Prerequisite, Reading)),
         CallRule("path", PathCheck(spec_of), serves=ahead)]
     if intent:
         rules += [CallRule("intent", IntentCheck(lambda: [store.profile.email]), serves=ahead),

@@ -17,6 +17,11 @@ takes one (``repeats_the_when``): asked to "remind me to call Anna tomorrow at 9
 the text "Anna tomorrow at 9am" with due "tomorrow 9:00", so the list read the time twice
 and the reminder lost what to do. That refusal needs a narrowing: without an asked title
 a title that also says when is kept.
+
+What a new note says, where the request labels it ("quick note: mia is shoe size 31 now
+and jacket size 128", "new note 'xmas cards' -> aunt rosa, the webers, mrs klein"), is its
+body, whole: the model split the first between title and body and kept one name of three
+in the second. A body that leaves out a word of it is narrowed to it (``note_says``).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import (
     ACTION_WORDS,
     LOOK_CLAUSE,
+    QUOTED,
     STOPWORDS,
     _stem,
     clause_verbs,
@@ -165,6 +171,14 @@ class TitleCheck(ContextCheck):
                 and written.strip().casefold() != title.casefold()):
             return Refusal(f"title {written!r} is not the name the request gives it ({title!r})",
                            {"title": {"enum": [title]}})
+        if (left_out := _body_leaves_out(call, context.request)) is not None:
+            return left_out
+        cut = {arg: quote for arg in TITLE_ARGUMENTS if creates(call.name)
+               and (quote := cut_quote(call.arguments.get(arg), context.request))}
+        if cut:
+            return Refusal("; ".join(f"{arg} {call.arguments[arg]!r} leaves out part of what the "
+                                     f"request quotes: {quote!r}" for arg, quote in cut.items()),
+                           {arg: {"enum": [quote]} for arg, quote in cut.items()})
         said = context.said
         given = {
             arg: value
@@ -217,6 +231,57 @@ class TitleCheck(ContextCheck):
     def _timed(self, tool: str) -> bool:
         """Whether ``tool`` takes a time argument (unknown without ``takes``)."""
         return self._takes is not None and any(a in self._takes(tool) for a in TIME_ARGUMENTS)
+
+
+# "quick note: ...", "new note 'xmas cards' -> ...": a note labelled with its kind (and a
+# quoted title), then what it says
+_NOTE_SAYS = re.compile(
+    r"^\W*(?:[a-z]+\s+)?notes?\s*(?:(['\"\u2018\u201c]).+?['\"\u2019\u201d]\s*)?"
+    r"(?::|->|\s[-\u2013\u2014]\s)\s*(?P<said>\S.*)$", re.IGNORECASE)
+# A sentence after it that asks for something else: "... . oh and remind me to ..."
+_NEXT_ASK = re.compile(r"[.!?;]\s+(?:oh\s+)?(?:and\s+|also\s+|then\s+)?(?:please\s+)?"
+                       r"(?:remind|add|put|create|make|send|e-?mail|schedule|book|text|tell)\b.*$",
+                       re.IGNORECASE)
+
+
+def note_says(request: str) -> str | None:
+    """What a request labelled as a new note says it holds (see the module doc), or None."""
+    match = _NOTE_SAYS.match(request)
+    if match is None:
+        return None
+    said = _NEXT_ASK.sub("", match.group("said")).strip()
+    return said or None
+
+
+def _body_leaves_out(call: ToolCall, request: str) -> Refusal | None:
+    """Why a new note's body leaves out a word of what the request says it holds."""
+    body = call.arguments.get("body")
+    if not creates(call.name) or name_family(call.name) != "note" or not isinstance(body, str):
+        return None
+    said = note_says(request)
+    if said is None or not _content(said) - _content(body):
+        return None
+    return Refusal(f"body {body!r} leaves out what the request says the note holds: {said!r}",
+                   {"body": {"enum": [said]}})
+
+
+def _content(text: str) -> set[str]:
+    """A text's words and its numbers (``words`` leaves the numbers out)."""
+    return set(words(text)) | set(re.findall(r"\d+", text))
+
+
+def cut_quote(value: object, request: str) -> str | None:
+    """The phrase the request quotes ("put 'call the insurance about the bike' on my to do
+    list") that ``value`` holds only part of ("about the bike"), or None. Why: the quote is
+    the user's own wording of the item, kept whole; a part of it is another item, which
+    the 135M model wrote as the reminder's text."""
+    if not isinstance(value, str) or not (written := words(value)):
+        return None
+    for match in QUOTED.finditer(request):
+        quote = match.group(2).strip()
+        if written < words(quote):
+            return quote
+    return None
 
 
 def _not_made_yet(context: CallContext, titles: list[str]) -> list[str]:
