@@ -278,6 +278,17 @@ def test_contact_words_are_whose_field_is_asked_then_who_is_written_to() -> None
         "dentist"]
 
 
+def test_the_one_asked_to_be_called_is_the_card_a_forced_search_looks_for() -> None:
+    """Told to "ring the dentist and put their number in the reminder", a forced contact
+    search was offered "noon", "ring" and "reminder" too, and searched for one of them."""
+    said = "remind me tomorrow at noon to ring the dentist and put their number in the reminder"
+    assert contact_words(said) == ["dentist"]
+    assert search_terms(said, "contact") == ["dentist"]
+    assert contact_words("phone my landlord about the boiler") == ["landlord"]
+    assert contact_words("call it 'Parking'") == []
+    assert contact_words("what's Nora's phone number") == ["Nora"]
+
+
 def test_the_item_that_fits_best_is_the_one_meant_and_a_title_outweighs_a_body():
     from botpsy.agent.grounding import Item, best_fitting, words
 

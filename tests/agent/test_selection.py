@@ -276,6 +276,12 @@ def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
         ("shoot Dana an email saying the slides are done", [{"send_email"}]),
         ("fire off a quick mail to Priya about the budget", [{"send_email"}]),
         ("make a note of the gate code 4471", [{"create_note"}]),
+        # a particle belongs to the verb: no one is given the note
+        ("jot down a note called paint colours: hall white, bath blue", [{"create_note"}]),
+        ("write up a note about the trip", [{"create_note"}]),
+        # a new item the user wants, by its kind
+        ("need a to-do to fix the bike light. no date, whenever", [{"add_reminder"}]),
+        ("I want a new note for the trip ideas", [{"create_note"}]),
         # a person's number is saved to the contacts, not to a file
         ("save Lena's number, 0170 123 456", [{"add_contact"}]),
         ("bump lunch with Jonas to 1pm", [{"update_event"}]),

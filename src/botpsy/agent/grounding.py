@@ -61,6 +61,9 @@ _RECIPIENT = re.compile(
     r"\b(?:(?:draft|note|message|mail|email|reply|it|this|that|write)\s+to|let|tell|ask|"
     r"text|ping|message|e-?mail|mail|(?P<giving>send|draft))\s+(?:my\s+|our\s+|(?P<the>the\s+))?"
     r"(?P<who>[A-Za-z][\w'-]*)", re.IGNORECASE)
+# "call the dentist", "ring mum", "phone my landlord": the one to call, whose number it is
+_CALLED = re.compile(r"\b(?:call|ring|phone)\s+(?:up\s+)?(?:my\s+|our\s+|the\s+)?"
+                     r"(?P<who>[A-Za-z][\w'-]*)", re.IGNORECASE)
 _NOT_RECIPIENTS = frozenset({
     "me", "myself", "him", "her", "them", "us", "it", "this", "that", "a", "an", "the", "to",
     "everyone", "somebody", "someone", "know", "back", "out", "off", "up", "over", "on", "in",
@@ -422,11 +425,16 @@ def search_terms(said: str, family: str) -> list[str]:
 
 def contact_words(text: str) -> list[str]:
     """The people a request needs a contact card of: whose address or number it asks for
-    ("Nora's email address" -> "Nora"), then who it writes to (``recipient_words``); when it
-    names neither, the relations it names ("remind me to call my brother, and put his
+    ("Nora's email address" -> "Nora"), then who it writes to (``recipient_words``) or asks
+    to call ("ring the dentist and put their number in the reminder" -> "dentist": not
+    "noon" or "ring", words a forced search of the contacts wrote and found nothing by);
+    when it names none, the relations it names ("remind me to call my brother, and put his
     number in the reminder" -> "brother": a card's notes say "Brother.")."""
     owners = [m.group("owner") for m in CONTACT_FIELD.finditer(text)]
-    people = list(dict.fromkeys([*owners, *recipient_words(text)]))
+    called = [who for m in _CALLED.finditer(text)
+              if (who := m.group("who").removesuffix("'s")).lower()
+              not in _NOT_RECIPIENTS | STOPWORDS | _PARTICLES]
+    people = list(dict.fromkeys([*owners, *recipient_words(text), *called]))
     return people or list(dict.fromkeys(m.group(1).lower() for m in _MY_RELATION.finditer(text)))
 
 

@@ -123,6 +123,10 @@ _CLAUSE_SPLIT = re.compile(r"[.!?;:]+\s|\s[-–—]+\s|\b(?:and|then|but|also)\b
 _FILLER = re.compile(r"^(?:\W|please\b|pls\b|just\b|now\b|(?:can|could|would|will) (?:you|u)\b|"
                      r"(?:you|u) (?:can|could|may)\b)+",
                      re.IGNORECASE)
+# A new item the user says they want, by its kind: "need a to-do to fix the bike light",
+# "I want a reminder for the bins": the kind's tool that adds one, whatever the verb.
+_WANTS_NEW = re.compile(r"^\W*(?:i\s+)?(?:need|want|(?:would|'d)\s+like)\s+(?:a|an|another|"
+                        r"one\s+more)\s+(?:new\s+)?(?P<kind>[\w-]+)", re.IGNORECASE)
 # A clause's verb and its object: "write them a draft", "make me a reply".
 _OBJECT = re.compile(r"^\W*\w+\s+(?:(?:me|him|her|them|us|\w+)\s+)?(?:a|an|the|my)\s+"
                      r"(?P<noun>\w+)", re.IGNORECASE)
@@ -293,9 +297,11 @@ DEFAULT_PATTERNS: dict[str, tuple[str, ...]] = {
     r"\blet \w+(?: \w+)? know\b": ("send", "email"),
 }
 # A message given to someone as a clause's object: "drop Sam a line", "shoot Dan an email",
-# "write him a quick note", "fire off a mail to Priya": the clause sends it.
+# "write him a quick note", "fire off a mail to Priya": the clause sends it. A particle
+# after the verb is part of it, no one given the note ("jot down a note", "write up a note").
 MESSAGE_OBJECT = re.compile(
-    r"^\W*\w+(?:\s+(?:off|out))?\s+(?:(?!me\b|myself\b|it\b|them\b|this\b|that\b|a\b|an\b)[\w']+\s+"
+    r"^\W*\w+(?:\s+(?:off|out))?\s+(?:(?!me\b|myself\b|it\b|them\b|this\b|that\b|a\b|an\b|"
+    r"down\b|up\b|in\b|away\b)[\w']+\s+"
     r"(?:a|an)\s+(?:(?:quick|short|little)\s+)?(?:line|note|message|msg|text|e-?mail|mail)\b"
     r"|(?:a|an)\s+(?:(?:quick|short|little)\s+)?(?:e-?mail|mail|message|msg)\s+to\b)", re.IGNORECASE)
 SENDING_VERB = "send"
@@ -424,13 +430,17 @@ def _clause_tools(clause: str, verb: str, families: list[tuple[str, ...]],
                   roles: dict[str, ToolRole]) -> frozenset[str]:
     """The act tools a clause asks for, from its families' tools best first: a verb that
     asks for a draft wants the draft ("draft a reply"); a message given to someone is sent
-    ("drop Sam a line"); the clause's object names a tool's verb ("write them a draft":
+    ("drop Sam a line"); a new item the user wants is added ("need a to-do to ..."); the clause's object names a tool's verb ("write them a draft":
     draft_email), before one its looser verb asks for ("write": create_note); else the
     tools whose action its verb names."""
     tests = [lambda name: (name.split("_")[0] == DRAFTING_VERB
                            and roles[name].named_in(verb, {_stem(verb)}))]
     if MESSAGE_OBJECT.match(clause):
         tests.append(lambda name: name.split("_")[0] == SENDING_VERB)
+    if wanted := _WANTS_NEW.match(clause):
+        kinds = {FAMILY_ALIASES.get(_stem(k), _stem(k))
+                 for k in _word_kinds(wanted.group("kind").lower())}
+        tests.append(lambda name: creates(name) and roles[name].family in kinds)
     noun = _OBJECT.match(clause)
     named = _stem(noun.group("noun")) if noun else None
     tests += [lambda name: not roles[name].look and _stem(name.split("_")[0]) == named,
