@@ -92,7 +92,9 @@ DAY_PHRASE = re.compile(
     rf"|\b(?:next|this)\s+(?:{_WORD_DAY})\b|(?<=\bon\s)(?:{_WORD_DAY})\b"
     rf"|\b(?:{_WORD_DAY})\b{_AT_TIME_AHEAD}"
     r"|\b\d{4}-\d{2}-\d{2}\b"
-    rf"|\b(?:{MONTH})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH})\b",
+    rf"|\b(?:{MONTH})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH})\b"
+    # a day of the month alone, where it can only be a day ("on the 23rd", not "the 3rd email")
+    rf"|(?<=\b(?:on|by)\sthe\s)\d{{1,2}}(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{MONTH})\b)",
     re.IGNORECASE,
 )
 # Times of day as a user writes them: "9:30", "14:00", "9am", "7.30 pm" (a bare number is

@@ -115,7 +115,8 @@ def test_an_unreadable_day_is_refused_and_narrowed_to_the_named_days(check: DayC
 
 def test_named_days_are_read_as_the_tools_read_them(check: DayCheck) -> None:
     days = check.named_days("Move it from tomorrow to next Monday or March 17; not sat.")
-    assert days == {date(2026, 12, 4), date(2026, 12, 7), date(2026, 3, 17)}
+    # a date without its year is its next showing: March 17 said in December is next year's
+    assert days == {date(2026, 12, 4), date(2026, 12, 7), date(2027, 3, 17)}
     assert check.named_days("the day after tomorrow at 10") == {date(2026, 12, 5)}
     assert check.named_days("in 3 days") == set()  # not named: such requests are not checked
 
@@ -364,3 +365,16 @@ def test_a_lookup_for_what_is_coming_starts_today(check):
     assert refused is not None and "in the past" in refused.reason
     asked_back = _said("Did I meet Priya last week?")
     assert check(ToolCall(name="list_events", arguments={"start": "2026-11-23"}), asked_back) is None
+
+
+def test_a_date_without_its_year_is_its_next_showing(check: DayCheck) -> None:
+    """"jan 12" said in December is next January's, "on the 23rd" this month's and "on the
+    2nd" after it next month's; a request about the past and a full date keep the day."""
+    assert check.named_days("dentist cleaning jan 12 at 10:15, stick it in the calendar") == {
+        date(2027, 1, 12)}
+    assert check.named_days("remind me on the 23rd at 5pm to pick up the turkey") == {
+        date(2026, 12, 23)}
+    assert check.named_days("pay the rent by the 2nd") == {date(2027, 1, 2)}
+    assert check.named_days("what did I have on jan 12?") == {date(2026, 1, 12)}
+    assert check.named_days("move it to 2026-01-12") == {date(2026, 1, 12)}
+    assert check.named_days("delete the 3rd email") == set()

@@ -32,6 +32,8 @@ from collections.abc import Callable, Collection
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from dateutil.relativedelta import relativedelta
+
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
 from botpsy.agent.intent import latest_request
@@ -40,7 +42,7 @@ from botpsy.agent.selection import creates
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.relative import found_event, mentions_moment, relative_moment
 from botpsy.assistant.timeutil import ParsedTime, parse_end, parse_when
-from botpsy.extract import TimeRange, day_phrases, is_clock_time, time_ranges
+from botpsy.extract import MONTH, TimeRange, day_phrases, is_clock_time, time_ranges
 from botpsy.extract import times as found_times
 from botpsy.types import Message, ToolCall
 
@@ -54,6 +56,8 @@ _PAST = re.compile(r"\b(?:last|ago|yesterday|previous|past|earlier|did|was|were|
                    r"missed|overdue)\b", re.IGNORECASE)
 MAX_OVERNIGHT = timedelta(hours=12)
 _CLOCK = "([01][0-9]|2[0-3]):[0-5][0-9]"
+_YEAR = re.compile(r"\b\d{4}\b")
+_MONTH_NAMED = re.compile(rf"\b(?:{MONTH})\b", re.IGNORECASE)  # "jan 12", not "23rd" alone
 
 
 class DayCheck(ContextCheck):
@@ -340,10 +344,13 @@ class DayCheck(ContextCheck):
         if _AFTER_TOMORROW.search(text):  # "tomorrow" in it is not the day meant
             days.add((self._now().astimezone(self._tz()) + timedelta(days=2)).date())
             text = _AFTER_TOMORROW.sub(" ", text)
+        today = self._now().astimezone(self._tz()).date()
+        past = bool(_PAST.search(text))
         for phrase in day_phrases(text):
             parsed = self.parse(phrase.text)
             if parsed is not None:
-                days.add(parsed.value.date())
+                days.add(parsed.value.date() if past else coming(phrase.text, parsed.value.date(),
+                                                                today))
         return days
 
     def parse(self, value: object) -> ParsedTime | None:
@@ -411,6 +418,17 @@ class DayCheck(ContextCheck):
             pattern = day_pattern(named, bare_time=end, timed=timed, times=allowed)
             narrow[arg] = {"pattern": pattern}
         return Refusal(reason, narrow)
+
+
+def coming(phrase: str, day: date, today: date) -> date:
+    """The day a date said without its year (or month) means in a request about what is
+    to come: its next showing ("jan 12" in December is next January's, "on the 3rd" after
+    the 3rd next month's), not the one gone by, as the tools read it. Why: "dentist
+    cleaning jan 12 at 10:15, stick it in the calendar" was held to a day of this year,
+    eleven months past."""
+    if day >= today or _YEAR.search(phrase) or not any(c.isdigit() for c in phrase):
+        return day
+    return day + (relativedelta(years=1) if _MONTH_NAMED.search(phrase) else relativedelta(months=1))
 
 
 def _days(first: date, last: date) -> set[date]:
