@@ -282,6 +282,9 @@ def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
         # a new item the user wants, by its kind
         ("need a to-do to fix the bike light. no date, whenever", [{"add_reminder"}]),
         ("I want a new note for the trip ideas", [{"create_note"}]),
+        # a day marked in the calendar is an event; an item marked done is completed
+        ("mark dec 24 to 26 as xmas at mums, all day", [{"create_event"}]),
+        ("mark the vet reminder as done", [{"complete_reminder"}]),
         # a person's number is saved to the contacts, not to a file
         ("save Lena's number, 0170 123 456", [{"add_contact"}]),
         ("bump lunch with Jonas to 1pm", [{"update_event"}]),

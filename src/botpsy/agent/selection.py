@@ -256,7 +256,7 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(full_names(WEEKDAYS), ("event",)),
     "party": ("event",), "offsite": ("event",), "standup": ("event",), "interview": ("event",),
     "conference": ("event",), "1:1": ("event",), "class": ("event",), "lesson": ("event",),
-    "session": ("event",), "attendee": ("event",),
+    "session": ("event",), "attendee": ("event",), "all day": ("event",),
     "invitee": ("event",), "longer": ("update", "event"), "shorter": ("update", "event"),
     # reminders and to-dos
     "remind": ("reminder",), "todo": ("reminder",), "to-do": ("reminder",),
@@ -311,7 +311,7 @@ SENDING_VERB = "send"
 _MAKING = ("create", "add", "new", "put", "make", "save", "store", "write", "jot", "note down",
            "record", "remember", "set up", "copy", "pop", "stick", "pencil")
 ACTION_WORDS: dict[str, tuple[str, ...]] = {
-    "create": (*_MAKING, "book", "schedule", "block", "plan", "arrange", "organize"),
+    "create": (*_MAKING, "book", "schedule", "block", "plan", "arrange", "organize", "mark"),
     "add": (*_MAKING, "remind", "set"),
     "write": (*_MAKING, "export", "dump"),
     "append": ("add", "put", "include", "extend"),
