@@ -378,3 +378,37 @@ def test_a_date_without_its_year_is_its_next_showing(check: DayCheck) -> None:
     assert check.named_days("what did I have on jan 12?") == {date(2026, 1, 12)}
     assert check.named_days("move it to 2026-01-12") == {date(2026, 1, 12)}
     assert check.named_days("delete the 3rd email") == set()
+
+
+def test_each_of_several_new_items_takes_the_day_of_its_own_clause(check: DayCheck) -> None:
+    """"todo: new batteries for the smoke alarm. oh and remind me wed 7am to take the bins
+    out": the 135M model gave both reminders Wednesday 7am. The batteries' clause names no
+    time: its due is refused and held to none; the bins' is held to Wednesday 07:00."""
+    from botpsy.types import ToolSpec
+
+    said = _said("todo: new batteries for the smoke alarm. oh and remind me wed 7am to take "
+                 "the bins out")
+    batteries = ToolCall(name="add_reminder", arguments={"text": "New batteries for the smoke "
+                                                                 "alarm", "due": "2026-12-09T07:00"})
+    why = check(batteries, said)
+    assert why is not None and why.narrow == {"due": {"type": "null"}}
+    assert check(ToolCall(name="add_reminder", arguments={
+        "text": "New batteries for the smoke alarm", "due": None}), said) is None
+    bins = ToolCall(name="add_reminder", arguments={"text": "take the bins out",
+                                                    "due": "2026-12-09T07:00"})
+    assert check(bins, said) is None
+    wrong = check(ToolCall(name="add_reminder", arguments={"text": "take the bins out",
+                                                           "due": "2026-12-10T07:00"}), said)
+    assert wrong is not None and _admits(wrong.narrow["due"], "2026-12-09T07:00")
+    # before the first call nothing is held (which item it makes is the model's); once one
+    # was made, the other's clause holds the next
+    spec = ToolSpec(name="add_reminder", description="", parameters={
+        "type": "object", "properties": {"text": {"type": "string"},
+                                         "due": {"type": ["string", "null"]}}})
+    assert check.expected(CallContext.before(spec, said)) == {}
+    made = [*said, Message(role="tool", name="add_reminder", source="tool:add_reminder", content=(
+        '{"id": 8, "text": "New batteries for the smoke alarm", "due": null, "done": false}'))]
+    assert _admits(check.expected(CallContext.before(spec, made))["due"], "2026-12-09T07:00")
+    made = [*said, Message(role="tool", name="add_reminder", source="tool:add_reminder", content=(
+        '{"id": 8, "text": "take the bins out", "due": "2026-12-09T07:00", "done": false}'))]
+    assert check.expected(CallContext.before(spec, made)) == {"due": {"type": "null"}}

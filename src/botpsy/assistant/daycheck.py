@@ -38,7 +38,8 @@ from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
 from botpsy.agent.intent import latest_request
 from botpsy.agent.rules import CallContext, ContextCheck
-from botpsy.agent.selection import creates
+from botpsy.agent.selection import creates, name_family
+from botpsy.agent.several import item_clauses, own_clause
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.relative import found_event, mentions_moment, relative_moment
 from botpsy.assistant.timeutil import ParsedTime, parse_end, parse_when
@@ -85,21 +86,65 @@ class DayCheck(ContextCheck):
         if not undated and not any(isinstance(call.arguments.get(a), str)
                                    for a in (*DAY_ARGUMENTS, "end")):
             return None
-        said = context.said
+        said, request = context.said, context.request
+        clause = self._own_clause(call, request)
+        if clause is not None:  # one of several new items: its own clause says when
+            said = request = clause
         named = self.named_days(said)
         if not named:
-            return self._undated_at_times(undated, messages) or self._past_range(call, messages)
+            return (self._unasked_due(call, clause) or self._undated_at_times(undated, request)
+                    or self._past_range(call, messages))
         unreadable = {arg: None for arg in (*DAY_ARGUMENTS, "end")
                       if not self._readable(call.arguments.get(arg))}
         acts = acts_on_items(call.name)
         times = named_times(said)
-        wrong = {**self._untimed(call, named, start_times(context.request)),
+        wrong = {**self._untimed(call, named, start_times(request)),
                  **(self._off_days if acts else self._missed_days)(call.arguments, named),
                  **unreadable, **({undated: None} if undated else {})}
         if not wrong:
             return None if acts else self._cut_range(call.arguments, named, times, messages)
         # a lookup looks at whole days: its retry writes them, with a time or not
         return self._refusal(call.arguments, wrong, named, times if acts else None)
+
+    @staticmethod
+    def _own_clause(call: ToolCall, request: str) -> str | None:
+        """The clause of the new item a call adds, when the request asks for several
+        (``several.own_clause``, by the item's text or title)."""
+        if not creates(call.name):
+            return None
+        text = next((v for arg in ("text", "title")
+                     if isinstance(v := call.arguments.get(arg), str) and v.strip()), None)
+        return own_clause(call.name, request, text) if text else None
+
+    def _unasked_due(self, call: ToolCall, clause: str | None) -> Refusal | None:
+        """A due given to one of several new items whose own clause names no day, time or
+        moment ("todo: new batteries for the smoke alarm. oh and remind me wed 7am to take
+        the bins out": the batteries have none): refused, its retry held to no due. Why: the
+        135M model gave both reminders the bins' Wednesday 7am."""
+        if (clause is None or not isinstance(call.arguments.get("due"), str)
+                or named_times(clause) or mentions_moment(clause)):
+            return None
+        return Refusal(f"due {call.arguments['due']!r}: the request names no day or time for "
+                       "this item (another item's is not its own); leave the due out",
+                       {"due": {"type": "null"}})
+
+    def _pending_clause(self, context: CallContext) -> tuple[str | None, bool]:
+        """Before a call that adds one of several new items a request asks for: the one
+        clause of those whose item no shown item of the kind has yet, and whether the
+        clauses left say different days or times (then none is held before the call: which
+        item it makes is the model's choice, and the call is judged by its own clause)."""
+        spec = context.tool
+        clauses = item_clauses(spec.name, context.request)
+        if not clauses:
+            return None, False
+        family = name_family(spec.name)
+        made = {own_clause(spec.name, context.request, item.label)
+                for item in context.shown if item.family == family and item.label}
+        pending = [c for c in clauses if c not in made]
+        if len(pending) == 1:
+            return pending[0], False
+        whens = {(frozenset(self.named_days(c)), frozenset(named_times(c))) for c in pending}
+        return None, len(whens) > 1
 
     def expected(self, context: CallContext) -> dict[str, dict[str, str]]:
         """What a call of ``spec`` must write for this check to pass, before it is made:
@@ -118,8 +163,16 @@ class DayCheck(ContextCheck):
         if moment is not None:
             return {arg: {"enum": [f"{moment:%Y-%m-%dT%H:%M}"]}
                     for arg in ("start", "due") if arg in properties}
-        named = self.named_days(context.said)
-        request = context.request
+        said, request = context.said, context.request
+        clause, differ = self._pending_clause(context)
+        if differ:
+            return {}
+        if clause is not None:
+            said = request = clause
+            if not self.named_days(clause) and not named_times(clause):
+                # its own clause names no time: another item's is not its own
+                return {"due": {"type": "null"}} if "due" in properties else {}
+        named = self.named_days(said)
         if not named:
             coming = self.coming_times(request)
             return {arg: {"enum": coming} for arg in ("start", "due")
@@ -180,10 +233,10 @@ class DayCheck(ContextCheck):
                 moments.append(f"{moment.value:%Y-%m-%dT%H:%M}")
         return moments
 
-    def _undated_at_times(self, undated: str | None, messages: list[Message]) -> Refusal | None:
+    def _undated_at_times(self, undated: str | None, request: str) -> Refusal | None:
         """A new item given no day or time, for a request that names a time of day but no
         day ("at 8 remind me to ..."): refused, its retry held to that time's next showing."""
-        coming = self.coming_times(latest_request(messages)) if undated else []
+        coming = self.coming_times(request) if undated else []
         if not coming:
             return None
         return Refusal(f"the call gives no {undated}, and the request names a time "
