@@ -215,8 +215,9 @@ class IntentCheck:
         held: dict[str, dict[str, list]] = {}
         meant = dictated(request)
         if meant is not None:
+            # a body that must carry more than the words said is held by what looks that up
             held = {arg: {"enum": [getattr(meant, arg)]} for arg in ("subject", "body")
-                    if arg in properties}
+                    if arg in properties and not (arg == "body" and carries_more(request))}
         said = user_text(messages)
         fitting = self.fitting(messages, said) if recipient_words(request) else set()
         held |= {arg: {"enum": sorted(fitting)} for arg in properties
@@ -364,6 +365,10 @@ _AFTER_COLON = re.compile(
     r"^\W*(?:please\s+)?(?:reply|respond|answer|write back|e-?mail|text|message|tell|draft)\b"
     r"[^:]{0,80}?(?<!\d):(?!\d)\s*(?P<said>\S.*)$", re.IGNORECASE)
 _DONT_SEND = re.compile(r",?\s*(?:and\s+)?(?:do not|don't|dont)\s+send.*$", re.IGNORECASE)
+# What the message must carry besides its dictated words, said last ("..., with the address"):
+# the user's to the assistant, which looks it up (``assistant.eventfacts``), not the message's
+CARRIES_MORE = re.compile(r",?\s*\b(?:with|and|plus|incl\w*)\s+the\s+(?:address|location|venue|"
+                          r"time|details)\s*$", re.IGNORECASE)
 _MESSAGE_NOUNS = frozenset({"email", "e-mail", "mail", "message", "msg", "note", "line", "reply",
                             "quick", "short", "text"})
 # A request that passes something on ("send jamie my reading list", "email Dan the p95 in
@@ -396,10 +401,18 @@ def dictated(request: str) -> SaidMessage | None:
     return said_message(request)
 
 
+def carries_more(request: str) -> bool:
+    """Whether a message the request dictates must also carry what it names last ("draft
+    jonas a msg that I'll meet him at the lunch place on thursday, with the address")."""
+    match = _SAYS.search(request)
+    return match is not None and bool(CARRIES_MORE.search(_DONT_SEND.sub("", match.group("said"))))
+
+
 def _without_send(said: str) -> str:
     """A dictated message without the instruction about sending it ("..., don't send it
-    yet"), which is the user's to the assistant, not the message's."""
-    return _DONT_SEND.sub("", said).strip(" ,")
+    yet") or about what else it carries ("..., with the address"), which are the user's to
+    the assistant, not the message's."""
+    return CARRIES_MORE.sub("", _DONT_SEND.sub("", said).strip(" ,")).strip(" ,")
 
 
 def said_message(request: str) -> SaidMessage | None:
