@@ -9,6 +9,7 @@ import pytest
 from botpsy.agent import Agent, Bm25ToolSelector
 from botpsy.agent.grounding import (
     contact_words,
+    counts,
     finders,
     forced_narrowing,
     forced_spec,
@@ -19,6 +20,7 @@ from botpsy.agent.grounding import (
     searchable_words,
     shown_items,
     ungrounded,
+    without,
 )
 from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.safety import ApproveAll, SafetyConfig
@@ -218,11 +220,25 @@ def test_a_forced_search_has_no_free_text_filter_besides_its_query(registry) -> 
     properties = searched.parameters["properties"]
     assert "sender" not in properties and properties["query"]["enum"] == ["brother Sam"]
     assert searched.parameters["required"] == ["query"]
-    # no request words to hold the query to: the search stays as declared
-    assert forced_spec(spec["search_mail"], _conversation("Do it")) == spec["search_mail"]
+    # no request words to hold the query to: the search stays as declared, but its count
+    assert forced_spec(spec["search_mail"], _conversation("Do it")) == without(
+        spec["search_mail"], ["limit"])
     # an act tool keeps its arguments: only its ids are held to what was shown
     acted = forced_spec(spec["complete_reminder"], _conversation("Tick off the plants reminder"))
     assert acted.parameters["properties"]["reminder_id"]["enum"] == [5]
+
+
+def test_a_forced_lookup_takes_a_count_only_where_the_request_asks_for_one(registry) -> None:
+    """"priya emailed asking to move our 1:1": the forced mail search wrote ``limit=1`` and
+    showed one email, a stranger's; "90 each is fine" became ``limit=90``. A look tool's
+    count is left to its default unless the request asks for a number of items."""
+    spec = {t.name: t.spec for t in registry}
+    moved = forced_spec(spec["search_mail"], _conversation(
+        "priya emailed asking to move our 1:1. see what time she wants"))
+    assert "limit" not in moved.parameters["properties"]
+    listed = forced_spec(spec["list_inbox"], _conversation("show me my last 3 emails"))
+    assert "limit" in listed.parameters["properties"]
+    assert counts(spec["search_contacts"]) == ["limit"] and counts(spec["read_email"]) == []
 
 
 def test_a_forced_lookup_searches_a_word_of_the_request(tmp_path) -> None:
@@ -312,6 +328,9 @@ def test_a_forced_mail_search_holds_every_searchable_word_of_the_request() -> No
     assert search_terms("what time does my train to hamburg leave", "email") == [
         "hamburg leave"]
     assert search_terms("get rid of the pyweekly newsletter mail", "email") == ["pyweekly"]
+    # where items are kept is no word of one ("change it in the calendar")
+    assert search_terms("priya emailed about our 1:1, change it in the calendar", "email") == [
+        "priya"]
     assert search_terms("read me my newest email. don't reply to it", "email") == []
     assert search_terms("how many unread mails have i got? don't open them", "email") == []
     assert searchable_words("Dan's budget, Dan and the budget") == ["Dan", "budget"]

@@ -45,7 +45,7 @@ from botpsy.agent.selection import (
     tool_role,
 )
 from botpsy.extract import ids
-from botpsy.language import DAY_PARTS, RELATIVE_DAYS
+from botpsy.language import DAY_PARTS, NUMBER_WORDS, RELATIVE_DAYS, alternation
 from botpsy.safety.taint import AGENT_SOURCE
 from botpsy.tools import ToolRegistry
 from botpsy.tools.registry import finders_in_words
@@ -82,6 +82,8 @@ _NOT_SEARCHED = (STOPWORDS | _PARTICLES | NOT_NAMES | LOOK_VERBS
                  | {"see", "check", "find", "look", "said", "says", "asking", "asked", "emailed",
                     "mailed", "wrote", "wants", "wanted", "sent", "need", "needs", "know", "yet",
                        "want", "got", "open", "time", "rid"}
+                 # where items are kept, not what is in one ("change it in the calendar")
+                 | {"calendar", "agenda", "diary", "inbox", "mailbox", "contacts", "folder"}
                  # which of them and how many: an order or a count, no word of the item
                  | {"newest", "latest", "oldest", "recent", "recently", "most", "many", "much",
                     "unread"}
@@ -361,11 +363,34 @@ def forced_spec(spec: ToolSpec, messages: list[Message]) -> ToolSpec:
     matched against every field, the sender's too, and the model filled the optional
     ``sender`` with words nobody wrote (``"tombecker"``, ``"him"``, ``"not found"``,
     ``"my brother Sam"``), so the search found nothing where the query alone finds the
-    email."""
+    email. A look tool also loses its count (``counts``) unless the request asks for a
+    number of items: the model copied numbers of the request into ``limit`` ("our 1:1":
+    one email, the wrong one; "90 each is fine")."""
     narrowing = forced_narrowing(spec, messages)
     if "query" in narrowing:
         spec = without(spec, free_filters(spec))
+    if not acts_on_items(spec.name) and not COUNT_ASKED.search(user_text(messages)):
+        spec = without(spec, counts(spec))
     return narrowed(spec, {spec.name: narrowing})
+
+
+# "my last 3 emails", "the 5 newest notes", "top two results": a number of items asked for
+_NUMBER = r"(?:\d+|" + alternation(NUMBER_WORDS["en"]) + r")"
+COUNT_ASKED = re.compile(
+    rf"\b(?:last|first|latest|newest|oldest|recent|top)\s+{_NUMBER}\b"
+    rf"|\b{_NUMBER}\s+(?:\w+\s+)?(?:e-?mails?|mails?|messages?|notes?|files?|contacts?|"
+    r"results?|events?|reminders?|items?|entries)\b", re.IGNORECASE)
+
+
+def counts(spec: ToolSpec) -> list[str]:
+    """The optional count of a look tool: an integer ``limit`` the call may leave out (the
+    tool's default applies)."""
+    parameters = spec.parameters or {}
+    schema = (parameters.get("properties") or {}).get("limit")
+    if (not isinstance(schema, dict) or schema.get("type") != "integer"
+            or "limit" in (parameters.get("required") or [])):
+        return []
+    return ["limit"]
 
 
 def free_filters(spec: ToolSpec) -> list[str]:
