@@ -449,3 +449,11 @@ def test_an_action_ruled_out_names_no_family(tools: list[ToolSpec]) -> None:
     assert "create_event" not in {t.name for t in selector.select(
         "is the gym open on sunday? don't book anything", tools)}
     assert "remind" in selector.choose("don't forget to call mum at 5", tools).chosen
+
+
+def test_a_board_is_no_boarding_pass(tools: list[ToolSpec]) -> None:
+    """The synonyms are stemmed: "boarding" made "the board slides review" a mail. A
+    boarding pass is the phrase."""
+    selector = Bm25ToolSelector()
+    assert "email" not in selector.query_terms("whatever room the board slides review is in")
+    assert "email" in selector.query_terms("did the airline send my boarding pass?")

@@ -243,7 +243,7 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "send": ("send", "email"), "sent": ("email",), "emailed": ("email",), "wrote me": ("email",),
     "train": ("email",), "flight": ("email",), "ticket": ("email",), "tickets": ("email",),
     "booking": ("email",), "reservation": ("email",), "hotel": ("email",),
-    "itinerary": ("email",), "boarding": ("email",), "parcel": ("email",),
+    "itinerary": ("email",), "boarding pass": ("email",), "parcel": ("email",),
     "package": ("email",), "delivery": ("email",), "order": ("email",), "receipt": ("email",),
     "invoice": ("email",), "confirmation": ("email",), "spam": ("email",), "junk": ("email",),
     # calendar
