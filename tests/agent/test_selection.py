@@ -391,6 +391,9 @@ def test_a_question_that_names_no_kind_of_item_gets_the_broad_search(tools: list
     ("priya emailed asking to move our 1:1", ["email"]),
     ("Sam said to order it by some day, check his mail", ["email"]),
     ("I'm taking the train from my e-ticket email on Sunday", ["email"]),
+    # an item named first, then what to do with it
+    ("that power bill email, remind me 2 days before its due", ["email"]),
+    ("the groceries note, send it to jamie", ["note"]),
     # where a thing goes is no source
     ("put it in my calendar", []),
     ("Copy it into a new note", []),

@@ -412,3 +412,23 @@ def test_each_of_several_new_items_takes_the_day_of_its_own_clause(check: DayChe
     made = [*said, Message(role="tool", name="add_reminder", source="tool:add_reminder", content=(
         '{"id": 8, "text": "take the bins out", "due": "2026-12-09T07:00", "done": false}'))]
     assert check.expected(CallContext.before(spec, made)) == {"due": {"type": "null"}}
+
+
+def test_a_new_item_timed_from_a_found_mails_due_day(check: DayCheck) -> None:
+    """"that power bill email, remind me 2 days before its due": no event to look up once
+    the mail that states the due day was found; the due is counted from it."""
+    import json
+
+    from botpsy.types import ToolSpec
+
+    spec = ToolSpec(name="add_reminder", description="", parameters={
+        "type": "object", "properties": {"text": {"type": "string"},
+                                         "due": {"type": ["string", "null"]}}})
+    said = _said("that power bill email, remind me 2 days before its due")
+    assert check.needs_first(CallContext.before(spec, said)) == ("event",)
+    bill = {"id": 17, "subject": "Your electricity bill is ready", "date": "2026-12-04T19:12+01:00",
+            "snippet": "Your bill for last month is EUR 64.20, due in 14 days."}
+    found = [*said, Message(role="tool", name="search_mail", source="tool:search_mail",
+                            content=json.dumps([bill]))]
+    assert check.needs_first(CallContext.before(spec, found)) == ()
+    assert check.expected(CallContext.before(spec, found)) == {"due": {"enum": ["2026-12-16T09:00"]}}

@@ -193,8 +193,8 @@ CONTACT_FIELD = re.compile(
     r"(?:['\u2019]s|s)?\s+(?:e-?mail(?:\s+address)?|address|(?:phone\s+|mobile\s+)?number|"
     r"phone|mobile|birthday|contact(?:\s+details)?)\b", re.IGNORECASE)
 # Where a request says the thing it acts with comes from: "from my notes", "in
-# latency_numbers.csv", "my e-ticket email", "Priya emailed ...": that kind is looked up
-# first. The kind's word as the selector reads it (a synonym or a family's name).
+# latency_numbers.csv", "my e-ticket email", "Priya emailed ...", "that power bill email,
+# remind me ...": that kind is looked up first. The kind's word as the selector reads it (a synonym or a family's name).
 # "in my calendar", "into a new note" say where a thing goes, not where it comes from.
 SOURCE = re.compile(
     r"\bfrom\s+(?:my|the|his|her|their|our|that|this)?\s*(?:[\w'-]+\s+){0,3}?"
@@ -203,7 +203,9 @@ SOURCE = re.compile(
     r"|\bin\s+(?:my|the|his|her|their|our|that|this)\s+(?:[\w'-]+\s+){0,3}?"
     r"(?P<held>files?|folder|e-?mails?|mail|inbox)\b"
     r"|\b(?:from|in)\s+(?P<file>[\w-]+\.[a-z0-9]{2,4})\b"
-    r"|\b(?:emailed|mailed|e-mailed)\b|\bwrote\s+(?:me|to me|us)\b|\bcheck\s+(?:his|her|their|my)\s+(?P<mailbox>mail|email|inbox)\b",
+    r"|\b(?:emailed|mailed|e-mailed)\b|\bwrote\s+(?:me|to me|us)\b|\bcheck\s+(?:his|her|their|my)\s+(?P<mailbox>mail|email|inbox)\b"
+    # an item named first, on its own, then what to do with it: "that power bill email, ..."
+    r"|^\W*(?:that|the|this|my)\s+(?:[\w'-]+\s+){0,3}?(?P<lead>e-?mails?|mail|notes?|files?)\s*,",
     re.IGNORECASE)
 # A list the user keeps, named as the thing a request passes on ("send my partner the grocery
 # list", "export my books to read list"), not where something goes ("on my to do list", "add
@@ -365,7 +367,8 @@ def source_families(query: str) -> list[str]:
         if m.group("file"):
             family = "file"
         else:
-            word = (m.group("kind") or m.group("held") or m.group("mailbox") or "email").lower()
+            word = (m.group("kind") or m.group("held") or m.group("mailbox") or m.group("lead")
+                    or "email").lower()
             stem = _stem(word.replace("-", ""))
             family = "file" if word in _FILE_KINDS else FAMILY_ALIASES.get(stem, stem)
         if family not in found:

@@ -41,7 +41,7 @@ from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates, name_family
 from botpsy.agent.several import item_clauses, own_clause
 from botpsy.assistant.errors import ToolInputError
-from botpsy.assistant.relative import found_event, mentions_moment, relative_moment
+from botpsy.assistant.relative import found_due, found_event, mentions_moment, relative_moment
 from botpsy.assistant.timeutil import ParsedTime, parse_end, parse_when
 from botpsy.extract import MONTH, TimeRange, day_phrases, is_clock_time, time_ranges
 from botpsy.extract import times as found_times
@@ -289,14 +289,20 @@ class DayCheck(ContextCheck):
         spec, messages = context.tool, context.messages
         if not creates(spec.name) or not mentions_moment(context.request):
             return ()
-        return () if found_event(messages, self._tz()) is not None else ("event",)
+        found = found_event(messages, self._tz()) or found_due(messages, self._tz())
+        return () if found is not None else ("event",)
 
     def relative(self, messages: list[Message]) -> datetime | None:
         """The moment the latest request fixes relative to the event a lookup found ("an
-        hour before it", "the evening before at 8pm"; ``assistant.relative``), or None."""
+        hour before it", "the evening before at 8pm"; ``assistant.relative``), or to the day
+        a found item says a thing is due ("2 days before its due": ``found_due``), or None."""
         request = latest_request(messages)
         event = found_event(messages, self._tz())
-        return relative_moment(request, event.start) if event is not None else None
+        if event is not None:
+            return relative_moment(request, event.start)
+        # no event: the day a found item says a thing is due ("2 days before its due")
+        due = found_due(messages, self._tz())
+        return relative_moment(request, due) if due is not None else None
 
     def _relative_refusal(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
         """A new item's start or due that is not the moment the request fixes relative to
