@@ -303,6 +303,10 @@ def test_the_one_asked_to_be_called_is_the_card_a_forced_search_looks_for() -> N
     assert contact_words("phone my landlord about the boiler") == ["landlord"]
     assert contact_words("call it 'Parking'") == []
     assert contact_words("what's Nora's phone number") == ["Nora"]
+    # whom an item is with, when no one is written to or called
+    assert contact_words("coffee with nora this wed 4pm, put her email on the invite") == ["nora"]
+    assert contact_words("email Dan about lunch with Jonas") == ["Dan"]
+    assert contact_words("a new note with everything from the groceries note") == []
 
 
 def test_the_item_that_fits_best_is_the_one_meant_and_a_title_outweighs_a_body():

@@ -64,12 +64,17 @@ _RECIPIENT = re.compile(
 # "call the dentist", "ring mum", "phone my landlord": the one to call, whose number it is
 _CALLED = re.compile(r"\b(?:call|ring|phone)\s+(?:up\s+)?(?:my\s+|our\s+|the\s+)?"
                      r"(?P<who>[A-Za-z][\w'-]*)", re.IGNORECASE)
+# "coffee with nora", "lunch with my sister": whom an item is with
+_WITH = re.compile(r"\bwith\s+(?:my\s+|our\s+)?(?P<who>[A-Za-z][\w'-]*)", re.IGNORECASE)
 _NOT_RECIPIENTS = frozenset({
     "me", "myself", "him", "her", "them", "us", "it", "this", "that", "a", "an", "the", "to",
     "everyone", "somebody", "someone", "know", "back", "out", "off", "up", "over", "on", "in",
     "for", "about", "any", "all", "what", "when", "whether", "if", "how", "email", "mail",
     "message", "note", "draft", "reply", "his", "their", "your", "address", "addresses",
     "number", "inbox", "thread"})
+# what a thing is "with" that is no one: "with everything from the groceries note"
+_NOT_PEOPLE = frozenset({"everything", "everyone", "anything", "nothing", "something", "those",
+                         "these", "both", "each", "details", "address", "number", "time"})
 _PARTICLES = frozenset({"off", "out", "up", "down", "back", "away", "over", "not", "yes", "please"})
 # Words a search should not look for: what the request asks done (the tools' action words)
 # and when (days: a search matches text, and "Friday" is in many emails).
@@ -452,14 +457,18 @@ def contact_words(text: str) -> list[str]:
     """The people a request needs a contact card of: whose address or number it asks for
     ("Nora's email address" -> "Nora"), then who it writes to (``recipient_words``) or asks
     to call ("ring the dentist and put their number in the reminder" -> "dentist": not
-    "noon" or "ring", words a forced search of the contacts wrote and found nothing by);
+    "noon" or "ring", words a forced search of the contacts wrote and found nothing by), else
+    whom an item is with ("coffee with nora this wed 4pm, put her email on the invite");
     when it names none, the relations it names ("remind me to call my brother, and put his
     number in the reminder" -> "brother": a card's notes say "Brother.")."""
     owners = [m.group("owner") for m in CONTACT_FIELD.finditer(text)]
-    called = [who for m in _CALLED.finditer(text)
-              if (who := m.group("who").removesuffix("'s")).lower()
-              not in _NOT_RECIPIENTS | STOPWORDS | _PARTICLES]
-    people = list(dict.fromkeys([*owners, *recipient_words(text), *called]))
+    called, met = (
+        [who for m in pattern.finditer(text) if (who := m.group("who").removesuffix("'s")).lower()
+         not in _NOT_RECIPIENTS | STOPWORDS | _PARTICLES | _NOT_PEOPLE]
+        for pattern in (_CALLED, _WITH))
+    # whom an item is with only when no one is written to or called ("email Dan about lunch
+    # with Jonas" is Dan's card)
+    people = list(dict.fromkeys([*owners, *recipient_words(text), *called] or met))
     return people or list(dict.fromkeys(m.group(1).lower() for m in _MY_RELATION.finditer(text)))
 
 
