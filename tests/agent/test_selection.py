@@ -460,3 +460,11 @@ def test_a_board_is_no_boarding_pass(tools: list[ToolSpec]) -> None:
     selector = Bm25ToolSelector()
     assert "email" not in selector.query_terms("whatever room the board slides review is in")
     assert "email" in selector.query_terms("did the airline send my boarding pass?")
+
+
+def test_who_is_in_something_on_a_day_asks_its_attendees(tools: list[ToolSpec]) -> None:
+    """"who's in the roadmap review tmrw?" searched the contacts for "roadmap review"."""
+    selector = Bm25ToolSelector()
+    first = selector.choose("who's in the roadmap review tomorrow?", tools).answer_from[0]
+    assert "list_events" in first
+    assert "search_contacts" in selector.choose("who is Nora?", tools).answer_from[0]

@@ -116,6 +116,7 @@ _QUESTION = re.compile(
     r"any|have|has)\b|\?\s*$",
     re.IGNORECASE,
 )
+_WHO = re.compile(r"\bwho(?:['’]?s|se| is| are)?\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # Clauses end at a sentence's punctuation, a dash between words ("jonas asked about lunch -
 # draft him a yes") or a joining word.
@@ -939,8 +940,12 @@ class Bm25ToolSelector(ToolSelector):
             return [self._look_tools("contact", shown, roles)]
         # the words' own kinds (no token-shape hints), the one most words name first
         terms = self.query_terms(query, hints=False)
+        # who is in something on a day named asks an event's attendees ("who's in the
+        # roadmap review tomorrow?"), though "who" is a word of the contacts
+        dated = "event" if DAY_WORDS.search(query) and _WHO.search(query) else None
         named = sorted((f for f in families if f.family in terms),
-                       key=lambda f: (terms.count(f.family), f.score), reverse=True)
+                       key=lambda f: (f.family == dated, terms.count(f.family), f.score),
+                       reverse=True)
         return [g for g in (self._look_tools(f.family, shown, roles) for f in named) if g]
 
     def _chosen(self, ranked: list[FamilyScore]) -> list[str]:
