@@ -278,11 +278,15 @@ def _bare_in(text: str, span: tuple[int, int], hour: int, *, clock: bool = False
     return hour % 12 + 12 if _PART_HOURS[part.group("part").lower()] >= 12 else hour % 12
 
 
+_CLOCK_WORD = re.compile(rf"\b(?:{alternation(CLOCK_WORDS['en'])})\b", re.IGNORECASE)
+
+
 def times(text: str) -> list[Found[time]]:
     """The times of day a text names, in text order: "9am" 09:00, "7.30 pm" 19:30,
     "14:00"; a span's two ends ("2-4pm": 14:00 and 16:00, ``time_ranges``); a bare "at 5"
     is 17:00 and "at 9" 09:00 (``bare_hour``), unless a part of the day beside it says
-    otherwise ("tonight at 7": 19:00, ``_bare_in``), which holds for "7:30" too."""
+    otherwise ("tonight at 7": 19:00, ``_bare_in``), which holds for "7:30" too; "noon" is
+    12:00 and "midnight" 00:00 (``CLOCK_WORDS``)."""
     found: list[Found[time]] = []
     for span in time_ranges(text):
         found.append(Found(Kind.time, span.text, span.span, span.value.start))
@@ -294,6 +298,9 @@ def times(text: str) -> list[Found[time]]:
 
     found += [Found(Kind.time, m.group(), m.span(), time(_bare_in(text, m.span(), int(m.group(1)))))
               for m in BARE_AT.finditer(text) if free(m)]
+    # "at noon", "midnight": a time of day said as a word
+    found += [Found(Kind.time, m.group(), m.span(), time(*CLOCK_WORDS["en"][m.group().lower()]))
+              for m in _CLOCK_WORD.finditer(text) if free(m)]
     for match in filter(free, TIME_PHRASE.finditer(text)):
         hour, minute, half, hour24, minute24 = match.groups()
         if hour24 is not None:
