@@ -582,6 +582,22 @@ def titles(text: str) -> list[Found[str]]:
     return list(found.values())
 
 
+# What a request gives a new item as its text, after its name and a mark: "new note 'xmas
+# cards' -> aunt rosa, the webers", "a note called paint colours: hall white, bath blue".
+_GIVEN_TEXT = re.compile(
+    r"(?:\b(?:called|named|titled|entitled)|\bnew\s+(?:note|list))\s+"
+    r"(?:[\'\"\u2018\u201c][^\'\"\u2019\u201d]{1,80}[\'\"\u2019\u201d]|[^:'\"\n]{1,60}?)"
+    r"\s*(?:->|=>|:|=|\u2192)\s*(?P<text>\S.*?)\W*$", re.IGNORECASE)
+
+
+def given_text(text: str) -> str | None:
+    """The text a request gives the new item it names, after the name and a mark ("->",
+    ":"), or None: "new note 'xmas cards' -> aunt rosa, the webers next door" -> "aunt rosa,
+    the webers next door"."""
+    match = _GIVEN_TEXT.search(text)
+    return match.group("text") if match else None
+
+
 def is_quoted(value: str, text: str) -> bool:
     """Whether ``text`` gives ``value`` in quotes of any kind ("a note titled 'Monday'"):
     the writer's own wording, kept as written."""
