@@ -332,6 +332,9 @@ def test_a_forced_mail_search_holds_every_searchable_word_of_the_request() -> No
     assert search_terms("what time does my train to hamburg leave", "email") == [
         "hamburg leave"]
     assert search_terms("get rid of the pyweekly newsletter mail", "email") == ["pyweekly"]
+    # the note a request takes from, by its name, not the new note's quoted one
+    assert search_terms("make a new note 'shopping sat' with everything from the groceries "
+                        "note plus birthday candles", "note") == ["groceries"]
     # where items are kept is no word of one ("change it in the calendar")
     assert search_terms("priya emailed about our 1:1, change it in the calendar", "email") == [
         "priya"]

@@ -436,6 +436,8 @@ def search_terms(said: str, family: str) -> list[str]:
     notes" searches the notes for the list, not for Jamie)."""
     if family == "contact" and (people := contact_words(said)):
         return people
+    if family in ("note", "file") and (named := _named_source(said, family)):
+        return [named]  # "everything from the groceries note": the groceries note
     if family == "note" and (lists := [t for c in commands(said) if (t := list_target(c))]):
         # by its name, without the kind's own words ("the groceries note" is "groceries")
         names = [" ".join(w for w in t.split() if w.lower() not in _LIST_WORDS) for t in lists]
@@ -451,6 +453,21 @@ def search_terms(said: str, family: str) -> list[str]:
         return terms
     written_to = {w.lower() for w in recipient_words(said)}
     return [t for t in terms if not set(t.lower().split()) & written_to] or terms
+
+
+# "from the groceries note", "from my hamburg packing list file": the item taken from, by name
+_FROM_NAMED = re.compile(r"\bfrom\s+(?:my|the|our)\s+(?P<name>(?:[\w'-]+\s+){1,3}?)"
+                         r"(?P<kind>notes?|files?)\b", re.IGNORECASE)
+
+
+def _named_source(said: str, family: str) -> str | None:
+    """The name of the item of ``family`` a request takes something from ("everything from
+    the groceries note plus candles" -> "groceries"), or None. Why: the quoted name of the
+    new note ("make a new note 'shopping sat' with ...") was searched for instead."""
+    for match in _FROM_NAMED.finditer(said):
+        if match.group("kind").lower().rstrip("s") == family:
+            return match.group("name").strip()
+    return None
 
 
 def contact_words(text: str) -> list[str]:
