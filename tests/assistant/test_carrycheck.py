@@ -92,3 +92,22 @@ def test_the_source_is_looked_up_first_and_an_added_thing_follows_its_text():
     messages = _messages(request, ("search_notes", FOUND), ("read_note", READ))
     assert check().expected(CallContext.before(NOTE, messages)) == {
         "body": {"enum": ["Piranesi; Middlemarch\ncandles"]}}
+
+
+def test_a_list_a_question_asked_about_is_carried_into_what_is_made_with_those_things():
+    """"whats on the packing list for hamburg? make a note called hamburg with those things +
+    umbrella": the question's search found the file; the new note held "sundry things"."""
+    request = ("whats on the packing list for hamburg? make a note called hamburg with those "
+               "things + umbrella")
+    found = [{"path": "personal/packing_list.txt", "line": 1, "text": "Hamburg weekend:"}]
+    messages = _messages(request, ("search_files", found))
+    assert check().reads_first(CallContext.before(NOTE, messages)) == (
+        ReadFirst("file", "path", "personal/packing_list.txt"),)
+    text = "Hamburg weekend:\n- charger\n- rain jacket"
+    read = _messages(request, ("search_files", found),
+                     ("read_file", {"path": "personal/packing_list.txt", "content": text}))
+    assert check().expected(CallContext.before(NOTE, read)) == {
+        "body": {"enum": [f"{text}\numbrella"]}}
+    # no question about a list, or nothing referred back to: nothing is carried
+    assert _carried(_messages("make a note called hamburg with an umbrella",
+                              ("search_files", found))) is None
