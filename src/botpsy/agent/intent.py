@@ -350,10 +350,12 @@ class SaidMessage:
     body: str
 
 
-# What a request says a message says: "that ...", "saying ...", "asking if ...".
+# What a request says a message says: "that ...", "saying ...", "asking if ...", a clause of
+# its own ("answer the dentist's mail, say i'll be there monday").
 _SAYS = re.compile(
     r"\b(?P<cue>that|saying|to say|telling (?:him|her|them)|asking (?:(?:him|her|them) )?"
-    r"(?:if|whether|about|to)|asking if|about)\s+(?P<said>[^.!?;]+)", re.IGNORECASE)
+    r"(?:if|whether|about|to)|asking if|about|(?<=, )say|(?<=\band )say)\s+(?P<said>[^.!?;]+)",
+    re.IGNORECASE)
 _SECOND_PERSON = {"him": "you", "them": "you", "his": "your", "their": "your"}
 _TRAILING = frozenset({"to", "the", "a", "an", "at", "on", "for", "of", "with", "and", "in", "my",
                        "your", "is"})
@@ -392,10 +394,10 @@ def dictated(request: str) -> SaidMessage | None:
             body += "" if body[-1] in ".!?" else "."
             return SaidMessage(subject=" ".join(body.rstrip(".!?").split()[:6]), body=body)
     match = _SAYS.search(request)
-    if match is None or match.group("cue").lower() not in ("that", "saying", "to say"):
+    if match is None or match.group("cue").lower() not in ("that", "saying", "to say", "say"):
         return None
     before = request[:match.start()].lower().split()
-    if any(w in ("the", "a", "an") and nxt not in _MESSAGE_NOUNS
+    if match.group("cue").lower() != "say" and any(w in ("the", "a", "an") and nxt not in _MESSAGE_NOUNS
            for w, nxt in itertools.pairwise(before)):
         return None  # "send Jamie the file that I saved": "that" tells which file
     return said_message(request)
