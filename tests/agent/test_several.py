@@ -145,3 +145,24 @@ def test_the_reply_the_turn_sent_is_no_next_item_to_reply_to(tmp_path):
     result = agent.run("reply to the dentist reminder mail: monday 8:30 works, see you then")
     assert [s.call.name for s in result.steps].count("reply_email") == 1
     assert len(store.query("SELECT id FROM emails WHERE folder = 'sent'")) == 1
+
+
+def test_each_of_two_reminders_gets_the_day_of_its_own_clause(tmp_path):
+    """"todo: new batteries for the smoke alarm. oh and remind me wed 7am to take the bins
+    out": the first reminder's due is refused and held to none; the second is not held to
+    the first one's retry, and gets Wednesday 07:00."""
+    store = _store(tmp_path)
+    agent = _agent(store, [
+        call_text("add_reminder", text="new batteries for the smoke alarm", due="wed 7:00"),
+        call_text("add_reminder", text="new batteries for the smoke alarm", due=None),
+        call_text("add_reminder", text="take the bins out", due="2026-12-09T07:00")])
+    result = agent.run("todo: new batteries for the smoke alarm. oh and remind me wed 7am to "
+                       "take the bins out")
+    assert [(s.call.name, s.decision.value) for s in result.steps] == [
+        ("add_reminder", "invalid"), ("add_reminder", "executed"), ("add_reminder", "executed")]
+    dues = {r["text"]: r["due_at"] for r in store.query(
+        "SELECT text, due_at FROM reminders WHERE text LIKE '%smoke%' OR text LIKE '%bins%'")}
+    assert dues["new batteries for the smoke alarm"] is None
+    assert dues["take the bins out"] is not None
+    last = agent.model.backend.grammars[-1]  # the second reminder's: its own day, not none
+    assert "2026-12-09" in last and "due-kv ::= \"\\\"due\\\"\" space \":\" space null" not in last
