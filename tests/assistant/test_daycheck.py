@@ -432,3 +432,15 @@ def test_a_new_item_timed_from_a_found_mails_due_day(check: DayCheck) -> None:
                             content=json.dumps([bill]))]
     assert check.needs_first(CallContext.before(spec, found)) == ()
     assert check.expected(CallContext.before(spec, found)) == {"due": {"enum": ["2026-12-16T09:00"]}}
+
+
+def test_a_new_item_said_to_last_all_day_is_held_to_whole_days(check: DayCheck) -> None:
+    """"mark dec 24 to 26 as xmas at mums, all day" was booked from 14:00 to 16:00."""
+    from botpsy.types import ToolSpec
+
+    spec = ToolSpec(name="create_event", description="", parameters={
+        "type": "object", "properties": {"title": {"type": "string"}, "start": {"type": "string"},
+                                         "end": {"type": "string"}}})
+    held = check.expected(CallContext.before(spec, _said("mark dec 24 to 26 as xmas at mums, all day")))
+    assert _admits(held["start"], "2026-12-24") and not _admits(held["start"], "2026-12-24T14:00")
+    assert _admits(held["end"], "2026-12-25") and not _admits(held["end"], "2026-12-24T16:00")

@@ -58,6 +58,7 @@ _PAST = re.compile(r"\b(?:last|ago|yesterday|previous|past|earlier|did|was|were|
 MAX_OVERNIGHT = timedelta(hours=12)
 _CLOCK = "([01][0-9]|2[0-3]):[0-5][0-9]"
 _YEAR = re.compile(r"\b\d{4}\b")
+ALL_DAY = re.compile(r"\b(?:all|whole)[\s-]day\b", re.IGNORECASE)
 _MONTH_NAMED = re.compile(rf"\b(?:{MONTH})\b", re.IGNORECASE)  # "jan 12", not "23rd" alone
 
 
@@ -178,6 +179,8 @@ class DayCheck(ContextCheck):
             return {arg: {"enum": coming} for arg in ("start", "due")
                     if arg in properties and coming}
         times, starts, span = named_times(request), start_times(request), one_span(request)
+        if ALL_DAY.search(request) and not times:
+            return self._whole_days(named, properties)
         held: dict[str, dict[str, str]] = {}
         for arg in ("start", "due"):
             if arg in properties:
@@ -188,6 +191,19 @@ class DayCheck(ContextCheck):
             ends = ({f"{span.end:%H:%M}"} if span is not None
                     else times if len(times) >= 2 else set())
             held["end"] = {"pattern": day_pattern(overnight, bare_time=True, times=ends)}
+        return held
+
+    @staticmethod
+    def _whole_days(named: set[date], properties: Collection[str]) -> dict[str, dict[str, str]]:
+        """A new item the request says lasts all day: its start a named day and its end
+        that day or the next, with no time of day (the calendar makes such an event an
+        all-day one). Why: "mark dec 24 to 26 as xmas at mums, all day" was booked from
+        14:00 to 16:00."""
+        held = {arg: {"pattern": day_pattern(named, whole=True)} for arg in ("start", "due")
+                if arg in properties}
+        if "end" in properties and "start" in held:
+            held["end"] = {"pattern": day_pattern(
+                named | {day + timedelta(days=1) for day in named}, whole=True)}
         return held
 
     def _expected_range(self, properties: Collection[str], messages: list[Message]
