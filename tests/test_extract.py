@@ -251,3 +251,12 @@ def test_a_length_beside_no_move_is_no_shift():
     for text in ("book a 30 minute call", "make it an hour longer", "a 45 minute delay",
                  "remind me 2 hours before"):
         assert shifts(text) == []
+
+
+def test_a_time_of_day_said_as_a_word() -> None:
+    """"remind me tomorrow at noon": the due was held to tomorrow at any time."""
+    from botpsy.extract import times
+
+    assert [f.value for f in times("remind me tomorrow at noon to ring the dentist")] == [
+        time(12, 0)]
+    assert [f.value for f in times("from 22:00 until midnight")] == [time(22, 0), time(0, 0)]

@@ -92,7 +92,9 @@ DAY_PHRASE = re.compile(
     rf"|\b(?:next|this)\s+(?:{_WORD_DAY})\b|(?<=\bon\s)(?:{_WORD_DAY})\b"
     rf"|\b(?:{_WORD_DAY})\b{_AT_TIME_AHEAD}"
     r"|\b\d{4}-\d{2}-\d{2}\b"
-    rf"|\b(?:{MONTH})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH})\b",
+    rf"|\b(?:{MONTH})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH})\b"
+    # a day of the month alone, where it can only be a day ("on the 23rd", not "the 3rd email")
+    rf"|(?<=\b(?:on|by)\sthe\s)\d{{1,2}}(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{MONTH})\b)",
     re.IGNORECASE,
 )
 # Times of day as a user writes them: "9:30", "14:00", "9am", "7.30 pm" (a bare number is
@@ -276,11 +278,15 @@ def _bare_in(text: str, span: tuple[int, int], hour: int, *, clock: bool = False
     return hour % 12 + 12 if _PART_HOURS[part.group("part").lower()] >= 12 else hour % 12
 
 
+_CLOCK_WORD = re.compile(rf"\b(?:{alternation(CLOCK_WORDS['en'])})\b", re.IGNORECASE)
+
+
 def times(text: str) -> list[Found[time]]:
     """The times of day a text names, in text order: "9am" 09:00, "7.30 pm" 19:30,
     "14:00"; a span's two ends ("2-4pm": 14:00 and 16:00, ``time_ranges``); a bare "at 5"
     is 17:00 and "at 9" 09:00 (``bare_hour``), unless a part of the day beside it says
-    otherwise ("tonight at 7": 19:00, ``_bare_in``), which holds for "7:30" too."""
+    otherwise ("tonight at 7": 19:00, ``_bare_in``), which holds for "7:30" too; "noon" is
+    12:00 and "midnight" 00:00 (``CLOCK_WORDS``)."""
     found: list[Found[time]] = []
     for span in time_ranges(text):
         found.append(Found(Kind.time, span.text, span.span, span.value.start))
@@ -292,6 +298,9 @@ def times(text: str) -> list[Found[time]]:
 
     found += [Found(Kind.time, m.group(), m.span(), time(_bare_in(text, m.span(), int(m.group(1)))))
               for m in BARE_AT.finditer(text) if free(m)]
+    # "at noon", "midnight": a time of day said as a word
+    found += [Found(Kind.time, m.group(), m.span(), time(*CLOCK_WORDS["en"][m.group().lower()]))
+              for m in _CLOCK_WORD.finditer(text) if free(m)]
     for match in filter(free, TIME_PHRASE.finditer(text)):
         hour, minute, half, hour24, minute24 = match.groups()
         if hour24 is not None:
@@ -571,6 +580,22 @@ def titles(text: str) -> list[Found[str]]:
         if title:
             found.setdefault(title.casefold(), Found(Kind.title, title, m.span("title"), title))
     return list(found.values())
+
+
+# What a request gives a new item as its text, after its name and a mark: "new note 'xmas
+# cards' -> aunt rosa, the webers", "a note called paint colours: hall white, bath blue".
+_GIVEN_TEXT = re.compile(
+    r"(?:\b(?:called|named|titled|entitled)|\bnew\s+(?:note|list))\s+"
+    r"(?:[\'\"\u2018\u201c][^\'\"\u2019\u201d]{1,80}[\'\"\u2019\u201d]|[^:'\"\n]{1,60}?)"
+    r"\s*(?:->|=>|:|=|\u2192)\s*(?P<text>\S.*?)\W*$", re.IGNORECASE)
+
+
+def given_text(text: str) -> str | None:
+    """The text a request gives the new item it names, after the name and a mark ("->",
+    ":"), or None: "new note 'xmas cards' -> aunt rosa, the webers next door" -> "aunt rosa,
+    the webers next door"."""
+    match = _GIVEN_TEXT.search(text)
+    return match.group("text") if match else None
 
 
 def is_quoted(value: str, text: str) -> bool:

@@ -9,6 +9,7 @@ import pytest
 from botpsy.agent import Agent, Bm25ToolSelector
 from botpsy.agent.grounding import (
     contact_words,
+    counts,
     finders,
     forced_narrowing,
     forced_spec,
@@ -19,6 +20,7 @@ from botpsy.agent.grounding import (
     searchable_words,
     shown_items,
     ungrounded,
+    without,
 )
 from botpsy.assistant import AssistantStore, assistant_tools
 from botpsy.safety import ApproveAll, SafetyConfig
@@ -218,11 +220,25 @@ def test_a_forced_search_has_no_free_text_filter_besides_its_query(registry) -> 
     properties = searched.parameters["properties"]
     assert "sender" not in properties and properties["query"]["enum"] == ["brother Sam"]
     assert searched.parameters["required"] == ["query"]
-    # no request words to hold the query to: the search stays as declared
-    assert forced_spec(spec["search_mail"], _conversation("Do it")) == spec["search_mail"]
+    # no request words to hold the query to: the search stays as declared, but its count
+    assert forced_spec(spec["search_mail"], _conversation("Do it")) == without(
+        spec["search_mail"], ["limit"])
     # an act tool keeps its arguments: only its ids are held to what was shown
     acted = forced_spec(spec["complete_reminder"], _conversation("Tick off the plants reminder"))
     assert acted.parameters["properties"]["reminder_id"]["enum"] == [5]
+
+
+def test_a_forced_lookup_takes_a_count_only_where_the_request_asks_for_one(registry) -> None:
+    """"priya emailed asking to move our 1:1": the forced mail search wrote ``limit=1`` and
+    showed one email, a stranger's; "90 each is fine" became ``limit=90``. A look tool's
+    count is left to its default unless the request asks for a number of items."""
+    spec = {t.name: t.spec for t in registry}
+    moved = forced_spec(spec["search_mail"], _conversation(
+        "priya emailed asking to move our 1:1. see what time she wants"))
+    assert "limit" not in moved.parameters["properties"]
+    listed = forced_spec(spec["list_inbox"], _conversation("show me my last 3 emails"))
+    assert "limit" in listed.parameters["properties"]
+    assert counts(spec["search_contacts"]) == ["limit"] and counts(spec["read_email"]) == []
 
 
 def test_a_forced_lookup_searches_a_word_of_the_request(tmp_path) -> None:
@@ -278,6 +294,21 @@ def test_contact_words_are_whose_field_is_asked_then_who_is_written_to() -> None
         "dentist"]
 
 
+def test_the_one_asked_to_be_called_is_the_card_a_forced_search_looks_for() -> None:
+    """Told to "ring the dentist and put their number in the reminder", a forced contact
+    search was offered "noon", "ring" and "reminder" too, and searched for one of them."""
+    said = "remind me tomorrow at noon to ring the dentist and put their number in the reminder"
+    assert contact_words(said) == ["dentist"]
+    assert search_terms(said, "contact") == ["dentist"]
+    assert contact_words("phone my landlord about the boiler") == ["landlord"]
+    assert contact_words("call it 'Parking'") == []
+    assert contact_words("what's Nora's phone number") == ["Nora"]
+    # whom an item is with, when no one is written to or called
+    assert contact_words("coffee with nora this wed 4pm, put her email on the invite") == ["nora"]
+    assert contact_words("email Dan about lunch with Jonas") == ["Dan"]
+    assert contact_words("a new note with everything from the groceries note") == []
+
+
 def test_the_item_that_fits_best_is_the_one_meant_and_a_title_outweighs_a_body():
     from botpsy.agent.grounding import Item, best_fitting, words
 
@@ -301,6 +332,12 @@ def test_a_forced_mail_search_holds_every_searchable_word_of_the_request() -> No
     assert search_terms("what time does my train to hamburg leave", "email") == [
         "hamburg leave"]
     assert search_terms("get rid of the pyweekly newsletter mail", "email") == ["pyweekly"]
+    # the note a request takes from, by its name, not the new note's quoted one
+    assert search_terms("make a new note 'shopping sat' with everything from the groceries "
+                        "note plus birthday candles", "note") == ["groceries"]
+    # where items are kept is no word of one ("change it in the calendar")
+    assert search_terms("priya emailed about our 1:1, change it in the calendar", "email") == [
+        "priya"]
     assert search_terms("read me my newest email. don't reply to it", "email") == []
     assert search_terms("how many unread mails have i got? don't open them", "email") == []
     assert searchable_words("Dan's budget, Dan and the budget") == ["Dan", "budget"]

@@ -189,6 +189,8 @@ def test_a_junk_message_is_retried_as_the_request_dictated_it() -> None:
     ("draft jonas a msg that I'll meet him at the lunch place", "I'll meet you at the lunch place."),
     ("Email Dan asking him to send the slides", "Could you send the slides?"),
     ("Get Jamie's email and send her the wifi note title", None),
+    # a clause of its own that says what to say
+    ("answer the dentist's reminder mail, say i'll be there monday", "I'll be there monday."),
 ])
 def test_the_message_a_request_dictates(request_text: str, body: str | None) -> None:
     from botpsy.agent.intent import said_message
@@ -283,3 +285,13 @@ def test_an_item_said_to_be_changed_now_is_not_made_anew() -> None:
                                                "jamie on it too"))
     assert refused is not None and "change that one" in str(refused)
     assert IntentCheck()(call, conversation("dinner with mum on sunday at 7")) is None
+
+
+def test_a_clause_that_says_what_to_say_dictates_the_message() -> None:
+    """"answer the dentist's reminder mail, say i'll be there monday": the reply quoted the
+    dentist's mail back to them."""
+    from botpsy.agent.intent import dictated
+
+    assert dictated("answer the dentist's reminder mail, say i'll be there monday").body == (
+        "I'll be there monday.")
+    assert dictated("what did she say about lunch") is None

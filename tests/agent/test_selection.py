@@ -276,6 +276,15 @@ def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
         ("shoot Dana an email saying the slides are done", [{"send_email"}]),
         ("fire off a quick mail to Priya about the budget", [{"send_email"}]),
         ("make a note of the gate code 4471", [{"create_note"}]),
+        # a particle belongs to the verb: no one is given the note
+        ("jot down a note called paint colours: hall white, bath blue", [{"create_note"}]),
+        ("write up a note about the trip", [{"create_note"}]),
+        # a new item the user wants, by its kind
+        ("need a to-do to fix the bike light. no date, whenever", [{"add_reminder"}]),
+        ("I want a new note for the trip ideas", [{"create_note"}]),
+        # a day marked in the calendar is an event; an item marked done is completed
+        ("mark dec 24 to 26 as xmas at mums, all day", [{"create_event"}]),
+        ("mark the vet reminder as done", [{"complete_reminder"}]),
         # a person's number is saved to the contacts, not to a file
         ("save Lena's number, 0170 123 456", [{"add_contact"}]),
         ("bump lunch with Jonas to 1pm", [{"update_event"}]),
@@ -382,6 +391,9 @@ def test_a_question_that_names_no_kind_of_item_gets_the_broad_search(tools: list
     ("priya emailed asking to move our 1:1", ["email"]),
     ("Sam said to order it by some day, check his mail", ["email"]),
     ("I'm taking the train from my e-ticket email on Sunday", ["email"]),
+    # an item named first, then what to do with it
+    ("that power bill email, remind me 2 days before its due", ["email"]),
+    ("the groceries note, send it to jamie", ["note"]),
     # where a thing goes is no source
     ("put it in my calendar", []),
     ("Copy it into a new note", []),
@@ -440,3 +452,19 @@ def test_an_action_ruled_out_names_no_family(tools: list[ToolSpec]) -> None:
     assert "create_event" not in {t.name for t in selector.select(
         "is the gym open on sunday? don't book anything", tools)}
     assert "remind" in selector.choose("don't forget to call mum at 5", tools).chosen
+
+
+def test_a_board_is_no_boarding_pass(tools: list[ToolSpec]) -> None:
+    """The synonyms are stemmed: "boarding" made "the board slides review" a mail. A
+    boarding pass is the phrase."""
+    selector = Bm25ToolSelector()
+    assert "email" not in selector.query_terms("whatever room the board slides review is in")
+    assert "email" in selector.query_terms("did the airline send my boarding pass?")
+
+
+def test_who_is_in_something_on_a_day_asks_its_attendees(tools: list[ToolSpec]) -> None:
+    """"who's in the roadmap review tmrw?" searched the contacts for "roadmap review"."""
+    selector = Bm25ToolSelector()
+    first = selector.choose("who's in the roadmap review tomorrow?", tools).answer_from[0]
+    assert "list_events" in first
+    assert "search_contacts" in selector.choose("who is Nora?", tools).answer_from[0]

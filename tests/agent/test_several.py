@@ -124,3 +124,45 @@ def test_one_reminder_asked_makes_one_call(tmp_path):
     result = agent.run("remind me at 5pm to buy milk and eggs")
     assert [s.call.name for s in result.steps] == ["add_reminder"]
     assert result.rounds == 1 and result.stopped_reason.value == "answered"
+
+
+def test_the_reply_the_turn_sent_is_no_next_item_to_reply_to(tmp_path):
+    """"reply to the dentist reminder mail: monday 8:30 works, see you then": the dictated
+    words read as a second part, which the sent reply fitted best, and it was replied to."""
+    from botpsy.assistant.mail import insert_email
+
+    store = _store(tmp_path)
+    with store.write() as tx:
+        mail = insert_email(tx, folder="inbox", sender="Praxis <praxis@dental.example>",
+                            recipients=["alex@example.com"], subject="Appointment reminder",
+                            body="Your check-up is next Monday at 08:30.",
+                            sent_at="2026-12-07T06:10:00Z", unread=True, message_id=None,
+                            created_at="2026-12-07T06:10:00Z")
+    agent = _agent(store, [call_text("search_mail", query="dentist reminder"),
+                           call_text("reply_email", email_id=mail,
+                                     body="Monday 8:30 works, see you then."),
+                           call_text("reply_email", email_id=mail + 1, body="again")])
+    result = agent.run("reply to the dentist reminder mail: monday 8:30 works, see you then")
+    assert [s.call.name for s in result.steps].count("reply_email") == 1
+    assert len(store.query("SELECT id FROM emails WHERE folder = 'sent'")) == 1
+
+
+def test_each_of_two_reminders_gets_the_day_of_its_own_clause(tmp_path):
+    """"todo: new batteries for the smoke alarm. oh and remind me wed 7am to take the bins
+    out": the first reminder's due is refused and held to none; the second is not held to
+    the first one's retry, and gets Wednesday 07:00."""
+    store = _store(tmp_path)
+    agent = _agent(store, [
+        call_text("add_reminder", text="new batteries for the smoke alarm", due="wed 7:00"),
+        call_text("add_reminder", text="new batteries for the smoke alarm", due=None),
+        call_text("add_reminder", text="take the bins out", due="2026-12-09T07:00")])
+    result = agent.run("todo: new batteries for the smoke alarm. oh and remind me wed 7am to "
+                       "take the bins out")
+    assert [(s.call.name, s.decision.value) for s in result.steps] == [
+        ("add_reminder", "invalid"), ("add_reminder", "executed"), ("add_reminder", "executed")]
+    dues = {r["text"]: r["due_at"] for r in store.query(
+        "SELECT text, due_at FROM reminders WHERE text LIKE '%smoke%' OR text LIKE '%bins%'")}
+    assert dues["new batteries for the smoke alarm"] is None
+    assert dues["take the bins out"] is not None
+    last = agent.model.backend.grammars[-1]  # the second reminder's: its own day, not none
+    assert "2026-12-09" in last and "due-kv ::= \"\\\"due\\\"\" space \":\" space null" not in last

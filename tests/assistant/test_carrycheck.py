@@ -104,3 +104,22 @@ def test_a_write_that_passes_on_a_note_no_lookup_showed_is_sent_to_the_search():
     assert why is not None and why.finders == ("search_notes",)
     found = _messages(request, ("search_notes", [{"id": 2, "title": "Groceries"}]))
     assert check(junk, found) is None  # shown: the read comes first (reads_first)
+
+
+def test_a_list_a_question_asked_about_is_carried_into_what_is_made_with_those_things():
+    """"whats on the packing list for hamburg? make a note called hamburg with those things +
+    umbrella": the question's search found the file; the new note held "sundry things"."""
+    request = ("whats on the packing list for hamburg? make a note called hamburg with those "
+               "things + umbrella")
+    found = [{"path": "personal/packing_list.txt", "line": 1, "text": "Hamburg weekend:"}]
+    messages = _messages(request, ("search_files", found))
+    assert check().reads_first(CallContext.before(NOTE, messages)) == (
+        ReadFirst("file", "path", "personal/packing_list.txt"),)
+    text = "Hamburg weekend:\n- charger\n- rain jacket"
+    read = _messages(request, ("search_files", found),
+                     ("read_file", {"path": "personal/packing_list.txt", "content": text}))
+    assert check().expected(CallContext.before(NOTE, read)) == {
+        "body": {"enum": [f"{text}\numbrella"]}}
+    # no question about a list, or nothing referred back to: nothing is carried
+    assert _carried(_messages("make a note called hamburg with an umbrella",
+                              ("search_files", found))) is None

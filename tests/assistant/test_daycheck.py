@@ -115,7 +115,8 @@ def test_an_unreadable_day_is_refused_and_narrowed_to_the_named_days(check: DayC
 
 def test_named_days_are_read_as_the_tools_read_them(check: DayCheck) -> None:
     days = check.named_days("Move it from tomorrow to next Monday or March 17; not sat.")
-    assert days == {date(2026, 12, 4), date(2026, 12, 7), date(2026, 3, 17)}
+    # a date without its year is its next showing: March 17 said in December is next year's
+    assert days == {date(2026, 12, 4), date(2026, 12, 7), date(2027, 3, 17)}
     assert check.named_days("the day after tomorrow at 10") == {date(2026, 12, 5)}
     assert check.named_days("in 3 days") == set()  # not named: such requests are not checked
 
@@ -364,3 +365,82 @@ def test_a_lookup_for_what_is_coming_starts_today(check):
     assert refused is not None and "in the past" in refused.reason
     asked_back = _said("Did I meet Priya last week?")
     assert check(ToolCall(name="list_events", arguments={"start": "2026-11-23"}), asked_back) is None
+
+
+def test_a_date_without_its_year_is_its_next_showing(check: DayCheck) -> None:
+    """"jan 12" said in December is next January's, "on the 23rd" this month's and "on the
+    2nd" after it next month's; a request about the past and a full date keep the day."""
+    assert check.named_days("dentist cleaning jan 12 at 10:15, stick it in the calendar") == {
+        date(2027, 1, 12)}
+    assert check.named_days("remind me on the 23rd at 5pm to pick up the turkey") == {
+        date(2026, 12, 23)}
+    assert check.named_days("pay the rent by the 2nd") == {date(2027, 1, 2)}
+    assert check.named_days("what did I have on jan 12?") == {date(2026, 1, 12)}
+    assert check.named_days("move it to 2026-01-12") == {date(2026, 1, 12)}
+    assert check.named_days("delete the 3rd email") == set()
+
+
+def test_each_of_several_new_items_takes_the_day_of_its_own_clause(check: DayCheck) -> None:
+    """"todo: new batteries for the smoke alarm. oh and remind me wed 7am to take the bins
+    out": the 135M model gave both reminders Wednesday 7am. The batteries' clause names no
+    time: its due is refused and held to none; the bins' is held to Wednesday 07:00."""
+    from botpsy.types import ToolSpec
+
+    said = _said("todo: new batteries for the smoke alarm. oh and remind me wed 7am to take "
+                 "the bins out")
+    batteries = ToolCall(name="add_reminder", arguments={"text": "New batteries for the smoke "
+                                                                 "alarm", "due": "2026-12-09T07:00"})
+    why = check(batteries, said)
+    assert why is not None and why.narrow == {"due": {"type": "null"}}
+    assert check(ToolCall(name="add_reminder", arguments={
+        "text": "New batteries for the smoke alarm", "due": None}), said) is None
+    bins = ToolCall(name="add_reminder", arguments={"text": "take the bins out",
+                                                    "due": "2026-12-09T07:00"})
+    assert check(bins, said) is None
+    wrong = check(ToolCall(name="add_reminder", arguments={"text": "take the bins out",
+                                                           "due": "2026-12-10T07:00"}), said)
+    assert wrong is not None and _admits(wrong.narrow["due"], "2026-12-09T07:00")
+    # before the first call nothing is held (which item it makes is the model's); once one
+    # was made, the other's clause holds the next
+    spec = ToolSpec(name="add_reminder", description="", parameters={
+        "type": "object", "properties": {"text": {"type": "string"},
+                                         "due": {"type": ["string", "null"]}}})
+    assert check.expected(CallContext.before(spec, said)) == {}
+    made = [*said, Message(role="tool", name="add_reminder", source="tool:add_reminder", content=(
+        '{"id": 8, "text": "New batteries for the smoke alarm", "due": null, "done": false}'))]
+    assert _admits(check.expected(CallContext.before(spec, made))["due"], "2026-12-09T07:00")
+    made = [*said, Message(role="tool", name="add_reminder", source="tool:add_reminder", content=(
+        '{"id": 8, "text": "take the bins out", "due": "2026-12-09T07:00", "done": false}'))]
+    assert check.expected(CallContext.before(spec, made)) == {"due": {"type": "null"}}
+
+
+def test_a_new_item_timed_from_a_found_mails_due_day(check: DayCheck) -> None:
+    """"that power bill email, remind me 2 days before its due": no event to look up once
+    the mail that states the due day was found; the due is counted from it."""
+    import json
+
+    from botpsy.types import ToolSpec
+
+    spec = ToolSpec(name="add_reminder", description="", parameters={
+        "type": "object", "properties": {"text": {"type": "string"},
+                                         "due": {"type": ["string", "null"]}}})
+    said = _said("that power bill email, remind me 2 days before its due")
+    assert check.needs_first(CallContext.before(spec, said)) == ("event",)
+    bill = {"id": 17, "subject": "Your electricity bill is ready", "date": "2026-12-04T19:12+01:00",
+            "snippet": "Your bill for last month is EUR 64.20, due in 14 days."}
+    found = [*said, Message(role="tool", name="search_mail", source="tool:search_mail",
+                            content=json.dumps([bill]))]
+    assert check.needs_first(CallContext.before(spec, found)) == ()
+    assert check.expected(CallContext.before(spec, found)) == {"due": {"enum": ["2026-12-16T09:00"]}}
+
+
+def test_a_new_item_said_to_last_all_day_is_held_to_whole_days(check: DayCheck) -> None:
+    """"mark dec 24 to 26 as xmas at mums, all day" was booked from 14:00 to 16:00."""
+    from botpsy.types import ToolSpec
+
+    spec = ToolSpec(name="create_event", description="", parameters={
+        "type": "object", "properties": {"title": {"type": "string"}, "start": {"type": "string"},
+                                         "end": {"type": "string"}}})
+    held = check.expected(CallContext.before(spec, _said("mark dec 24 to 26 as xmas at mums, all day")))
+    assert _admits(held["start"], "2026-12-24") and not _admits(held["start"], "2026-12-24T14:00")
+    assert _admits(held["end"], "2026-12-25") and not _admits(held["end"], "2026-12-24T16:00")

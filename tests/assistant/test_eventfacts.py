@@ -58,7 +58,7 @@ def test_the_events_are_looked_up_first_then_their_facts_held():
 
 
 def test_a_dictated_message_or_no_single_event_is_not_held():
-    dictated = "draft jonas a msg that I'll meet him at lunch on thursday, with the address"
+    dictated = "draft jonas a msg that I'll meet him at lunch on thursday"
     assert check().expected(CallContext.before(SEND, _messages(dictated, LUNCH))) == {}
     vague = "email dan where we're meeting"  # no day, and no event's words fit
     assert check().expected(CallContext.before(SEND, _messages(vague, CLIMB, LUNCH))) == {}
@@ -81,3 +81,18 @@ def test_a_message_with_more_to_say_starts_with_the_facts():
     assert held["pattern"].startswith("^Bouldering with Nora: Sat 12 Dec at 10:00")
     assert asked_facts("jonas forgot when and where our lunch is, email him the details") == (
         "start", "location")
+
+
+def test_a_dictated_message_that_asks_for_the_place_too_says_both():
+    """"draft jonas a msg that I'll meet him at the lunch place on thursday, with the
+    address": the draft held the dictated words with ", with the address." in them, and no
+    address. Its words without that instruction come first, then the place."""
+    from botpsy.agent.intent import carries_more, dictated
+
+    request = "draft jonas a msg that I'll meet him at the lunch place on thursday, with the address"
+    assert carries_more(request) and not carries_more("email nora that I'm running late")
+    assert dictated(request).body == "I'll meet you at the lunch place on thursday."
+    assert check().needs_first(CallContext.before(SEND, _messages(request))) == ("event",)
+    held = check().expected(CallContext.before(SEND, _messages(request, CLIMB, LUNCH)))
+    told = "I'll meet you at the lunch place on thursday. Lunch with Jonas: at Ramen Ya, Torstrasse 12."
+    assert held["body"] == {"enum": [told]}

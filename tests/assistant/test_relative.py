@@ -51,3 +51,27 @@ def test_the_found_event_is_the_one_that_fits_the_request_best() -> None:
     assert found_event(_conversation("remind me before my meeting",
                                      {**priya, "title": "Team meeting"}, school), BERLIN) is None
     assert found_event(_conversation("remind me before it"), BERLIN) is None
+
+
+def test_a_due_day_a_found_mail_states_is_counted_from_its_date() -> None:
+    """"that power bill email, remind me 2 days before its due": the mail says "due in 14
+    days"; the 135M model cannot count that from the mail's date, the agent can."""
+    from botpsy.assistant.relative import found_due
+
+    bill = {"id": 17, "subject": "Your electricity bill is ready",
+            "date": "2026-12-04T19:12+01:00",
+            "snippet": "Your bill for last month is EUR 64.20, due in 14 days. Pay online."}
+    said = "that power bill email, remind me 2 days before its due"
+    messages = [Message(role="user", content=said),
+                Message(role="tool", name="search_mail", source="tool:search_mail",
+                        content=json.dumps([bill]))]
+    due = found_due(messages, BERLIN)
+    assert due == datetime(2026, 12, 18, 9, 0, tzinfo=BERLIN)
+    assert relative_moment(said, due) == datetime(2026, 12, 16, 9, 0, tzinfo=BERLIN)
+    dated = {**bill, "snippet": "The invoice is due on December 21. Thanks!"}
+    messages[1] = messages[1].model_copy(update={"content": json.dumps([dated])})
+    assert found_due(messages, BERLIN) == datetime(2026, 12, 21, 9, 0, tzinfo=BERLIN)
+    # no mail that shares a word with the request, or none that states a due day
+    assert found_due(messages[:1], BERLIN) is None
+    messages[1] = messages[1].model_copy(update={"content": json.dumps([{**bill, "snippet": "Hi"}])})
+    assert found_due(messages, BERLIN) is None

@@ -258,6 +258,23 @@ def test_a_title_the_request_names_in_quotes_is_the_new_items_title():
     assert TitleCheck()(wrong, messages).narrow == {"title": {"enum": ["for sam"]}}
 
 
+def test_the_text_given_after_a_new_notes_name_is_its_body():
+    """"new note 'xmas cards' -> aunt rosa, the webers next door, mrs klein from the bakery":
+    the 135M model kept one of the three names."""
+    from botpsy.assistant.titlecheck import TitleCheck
+    note = ToolSpec(name="create_note", description="d", parameters={
+        "type": "object", "properties": {"title": {"type": "string"}, "body": {"type": "string"}}})
+
+    def held(request: str) -> dict:
+        return TitleCheck().expected(CallContext.before(note, [Message(role="user", content=request)]))
+    assert held("new note 'xmas cards' -> aunt rosa, the webers next door, mrs klein") == {
+        "title": {"enum": ["xmas cards"]},
+        "body": {"enum": ["aunt rosa, the webers next door, mrs klein"]}}
+    assert held("jot down a note called paint colours: hall warm white, bath blue.") == {
+        "body": {"enum": ["hall warm white, bath blue"]}}
+    assert held("make a note called hamburg with those things") == {}
+
+
 def test_a_reminder_timed_from_an_event_names_no_text_of_its_own():
     from botpsy.assistant.titlecheck import asked_titles
     assert asked_titles("when is the parent teacher thing? set me a reminder an hour before it") == []

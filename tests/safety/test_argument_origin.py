@@ -123,6 +123,17 @@ def test_a_call_is_proven_only_when_every_value_is_the_users_or_their_items_whol
     assert not tracer.proven({"due": "2026-12-08T09:00", "text": "reading list"})  # worked out
 
 
+def test_a_full_stop_after_the_users_own_words_proves_as_they_do():
+    """"reply to the dentist reminder mail: monday 8:30 works, see you then": the reply the
+    agent wrote the words into ends in a full stop, and was sent to a person to confirm."""
+    tracer = _tracer(user="reply to the dentist reminder mail: monday 8:30 works, see you then",
+                     trusted=[])
+    assert tracer.proven({"email_id": 30, "body": "Monday 8:30 works, see you then."},
+                         vouched=[30])
+    assert not tracer.proven({"body": "Monday 8:30 works, see you then. Pay EUR 90."})
+    assert not tracer.proven({"body": "."})
+
+
 def test_the_tracker_proves_a_call_only_when_asked_to():
     messages = [Message(role="user", content="send jamie my reading list"),
                 Message(role="tool", name="search_mail", source="tool:search_mail:c1",

@@ -45,7 +45,7 @@ from botpsy.agent.selection import (
     tool_role,
 )
 from botpsy.extract import ids
-from botpsy.language import DAY_PARTS, RELATIVE_DAYS
+from botpsy.language import DAY_PARTS, NUMBER_WORDS, RELATIVE_DAYS, alternation
 from botpsy.safety.taint import AGENT_SOURCE
 from botpsy.tools import ToolRegistry
 from botpsy.tools.registry import finders_in_words
@@ -61,12 +61,20 @@ _RECIPIENT = re.compile(
     r"\b(?:(?:draft|note|message|mail|email|reply|it|this|that|write)\s+to|let|tell|ask|"
     r"text|ping|message|e-?mail|mail|(?P<giving>send|draft))\s+(?:my\s+|our\s+|(?P<the>the\s+))?"
     r"(?P<who>[A-Za-z][\w'-]*)", re.IGNORECASE)
+# "call the dentist", "ring mum", "phone my landlord": the one to call, whose number it is
+_CALLED = re.compile(r"\b(?:call|ring|phone)\s+(?:up\s+)?(?:my\s+|our\s+|the\s+)?"
+                     r"(?P<who>[A-Za-z][\w'-]*)", re.IGNORECASE)
+# "coffee with nora", "lunch with my sister": whom an item is with
+_WITH = re.compile(r"\bwith\s+(?:my\s+|our\s+)?(?P<who>[A-Za-z][\w'-]*)", re.IGNORECASE)
 _NOT_RECIPIENTS = frozenset({
     "me", "myself", "him", "her", "them", "us", "it", "this", "that", "a", "an", "the", "to",
     "everyone", "somebody", "someone", "know", "back", "out", "off", "up", "over", "on", "in",
     "for", "about", "any", "all", "what", "when", "whether", "if", "how", "email", "mail",
     "message", "note", "draft", "reply", "his", "their", "your", "address", "addresses",
     "number", "inbox", "thread"})
+# what a thing is "with" that is no one: "with everything from the groceries note"
+_NOT_PEOPLE = frozenset({"everything", "everyone", "anything", "nothing", "something", "those",
+                         "these", "both", "each", "details", "address", "number", "time"})
 _PARTICLES = frozenset({"off", "out", "up", "down", "back", "away", "over", "not", "yes", "please"})
 # Words a search should not look for: what the request asks done (the tools' action words)
 # and when (days: a search matches text, and "Friday" is in many emails).
@@ -79,6 +87,8 @@ _NOT_SEARCHED = (STOPWORDS | _PARTICLES | NOT_NAMES | LOOK_VERBS
                  | {"see", "check", "find", "look", "said", "says", "asking", "asked", "emailed",
                     "mailed", "wrote", "wants", "wanted", "sent", "need", "needs", "know", "yet",
                        "want", "got", "open", "time", "rid"}
+                 # where items are kept, not what is in one ("change it in the calendar")
+                 | {"calendar", "agenda", "diary", "inbox", "mailbox", "contacts", "folder"}
                  # which of them and how many: an order or a count, no word of the item
                  | {"newest", "latest", "oldest", "recent", "recently", "most", "many", "much",
                     "unread"}
@@ -358,11 +368,34 @@ def forced_spec(spec: ToolSpec, messages: list[Message]) -> ToolSpec:
     matched against every field, the sender's too, and the model filled the optional
     ``sender`` with words nobody wrote (``"tombecker"``, ``"him"``, ``"not found"``,
     ``"my brother Sam"``), so the search found nothing where the query alone finds the
-    email."""
+    email. A look tool also loses its count (``counts``) unless the request asks for a
+    number of items: the model copied numbers of the request into ``limit`` ("our 1:1":
+    one email, the wrong one; "90 each is fine")."""
     narrowing = forced_narrowing(spec, messages)
     if "query" in narrowing:
         spec = without(spec, free_filters(spec))
+    if not acts_on_items(spec.name) and not COUNT_ASKED.search(user_text(messages)):
+        spec = without(spec, counts(spec))
     return narrowed(spec, {spec.name: narrowing})
+
+
+# "my last 3 emails", "the 5 newest notes", "top two results": a number of items asked for
+_NUMBER = r"(?:\d+|" + alternation(NUMBER_WORDS["en"]) + r")"
+COUNT_ASKED = re.compile(
+    rf"\b(?:last|first|latest|newest|oldest|recent|top)\s+{_NUMBER}\b"
+    rf"|\b{_NUMBER}\s+(?:\w+\s+)?(?:e-?mails?|mails?|messages?|notes?|files?|contacts?|"
+    r"results?|events?|reminders?|items?|entries)\b", re.IGNORECASE)
+
+
+def counts(spec: ToolSpec) -> list[str]:
+    """The optional count of a look tool: an integer ``limit`` the call may leave out (the
+    tool's default applies)."""
+    parameters = spec.parameters or {}
+    schema = (parameters.get("properties") or {}).get("limit")
+    if (not isinstance(schema, dict) or schema.get("type") != "integer"
+            or "limit" in (parameters.get("required") or [])):
+        return []
+    return ["limit"]
 
 
 def free_filters(spec: ToolSpec) -> list[str]:
@@ -403,6 +436,8 @@ def search_terms(said: str, family: str) -> list[str]:
     notes" searches the notes for the list, not for Jamie)."""
     if family == "contact" and (people := contact_words(said)):
         return people
+    if family in ("note", "file") and (named := _named_source(said, family)):
+        return [named]  # "everything from the groceries note": the groceries note
     if family == "note" and (lists := [t for c in commands(said) if (t := list_target(c))]):
         # by its name, without the kind's own words ("the groceries note" is "groceries")
         names = [" ".join(w for w in t.split() if w.lower() not in _LIST_WORDS) for t in lists]
@@ -420,13 +455,37 @@ def search_terms(said: str, family: str) -> list[str]:
     return [t for t in terms if not set(t.lower().split()) & written_to] or terms
 
 
+# "from the groceries note", "from my hamburg packing list file": the item taken from, by name
+_FROM_NAMED = re.compile(r"\bfrom\s+(?:my|the|our)\s+(?P<name>(?:[\w'-]+\s+){1,3}?)"
+                         r"(?P<kind>notes?|files?)\b", re.IGNORECASE)
+
+
+def _named_source(said: str, family: str) -> str | None:
+    """The name of the item of ``family`` a request takes something from ("everything from
+    the groceries note plus candles" -> "groceries"), or None. Why: the quoted name of the
+    new note ("make a new note 'shopping sat' with ...") was searched for instead."""
+    for match in _FROM_NAMED.finditer(said):
+        if match.group("kind").lower().rstrip("s") == family:
+            return match.group("name").strip()
+    return None
+
+
 def contact_words(text: str) -> list[str]:
     """The people a request needs a contact card of: whose address or number it asks for
-    ("Nora's email address" -> "Nora"), then who it writes to (``recipient_words``); when it
-    names neither, the relations it names ("remind me to call my brother, and put his
+    ("Nora's email address" -> "Nora"), then who it writes to (``recipient_words``) or asks
+    to call ("ring the dentist and put their number in the reminder" -> "dentist": not
+    "noon" or "ring", words a forced search of the contacts wrote and found nothing by), else
+    whom an item is with ("coffee with nora this wed 4pm, put her email on the invite");
+    when it names none, the relations it names ("remind me to call my brother, and put his
     number in the reminder" -> "brother": a card's notes say "Brother.")."""
     owners = [m.group("owner") for m in CONTACT_FIELD.finditer(text)]
-    people = list(dict.fromkeys([*owners, *recipient_words(text)]))
+    called, met = (
+        [who for m in pattern.finditer(text) if (who := m.group("who").removesuffix("'s")).lower()
+         not in _NOT_RECIPIENTS | STOPWORDS | _PARTICLES | _NOT_PEOPLE]
+        for pattern in (_CALLED, _WITH))
+    # whom an item is with only when no one is written to or called ("email Dan about lunch
+    # with Jonas" is Dan's card)
+    people = list(dict.fromkeys([*owners, *recipient_words(text), *called] or met))
     return people or list(dict.fromkeys(m.group(1).lower() for m in _MY_RELATION.finditer(text)))
 
 

@@ -222,8 +222,9 @@ class IntentCheck:
         held: dict[str, dict[str, list]] = {}
         meant = dictated(request)
         if meant is not None:
+            # a body that must carry more than the words said is held by what looks that up
             held = {arg: {"enum": [getattr(meant, arg)]} for arg in ("subject", "body")
-                    if arg in properties}
+                    if arg in properties and not (arg == "body" and carries_more(request))}
         said = user_text(messages)
         fitting = self.fitting(messages, said) if recipient_words(request) else set()
         held |= {arg: {"enum": sorted(fitting)} for arg in properties
@@ -397,10 +398,12 @@ class SaidMessage:
     body: str
 
 
-# What a request says a message says: "that ...", "saying ...", "asking if ...".
+# What a request says a message says: "that ...", "saying ...", "asking if ...", a clause of
+# its own ("answer the dentist's mail, say i'll be there monday").
 _SAYS = re.compile(
     r"\b(?P<cue>that|saying|to say|telling (?:him|her|them)|asking (?:(?:him|her|them) )?"
-    r"(?:if|whether|about|to)|asking if|about)\s+(?P<said>[^.!?;]+)", re.IGNORECASE)
+    r"(?:if|whether|about|to)|asking if|about|(?<=, )say|(?<=\band )say)\s+(?P<said>[^.!?;]+)",
+    re.IGNORECASE)
 _SECOND_PERSON = {"him": "you", "them": "you", "his": "your", "their": "your"}
 _TRAILING = frozenset({"to", "the", "a", "an", "at", "on", "for", "of", "with", "and", "in", "my",
                        "your", "is"})
@@ -412,6 +415,10 @@ _AFTER_COLON = re.compile(
     r"^\W*(?:please\s+)?(?:reply|respond|answer|write back|e-?mail|text|message|tell|draft)\b"
     r"[^:]{0,80}?(?<!\d):(?!\d)\s*(?P<said>\S.*)$", re.IGNORECASE)
 _DONT_SEND = re.compile(r",?\s*(?:and\s+)?(?:do not|don't|dont)\s+send.*$", re.IGNORECASE)
+# What the message must carry besides its dictated words, said last ("..., with the address"):
+# the user's to the assistant, which looks it up (``assistant.eventfacts``), not the message's
+CARRIES_MORE = re.compile(r",?\s*\b(?:with|and|plus|incl\w*)\s+the\s+(?:address|location|venue|"
+                          r"time|details)\s*$", re.IGNORECASE)
 _MESSAGE_NOUNS = frozenset({"email", "e-mail", "mail", "message", "msg", "note", "line", "reply",
                             "quick", "short", "text"})
 # A request that passes something on ("send jamie my reading list", "email Dan the p95 in
@@ -435,19 +442,27 @@ def dictated(request: str) -> SaidMessage | None:
             body += "" if body[-1] in ".!?" else "."
             return SaidMessage(subject=" ".join(body.rstrip(".!?").split()[:6]), body=body)
     match = _SAYS.search(request)
-    if match is None or match.group("cue").lower() not in ("that", "saying", "to say"):
+    if match is None or match.group("cue").lower() not in ("that", "saying", "to say", "say"):
         return None
     before = request[:match.start()].lower().split()
-    if any(w in ("the", "a", "an") and nxt not in _MESSAGE_NOUNS
+    if match.group("cue").lower() != "say" and any(w in ("the", "a", "an") and nxt not in _MESSAGE_NOUNS
            for w, nxt in itertools.pairwise(before)):
         return None  # "send Jamie the file that I saved": "that" tells which file
     return said_message(request)
 
 
+def carries_more(request: str) -> bool:
+    """Whether a message the request dictates must also carry what it names last ("draft
+    jonas a msg that I'll meet him at the lunch place on thursday, with the address")."""
+    match = _SAYS.search(request)
+    return match is not None and bool(CARRIES_MORE.search(_DONT_SEND.sub("", match.group("said"))))
+
+
 def _without_send(said: str) -> str:
     """A dictated message without the instruction about sending it ("..., don't send it
-    yet"), which is the user's to the assistant, not the message's."""
-    return _DONT_SEND.sub("", said).strip(" ,")
+    yet") or about what else it carries ("..., with the address"), which are the user's to
+    the assistant, not the message's."""
+    return CARRIES_MORE.sub("", _DONT_SEND.sub("", said).strip(" ,")).strip(" ,")
 
 
 def said_message(request: str) -> SaidMessage | None:

@@ -116,6 +116,7 @@ _QUESTION = re.compile(
     r"any|have|has)\b|\?\s*$",
     re.IGNORECASE,
 )
+_WHO = re.compile(r"\bwho(?:['’]?s|se| is| are)?\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # Clauses end at a sentence's punctuation, a dash between words ("jonas asked about lunch -
 # draft him a yes") or a joining word.
@@ -123,6 +124,10 @@ _CLAUSE_SPLIT = re.compile(r"[.!?;:]+\s|\s[-–—]+\s|\b(?:and|then|but|also)\b
 _FILLER = re.compile(r"^(?:\W|please\b|pls\b|just\b|now\b|(?:can|could|would|will) (?:you|u)\b|"
                      r"(?:you|u) (?:can|could|may)\b)+",
                      re.IGNORECASE)
+# A new item the user says they want, by its kind: "need a to-do to fix the bike light",
+# "I want a reminder for the bins": the kind's tool that adds one, whatever the verb.
+_WANTS_NEW = re.compile(r"^\W*(?:i\s+)?(?:need|want|(?:would|'d)\s+like)\s+(?:a|an|another|"
+                        r"one\s+more)\s+(?:new\s+)?(?P<kind>[\w-]+)", re.IGNORECASE)
 # A clause's verb and its object: "write them a draft", "make me a reply".
 _OBJECT = re.compile(r"^\W*\w+\s+(?:(?:me|him|her|them|us|\w+)\s+)?(?:a|an|the|my)\s+"
                      r"(?P<noun>\w+)", re.IGNORECASE)
@@ -189,8 +194,8 @@ CONTACT_FIELD = re.compile(
     r"(?:['\u2019]s|s)?\s+(?:e-?mail(?:\s+address)?|address|(?:phone\s+|mobile\s+)?number|"
     r"phone|mobile|birthday|contact(?:\s+details)?)\b", re.IGNORECASE)
 # Where a request says the thing it acts with comes from: "from my notes", "in
-# latency_numbers.csv", "my e-ticket email", "Priya emailed ...": that kind is looked up
-# first. The kind's word as the selector reads it (a synonym or a family's name).
+# latency_numbers.csv", "my e-ticket email", "Priya emailed ...", "that power bill email,
+# remind me ...": that kind is looked up first. The kind's word as the selector reads it (a synonym or a family's name).
 # "in my calendar", "into a new note" say where a thing goes, not where it comes from.
 SOURCE = re.compile(
     r"\bfrom\s+(?:my|the|his|her|their|our|that|this)?\s*(?:[\w'-]+\s+){0,3}?"
@@ -199,7 +204,9 @@ SOURCE = re.compile(
     r"|\bin\s+(?:my|the|his|her|their|our|that|this)\s+(?:[\w'-]+\s+){0,3}?"
     r"(?P<held>files?|folder|e-?mails?|mail|inbox)\b"
     r"|\b(?:from|in)\s+(?P<file>[\w-]+\.[a-z0-9]{2,4})\b"
-    r"|\b(?:emailed|mailed|e-mailed)\b|\bwrote\s+(?:me|to me|us)\b|\bcheck\s+(?:his|her|their|my)\s+(?P<mailbox>mail|email|inbox)\b",
+    r"|\b(?:emailed|mailed|e-mailed)\b|\bwrote\s+(?:me|to me|us)\b|\bcheck\s+(?:his|her|their|my)\s+(?P<mailbox>mail|email|inbox)\b"
+    # an item named first, on its own, then what to do with it: "that power bill email, ..."
+    r"|^\W*(?:that|the|this|my)\s+(?:[\w'-]+\s+){0,3}?(?P<lead>e-?mails?|mail|notes?|files?)\s*,",
     re.IGNORECASE)
 # A list the user keeps, named as the thing a request passes on ("send my partner the grocery
 # list", "export my books to read list"), not where something goes ("on my to do list", "add
@@ -239,7 +246,7 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "send": ("send", "email"), "sent": ("email",), "emailed": ("email",), "wrote me": ("email",),
     "train": ("email",), "flight": ("email",), "ticket": ("email",), "tickets": ("email",),
     "booking": ("email",), "reservation": ("email",), "hotel": ("email",),
-    "itinerary": ("email",), "boarding": ("email",), "parcel": ("email",),
+    "itinerary": ("email",), "boarding pass": ("email",), "parcel": ("email",),
     "package": ("email",), "delivery": ("email",), "order": ("email",), "receipt": ("email",),
     "invoice": ("email",), "confirmation": ("email",), "spam": ("email",), "junk": ("email",),
     # calendar
@@ -252,7 +259,7 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(full_names(WEEKDAYS), ("event",)),
     "party": ("event",), "offsite": ("event",), "standup": ("event",), "interview": ("event",),
     "conference": ("event",), "1:1": ("event",), "class": ("event",), "lesson": ("event",),
-    "session": ("event",), "attendee": ("event",),
+    "session": ("event",), "attendee": ("event",), "all day": ("event",),
     "invitee": ("event",), "longer": ("update", "event"), "shorter": ("update", "event"),
     # reminders and to-dos
     "remind": ("reminder",), "todo": ("reminder",), "to-do": ("reminder",),
@@ -293,9 +300,11 @@ DEFAULT_PATTERNS: dict[str, tuple[str, ...]] = {
     r"\blet \w+(?: \w+)? know\b": ("send", "email"),
 }
 # A message given to someone as a clause's object: "drop Sam a line", "shoot Dan an email",
-# "write him a quick note", "fire off a mail to Priya": the clause sends it.
+# "write him a quick note", "fire off a mail to Priya": the clause sends it. A particle
+# after the verb is part of it, no one given the note ("jot down a note", "write up a note").
 MESSAGE_OBJECT = re.compile(
-    r"^\W*\w+(?:\s+(?:off|out))?\s+(?:(?!me\b|myself\b|it\b|them\b|this\b|that\b|a\b|an\b)[\w']+\s+"
+    r"^\W*\w+(?:\s+(?:off|out))?\s+(?:(?!me\b|myself\b|it\b|them\b|this\b|that\b|a\b|an\b|"
+    r"down\b|up\b|in\b|away\b)[\w']+\s+"
     r"(?:a|an)\s+(?:(?:quick|short|little)\s+)?(?:line|note|message|msg|text|e-?mail|mail)\b"
     r"|(?:a|an)\s+(?:(?:quick|short|little)\s+)?(?:e-?mail|mail|message|msg)\s+to\b)", re.IGNORECASE)
 SENDING_VERB = "send"
@@ -305,7 +314,7 @@ SENDING_VERB = "send"
 _MAKING = ("create", "add", "new", "put", "make", "save", "store", "write", "jot", "note down",
            "record", "remember", "set up", "copy", "pop", "stick", "pencil")
 ACTION_WORDS: dict[str, tuple[str, ...]] = {
-    "create": (*_MAKING, "book", "schedule", "block", "plan", "arrange", "organize"),
+    "create": (*_MAKING, "book", "schedule", "block", "plan", "arrange", "organize", "mark"),
     "add": (*_MAKING, "remind", "set"),
     "write": (*_MAKING, "export", "dump"),
     "append": ("add", "put", "include", "extend"),
@@ -359,7 +368,8 @@ def source_families(query: str) -> list[str]:
         if m.group("file"):
             family = "file"
         else:
-            word = (m.group("kind") or m.group("held") or m.group("mailbox") or "email").lower()
+            word = (m.group("kind") or m.group("held") or m.group("mailbox") or m.group("lead")
+                    or "email").lower()
             stem = _stem(word.replace("-", ""))
             family = "file" if word in _FILE_KINDS else FAMILY_ALIASES.get(stem, stem)
         if family not in found:
@@ -424,13 +434,17 @@ def _clause_tools(clause: str, verb: str, families: list[tuple[str, ...]],
                   roles: dict[str, ToolRole]) -> frozenset[str]:
     """The act tools a clause asks for, from its families' tools best first: a verb that
     asks for a draft wants the draft ("draft a reply"); a message given to someone is sent
-    ("drop Sam a line"); the clause's object names a tool's verb ("write them a draft":
+    ("drop Sam a line"); a new item the user wants is added ("need a to-do to ..."); the clause's object names a tool's verb ("write them a draft":
     draft_email), before one its looser verb asks for ("write": create_note); else the
     tools whose action its verb names."""
     tests = [lambda name: (name.split("_")[0] == DRAFTING_VERB
                            and roles[name].named_in(verb, {_stem(verb)}))]
     if MESSAGE_OBJECT.match(clause):
         tests.append(lambda name: name.split("_")[0] == SENDING_VERB)
+    if wanted := _WANTS_NEW.match(clause):
+        kinds = {FAMILY_ALIASES.get(_stem(k), _stem(k))
+                 for k in _word_kinds(wanted.group("kind").lower())}
+        tests.append(lambda name: creates(name) and roles[name].family in kinds)
     noun = _OBJECT.match(clause)
     named = _stem(noun.group("noun")) if noun else None
     tests += [lambda name: not roles[name].look and _stem(name.split("_")[0]) == named,
@@ -926,8 +940,12 @@ class Bm25ToolSelector(ToolSelector):
             return [self._look_tools("contact", shown, roles)]
         # the words' own kinds (no token-shape hints), the one most words name first
         terms = self.query_terms(query, hints=False)
+        # who is in something on a day named asks an event's attendees ("who's in the
+        # roadmap review tomorrow?"), though "who" is a word of the contacts
+        dated = "event" if DAY_WORDS.search(query) and _WHO.search(query) else None
         named = sorted((f for f in families if f.family in terms),
-                       key=lambda f: (terms.count(f.family), f.score), reverse=True)
+                       key=lambda f: (f.family == dated, terms.count(f.family), f.score),
+                       reverse=True)
         return [g for g in (self._look_tools(f.family, shown, roles) for f in named) if g]
 
     def _chosen(self, ranked: list[FamilyScore]) -> list[str]:

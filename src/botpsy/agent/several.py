@@ -114,3 +114,31 @@ def next_item(action: str, request: str, messages: list[Message], done: set[int]
         if item is not None and item.id not in done:
             return item.id
     return None
+
+
+# A clause that names an item holds this many words of its own at least ("todo", "oh" name none)
+_ITEM_WORDS = 2
+
+
+def item_clauses(action: str, request: str) -> list[str]:
+    """The clauses of a request that asks for several new items of ``action``'s kind
+    (``times_asked``) that each name one ("todo: new batteries for the smoke alarm. oh and
+    remind me wed 7am to take the bins out": the batteries, then the bins); empty when it
+    asks for one."""
+    if times_asked(action, request) < 2:
+        return []
+    return [c for c in commands(request) if len(words(c)) >= _ITEM_WORDS]
+
+
+def own_clause(action: str, request: str, text: str) -> str | None:
+    """Of several new items a request asks for (``item_clauses``), the clause the item
+    written as ``text`` comes from: the one that shares the most words with it, alone;
+    None when the request asks for one item or no clause fits alone. Why: what one clause
+    says of its item (a day, a time) is not the others' ("todo: A. oh and remind me wed
+    7am to B": A has no day)."""
+    clauses = item_clauses(action, request)
+    wanted = words(text)
+    scores = sorted(((len(words(c) & wanted), c) for c in clauses), reverse=True)
+    if not scores or scores[0][0] == 0 or (len(scores) > 1 and scores[1][0] == scores[0][0]):
+        return None
+    return scores[0][1]

@@ -69,17 +69,37 @@ def carried_family(request: str) -> str | None:
     return families[0] if families and not _value_in_file(request) else None
 
 
+# "whats on the packing list for hamburg? make a note called hamburg with those things +
+# umbrella": a question about what a list holds, then an item made "with those things"
+_ASKS_LIST = re.compile(r"\bwhat(?:'s|\u2019s|s| is| are)?\s+(?:on|in)\s+(?:my|the|our)\s+"
+                        r"(?:[\w'-]+\s+){0,3}?(?:list|note|file)\b[^?]*\?", re.IGNORECASE)
+_REFERS_BACK = re.compile(r"\bwith\s+(?:all\s+)?(?:those|these|them|that|it)\b"
+                          r"|\b(?:those|these)\s+(?:things|items)\b", re.IGNORECASE)
+
+
+def carried_families(request: str) -> tuple[str, ...]:
+    """The kinds whose item's whole text the request passes on: its source
+    (``carried_family``), else, where it asks what a list holds and then makes something
+    "with those things", both kinds a list may be kept as (the question's lookup found it)."""
+    family = carried_family(request)
+    if family is not None:
+        return (family,)
+    if _ASKS_LIST.search(request) and _REFERS_BACK.search(request[_ASKS_LIST.search(request).end():]):
+        return tuple(_KEYS)
+    return ()
+
+
 def carried(context: CallContext) -> Carried | None:
     """The note or file whose text the latest request asks to carry, once a search of its
     kind showed it (None before, or when no item shown shares a word with the request)."""
     request = context.request
-    family = carried_family(request)
-    if family is None or asked_cells(context) is not None:
+    families = carried_families(request)
+    if not families or asked_cells(context) is not None:
         return None  # a value inside the file, not its whole text
     wanted = words(request)
     best: tuple[int, Carried] | None = None
     for kind, obj in context.objects:
-        found = _item(kind, obj) if kind == family else None
+        found = _item(kind, obj) if kind in families else None
         if found is None:
             continue
         score = len(words(found.title.replace("_", " ")) & wanted)

@@ -32,15 +32,18 @@ from collections.abc import Callable, Collection
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from dateutil.relativedelta import relativedelta
+
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
 from botpsy.agent.intent import latest_request
 from botpsy.agent.rules import CallContext, ContextCheck
-from botpsy.agent.selection import creates
+from botpsy.agent.selection import creates, name_family
+from botpsy.agent.several import item_clauses, own_clause
 from botpsy.assistant.errors import ToolInputError
-from botpsy.assistant.relative import found_event, mentions_moment, relative_moment
+from botpsy.assistant.relative import found_due, found_event, mentions_moment, relative_moment
 from botpsy.assistant.timeutil import ParsedTime, parse_end, parse_when
-from botpsy.extract import TimeRange, day_phrases, is_clock_time, time_ranges
+from botpsy.extract import MONTH, TimeRange, day_phrases, is_clock_time, time_ranges
 from botpsy.extract import times as found_times
 from botpsy.types import Message, ToolCall
 
@@ -54,6 +57,9 @@ _PAST = re.compile(r"\b(?:last|ago|yesterday|previous|past|earlier|did|was|were|
                    r"missed|overdue)\b", re.IGNORECASE)
 MAX_OVERNIGHT = timedelta(hours=12)
 _CLOCK = "([01][0-9]|2[0-3]):[0-5][0-9]"
+_YEAR = re.compile(r"\b\d{4}\b")
+ALL_DAY = re.compile(r"\b(?:all|whole)[\s-]day\b", re.IGNORECASE)
+_MONTH_NAMED = re.compile(rf"\b(?:{MONTH})\b", re.IGNORECASE)  # "jan 12", not "23rd" alone
 
 
 class DayCheck(ContextCheck):
@@ -81,21 +87,65 @@ class DayCheck(ContextCheck):
         if not undated and not any(isinstance(call.arguments.get(a), str)
                                    for a in (*DAY_ARGUMENTS, "end")):
             return None
-        said = context.said
+        said, request = context.said, context.request
+        clause = self._own_clause(call, request)
+        if clause is not None:  # one of several new items: its own clause says when
+            said = request = clause
         named = self.named_days(said)
         if not named:
-            return self._undated_at_times(undated, messages) or self._past_range(call, messages)
+            return (self._unasked_due(call, clause) or self._undated_at_times(undated, request)
+                    or self._past_range(call, messages))
         unreadable = {arg: None for arg in (*DAY_ARGUMENTS, "end")
                       if not self._readable(call.arguments.get(arg))}
         acts = acts_on_items(call.name)
         times = named_times(said)
-        wrong = {**self._untimed(call, named, start_times(context.request)),
+        wrong = {**self._untimed(call, named, start_times(request)),
                  **(self._off_days if acts else self._missed_days)(call.arguments, named),
                  **unreadable, **({undated: None} if undated else {})}
         if not wrong:
             return None if acts else self._cut_range(call.arguments, named, times, messages)
         # a lookup looks at whole days: its retry writes them, with a time or not
         return self._refusal(call.arguments, wrong, named, times if acts else None)
+
+    @staticmethod
+    def _own_clause(call: ToolCall, request: str) -> str | None:
+        """The clause of the new item a call adds, when the request asks for several
+        (``several.own_clause``, by the item's text or title)."""
+        if not creates(call.name):
+            return None
+        text = next((v for arg in ("text", "title")
+                     if isinstance(v := call.arguments.get(arg), str) and v.strip()), None)
+        return own_clause(call.name, request, text) if text else None
+
+    def _unasked_due(self, call: ToolCall, clause: str | None) -> Refusal | None:
+        """A due given to one of several new items whose own clause names no day, time or
+        moment ("todo: new batteries for the smoke alarm. oh and remind me wed 7am to take
+        the bins out": the batteries have none): refused, its retry held to no due. Why: the
+        135M model gave both reminders the bins' Wednesday 7am."""
+        if (clause is None or not isinstance(call.arguments.get("due"), str)
+                or named_times(clause) or mentions_moment(clause)):
+            return None
+        return Refusal(f"due {call.arguments['due']!r}: the request names no day or time for "
+                       "this item (another item's is not its own); leave the due out",
+                       {"due": {"type": "null"}})
+
+    def _pending_clause(self, context: CallContext) -> tuple[str | None, bool]:
+        """Before a call that adds one of several new items a request asks for: the one
+        clause of those whose item no shown item of the kind has yet, and whether the
+        clauses left say different days or times (then none is held before the call: which
+        item it makes is the model's choice, and the call is judged by its own clause)."""
+        spec = context.tool
+        clauses = item_clauses(spec.name, context.request)
+        if not clauses:
+            return None, False
+        family = name_family(spec.name)
+        made = {own_clause(spec.name, context.request, item.label)
+                for item in context.shown if item.family == family and item.label}
+        pending = [c for c in clauses if c not in made]
+        if len(pending) == 1:
+            return pending[0], False
+        whens = {(frozenset(self.named_days(c)), frozenset(named_times(c))) for c in pending}
+        return None, len(whens) > 1
 
     def expected(self, context: CallContext) -> dict[str, dict[str, str]]:
         """What a call of ``spec`` must write for this check to pass, before it is made:
@@ -114,13 +164,23 @@ class DayCheck(ContextCheck):
         if moment is not None:
             return {arg: {"enum": [f"{moment:%Y-%m-%dT%H:%M}"]}
                     for arg in ("start", "due") if arg in properties}
-        named = self.named_days(context.said)
-        request = context.request
+        said, request = context.said, context.request
+        clause, differ = self._pending_clause(context)
+        if differ:
+            return {}
+        if clause is not None:
+            said = request = clause
+            if not self.named_days(clause) and not named_times(clause):
+                # its own clause names no time: another item's is not its own
+                return {"due": {"type": "null"}} if "due" in properties else {}
+        named = self.named_days(said)
         if not named:
             coming = self.coming_times(request)
             return {arg: {"enum": coming} for arg in ("start", "due")
                     if arg in properties and coming}
         times, starts, span = named_times(request), start_times(request), one_span(request)
+        if ALL_DAY.search(request) and not times:
+            return self._whole_days(named, properties)
         held: dict[str, dict[str, str]] = {}
         for arg in ("start", "due"):
             if arg in properties:
@@ -131,6 +191,19 @@ class DayCheck(ContextCheck):
             ends = ({f"{span.end:%H:%M}"} if span is not None
                     else times if len(times) >= 2 else set())
             held["end"] = {"pattern": day_pattern(overnight, bare_time=True, times=ends)}
+        return held
+
+    @staticmethod
+    def _whole_days(named: set[date], properties: Collection[str]) -> dict[str, dict[str, str]]:
+        """A new item the request says lasts all day: its start a named day and its end
+        that day or the next, with no time of day (the calendar makes such an event an
+        all-day one). Why: "mark dec 24 to 26 as xmas at mums, all day" was booked from
+        14:00 to 16:00."""
+        held = {arg: {"pattern": day_pattern(named, whole=True)} for arg in ("start", "due")
+                if arg in properties}
+        if "end" in properties and "start" in held:
+            held["end"] = {"pattern": day_pattern(
+                named | {day + timedelta(days=1) for day in named}, whole=True)}
         return held
 
     def _expected_range(self, properties: Collection[str], messages: list[Message]
@@ -176,10 +249,10 @@ class DayCheck(ContextCheck):
                 moments.append(f"{moment.value:%Y-%m-%dT%H:%M}")
         return moments
 
-    def _undated_at_times(self, undated: str | None, messages: list[Message]) -> Refusal | None:
+    def _undated_at_times(self, undated: str | None, request: str) -> Refusal | None:
         """A new item given no day or time, for a request that names a time of day but no
         day ("at 8 remind me to ..."): refused, its retry held to that time's next showing."""
-        coming = self.coming_times(latest_request(messages)) if undated else []
+        coming = self.coming_times(request) if undated else []
         if not coming:
             return None
         return Refusal(f"the call gives no {undated}, and the request names a time "
@@ -232,14 +305,20 @@ class DayCheck(ContextCheck):
         spec, messages = context.tool, context.messages
         if not creates(spec.name) or not mentions_moment(context.request):
             return ()
-        return () if found_event(messages, self._tz()) is not None else ("event",)
+        found = found_event(messages, self._tz()) or found_due(messages, self._tz())
+        return () if found is not None else ("event",)
 
     def relative(self, messages: list[Message]) -> datetime | None:
         """The moment the latest request fixes relative to the event a lookup found ("an
-        hour before it", "the evening before at 8pm"; ``assistant.relative``), or None."""
+        hour before it", "the evening before at 8pm"; ``assistant.relative``), or to the day
+        a found item says a thing is due ("2 days before its due": ``found_due``), or None."""
         request = latest_request(messages)
         event = found_event(messages, self._tz())
-        return relative_moment(request, event.start) if event is not None else None
+        if event is not None:
+            return relative_moment(request, event.start)
+        # no event: the day a found item says a thing is due ("2 days before its due")
+        due = found_due(messages, self._tz())
+        return relative_moment(request, due) if due is not None else None
 
     def _relative_refusal(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
         """A new item's start or due that is not the moment the request fixes relative to
@@ -340,10 +419,13 @@ class DayCheck(ContextCheck):
         if _AFTER_TOMORROW.search(text):  # "tomorrow" in it is not the day meant
             days.add((self._now().astimezone(self._tz()) + timedelta(days=2)).date())
             text = _AFTER_TOMORROW.sub(" ", text)
+        today = self._now().astimezone(self._tz()).date()
+        past = bool(_PAST.search(text))
         for phrase in day_phrases(text):
             parsed = self.parse(phrase.text)
             if parsed is not None:
-                days.add(parsed.value.date())
+                days.add(parsed.value.date() if past else coming(phrase.text, parsed.value.date(),
+                                                                today))
         return days
 
     def parse(self, value: object) -> ParsedTime | None:
@@ -411,6 +493,17 @@ class DayCheck(ContextCheck):
             pattern = day_pattern(named, bare_time=end, timed=timed, times=allowed)
             narrow[arg] = {"pattern": pattern}
         return Refusal(reason, narrow)
+
+
+def coming(phrase: str, day: date, today: date) -> date:
+    """The day a date said without its year (or month) means in a request about what is
+    to come: its next showing ("jan 12" in December is next January's, "on the 3rd" after
+    the 3rd next month's), not the one gone by, as the tools read it. Why: "dentist
+    cleaning jan 12 at 10:15, stick it in the calendar" was held to a day of this year,
+    eleven months past."""
+    if day >= today or _YEAR.search(phrase) or not any(c.isdigit() for c in phrase):
+        return day
+    return day + (relativedelta(years=1) if _MONTH_NAMED.search(phrase) else relativedelta(months=1))
 
 
 def _days(first: date, last: date) -> set[date]:

@@ -13,7 +13,8 @@ holds them, refusing a call that left one out. What a held or refused call may w
 sentence that tells them ("Bouldering with Nora: Sat 12 Dec at 10:00, at Boulderhalle
 Nord."): held to the facts alone by a pattern, the model filled the space around them with
 the refusal's own words. A message the request dictates in its own words is left to the
-intent check, which holds it to them.
+intent check, which holds it to them, unless it asks for the facts besides ("..., with the
+address": its words, then the sentence).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import best_fitting, words
-from botpsy.agent.intent import MESSAGE_TOOLS, dictated
+from botpsy.agent.intent import MESSAGE_TOOLS, carries_more, dictated
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.includecheck import text_argument
@@ -54,7 +55,12 @@ class Told:
 
 def _telling(told: Told, request: str) -> dict[str, Any]:
     """What the text may be: the sentence alone, or, where the request has more for the
-    message to say ("... and ask if i should bring dessert"), the sentence and then that."""
+    message to say ("... and ask if i should bring dessert"), the sentence and then that;
+    where it dictates the message and asks it to carry the facts too ("... that I'll meet
+    him at the lunch place on thursday, with the address"), its words and then the sentence."""
+    meant = dictated(request)
+    if meant is not None:
+        return {"enum": [f"{meant.body} {told.sentence}"]}
     if _MORE.search(request):
         return {"pattern": "^" + pattern_literal(told.sentence) + r'[^"\\]{0,160}$'}
     return {"enum": [told.sentence]}
@@ -112,9 +118,11 @@ class EventFactsCheck(ContextCheck):
     def _asks(spec: ToolSpec, request: str) -> bool:
         """Whether a message is asked to tell an event's facts. Only a message: "Where is
         Thursday's offsite? Remind me at 9 to leave for it" asks the answer where, not the
-        reminder."""
+        reminder; one the request dictates only when it asks for them besides its words
+        (``intent.carries_more``: "..., with the address")."""
         return (spec.name in MESSAGE_TOOLS and text_argument(spec) is not None
-                and bool(asked_facts(request)) and dictated(request) is None)
+                and bool(asked_facts(request))
+                and (dictated(request) is None or carries_more(request)))
 
     def _told(self, context: CallContext) -> Told | None:
         """The asked fields of the one event the request names ("10:00", "Boulderhalle

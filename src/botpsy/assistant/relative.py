@@ -20,7 +20,9 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from botpsy.agent.grounding import result_objects, user_text, words
-from botpsy.extract import at_times, offsets
+from botpsy.assistant.errors import ToolInputError
+from botpsy.assistant.timeutil import parse_when
+from botpsy.extract import at_times, day_phrases, offsets
 from botpsy.language import DAY_PARTS, alternation
 from botpsy.types import Message
 
@@ -88,6 +90,51 @@ def found_event(messages: list[Message], tz: ZoneInfo) -> FoundEvent | None:
     if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
         return None
     return ranked[0][1]
+
+
+# "due in 14 days", "due on 18 December", "due by Friday": the day an item says a thing is due
+_DUE = re.compile(r"\bdue\s+(?:(?:on|by)\s+)?(?P<when>in\s+\d+\s+(?:days?|weeks?)\b|[^.,;!?\n]{3,40})",
+                  re.IGNORECASE)
+_TEXT_FIELDS = ("body", "snippet", "text", "content")
+
+
+def found_due(messages: list[Message], tz: ZoneInfo) -> datetime | None:
+    """The day a shown item says something is due ("Your bill ... is EUR 64.20, due in 14
+    days", counted from the mail's date), for the one such item whose words share the most
+    with the user's, at 09:00 when it gives no time; None when none or several tie. What
+    "remind me 2 days before its due" counts from when the lookup found a mail, not an
+    event: the 135M model cannot add 14 days to a mail's date."""
+    wanted = words(user_text(messages))
+    ranked: dict[int, tuple[int, datetime]] = {}
+    for _, obj in result_objects(messages):
+        due = _stated_due(obj, tz)
+        text = " ".join(str(v) for v in obj.values() if isinstance(v, str))
+        if due is not None and (score := len(words(text) & wanted)):
+            ranked[obj["id"]] = (score, due)
+    best = sorted(ranked.values(), key=lambda pair: -pair[0])
+    if not best or (len(best) > 1 and best[1][0] == best[0][0]):
+        return None
+    return best[0][1]
+
+
+def _stated_due(obj: dict, tz: ZoneInfo) -> datetime | None:
+    """The due day an item's text states, read as of the item's own date (a mail's)."""
+    anchor = moment(obj.get("date"), tz)
+    for field in _TEXT_FIELDS:
+        text = obj.get(field)
+        match = _DUE.search(text) if isinstance(text, str) else None
+        if match is None or anchor is None:
+            continue
+        when = match.group("when").strip()
+        for phrase in [when, *(p.text for p in day_phrases(when))]:
+            try:
+                parsed = parse_when(phrase, tz=tz, now=anchor)
+            except ToolInputError:
+                continue
+            due = parsed.value
+            return due.replace(hour=9, minute=0, second=0, microsecond=0) if (
+                parsed.date_only or phrase.lower().startswith("in ")) else due
+    return None
 
 
 def moment(value: object, tz: ZoneInfo) -> datetime | None:

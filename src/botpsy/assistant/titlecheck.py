@@ -45,7 +45,7 @@ from botpsy.agent.selection import (
     name_family,
 )
 from botpsy.assistant.daycheck import named_times
-from botpsy.extract import WHEN, WHEN_NAME, WHEN_WORDS, is_quoted, titles, when_tail
+from botpsy.extract import WHEN, WHEN_NAME, WHEN_WORDS, given_text, is_quoted, titles, when_tail
 from botpsy.types import ToolCall
 
 TITLE_ARGUMENTS = ("title", "text")
@@ -155,8 +155,14 @@ class TitleCheck(ContextCheck):
         if not creates(spec.name):
             return {}
         title = named_title(context.request)
+        # the text the request gives after the item's name ("new note 'xmas cards' -> aunt
+        # rosa, the webers next door"): the 135M model kept one of its three names
+        given = given_text(context.request) if "body" in properties else None
+        body = {"body": {"enum": [given]}} if given else {}
         if title is not None and "title" in properties:
-            return {"title": {"enum": [title]}}
+            return {"title": {"enum": [title]}, **body}
+        if body:
+            return body
         arg = next((a for a in TITLE_ARGUMENTS if a in properties), None)
         left = _not_made_yet(context, asked_titles(context.request))
         return {arg: {"enum": left}} if arg is not None and left else {}

@@ -231,7 +231,10 @@ class OriginTracer:
             return (any(own_id.search(t) for t in self._trusted)
                     or any(matcher(str(raw))(t) for t in self._user))
         text = str(raw).strip()
-        forms = {_fold(text), _fold(json.dumps(text)[1:-1])}
+        # a full stop closing the user's own words chooses nothing ("Monday 8:30 works, see
+        # you then." from "...: monday 8:30 works, see you then"), a stranger's words neither
+        bare = text.rstrip(".!").rstrip() or text
+        forms = {_fold(text), _fold(json.dumps(text)[1:-1]), _fold(bare)}
         return any(_contains(t, form) for form in forms for t in (*self._user, *self._trusted))
 
     def trace(self, arguments: dict[str, Any]) -> list[ArgumentTrace]:
