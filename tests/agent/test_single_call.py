@@ -437,3 +437,34 @@ def test_the_retry_prefers_a_finder_the_turn_has_not_called():
     assert [s.call.name for s in result.steps][:2] == ["list_people", "send_notice"]
     retry = agent.model.backend.grammars[2] or ""
     assert "search_people" in retry and "list_people" not in retry
+
+
+def test_a_forced_call_cut_off_by_the_token_limit_is_forced_again_with_its_text_bounded():
+    """A weak model's looping text argument ran into the token limit inside the call: the
+    turn was lost, and the retry copied the loop back. Now the cut-off text leaves the
+    conversation and the call is forced again with its free text held to what fits."""
+    world = World()
+    looping = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "' + "Oslo, " * 60
+    agent = _agent([looping, call_text("get_weather", city="Oslo")], world)
+    result = agent.run("What's the weather in Oslo?")
+    backend = agent.model.backend
+    assert result.stopped_reason is StopReason.answered
+    assert result.final_text == "Oslo: 12 C, light rain."
+    assert "Oslo, Oslo, Oslo" not in backend.prompts[1]  # the loop is not shown back
+    assert backend.grammars[1] is not None and "get_weather" in backend.grammars[1]
+    assert "(char (char" in backend.grammars[1] and "(char (char" not in backend.grammars[0]
+
+
+def test_bounded_holds_only_free_text():
+    from botpsy.agent.checks import bounded
+    from botpsy.types import ToolSpec
+
+    spec = ToolSpec(name="add_reminder", description="Add.", parameters={
+        "type": "object", "properties": {
+            "text": {"type": "string"}, "due": {"type": ["string", "null"]},
+            "list": {"type": "string", "enum": ["a", "b"]}, "n": {"type": "integer"}}})
+    held = bounded(spec, 600).parameters
+    assert held["properties"]["text"]["maxLength"] == 300
+    assert held["properties"]["due"]["maxLength"] == 300
+    assert "maxLength" not in held["properties"]["list"] and "maxLength" not in held["properties"]["n"]
+    assert bounded(bounded(spec, 600), 60).parameters == held  # a bound already set stays

@@ -176,6 +176,25 @@ def narrowed(spec: ToolSpec, narrowing: Narrowing) -> ToolSpec:
     return spec.model_copy(update={"parameters": parameters})
 
 
+def bounded(spec: ToolSpec, budget_chars: int) -> ToolSpec:
+    """``spec`` with every free text argument (a string with no enum, pattern or
+    ``maxLength``) held to a share of ``budget_chars``. Why: a forced call whose text
+    argument loops ("Thank you for your patience. I'll be here ...") runs into the token
+    limit inside the call, and the turn is lost; held to a length the grammar closes the
+    value and the call, and the checks then judge what it says."""
+    properties = (spec.parameters or {}).get("properties") or {}
+    free = [arg for arg, schema in properties.items() if isinstance(schema, dict)
+            and _non_null(schema).get("type") == "string"
+            and not {"enum", "pattern", "maxLength", "const"} & schema.keys()]
+    if not free:
+        return spec
+    parameters = copy.deepcopy(spec.parameters)
+    share = max(budget_chars // len(free), 16)
+    for arg in free:
+        parameters["properties"][arg]["maxLength"] = share
+    return spec.model_copy(update={"parameters": parameters})
+
+
 def determined_arguments(spec: ToolSpec) -> dict[str, Any] | None:
     """The one argument object a forced call of ``spec`` can be, or None when its schema
     leaves any choice: every property required and held to a single value (a refusal's

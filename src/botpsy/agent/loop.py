@@ -36,6 +36,7 @@ from botpsy.agent.checks import (
     Narrowing,
     Prerequisite,
     Reading,
+    bounded,
     determined_arguments,
     narrowed,
     remember,
@@ -90,6 +91,7 @@ from botpsy.types import (
     GenerationParams,
     Message,
     ParseError,
+    ParseErrorKind,
     ToolCall,
     ToolSpec,
     Usage,
@@ -113,6 +115,7 @@ class _Turn:
     answer_from: list[frozenset[str]] = field(default_factory=list)  # Selection.answer_from
     widen: frozenset[str] = frozenset()  # Selection.widen
     forced: list[ToolSpec] | None = None  # single_call mode: the next round must call one of these
+    held: list[ToolSpec] | None = None  # the tools the latest generation's grammar held it to
     # single_call mode: the tools whose failed calls had their one retry
     retried: set[str] = field(default_factory=set)
     # the third-party tool specs the turn's prompts showed: untrusted text (ToolSpec.source)
@@ -441,6 +444,7 @@ class Agent:
                 return Completion(tool_calls=[call], finish_reason="tool_calls",
                                   model=self.model.name)
         turn.shown.update((spec.name, spec) for spec in tools if spec.source)
+        turn.held = (held or tools) if choice == "required" else None
         if choice is not None:
             # one call: a weak model forced to call tends to pad with unrelated extra calls
             params = params.model_copy(update={"tool_choice": choice, "grammar_tools": held,
@@ -465,6 +469,11 @@ class Agent:
         if not errors or turn.rounds >= self.max_rounds:
             return False
         first = errors[0]
+        if first.kind is ParseErrorKind.truncated and turn.held:
+            # a forced call cut off by the token limit: forced again, its free text held
+            # to what fits, and without the cut-off text the model would copy back
+            turn.forced = [bounded(spec, self.params.max_tokens) for spec in turn.held]
+            turn.messages.pop()
         turn.messages.append(Message(
             role="user", source=f"{AGENT_SOURCE}parse_error",
             content=f"(botpsy) Your tool call could not be read ({first.kind.value}: "
