@@ -84,7 +84,8 @@ def carried_families(request: str) -> tuple[str, ...]:
     family = carried_family(request)
     if family is not None:
         return (family,)
-    if _ASKS_LIST.search(request) and _REFERS_BACK.search(request[_ASKS_LIST.search(request).end():]):
+    asks = _ASKS_LIST.search(request)
+    if asks and _REFERS_BACK.search(request[asks.end():]):
         return tuple(_KEYS)
     return ()
 

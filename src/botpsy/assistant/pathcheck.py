@@ -79,7 +79,6 @@ class PathCheck(ContextCheck):
             return Refusal(f"path {written!r} is not where the request puts the file: {placed}",
                            {"path": {"enum": [placed]}})
         allowed = _allowed(context, spec) if spec is not None else []
-        written = call.arguments.get("path")
         if not allowed or (isinstance(written, str)
                            and posixpath.basename(written.strip("/")) in _names(allowed)):
             return None  # the file's own name, in whatever folder the tool finds it
