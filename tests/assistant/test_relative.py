@@ -21,6 +21,11 @@ START = datetime(2026, 12, 9, 10, 0, tzinfo=BERLIN)
     ("half an hour before my appointment", datetime(2026, 12, 9, 9, 30)),
     ("add a reminder the evening before at 8pm", datetime(2026, 12, 8, 20, 0)),
     ("the day before at 7:30", datetime(2026, 12, 8, 7, 30)),
+    # an hour said without am or pm is in the half of the day its part names
+    ("remind me the evening before at 7 to wrap it", datetime(2026, 12, 8, 19, 0)),
+    ("the afternoon before at 3:30", datetime(2026, 12, 8, 15, 30)),
+    ("the morning before at 7", datetime(2026, 12, 8, 7, 0)),
+    ("the evening before at 7am", datetime(2026, 12, 8, 7, 0)),
     ("the night before", datetime(2026, 12, 8, 20, 0)),
     ("2 days before", datetime(2026, 12, 7, 10, 0)),
     ("follow up 2 hours after it", datetime(2026, 12, 9, 12, 0)),

@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 from botpsy.agent.grounding import result_objects, user_text, words
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.timeutil import parse_when
-from botpsy.extract import at_times, day_phrases, offsets
+from botpsy.extract import Found, at_times, day_phrases, offsets
 from botpsy.language import DAY_PARTS, alternation
 from botpsy.types import Message
 
@@ -57,7 +57,7 @@ def relative_moment(text: str, start: datetime) -> datetime | None:
         return None
     part = (day.group("part") or day.group("same")).lower()
     moment = start if day.group("same") else start - timedelta(days=1)
-    clock = _clock(text[day.end():]) or _clock(text) or _PART_TIMES[part]
+    clock = _in_part(_clock_found(text[day.end():]) or _clock_found(text), part)
     return moment.replace(hour=clock.hour, minute=clock.minute, second=0, microsecond=0)
 
 
@@ -148,7 +148,23 @@ def moment(value: object, tz: ZoneInfo) -> datetime | None:
     return moment.astimezone(tz) if moment.tzinfo else moment.replace(tzinfo=tz)
 
 
-def _clock(text: str) -> time | None:
+def _clock_found(text: str) -> Found[time] | None:
     """The first clock time after "at" in ``text`` (``extract.at_times``), or None."""
     found = at_times(text)
-    return found[0].value if found else None
+    return found[0] if found else None
+
+
+_HALF_DAY = re.compile(r"(?:am|pm)\s*$", re.IGNORECASE)
+
+
+def _in_part(found: Found[time] | None, part: str) -> time:
+    """The time of day a part of the day and its clock time say together: the clock as
+    written when it says am or pm, or its hour in the part's half of the day ("the evening
+    before at 7": 19:00, as a person means it; "the morning before at 7": 07:00); the
+    part's own time when no clock is given."""
+    if found is None:
+        return _PART_TIMES[part]
+    clock = found.value
+    if _HALF_DAY.search(found.text) or not 1 <= clock.hour <= 11:
+        return clock
+    return clock.replace(hour=clock.hour + 12) if _PART_TIMES[part].hour >= 12 else clock
