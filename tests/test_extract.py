@@ -103,7 +103,9 @@ def test_a_length_is_no_offset() -> None:
      ("block thursday 2-4pm", [time(14), time(16)]), ("2 to 4pm", [time(14), time(16)]),
      ("11-1pm lunch", [time(11), time(13)]), ("14-16h", [time(14), time(16)]),
      ("from 9 to 5", [time(9), time(17)]), ("9:30-11am", [time(9, 30), time(11)]),
-     ("from 2 to 4 people", []), ("2-4 hours", []), ("on 2025-03-04", [])],
+     ("from 2 to 4 people", []), ("2-4 hours", []), ("on 2025-03-04", []),
+     # a bare span is the clock's beside a day, and nothing without one
+     ("block tue the 15th 9-11 for deep work", [time(9), time(11)]), ("items 2-4", [])],
 )
 def test_the_times_a_text_names(text: str, clocks: list[time]) -> None:
     found = times(text)
@@ -229,6 +231,8 @@ def test_titles_are_the_quoted_names_of_items_made_and_nothing_else_quoted():
     assert [f.value for f in titles("new note 'xmas cards' -> aunt rosa")] == ["xmas cards"]
     assert [f.value for f in titles("an event titled \u201cOffsite\u201d")] == ["Offsite"]
     assert titles("add 'call the bank' to todo.md") == []
+    assert [f.value for f in titles("stick it in a new note called Climbing")] == ["Climbing"]
+    assert titles("make a note called hamburg with those things") == []
     assert is_quoted("Monday", "a note titled 'monday' please")
     assert not is_quoted("Monday", "a note for monday")
 

@@ -32,6 +32,7 @@ from botpsy.language import (
     NUMBER_WORDS,
     ONE_ARTICLES,
     RELATIVE_DAYS,
+    ROUGH_WHEN,
     UNIT_MINUTES,
     WEEKDAYS,
     alternation,
@@ -219,11 +220,15 @@ PART_REACH = 30  # characters around a bare hour where a part of the day speaks 
 
 def time_ranges(text: str) -> list[Found[TimeRange]]:
     """The clock spans a text names as one phrase ("2-4pm": 14:00 to 16:00, "11-1pm":
-    11:00 to 13:00, "14-16h", "from 9 to 5": 09:00 to 17:00), in text order."""
+    11:00 to 13:00, "14-16h", "from 9 to 5": 09:00 to 17:00; "9-11" beside a day: 09:00 to
+    11:00), in text order."""
     found = []
+    dated = bool(TIME_RANGE.search(text)) and bool(day_phrases(text))
     for match in TIME_RANGE.finditer(text):
         led, h1, m1, half1, h2, m2, half2, h24 = match.groups()
-        if not (half2 or h24 or led or m2):
+        # a bare "9-11" is a span of the clock beside a day ("block tue 9-11"), else it may
+        # be anything ("items 2-4")
+        if not (half2 or h24 or led or m2 or dated):
             continue
         end = _range_end(int(h2), int(m2 or 0), half2, bool(h24), text, match.span())
         start = _range_start(int(h1), int(m1 or 0), half1, half2, bool(h24), end)
@@ -438,6 +443,27 @@ def _length(match: re.Match[str]) -> timedelta | None:
     return timedelta(minutes=minutes) if minutes > 0 else None
 
 
+# A moment counted from now: "in 2 hours", "in half an hour", "in 20 min", "3 days from now".
+_FROM_NOW_PHRASE = re.compile(
+    rf"\bin\s+(?P<n>\d{{1,3}}|half\s+an?|{_COUNT_WORDS})\s*(?P<unit>{alternation(unit_words('en'))})\b"
+    rf"|\b(?P<n2>\d{{1,3}}|half\s+an?|{_COUNT_WORDS})\s*(?P<unit2>{alternation(unit_words('en'))})"
+    r"\s+from\s+now\b", re.IGNORECASE)
+
+
+def ahead_of_now(text: str) -> list[Found[timedelta]]:
+    """The moments a text counts from now, as lengths: "remind me in 2 hours" is two hours
+    ahead, "in half an hour" thirty minutes."""
+    found = []
+    for match in _FROM_NOW_PHRASE.finditer(text):
+        amount = (match.group("n") or match.group("n2")).lower()
+        unit = match.group("unit") or match.group("unit2")
+        count = (0.5 if amount.startswith("half") else
+                 float(amount) if amount.isdigit() else _COUNTS[amount])
+        ahead = timedelta(minutes=count * UNIT_MINUTES[unit_of(unit)])
+        found.append(Found(Kind.offset, match.group(), match.span(), ahead))
+    return found
+
+
 def offsets(text: str) -> list[Found[timedelta]]:
     """The offsets from another item a text names, signed: "an hour before it" is minus
     one hour, "2 days after" plus two days."""
@@ -472,6 +498,22 @@ _WHEN_TAIL = re.compile(rf"(?:[\s,]*(?:{WHEN.pattern}))+[\s.]*$", re.IGNORECASE)
 WHEN_WORDS = frozenset({*RELATIVE_DAYS["en"], *DAY_PARTS["en"], *CLOCK_WORDS["en"], "next",
                         "this", "am", "pm", "day", "week"})
 WHEN_NAME = re.compile(rf"^(?:{WEEKDAY}|{MONTH})$", re.IGNORECASE)
+
+
+_ROUGH_WHEN = re.compile(rf"\b(?:{alternation(ROUGH_WHEN['en'])})s?\b", re.IGNORECASE)
+# A time ruled out: "no date", "without a due date", "no deadline"
+_NO_WHEN = re.compile(r"\b(?:no|without(?:\s+an?)?)\s+(?:due\s+)?(?:date|deadline|due|time)\b",
+                      re.IGNORECASE)
+
+
+def says_when(text: str) -> bool:
+    """Whether a text says when at all: a day, a time, a length or offset, a part of the
+    day, or a rough word of time ("next week", "later", "before the meeting",
+    ``language.ROUGH_WHEN``), a time it rules out aside ("no date"). A text that says
+    none leaves a new item's time unsaid."""
+    text = _NO_WHEN.sub(" ", text)
+    return bool(WHEN.search(text) or day_phrases(text) or times(text) or offsets(text)
+                or _ROUGH_WHEN.search(text))
 
 
 def when_phrases(text: str) -> list[Found[None]]:
@@ -568,16 +610,30 @@ _QUOTES = (("'", "'"), ('"', '"'), ("\u2018", "\u2019"), ("\u201c", "\u201d"))
 _NAMED_TITLE = re.compile(
     r"(?:\b(?:called|named|titled|entitled)|\bnew\s+(?:note|list|event|file))\s+"
     r"[\'\"\u2018\u201c](?P<title>[^\'\"\u2019\u201d]{1,80})[\'\"\u2019\u201d]", re.IGNORECASE)
+# The same name unquoted, where nothing but a mark or the end of a sentence follows it (a
+# few words; "a new note called Restaurants", "a note called paint colours: hall white"):
+# what follows anything else ("called hamburg with those things") may be no part of it.
+_BARE_TITLE = re.compile(
+    r"\b(?:note|list|event|reminder|entry)\s+(?:called|named|titled|entitled)\s+"
+    r"(?P<title>[^\W\d_][^\s,.;:!?\'\"]*(?:\s+[^\s,.;:!?\'\"]+){0,4}?)"
+    r"\s*(?=$|[.;!?]|\s*(?:->|=>|:|\u2192|\s[-\u2013\u2014]\s))", re.IGNORECASE)
+# Words that start what follows a name rather than go on with it ("called hamburg with
+# those things"): an unquoted name holding one is no name.
+_LINKING = frozenset({"with", "and", "from", "for", "that", "which", "about", "of", "to", "in",
+                      "on", "at", "containing", "listing", "using", "so", "then"})
 
 
 def titles(text: str) -> list[Found[str]]:
-    """The titles a text gives in quotes to the items it makes ("a new note called 'for
-    sam'": "for sam"), in order, each once; a quoted phrase that names nothing made ("add
-    'call the bank' to todo.md") is no title."""
+    """The titles a text gives the items it makes ("a new note called 'for sam'": "for
+    sam"; unquoted where it ends the sentence: "a new note called Restaurants"), in order,
+    each once; a quoted phrase that names nothing made ("add 'call the bank' to todo.md")
+    is no title."""
     found: dict[str, Found[str]] = {}
-    for m in _NAMED_TITLE.finditer(text):
+    matches = sorted([*_NAMED_TITLE.finditer(text), *_BARE_TITLE.finditer(text)],
+                     key=lambda m: m.start("title"))
+    for m in matches:
         title = m.group("title").strip()
-        if title:
+        if title and not (m.re is _BARE_TITLE and _LINKING.intersection(title.lower().split()[1:])):
             found.setdefault(title.casefold(), Found(Kind.title, title, m.span("title"), title))
     return list(found.values())
 
@@ -587,7 +643,7 @@ def titles(text: str) -> list[Found[str]]:
 _GIVEN_TEXT = re.compile(
     r"(?:\b(?:called|named|titled|entitled)|\bnew\s+(?:note|list))\s+"
     r"(?:[\'\"\u2018\u201c][^\'\"\u2019\u201d]{1,80}[\'\"\u2019\u201d]|[^:'\"\n]{1,60}?)"
-    r"\s*(?:->|=>|:|=|\u2192)\s*(?P<text>\S.*?)\W*$", re.IGNORECASE)
+    r"\s*(?:->|=>|:|=|\u2192|\s[-\u2013\u2014]\s)\s*(?P<text>\S.*?)\W*$", re.IGNORECASE)
 
 
 def given_text(text: str) -> str | None:

@@ -172,6 +172,13 @@ DAY_PARTS: dict[str, dict[str, int]] = {
     "es": {"manana": 8, "tarde": 14, "noche": 20},
 }
 
+# Words that say when only roughly, beside days, times and lengths: a request that says
+# one of them asks for a time, though not one a reader can fix ("remind me next week").
+ROUGH_WHEN: dict[str, tuple[str, ...]] = {
+    "en": ("week", "weekend", "month", "year", "later", "soon", "asap", "eod", "due",
+           "deadline", "before", "after", "until", "till", "christmas", "xmas", "easter"),
+}
+
 # Units of a length or an offset, each with the words written for it (singular, plural,
 # abbreviations).
 DURATION_UNITS: dict[str, dict[str, tuple[str, ...]]] = {

@@ -53,8 +53,8 @@ def _said(text: str) -> list[Message]:
         ("Schedule a call with the bank on Monday from 9:00 to 9:30.",
          {"start": "9:00", "end": "9:30"}, "start '9:00' falls on Thursday 2026-12-03"),
         ("Remind me on Friday to send the abstract", {"due": "Saturday 9:00"}, "Saturday"),
-        # no day named: nothing to compare with
-        ("In 2 hours remind me to take the laundry out", {"due": "2026-12-24 9:00"}, None),
+        # no day named: nothing to compare with (a moment from now: its own test below)
+        ("Remind me tonight to take the laundry out", {"due": "2026-12-03 21:00"}, None),
         ("Remind me at 15:00 to stretch", {"due": "Sunday 15:00"}, None),
     ],
 )
@@ -318,7 +318,7 @@ def test_a_bare_hour_tonight_is_in_the_evening(check):
 
 
 @pytest.mark.parametrize(("name", "text"), [
-    ("create_event", "In 2 hours remind me to take the laundry out"),  # no day named
+    ("create_event", "lunch with Priya, put it in"),  # no day named
     ("update_event", "Move the dentist to Friday at 10:00"),  # adds nothing: its own checks
     ("list_events", "What did I have on the calendar last week?"),  # the past: not held
 ])
@@ -444,3 +444,44 @@ def test_a_new_item_said_to_last_all_day_is_held_to_whole_days(check: DayCheck) 
     held = check.expected(CallContext.before(spec, _said("mark dec 24 to 26 as xmas at mums, all day")))
     assert _admits(held["start"], "2026-12-24") and not _admits(held["start"], "2026-12-24T14:00")
     assert _admits(held["end"], "2026-12-25") and not _admits(held["end"], "2026-12-24T16:00")
+
+
+def test_a_new_item_whose_request_says_no_time_gets_no_due(check: DayCheck) -> None:
+    """"add a todo, no date: fix the bike light": the 135M model gave it tomorrow 9:00. A
+    request that says no time at all leaves the due out, before the call and in a refused
+    call's retry; one that says a rough time ("next week") is not held."""
+    from botpsy.types import ToolSpec
+
+    spec = ToolSpec(name="add_reminder", description="", parameters={
+        "type": "object", "properties": {"text": {"type": "string"},
+                                         "due": {"type": ["string", "null"]}}})
+    for request in ("add a todo, no date: fix the bike light", "remind me to call the bank"):
+        said = _said(request)
+        guessed = ToolCall(name="add_reminder", arguments={"text": "x", "due": "tomorrow 9:00"})
+        why = check(guessed, said)
+        assert why is not None and why.narrow == {"due": {"type": "null"}}
+        assert check(ToolCall(name="add_reminder", arguments={"text": "x", "due": None}),
+                     said) is None
+        assert check.expected(CallContext.before(spec, said)) == {"due": {"type": "null"}}
+    rough = _said("remind me next week to call the bank")
+    assert check(ToolCall(name="add_reminder", arguments={"text": "x", "due": "2026-12-10"}),
+                 rough) is None
+    assert check.expected(CallContext.before(spec, rough)) == {}
+
+
+def test_a_new_item_counted_from_now_is_due_then(check: DayCheck) -> None:
+    """"remind me in 2 hours to take the laundry out": the 135M model wrote the tool
+    description's example day of 2025. The due is now plus the length, before the call and
+    in a refused call's retry."""
+    from botpsy.types import ToolSpec
+
+    spec = ToolSpec(name="add_reminder", description="", parameters={
+        "type": "object", "properties": {"text": {"type": "string"},
+                                         "due": {"type": ["string", "null"]}}})
+    said = _said("remind me in 2 hours to take the laundry out")
+    assert check.expected(CallContext.before(spec, said)) == {"due": {"enum": ["2026-12-03T11:20"]}}
+    wrong = check(ToolCall(name="add_reminder", arguments={"text": "take the laundry out",
+                                                           "due": "2025-03-04T09:00"}), said)
+    assert wrong is not None and wrong.narrow == {"due": {"enum": ["2026-12-03T11:20"]}}
+    assert check(ToolCall(name="add_reminder", arguments={"text": "take the laundry out",
+                                                          "due": "2026-12-03T11:20"}), said) is None

@@ -49,6 +49,10 @@ def test_asked_titles_take_off_the_verb_the_days_times_and_place(request_text, t
         ("tomorrow 9:00", True),
         ("next Friday at 9am", True),
         ("Dec 7", True),
+        # a timestamp is a forced call's filler, never what to remember
+        ("2026-12-07T09:00", True),
+        ("2026-12-07T09:00+01:00", True),
+        ("Mon 7 Dec 09:00", True),
         ("Monday meeting", False),
         ("call", False),
         ("Anna tomorrow", False),
@@ -271,8 +275,22 @@ def test_the_text_given_after_a_new_notes_name_is_its_body():
         "title": {"enum": ["xmas cards"]},
         "body": {"enum": ["aunt rosa, the webers next door, mrs klein"]}}
     assert held("jot down a note called paint colours: hall warm white, bath blue.") == {
-        "body": {"enum": ["hall warm white, bath blue"]}}
+        "title": {"enum": ["paint colours"]}, "body": {"enum": ["hall warm white, bath blue"]}}
     assert held("make a note called hamburg with those things") == {}
+    # a spaced dash marks the text as a colon does: the model wrote "papiers" for "passport"
+    assert held("make a note titled 'Vienna packing' - passport, plug adapter, warm gloves") == {
+        "title": {"enum": ["Vienna packing"]},
+        "body": {"enum": ["passport, plug adapter, warm gloves"]}}
+
+
+def test_an_unquoted_name_that_ends_the_request_is_the_new_items_title():
+    """"save the place in a new note called Restaurants": the 135M model titled the note
+    with the request's tail, and another with the contact's name."""
+    from botpsy.assistant.titlecheck import named_title
+    assert named_title("save the place in a new note called Restaurants") == "Restaurants"
+    assert named_title("grab her number and stick it in a new note called Climbing") == "Climbing"
+    assert named_title("make a note called hamburg with those things") is None
+    assert named_title("put it in my notes called for later, thanks") is None
 
 
 def test_a_reminder_timed_from_an_event_names_no_text_of_its_own():

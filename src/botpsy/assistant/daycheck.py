@@ -43,7 +43,15 @@ from botpsy.agent.several import item_clauses, own_clause
 from botpsy.assistant.errors import ToolInputError
 from botpsy.assistant.relative import found_due, found_event, mentions_moment, relative_moment
 from botpsy.assistant.timeutil import ParsedTime, parse_end, parse_when
-from botpsy.extract import MONTH, TimeRange, day_phrases, is_clock_time, time_ranges
+from botpsy.extract import (
+    MONTH,
+    TimeRange,
+    ahead_of_now,
+    day_phrases,
+    is_clock_time,
+    says_when,
+    time_ranges,
+)
 from botpsy.extract import times as found_times
 from botpsy.types import Message, ToolCall
 
@@ -93,7 +101,8 @@ class DayCheck(ContextCheck):
             said = request = clause
         named = self.named_days(said)
         if not named:
-            return (self._unasked_due(call, clause) or self._undated_at_times(undated, request)
+            return (self._unasked_due(call, clause, request)
+                    or self._undated_at_times(undated, request)
                     or self._past_range(call, messages))
         unreadable = {arg: None for arg in (*DAY_ARGUMENTS, "end")
                       if not self._readable(call.arguments.get(arg))}
@@ -117,17 +126,23 @@ class DayCheck(ContextCheck):
                      if isinstance(v := call.arguments.get(arg), str) and v.strip()), None)
         return own_clause(call.name, request, text) if text else None
 
-    def _unasked_due(self, call: ToolCall, clause: str | None) -> Refusal | None:
-        """A due given to one of several new items whose own clause names no day, time or
-        moment ("todo: new batteries for the smoke alarm. oh and remind me wed 7am to take
-        the bins out": the batteries have none): refused, its retry held to no due. Why: the
-        135M model gave both reminders the bins' Wednesday 7am."""
-        if (clause is None or not isinstance(call.arguments.get("due"), str)
-                or named_times(clause) or mentions_moment(clause)):
+    def _unasked_due(self, call: ToolCall, clause: str | None, request: str) -> Refusal | None:
+        """A due given to a new item whose request says no time at all ("add a todo, no
+        date: fix the bike light": ``extract.says_when``), or to one of several new items
+        whose own clause names no day, time or moment ("todo: new batteries for the smoke
+        alarm. oh and remind me wed 7am to take the bins out": the batteries have none):
+        refused, its retry held to no due. Why: the 135M model gave both reminders the
+        bins' Wednesday 7am, and a todo said to have no date one for tomorrow 9:00; a time
+        nobody gave is a guess, and an item without one is still what was asked."""
+        if not creates(call.name) or not isinstance(call.arguments.get("due"), str):
             return None
+        if clause is None and says_when(request):
+            return None
+        if clause is not None and (named_times(clause) or mentions_moment(clause)):
+            return None
+        whose = "this item (another item's is not its own)" if clause is not None else "it"
         return Refusal(f"due {call.arguments['due']!r}: the request names no day or time for "
-                       "this item (another item's is not its own); leave the due out",
-                       {"due": {"type": "null"}})
+                       f"{whose}; leave the due out", {"due": {"type": "null"}})
 
     def _pending_clause(self, context: CallContext) -> tuple[str | None, bool]:
         """Before a call that adds one of several new items a request asks for: the one
@@ -174,6 +189,8 @@ class DayCheck(ContextCheck):
                 # its own clause names no time: another item's is not its own
                 return {"due": {"type": "null"}} if "due" in properties else {}
         named = self.named_days(said)
+        if not named and not says_when(request) and "due" in properties:
+            return {"due": {"type": "null"}}  # no time said: none guessed (``_unasked_due``)
         if not named:
             coming = self.coming_times(request)
             return {arg: {"enum": coming} for arg in ("start", "due")
@@ -314,11 +331,21 @@ class DayCheck(ContextCheck):
         a found item says a thing is due ("2 days before its due": ``found_due``), or None."""
         request = latest_request(messages)
         event = found_event(messages, self._tz())
-        if event is not None:
-            return relative_moment(request, event.start)
+        due = found_due(messages, self._tz()) if event is None else None
         # no event: the day a found item says a thing is due ("2 days before its due")
-        due = found_due(messages, self._tz())
-        return relative_moment(request, due) if due is not None else None
+        start = event.start if event is not None else due
+        moment = relative_moment(request, start) if start is not None else None
+        return moment or self.from_now(request)
+
+    def from_now(self, request: str) -> datetime | None:
+        """The moment a request that names no day counts from now ("remind me in 2 hours":
+        ``extract.ahead_of_now``), to the minute, or None. Why: the 135M model wrote the
+        tool description's example date for it, a day of 2025."""
+        ahead = ahead_of_now(request)
+        if not ahead or self.named_days(request) or mentions_moment(request):
+            return None
+        now = self._now().astimezone(self._tz()).replace(second=0, microsecond=0)
+        return now + ahead[0].value
 
     def _relative_refusal(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
         """A new item's start or due that is not the moment the request fixes relative to
@@ -338,7 +365,8 @@ class DayCheck(ContextCheck):
         when = f"{moment:%Y-%m-%dT%H:%M}"
         found = " and ".join(f"{arg} {value!r}" for arg, value in wrong.items())
         return Refusal(f"{found} is not the time the request asks for, counted from the item "
-                       f"the lookup found: {when}", {arg: {"enum": [when]} for arg in wrong})
+                       f"the lookup found or from now: {when}",
+                       {arg: {"enum": [when]} for arg in wrong})
 
     def _untimed(self, call: ToolCall, named: set[date], times: set[str]) -> dict[str, ParsedTime]:
         """The start or due of a call that adds an item, on a named day but at none of the

@@ -46,6 +46,7 @@ from botpsy.agent.selection import (
 )
 from botpsy.assistant.daycheck import named_times
 from botpsy.extract import WHEN, WHEN_NAME, WHEN_WORDS, given_text, is_quoted, titles, when_tail
+from botpsy.language import WEEKDAYS
 from botpsy.types import ToolCall
 
 TITLE_ARGUMENTS = ("title", "text")
@@ -65,6 +66,7 @@ def named_title(request: str) -> str | None:
 TIME_ARGUMENTS = ("due", "start", "end")  # where the item tools take its time
 _WORD = re.compile(r"[^\W\d_]+")
 _ISO_T = re.compile(r"(?<=\d)T(?=\d)")  # "2026-12-07T09:00": the clock after the T
+_SHORT_DAYS = frozenset(name for names in WEEKDAYS["en"] for name in names[1:])  # "Mon", "Tue"
 _PLACE = re.compile(
     r"\b(?:in|on|to|into|onto)\s+(?:my|the)\s+(?:calendar|reminders|list)\b", re.IGNORECASE
 )
@@ -88,9 +90,12 @@ _TIMED_TASK = re.compile(r"\b(?:before|after|once|when)\b.*?\bto\s+(?P<task>\w.*
 
 
 def says_only_when(value: str) -> bool:
-    """Whether a title holds no word beyond days, times and fillers ("Monday", "9:00")."""
-    words = [w.lower() for w in _WORD.findall(value)]
-    return all(w in STOPWORDS or w in WHEN_WORDS or WHEN_NAME.match(w) for w in words)
+    """Whether a title holds no word beyond days, times and fillers ("Monday", "9:00"), as
+    a person writes them or as a timestamp ("2026-12-07T09:00", "Mon 7 Dec 09:00": a
+    forced call's filler when the model had nothing to write)."""
+    words = [w.lower() for w in _WORD.findall(_ISO_T.sub(" ", value))]
+    return all(w in STOPWORDS or w in WHEN_WORDS or w in _SHORT_DAYS or WHEN_NAME.match(w)
+               for w in words)
 
 
 def asked_titles(request: str) -> list[str]:
