@@ -59,6 +59,13 @@ def registry(tmp_path_factory) -> ToolRegistry:
     ("add lunch with Priya to my calendar for Friday at noon", "create_event", False),
     ("A plumber emailed me. Add him to my contacts with his number.", "add_contact", False),
     ("remind me at 6 to call Jamie, and put his number in the reminder", "add_reminder", False),
+    # what is added goes where the request says: no new item of another kind
+    ("add '- [ ] book flights' to my todo file", "add_contact", True),
+    ("copy the stuff from my groceries note into todo.md", "create_note", True),
+    ("save the place in a new note called Restaurants", "create_note", False),
+    ("add the dentist to my calendar on Friday at 3 and remind me the day before",
+     "add_reminder", False),
+    ("export my books to read list into a file called books.txt", "create_note", True),
 ])
 def test_intent_of_the_request(request_text: str, tool: str, refused: bool) -> None:
     call = ToolCall(name=tool, arguments={"to": "jamie@fox.example", "subject": "s", "body": "b"}
@@ -295,3 +302,18 @@ def test_a_clause_that_says_what_to_say_dictates_the_message() -> None:
     assert dictated("answer the dentist's reminder mail, say i'll be there monday").body == (
         "I'll be there monday.")
     assert dictated("what did she say about lunch") is None
+
+
+def test_a_refused_item_made_elsewhere_is_retried_where_the_request_puts_it() -> None:
+    """"copy the stuff from my groceries note into todo.md": the 135M model made a new note;
+    the refusal names the tools that add to a file, or make a new note when one is asked."""
+    def adders(family: str, new: bool) -> tuple[str, ...]:
+        return (f"create_{family}",) if new else (f"append_to_{family}",)
+
+    check = IntentCheck(adders=adders)
+    copied = check(ToolCall(name="create_note", arguments={"title": "t", "body": "b"}),
+                   conversation("copy the stuff from my groceries note into todo.md"))
+    assert copied is not None and copied.instead == ("append_to_file",)
+    saved = check(ToolCall(name="add_reminder", arguments={"text": "t"}),
+                  conversation("grab her number and stick it in a new note called Climbing"))
+    assert saved is not None and saved.instead == ("create_note",)

@@ -241,6 +241,9 @@ def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
         # said as a comparison, or as what is true now: a change of the item
         ("make the dentist appointment half an hour longer", [{"update_event"}]),
         ("parent-teacher meeting is in room 3A now, not 2B", [{"update_event"}]),
+        ("my 1:1 with priya is in room 4.10 now", [{"update_event"}]),
+        # a weekday's short name is the calendar's, as its full name is
+        ("block tue the 15th 9-11 for deep work", [{"create_event"}]),
         # asked for nothing: questions, a noun that is also a verb, a polite question acts
         ("When is my next meeting with Dan?", []),
         ("Read the email about the quarterly numbers", []),

@@ -25,7 +25,7 @@ not a model's habits, so a model that does what was asked never meets them.
 - a new item of the kind the request adds someone to ("add mum to the sunday dinner as a
   guest" changes that event, it makes none; ``selection.joined_kinds``), or of the kind
   whose item the request says is changed ("sunday dinner at mum's is at 7 now": the
-  dinner moves, none is made; ``_CHANGED_NOW``);
+  dinner moves, none is made; ``selection.CHANGED_NOW``);
 - an append to a list the user keeps that leaves out what the request adds to it
   (``selection.listed_item``);
 - a new item or a message made from things the request leaves to a lookup ("make a
@@ -50,10 +50,12 @@ from botpsy.agent.selection import (
     _QUESTION,
     ACTION_WORDS,
     CHANGE_NOTHING,
+    CHANGED_NOW,
     DAY_WORDS,
     LABELLED,
     LOOK_VERBS,
     REMIND_ME_TELL,
+    SOURCE,
     Bm25ToolSelector,
     ToolRole,
     commands,
@@ -152,8 +154,14 @@ class IntentCheck:
     """A call check (``Agent(call_checks=[...])``); see the module docstring. ``own`` gives
     the user's own addresses (a draft to oneself needs no lookup)."""
 
-    def __init__(self, own: Callable[[], Iterable[str]] = tuple):
+    def __init__(self, own: Callable[[], Iterable[str]] = tuple,
+                 adders: Callable[[str, bool], Iterable[str]] = lambda family, new: ()):
+        """``adders`` gives the tools that add to items of a family ("file":
+        ``append_to_file``), or that make a new one (``new``): a call refused for making an
+        item where the request puts it elsewhere is retried with those
+        (``Refusal.instead``)."""
         self._own = own
+        self._adders = adders
 
     def __call__(self, call: ToolCall, messages: list[Message]) -> str | Refusal | None:
         role = writes(call.name)
@@ -177,9 +185,27 @@ class IntentCheck:
         if is_lookup(latest) and not asks_for(role, said):
             return (f"the request asks a question and does not ask to {role.name}: answer "
                     "it from what the lookups showed, and change nothing")
-        return (_unasked_kind(call.name, role, latest) or _unread_things(call.name, messages)
+        return (_unasked_kind(call.name, role, latest) or self._elsewhere(call.name, role, latest)
+                or _unread_things(call.name, messages)
                 or self._recipients(call, messages, said) or _card_content(call, messages)
                 or _list_item(call, latest))
+
+    def _elsewhere(self, name: str, role: ToolRole, request: str) -> Refusal | None:
+        """Why a new item or message goes against where the request says what it adds
+        goes ("add '- [ ] book flights' to my todo file" made a contact; "copy the stuff
+        from my groceries note into todo.md" made a note): of another kind than that
+        place, and of a kind the rest of the request does not name. None where the
+        request names no place. The retry calls a tool that adds to the place instead."""
+        if not (creates(name) or name in MESSAGE_TOOLS):
+            return None
+        into, rest = destinations(request)
+        if not into or role.family in into or role.family in named_kinds(rest):
+            return None
+        instead = tuple(tool for family in sorted(into)
+                        for tool in self._adders(family, into[family]))
+        return Refusal(f"the request puts what it adds into a {' or '.join(sorted(into))}, "
+                       f"not a new {role.family}: {name} must not run; add it where the "
+                       "request says", instead=instead)
 
     def _recipients(self, call: ToolCall, messages: list[Message], said: str) -> Refusal | None:
         written = [a.lower() for arg, value in call.arguments.items()
@@ -272,10 +298,6 @@ def other_kind(role: ToolRole, text: str) -> str | None:
     return None
 
 
-# An item said as it is now: "dinner is at 7 now", "the meeting is now in room 3A"
-_CHANGED_NOW = re.compile(
-    r"\b(?:is|are)\s+(?:at|on|in|from)\b[^,.;!?]*?\bnow\b|\b(?:is|are)\s+now\s+(?:at|on|in|from)\b",
-    re.IGNORECASE)
 
 
 def _unasked_kind(name: str, role: ToolRole, request: str) -> str | None:
@@ -290,7 +312,7 @@ def _unasked_kind(name: str, role: ToolRole, request: str) -> str | None:
     if creates(name) and joins and not any(role.asked_in(c) for c in clauses if c not in joins):
         return (f"the request adds to a {role.family} that exists: change that one, never "
                 f"make a new one with {name}")
-    changed = [c for c in clauses if _CHANGED_NOW.search(c) and role.family in named_kinds(c)]
+    changed = [c for c in clauses if CHANGED_NOW.search(c) and role.family in named_kinds(c)]
     if creates(name) and changed:
         return (f"the request says a {role.family} that exists changes ({changed[0]!r}): "
                 f"change that one, never make a new one with {name}")
@@ -299,6 +321,31 @@ def _unasked_kind(name: str, role: ToolRole, request: str) -> str | None:
         return None
     return (f"the request asks to {asked!r} and names no {role.family}: {name} must not run; "
             "do what it asks")
+
+
+# Where a request puts what it adds: "into todo.md", "to my todo file", "in a new note", "in
+# my calendar"; each kind word to the family of the tools that hold it.
+_GOES_INTO = re.compile(
+    r"\b(?:into|to|onto|in)\s+(?:(?:a|an|the|my|our)\s+)?(?P<new>new\s+)?(?:[\w'-]+\s+){0,2}?"
+    r"(?P<kind>notes?|file|calendar|event|reminders?|draft)\b"
+    r"|\b(?:into|to|onto)\s+(?:(?:the|my|our)\s+)?(?P<file>[\w-]+\.[a-z][a-z0-9]{1,3})\b",
+    re.IGNORECASE)
+_KIND_FAMILIES = {"note": "note", "notes": "note", "file": "file", "calendar": "event",
+                  "event": "event", "reminder": "remind", "reminders": "remind",
+                  "draft": "email"}
+
+
+def destinations(request: str) -> tuple[dict[str, bool], str]:
+    """The families a request says what it adds goes into (``_GOES_INTO``), each with
+    whether it goes into a new one ("into a new note"), and the request without those
+    phrases and without where it takes things from (``SOURCE``): what is left names what
+    it makes."""
+    found: dict[str, bool] = {}
+    for m in _GOES_INTO.finditer(request):
+        family = "file" if m.group("file") else _KIND_FAMILIES[m.group("kind").lower()]
+        found[family] = found.get(family, False) or bool(m.group("new"))
+    rest = SOURCE.sub(" ", _GOES_INTO.sub(" ", request))
+    return found, rest
 
 
 # Things a request names only by where they are, for a lookup to show: "for each thing",

@@ -140,6 +140,11 @@ _PREDICATE = re.compile(
 # A change said as a replacement: "make it 9 instead", "an hour and a half instead of an hour",
 # "the meeting is in room 3A now, not 2B", or as a comparison: "make the review longer".
 _INSTEAD = re.compile(r"\binstead\b|\bnow,?\s+not\b|\b(?:longer|shorter)\b", re.IGNORECASE)
+# An item said as it is now: "dinner is at 7 now", "my 1:1 is in room 4.10 now", "the meeting
+# is now in room 3A": a change of that item, unless the request asks ("what is on now?").
+CHANGED_NOW = re.compile(
+    r"\b(?:is|are)\s+(?:at|on|in|from)\b(?:[^,.;!?]|(?<=\d)\.(?=\d))*?\bnow\b|\b(?:is|are)\s+now\s+(?:at|on|in|from)\b",
+    re.IGNORECASE)
 # A request that rules out every change, whatever the tool: "no changes", "don't touch
 # anything", "just checking" ("who's nora again? no changes, just remind me": "remind me"
 # asks to be told, and no reminder may be made).
@@ -257,6 +262,9 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "cancel": ("delete", "event"), "today": ("event",), "tomorrow": ("event",),
     "tonight": ("event",), "week": ("event",), "weekend": ("event",), "plan": ("event",),
     **dict.fromkeys(full_names(WEEKDAYS), ("event",)),
+    # a weekday's short names, but those that are words of their own ("sat", "sun", "wed")
+    **dict.fromkeys((n for names in WEEKDAYS["en"] for n in names[1:]
+                     if n not in ("sat", "sun", "wed")), ("event",)),
     "party": ("event",), "offsite": ("event",), "standup": ("event",), "interview": ("event",),
     "conference": ("event",), "1:1": ("event",), "class": ("event",), "lesson": ("event",),
     "session": ("event",), "attendee": ("event",), "all day": ("event",),
@@ -866,10 +874,13 @@ class Bm25ToolSelector(ToolSelector):
                  shown: dict[str, FamilyScore], roles: dict[str, ToolRole]) -> frozenset[str]:
         """``group``, or the tools a clause asks for by how it is said rather than by its
         verb: a replacement ("make it 9 instead", "make lunch with Jonas an hour and a half
-        instead of an hour") changes an item, whatever "make" asks to add; a thing added to
+        instead of an hour") or an item said as it is now ("my 1:1 is in room 4.10 now":
+        ``CHANGED_NOW``) changes an item, whatever "make" asks to add; a thing added to
         a list the user keeps (``list_target``) is appended to that note; a person added to
         an item (``joined_kinds``) changes the item."""
-        if _INSTEAD.search(query) and (not group or any(creates(n) for n in group)):
+        replaced = _INSTEAD.search(query) or (CHANGED_NOW.search(query)
+                                               and not _QUESTION.search(query))
+        if replaced and (not group or any(creates(n) for n in group)):
             cue = _stem("instead")
         elif list_target(clause):
             cue, ordered = _stem("append"), [f for f in ordered if f.family == "note"]

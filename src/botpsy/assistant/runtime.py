@@ -15,10 +15,11 @@ from pathlib import Path
 from botpsy.agent import Agent, SessionStore, SystemPrompt
 from botpsy.agent.checks import Anticipating, Prerequisite, Reading
 from botpsy.agent.grounding import finders
-from botpsy.agent.intent import IntentCheck
+from botpsy.agent.intent import APPEND_VERB, IntentCheck
 from botpsy.agent.lookup import LookupCheck
 from botpsy.agent.loop import grounding_rule
 from botpsy.agent.rules import CallRule, CallRules, RuleKind
+from botpsy.agent.selection import creates, name_family
 from botpsy.agent.session import SESSIONS_DB
 from botpsy.agent.spelling import read_request
 from botpsy.assistant.addresscheck import AddressCheck
@@ -97,6 +98,15 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         spec = spec_of(name)
         return ((spec.parameters or {}).get("properties") or {}) if spec else ()
 
+    def adders(family: str, new: bool) -> tuple[str, ...]:
+        """The tools that add to items of a family: those that make one when a new one is
+        asked for, else those that add to one that exists ("append_to_file": never one
+        that writes it over), else those that make one."""
+        own = [n for n in registry.names() if name_family(n) == family]
+        making = tuple(n for n in own if creates(n))
+        appending = tuple(n for n in own if n.split("_", 1)[0] == APPEND_VERB)
+        return making if new else appending or making
+
     days = DayCheck(lambda: store.tz, store.now, takes)
     ahead, first = (Anticipating,), (Anticipating, Prerequisite)
     rules = [
@@ -113,7 +123,8 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         CallRule("carry", CarryCheck(spec_of, lambda family: finders(family, registry)), serves=(Anticipating, Prerequisite, Reading)),
         CallRule("path", PathCheck(spec_of), serves=ahead)]
     if intent:
-        rules += [CallRule("intent", IntentCheck(lambda: [store.profile.email]), serves=ahead),
+        rules += [CallRule("intent", IntentCheck(lambda: [store.profile.email], adders),
+                           serves=ahead),
                   CallRule("lookup", LookupCheck(registry), RuleKind.item, serves=())]
     return CallRules(rules)
 
