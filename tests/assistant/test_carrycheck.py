@@ -123,3 +123,18 @@ def test_a_list_a_question_asked_about_is_carried_into_what_is_made_with_those_t
     # no question about a list, or nothing referred back to: nothing is carried
     assert _carried(_messages("make a note called hamburg with an umbrella",
                               ("search_files", found))) is None
+
+
+def test_a_note_copied_into_a_file_is_appended_whole():
+    """"copy the stuff from my groceries note into todo.md": the 135M model appended the
+    note's first two words."""
+    append = _spec("append_to_file", "path", "text")
+    request = "copy the stuff from my groceries note into todo.md"
+    found = ("search_notes", [{"id": 2, "title": "Groceries", "snippet": "[Groceries]"}])
+    read = ("read_note", {"id": 2, "title": "Groceries", "body": "milk, eggs, spinach"})
+    messages = _messages(request, found, read)
+    assert check().expected(CallContext.before(append, messages)) == {
+        "text": {"enum": ["milk, eggs, spinach"]}}
+    cut = ToolCall(name="append_to_file", arguments={"path": "todo.md", "text": "milk, eggs"})
+    why = CarryCheck({"append_to_file": append}.get)(cut, messages)
+    assert why is not None and why.narrow == {"text": {"enum": ["milk, eggs, spinach"]}}

@@ -32,6 +32,10 @@ def test_what_a_request_asks_to_include() -> None:
     assert asked_field(REQUEST) == "phone"
     assert asked_field("draft Jonas a note with her email address") == "email"
     assert asked_field("Call Priya about the number of guests") is None
+    # a field taken from someone and put into what is made
+    assert asked_field("grab nora's number and stick it in a new note called Climbing") == "phone"
+    assert asked_field("save his email in a note") == "email"
+    assert asked_field("what is nora's number?") is None
 
 
 def test_a_reminder_without_the_number_asked_for_is_refused_and_held_to_it() -> None:

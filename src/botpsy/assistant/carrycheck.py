@@ -31,7 +31,7 @@ from typing import Any
 
 from botpsy.agent.checks import ReadFirst, Refusal
 from botpsy.agent.grounding import words
-from botpsy.agent.intent import MESSAGE_TOOLS
+from botpsy.agent.intent import APPEND_VERB, MESSAGE_TOOLS
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates, name_family, source_families
 from botpsy.assistant.cellcheck import asked_cells
@@ -214,20 +214,25 @@ class CarryCheck(ContextCheck):
 
 
 def _carries(spec: ToolSpec) -> bool:
-    """Whether ``spec`` sends a message, makes a note or writes a file (what a text can be
-    carried into: "export my books to read list into a file called books.txt")."""
+    """Whether ``spec`` sends a message, makes a note, writes a file or appends to one of
+    them (what a text can be carried into: "export my books to read list into a file
+    called books.txt")."""
     return _text_argument(spec) is not None
 
 
 def _text_argument(spec: ToolSpec) -> str | None:
     """The argument a carried text goes into: a message's body, a new note's body, a
-    written file's content."""
+    written file's content, the text appended to a note or a file."""
     family = name_family(spec.name)
     if spec.name in MESSAGE_TOOLS or (creates(spec.name) and family == "note"):
         return text_argument(spec)
     properties = (spec.parameters or {}).get("properties") or {}
     if family == "file" and spec.name.startswith("write") and "content" in properties:
         return "content"
+    # an append carries it too ("copy the stuff from my groceries note into todo.md"): the
+    # 135M model appended the note's first two words
+    if family in _KEYS and spec.name.startswith(APPEND_VERB) and "text" in properties:
+        return "text"
     return None
 
 

@@ -1,4 +1,5 @@
-"""A value the request asks a new item to carry: "with the number in it".
+"""A value the request asks a new item to carry: "with the number in it", "grab nora's
+number and stick it in a new note".
 
 Asked to "look up Priya's phone number and make a reminder at 5 today to call her, with
 the number in it", the 135M default model found the number and wrote the reminder "Call
@@ -35,6 +36,15 @@ _ASKED = re.compile(
     r"\b(?:with|include|including|plus|add|put)\s+(?:the|his|her|their|its)\s+"
     r"(?P<field>(?:phone\s+|mobile\s+)?number|phone|mobile|e-?mail(?:\s+address)?)\b",
     re.IGNORECASE)
+# A contact's field the request takes and puts into what it makes: "grab nora's number and
+# stick it in a new note", "save his email in a note", "put mum's number into the reminder"
+_FIELD = r"((?:phone\s+|mobile\s+)?number|phone|mobile|e-?mail(?:\s+address)?)"
+_OWNER = r"(?:his|her|their|[\w-]+['\u2019]s)"
+_PUTS = r"(?:put|stick|save|add|write|copy|paste|jot|keep|store|drop)"
+_CARRIED = re.compile(
+    rf"\b{_OWNER}\s+{_FIELD}\b[^.;?!]*?\b{_PUTS}\s+(?:it|that|this|them)\s+(?:down\s+)?"
+    rf"(?:in|into|on|onto|to)\b|\b{_PUTS}\s+{_OWNER}\s+{_FIELD}\s+(?:down\s+)?"
+    r"(?:in|into|on|onto|to)\b", re.IGNORECASE)
 # Where an item made holds free text, by tool argument name, in order of preference.
 _TEXT_ARGUMENTS = ("text", "body", "description")
 
@@ -48,10 +58,11 @@ _ATTENDEE_ARGUMENTS = ("attendees", "participants", "invitees", "guests")
 
 def asked_field(request: str) -> str | None:
     """The contact field a request asks to include ("phone" or "email"), or None."""
-    match = _ASKED.search(request)
+    match = _ASKED.search(request) or _CARRIED.search(request)
     if match is None:
         return "email" if _AS_GUEST.search(request) else None
-    return "email" if "mail" in match.group("field").lower() else "phone"
+    field = next(f for f in match.groups() if f)  # the alternative that matched
+    return "email" if "mail" in field.lower() else "phone"
 
 
 def attendee_argument(spec: ToolSpec, request: str) -> str | None:
