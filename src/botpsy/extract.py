@@ -59,6 +59,7 @@ class Kind(str, Enum):
     file = "file"
     title = "title"
     shift = "shift"
+    place = "place"
 
 
 @dataclass(frozen=True)
@@ -659,6 +660,33 @@ def is_quoted(value: str, text: str) -> bool:
     the writer's own wording, kept as written."""
     value, text = value.strip().lower(), text.lower()
     return any(f"{a}{value}{b}" in text for a, b in _QUOTES)
+
+
+# ---- places ------------------------------------------------------------------------
+# Where a thing happens, as a request names it after "at" or "in": a name written with
+# capitals ("at Salon Kiez", "at Luigi's", "in Berlin") or a numbered room ("in room 4.10").
+_PLACE = re.compile(
+    r"\b(?:at|in)\s+(?:the\s+)?(?P<place>(?:room|office|hall|building|floor)\s+\d[\w.-]*"
+    r"|[A-Z][\w'\u2019&.-]*(?:\s+(?:[A-Z][\w'\u2019&.-]*|\d+[\w.]*))*)")
+# Capitalised words after "at" or "in" that say when, not where
+_NOT_PLACES = frozenset({*(n for names in WEEKDAYS["en"] for n in names), *month_words(),
+                         *RELATIVE_DAYS["en"], *DAY_PARTS["en"], *CLOCK_WORDS["en"], "i",
+                         "the", "a", "an", "my", "our", "your", "his", "her", "their", "this",
+                         "that", "it", "me"})
+
+
+def places(text: str) -> list[Found[str]]:
+    """The places a text names where a thing happens ("haircut saturday 14:30 at Salon
+    Kiez": "Salon Kiez"; "my 1:1 is in room 4.10 now": "room 4.10"), in order; never a
+    day, a month or a time ("at Noon", "in December")."""
+    found = []
+    for match in _PLACE.finditer(text):
+        place = match.group("place").rstrip(".")
+        first = re.sub(r"['\u2019]s$", "", place.split()[0].lower())
+        if first in _NOT_PLACES:
+            continue
+        found.append(Found(Kind.place, place, match.span("place"), place))
+    return found
 
 
 def values(found: list[Found[V]]) -> Iterator[V]:

@@ -33,6 +33,7 @@ from botpsy.assistant.includecheck import IncludeCheck
 from botpsy.assistant.movecheck import MoveCheck
 from botpsy.assistant.pathcheck import PathCheck
 from botpsy.assistant.phonecheck import PhoneCheck
+from botpsy.assistant.placecheck import PlaceCheck
 from botpsy.assistant.titlecheck import TitleCheck
 from botpsy.assistant.toolsets import assistant_selector, assistant_tools
 from botpsy.assistant.user_data import AssistantStore
@@ -86,7 +87,7 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
     model reads, and it stays the order measured: grounding first (a made-up id makes
     the call's other values moot, and its refusal sends the retry to a lookup); then the
     values of the call as the request gives them: when (day, duration), to whom
-    (address, phone), what (title), the moved event, what must be included (a contact's
+    (address, phone), what (title) and where (place), the moved event, what must be included (a contact's
     field, a table's cells) or carried;
     then whether the request asked for the call at all (intent) and for a looked-up item
     (lookup)."""
@@ -116,6 +117,7 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         CallRule("address", AddressCheck(lambda: [store.profile.email]), serves=first),
         CallRule("phone", PhoneCheck(), serves=ahead),
         CallRule("title", TitleCheck(takes), serves=ahead),
+        CallRule("place", PlaceCheck(spec_of), serves=ahead),
         CallRule("move", MoveCheck(lambda: store.tz, store.now, days), serves=ahead),
         CallRule("include", IncludeCheck(spec_of), serves=first),
         CallRule("cells", CellCheck(spec_of), serves=first),
