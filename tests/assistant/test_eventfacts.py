@@ -96,3 +96,18 @@ def test_a_dictated_message_that_asks_for_the_place_too_says_both():
     held = check().expected(CallContext.before(SEND, _messages(request, CLIMB, LUNCH)))
     told = "I'll meet you at the lunch place on thursday. Lunch with Jonas: at Ramen Ya, Torstrasse 12."
     assert held["body"] == {"enum": [told]}
+
+
+def test_a_new_note_asked_to_keep_an_events_place_holds_it():
+    """"where am I having lunch with jonas? save the place in a new note called
+    Restaurants": the 135M model wrote the attendee's address into the note."""
+    note = ToolSpec(name="create_note", description="d", parameters={
+        "type": "object", "required": ["title", "body"],
+        "properties": {"title": {"type": "string"}, "body": {"type": "string"}}})
+    request = "where am I having lunch with jonas? save the place in a new note called Restaurants"
+    assert asked_facts(request) == ("location",)
+    held = check().expected(CallContext.before(note, _messages(request, CLIMB, LUNCH)))
+    assert held == {"body": {"enum": ["Lunch with Jonas: at Ramen Ya, Torstrasse 12."]}}
+    # a note that keeps no fact of an event is not held
+    assert check().expected(CallContext.before(
+        note, _messages("save the plan in a new note", CLIMB, LUNCH))) == {}

@@ -28,6 +28,7 @@ from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import best_fitting, words
 from botpsy.agent.intent import MESSAGE_TOOLS, carries_more, dictated
 from botpsy.agent.rules import CallContext, ContextCheck
+from botpsy.agent.selection import creates, name_family
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.includecheck import text_argument
 from botpsy.assistant.relative import moment
@@ -69,10 +70,20 @@ def _telling(told: Told, request: str) -> dict[str, Any]:
 _MAX_FACT = 80  # characters of a place or title told in a message
 
 
+# A fact the request asks a new note to keep: "save the place in a new note", "jot down the
+# time", "put the address in a note"
+_KEPT = re.compile(r"\b(?:save|put|write|jot|note|keep|stick|copy|add)\s+(?:down\s+)?"
+                   r"(?:the|its|that)\s+(?:(?P<where>place|address|location|venue|spot)|"
+                   r"(?P<when>time|date))\b", re.IGNORECASE)
+
+
 def asked_facts(request: str) -> tuple[str, ...]:
-    """The event fields a request asks a message to tell: ``start``, ``location``."""
-    return tuple(field for field, asked in (("start", _WHEN), ("location", _WHERE))
-                 if asked.search(request))
+    """The event fields a request asks a message (or a note: ``_KEPT``) to tell:
+    ``start``, ``location``."""
+    kept = _KEPT.search(request)
+    return tuple(field for field, asked, group in (("start", _WHEN, "when"),
+                                                   ("location", _WHERE, "where"))
+                 if asked.search(request) or (kept and kept.group(group)))
 
 
 class EventFactsCheck(ContextCheck):
@@ -116,10 +127,15 @@ class EventFactsCheck(ContextCheck):
 
     @staticmethod
     def _asks(spec: ToolSpec, request: str) -> bool:
-        """Whether a message is asked to tell an event's facts. Only a message: "Where is
-        Thursday's offsite? Remind me at 9 to leave for it" asks the answer where, not the
-        reminder; one the request dictates only when it asks for them besides its words
+        """Whether a message is asked to tell an event's facts, or a new note to keep
+        them ("save the place in a new note"). Nothing else: "Where is Thursday's offsite?
+        Remind me at 9 to leave for it" asks the answer where, not the reminder; a message
+        the request dictates only when it asks for them besides its words
         (``intent.carries_more``: "..., with the address")."""
+        if creates(spec.name) and name_family(spec.name) == "note":
+            # a new note asked to keep a fact: "where am I having lunch with jonas? save
+            # the place in a new note called Restaurants" (the model wrote the attendee)
+            return text_argument(spec) is not None and bool(_KEPT.search(request))
         return (spec.name in MESSAGE_TOOLS and text_argument(spec) is not None
                 and bool(asked_facts(request))
                 and (dictated(request) is None or carries_more(request)))
