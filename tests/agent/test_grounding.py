@@ -373,3 +373,10 @@ def test_a_contact_search_looks_for_a_relation_when_the_request_names_no_person(
     assert search_terms(said, "contact") == ["brother"]
     # a person named by name comes first, and alone
     assert search_terms("email Dan that my brother is coming", "contact") == ["Dan"]
+
+
+def test_a_new_name_is_no_search_term() -> None:
+    """"rename the quarterly review to Q4 all-hands": the 135M model searched the events for
+    "all-hands", which no item is called yet, and the rename never ran."""
+    assert search_terms("rename the quarterly review to Q4 all-hands", "event") == [
+        "quarterly review", "quarterly", "review"]
