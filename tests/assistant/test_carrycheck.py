@@ -138,3 +138,21 @@ def test_a_note_copied_into_a_file_is_appended_whole():
     cut = ToolCall(name="append_to_file", arguments={"path": "todo.md", "text": "milk, eggs"})
     why = CarryCheck({"append_to_file": append}.get)(cut, messages)
     assert why is not None and why.narrow == {"text": {"enum": ["milk, eggs, spinach"]}}
+
+
+def test_a_list_named_without_its_kind_is_carried_from_a_note_or_a_file():
+    """"email mom my packing list for hamburg": the list is a file here; the 135M model
+    found it and sent its path as the subject and its first line as the body."""
+    request = "email mom my packing list for hamburg"
+    found = ("search_files", [{"path": "personal/packing_list.txt", "line": 1,
+                               "text": "Hamburg weekend:"}])
+    messages = _messages(request, found)
+    assert check().needs_first(CallContext.before(SEND, messages)) == ()
+    assert check().reads_first(CallContext.before(SEND, messages)) == (
+        ReadFirst("file", "path", "personal/packing_list.txt"),)
+    read = ("read_file", {"path": "personal/packing_list.txt", "truncated": False,
+                          "content": "Hamburg weekend:\n- rain jacket\n"})
+    assert check().expected(CallContext.before(SEND, _messages(request, found, read))) == {
+        "body": {"enum": ["Hamburg weekend:\n- rain jacket"]},
+        "subject": {"enum": ["packing_list"]}}
+    assert check().needs_first(CallContext.before(SEND, _messages(request))) == ("note",)

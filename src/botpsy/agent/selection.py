@@ -219,7 +219,8 @@ SOURCE = re.compile(
 # new note"). Both name a note, unless their words name another kind.
 _NAMED_LIST = re.compile(
     r"(?<!\bon )(?<!\bto )(?<!\bin )(?<!\binto )(?<!\bonto )\b(?:my|the|our)\s+"
-    r"(?P<listed>(?:(?!(?:my|the|our)\b)[\w'-]+\s+){0,3}?)(?:list|note)\b(?!\s+(?:to|for)\b)",
+    r"(?P<listed>(?:(?!(?:my|the|our)\b)[\w'-]+\s+){0,3}?)(?:list|note)\b(?!\s+to\b)"
+    r"(?!\s+for\s+(?:today|tonight|tomorrow|the\s+week|this|next|mon|tue|wed|thu|fri|sat|sun))",
     re.IGNORECASE)
 _COPIED = re.compile(
     r"\b(?:copy|export|duplicate|save)\s+(?:my|the|our)\s+(?P<copied>(?:[\w'-]+\s+){1,5}?)"

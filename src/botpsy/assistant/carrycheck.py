@@ -33,7 +33,7 @@ from botpsy.agent.checks import ReadFirst, Refusal
 from botpsy.agent.grounding import words
 from botpsy.agent.intent import APPEND_VERB, MESSAGE_TOOLS
 from botpsy.agent.rules import CallContext, ContextCheck
-from botpsy.agent.selection import creates, name_family, source_families
+from botpsy.agent.selection import SOURCE, creates, name_family, source_families
 from botpsy.assistant.cellcheck import asked_cells
 from botpsy.assistant.includecheck import text_argument
 from botpsy.extract import file_names
@@ -82,6 +82,10 @@ def carried_families(request: str) -> tuple[str, ...]:
     (``carried_family``), else, where it asks what a list holds and then makes something
     "with those things", both kinds a list may be kept as (the question's lookup found it)."""
     family = carried_family(request)
+    if family is not None and SOURCE.search(request) is None:
+        # a list named without its kind ("email mom my packing list for hamburg") may be
+        # kept as a note or as a file: whichever a lookup showed
+        return (family, *(f for f in _KEYS if f != family))
     if family is not None:
         return (family,)
     asks = _ASKS_LIST.search(request)
@@ -156,7 +160,8 @@ class CarryCheck(ContextCheck):
         that kind ("copy my books-to-read list into a file called books.txt": the notes;
         the 135M model listed a folder named after the new file) (``agent.checks.Prerequisite``)."""
         family = carried_family(context.request) if _carries(context.tool) else None
-        if family is None or any(kind == family for kind, _ in context.objects):
+        kinds = carried_families(context.request)
+        if family is None or any(kind in kinds for kind, _ in context.objects):
             return ()
         return (family,)
 
