@@ -127,6 +127,11 @@ def test_day_phrases_are_found_and_left_for_the_store_to_date() -> None:
     text = "fri at 8, this wed 4pm, remind me wed 7am, see you on sat, sun 10am, next tues"
     assert [f.text for f in day_phrases(text)] == ["fri", "this wed", "wed", "sat", "sun",
                                                     "next tues"]
+    # a weekday with its date is the date: "tue the 15th" was read as the coming Tuesday
+    text = "block tue the 15th 9-11, or friday, 11th, or mon 14 dec, not friday and saturday"
+    found = day_phrases(text)
+    assert [f.text for f in found] == ["15th", "11th", "14 dec", "friday", "saturday"]
+    assert _spans_hold_their_text(text, found)
 
 
 def test_emails_are_whole_addresses_unless_a_cut_one_is_asked_for() -> None:

@@ -184,11 +184,33 @@ def from_now(value: str) -> Found[timedelta] | None:
     return Found(Kind.offset, match.group(), match.span(), ahead)
 
 
+# A day of the month right after a weekday: "tue the 15th", "friday, 11th"
+_WEEKDAY_DATE = re.compile(rf",?\s+(?:the\s+)?(\d{{1,2}}(?:st|nd|rd|th))\b(?!\s+(?:of\s+)?(?:{MONTH})\b)",
+                           re.IGNORECASE)
+
+
+_WEEKDAY_NAME = re.compile(rf"(?:{WEEKDAY}|{_SHORT_DAY}|{_WORD_DAY})", re.IGNORECASE)
+_DATE_GAP = re.compile(r",?\s+(?:the\s+)?")
+
+
 def day_phrases(text: str) -> list[Found[None]]:
     """The days a text names ("Friday", "next Monday", "tomorrow", "March 17",
     "2025-03-18"), unparsed: what day "Friday" is depends on the store's zone and clock
-    (``assistant.timeutil.parse_when`` reads each)."""
-    return [Found(Kind.day, m.group(), m.span(), None) for m in DAY_PHRASE.finditer(text)]
+    (``assistant.timeutil.parse_when`` reads each). A weekday with its day of the month
+    ("tue the 15th") is that day of the month: the weekday only confirms it."""
+    found = []
+    matches = list(DAY_PHRASE.finditer(text))
+    for index, m in enumerate(matches):
+        after = matches[index + 1] if index + 1 < len(matches) else None
+        weekday = _WEEKDAY_NAME.fullmatch(m.group()) is not None
+        dated = _WEEKDAY_DATE.match(text, m.end()) if weekday else None
+        if dated:
+            found.append(Found(Kind.day, dated.group(1), dated.span(1), None))
+        elif not (weekday and after is not None
+                  and _DATE_GAP.fullmatch(text, m.end(), after.start())
+                  and _WEEKDAY_NAME.fullmatch(after.group()) is None):
+            found.append(Found(Kind.day, m.group(), m.span(), None))  # "tue 15 dec": the date
+    return found
 
 
 @dataclass(frozen=True)
