@@ -242,6 +242,16 @@ def test_titles_are_the_quoted_names_of_items_made_and_nothing_else_quoted():
     assert not is_quoted("Monday", "a note for monday")
 
 
+@pytest.mark.parametrize(("text", "said"), [
+    ("remind me next week to call the bank", True), ("remind me in 2 hours", True),
+    ("set a reminder for that day", True), ("remind me the evening before", True),
+    ("add a todo, no date: fix the bike light", False), ("remind me to call the bank", False),
+    ("todo: descale the coffee machine", False)])
+def test_whether_a_text_says_when_at_all(text: str, said: bool) -> None:
+    from botpsy.extract import says_when
+    assert says_when(text) is said
+
+
 @pytest.mark.parametrize(("text", "moved"), [
     ("push it back an hour", timedelta(hours=1)),
     ("delay the standup by 2 hours", timedelta(hours=2)),

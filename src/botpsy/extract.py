@@ -241,6 +241,12 @@ _PART_AFTER = re.compile(rf"^{_PART_GAP}\b(?P<part>{alternation(_PART_HOURS)})\b
 PART_REACH = 30  # characters around a bare hour where a part of the day speaks for it
 
 
+# What may follow a bare span for it to be the clock's: the end, a mark, or a word that
+# leads on to what or when ("9-11 for deep work"), not a count's noun ("2-3 bottles")
+_BARE_SPAN_END = re.compile(rf"\s*(?:$|[,.;:!?)]|(?:for|on|at|in|with|and|to|tomorrow|today|"
+                            rf"tonight|{WEEKDAY}|{_SHORT_DAY})\b)", re.IGNORECASE)
+
+
 def time_ranges(text: str) -> list[Found[TimeRange]]:
     """The clock spans a text names as one phrase ("2-4pm": 14:00 to 16:00, "11-1pm":
     11:00 to 13:00, "14-16h", "from 9 to 5": 09:00 to 17:00; "9-11" beside a day: 09:00 to
@@ -251,7 +257,7 @@ def time_ranges(text: str) -> list[Found[TimeRange]]:
         led, h1, m1, half1, h2, m2, half2, h24 = match.groups()
         # a bare "9-11" is a span of the clock beside a day ("block tue 9-11"), else it may
         # be anything ("items 2-4")
-        if not (half2 or h24 or led or m2 or dated):
+        if not (half2 or h24 or led or m2 or (dated and _BARE_SPAN_END.match(text, match.end()))):
             continue
         end = _range_end(int(h2), int(m2 or 0), half2, bool(h24), text, match.span())
         start = _range_start(int(h1), int(m1 or 0), half1, half2, bool(h24), end)

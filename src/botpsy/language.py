@@ -175,7 +175,7 @@ DAY_PARTS: dict[str, dict[str, int]] = {
 # Words that say when only roughly, beside days, times and lengths: a request that says
 # one of them asks for a time, though not one a reader can fix ("remind me next week").
 ROUGH_WHEN: dict[str, tuple[str, ...]] = {
-    "en": ("week", "weekend", "month", "year", "later", "soon", "asap", "eod", "due",
+    "en": ("day", "then", "week", "weekend", "month", "year", "later", "soon", "asap", "eod", "due",
            "deadline", "before", "after", "until", "till", "christmas", "xmas", "easter"),
 }
 
