@@ -26,6 +26,9 @@ not a model's habits, so a model that does what was asked never meets them.
   guest" changes that event, it makes none; ``selection.joined_kinds``), or of the kind
   whose item the request says is changed ("sunday dinner at mum's is at 7 now": the
   dinner moves, none is made; ``selection.CHANGED_NOW``);
+- a new item or a message of another kind than where the request puts what it adds
+  ("add '- [ ] book flights' to my todo file" makes no contact; ``destinations``): the
+  retry calls the tools that add there;
 - an append to a list the user keeps that leaves out what the request adds to it
   (``selection.listed_item``);
 - a new item or a message made from things the request leaves to a lookup ("make a
@@ -296,8 +299,6 @@ def other_kind(role: ToolRole, text: str) -> str | None:
             if other.name.split("_", 1)[0] not in kin and other.asked_in(clause):
                 return clause
     return None
-
-
 
 
 def _unasked_kind(name: str, role: ToolRole, request: str) -> str | None:
