@@ -632,6 +632,17 @@ def file_names(text: str) -> list[Found[str]]:
     return list(found.values())
 
 
+# A file named by a word and "file": "my todo file", "the budget file"
+_WORD_FILE = re.compile(r"\b(?:my|the|our|that)\s+(?P<name>[\w-]+)\s+file\b", re.IGNORECASE)
+
+
+def file_word(text: str) -> str | None:
+    """The word a text names a file by, without its extension ("add X to my todo file":
+    "todo"), or None; a file named whole ("todo.md") is ``file_names``'."""
+    match = _WORD_FILE.search(text)
+    return match.group("name") if match and not file_names(text) else None
+
+
 # ---- titles ------------------------------------------------------------------------
 _QUOTES = (("'", "'"), ('"', '"'), ("\u2018", "\u2019"), ("\u201c", "\u201d"))
 # The name a request gives the item it makes, in quotes: "a new note called 'for sam - dad

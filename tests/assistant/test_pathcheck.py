@@ -75,3 +75,20 @@ def test_a_new_file_written_elsewhere_than_the_request_puts_it_is_refused():
     assert check(wrong, messages).narrow == {"path": {"enum": ["personal/budget.txt"]}}
     right = ToolCall(name="write_file", arguments={"path": "personal/budget.txt", "content": "x"})
     assert check(right, messages) is None
+
+
+def test_a_file_named_by_a_word_is_the_shown_file_of_that_name():
+    """"add '- [ ] book flights' to my todo file": the 135M model searched for "flights"
+    and appended to a file called "my todo file"."""
+    from botpsy.agent.grounding import search_terms
+    request = "add '- [ ] book flights' to my todo file"
+    assert search_terms(request, "file") == ["todo"]
+    append = ToolSpec(name="append_to_file", description="d", parameters={
+        "type": "object", "properties": {"path": {"type": "string"}, "text": {"type": "string"}}})
+    shown = [Message(role="user", content=request),
+             Message(role="tool", name="search_files", source="tool:search_files:c1",
+                     content='[{"path": "notes/todo.md", "line": 1, "text": "- [ ] x"}]')]
+    check = PathCheck({"append_to_file": append}.get)
+    assert check.expected(CallContext.before(append, shown)) == {"path": {"enum": ["notes/todo.md"]}}
+    wrong = ToolCall(name="append_to_file", arguments={"path": "my todo file", "text": "x"})
+    assert check(wrong, shown).narrow == {"path": {"enum": ["notes/todo.md"]}}

@@ -44,7 +44,7 @@ from botpsy.agent.selection import (
     stem_words,
     tool_role,
 )
-from botpsy.extract import ids
+from botpsy.extract import file_word, ids
 from botpsy.language import DAY_PARTS, NUMBER_WORDS, RELATIVE_DAYS, alternation
 from botpsy.safety.taint import AGENT_SOURCE
 from botpsy.tools import ToolRegistry
@@ -438,6 +438,8 @@ def search_terms(said: str, family: str) -> list[str]:
         return people
     if family in ("note", "file") and (named := _named_source(said, family)):
         return [named]  # "everything from the groceries note": the groceries note
+    if family == "file" and (word := file_word(said)):
+        return [word]  # "add X to my todo file": the file called todo, not X
     if family == "note" and (lists := [t for c in commands(said) if (t := list_target(c))]):
         # by its name, without the kind's own words ("the groceries note" is "groceries")
         names = [" ".join(w for w in t.split() if w.lower() not in _LIST_WORDS) for t in lists]

@@ -23,7 +23,7 @@ from typing import Any
 from botpsy.agent.checks import Refusal
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates, name_family
-from botpsy.extract import file_names, values
+from botpsy.extract import file_names, file_word, values
 from botpsy.types import ToolSpec
 
 # Where a request names the file it makes: "a file personal/x.txt", "called x.txt", "save
@@ -103,7 +103,8 @@ def _names(paths: list[str]) -> set[str]:
 
 def _allowed(context: CallContext, spec: ToolSpec | None = None) -> list[str]:
     """The paths a call of a file tool (``spec``, by default the context's) may write: the
-    one file the request names, as written and as the paths of shown files of that name.
+    one file the request names, as written and as the paths of shown files of that name
+    (or, named by a word, "my todo file", the shown files of that name).
     None for other tools, for a request that names no file or several, and for a tool
     that lists a folder."""
     spec = spec or context.spec
@@ -114,9 +115,16 @@ def _allowed(context: CallContext, spec: ToolSpec | None = None) -> list[str]:
             or spec.name.startswith(("list", "write")) or creates(spec.name)):
         return []  # a folder, or a file the call may make under a name of its own
     names = named_files(context.request)
+    paths = [obj["path"] for family, obj in context.objects
+             if family == "file" and isinstance(obj.get("path"), str)]
+    if not names and (word := file_word(context.request)):
+        # "my todo file": the shown files of that name, whatever their extension
+        return sorted({p for p in paths if _stem(p) == word.casefold()})
     if len(names) != 1:
         return []
-    shown = {obj["path"] for family, obj in context.objects
-             if family == "file" and isinstance(obj.get("path"), str)
-             and posixpath.basename(obj["path"]) == names[0]}
+    shown = {p for p in paths if posixpath.basename(p) == names[0]}
     return sorted(shown) or names
+
+
+def _stem(path: str) -> str:
+    return posixpath.splitext(posixpath.basename(path))[0].casefold()
