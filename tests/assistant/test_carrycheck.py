@@ -155,4 +155,4 @@ def test_a_list_named_without_its_kind_is_carried_from_a_note_or_a_file():
     assert check().expected(CallContext.before(SEND, _messages(request, found, read))) == {
         "body": {"enum": ["Hamburg weekend:\n- rain jacket"]},
         "subject": {"enum": ["packing_list"]}}
-    assert check().needs_first(CallContext.before(SEND, _messages(request))) == ("note",)
+    assert check().needs_first(CallContext.before(SEND, _messages(request))) == ("note", "file")

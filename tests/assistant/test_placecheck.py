@@ -35,6 +35,15 @@ def test_a_new_event_is_held_to_the_place_the_request_names() -> None:
     said = [Message(role="user", content="haircut saturday 14:30 at Salon Kiez, takes like 45 min")]
     check = PlaceCheck({"create_event": CREATE}.get)
     assert check.expected(CallContext.before(CREATE, said)) == {"location": {"enum": ["Salon Kiez"]}}
+    # nobody named: nobody invited (held to the place, the model listed made-up names)
+    invite = ToolSpec(name="create_event", description="d", parameters={
+        "type": "object", "properties": {"location": {"type": "string"},
+                                         "attendees": {"type": ["array", "null"]}}})
+    assert check.expected(CallContext.before(invite, said)) == {
+        "location": {"enum": ["Salon Kiez"]}, "attendees": {"type": "null"}}
+    with_priya = [Message(role="user", content="lunch with Priya friday 12:30 at Luigi's")]
+    assert check.expected(CallContext.before(invite, with_priya)) == {
+        "location": {"enum": ["Luigi's"]}}
     bare = ToolCall(name="create_event", arguments={"title": "haircut", "start": "s", "end": "e"})
     why = check(bare, said)
     assert why is not None and why.narrow == {"location": {"enum": ["Salon Kiez"]}}

@@ -163,7 +163,7 @@ class CarryCheck(ContextCheck):
         kinds = carried_families(context.request)
         if family is None or any(kind in kinds for kind, _ in context.objects):
             return ()
-        return (family,)
+        return kinds  # a list named without its kind: a note or a file
 
     def reads_first(self, context: CallContext) -> tuple[ReadFirst, ...]:
         spec = context.tool
@@ -205,17 +205,18 @@ class CarryCheck(ContextCheck):
         return Refusal(f"the request asks to pass on the text of {item.title!r}: write it "
                        f"into {arg}", {arg: {"enum": [item.text]}})
 
-
     def _unseen(self, context: CallContext) -> Refusal | None:
         """Why a write that passes on a note's or file's text runs before any lookup
         showed that item (see the module doc), or None."""
-        family = carried_family(context.request)
-        if family is None or asked_cells(context) is not None:
+        kinds = carried_families(context.request)
+        if carried_family(context.request) is None or asked_cells(context) is not None:
             return None
-        named = tuple(self._finders(family)[:2])
-        return Refusal(f"the request passes on the text of a {family} that no lookup has "
-                       f"shown yet: find that {family} first, or say it was not found",
-                       finders=named, hint=finders_in_words(named, f"{family}s"))
+        # a list named without its kind may be a note or a file: the search of each
+        named = tuple(f for kind in kinds for f in self._finders(kind)[:2 // len(kinds)])
+        said = " or ".join(kinds)
+        return Refusal(f"the request passes on the text of a {said} that no lookup has "
+                       f"shown yet: find that {said} first, or say it was not found",
+                       finders=named, hint=finders_in_words(named, f"{kinds[0]}s"))
 
 
 def _carries(spec: ToolSpec) -> bool:

@@ -7,6 +7,10 @@ or "in" (``extract.places``: a name written with capitals, "in room 4.10") and h
 event's ``location`` to it, before the call (``agent.checks.Anticipating``) and as a
 refusal of a call that leaves it out or writes another.
 
+A new event held to a place whose request names nobody it is with is held to no attendees
+as well: held to the place, the 135M model went on to invite a list of made-up names until
+its tokens ran out inside the call.
+
 A change of an event that exists is held only where the request says the event is at
 that place now ("my 1:1 with priya is in room 4.10 now": ``selection.CHANGED_NOW``): a
 place that only tells which event is meant ("the dinner at Luigi's moves to 8") is no
@@ -15,16 +19,21 @@ new location, and writing it would cut the one the event has.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import CHANGED_NOW, commands, creates, name_family
+from botpsy.assistant.includecheck import attendee_argument
 from botpsy.extract import places, values
 from botpsy.types import ToolSpec
 
 LOCATION = "location"
+_ATTENDEE_ARGUMENTS = ("attendees",)
+# A request that names someone an event is with: "with Priya", "invite Dan", an address
+_NAMES_PEOPLE = re.compile(r"\b(?:with|w/|invite|inviting)\s+\w|@", re.IGNORECASE)
 
 
 def asked_place(tool: str, request: str) -> str | None:
@@ -52,10 +61,19 @@ class PlaceCheck(ContextCheck):
 
     def expected(self, context: CallContext) -> dict[str, dict[str, Any]]:
         spec = context.tool
-        if LOCATION not in ((spec.parameters or {}).get("properties") or {}):
+        properties = (spec.parameters or {}).get("properties") or {}
+        if LOCATION not in properties:
             return {}
         place = asked_place(spec.name, context.request)
-        return {LOCATION: {"enum": [place]}} if place is not None else {}
+        if place is None:
+            return {}
+        held: dict[str, dict[str, Any]] = {LOCATION: {"enum": [place]}}
+        # nobody named, nobody invited: held to a place, the 135M model went on to invite
+        # "Sara", "Lena", "Mike", "Jordan" ... until its tokens ran out inside the call
+        unnamed = [arg for arg in _ATTENDEE_ARGUMENTS if arg in properties and creates(spec.name)
+                   and not _NAMES_PEOPLE.search(context.request)
+                   and attendee_argument(spec, context.request) is None]
+        return held | {arg: {"type": "null"} for arg in unnamed}
 
     def judge(self, context: CallContext) -> Refusal | None:
         call = context.call
