@@ -279,3 +279,11 @@ def test_a_time_of_day_said_as_a_word() -> None:
     assert [f.value for f in times("remind me tomorrow at noon to ring the dentist")] == [
         time(12, 0)]
     assert [f.value for f in times("from 22:00 until midnight")] == [time(22, 0), time(0, 0)]
+
+
+def test_the_new_name_a_request_gives_what_it_renames() -> None:
+    from botpsy.extract import new_name
+    assert new_name("rename the quarterly review to Q4 all-hands") == "Q4 all-hands"
+    assert new_name('rename it to "Offsite 2027".') == "Offsite 2027"
+    assert new_name("rename the file to x.txt and email it") == "x.txt"
+    assert new_name("move the review to Friday") is None

@@ -632,6 +632,20 @@ def file_names(text: str) -> list[Found[str]]:
     return list(found.values())
 
 
+# The new name a request gives an item: "rename the quarterly review to Q4 all-hands",
+# "change the title of X to Y"
+_RENAMED_TO = re.compile(r"\b(?:rename|retitle|change\s+the\s+(?:name|title)\s+of)\b[^.;!?]*?"
+                         r"\b(?:to|as)\s+(?P<new>.+?)\s*(?:$|[.;!?,](?:\s|$)|\s+(?:and|then)\s)",
+                         re.IGNORECASE)
+
+
+def new_name(text: str) -> str | None:
+    """The new name a text gives an item it renames, unquoted or quoted, as written
+    ("rename the quarterly review to Q4 all-hands": "Q4 all-hands"), or None."""
+    match = _RENAMED_TO.search(text)
+    return match.group("new").strip(" '\"\u2018\u2019\u201c\u201d") if match else None
+
+
 # A file named by a word and "file": "my todo file", "the budget file"
 _WORD_FILE = re.compile(r"\b(?:my|the|our|that)\s+(?P<name>[\w-]+)\s+file\b", re.IGNORECASE)
 

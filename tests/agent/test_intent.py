@@ -317,3 +317,15 @@ def test_a_refused_item_made_elsewhere_is_retried_where_the_request_puts_it() ->
     saved = check(ToolCall(name="add_reminder", arguments={"text": "t"}),
                   conversation("grab her number and stick it in a new note called Climbing"))
     assert saved is not None and saved.instead == ("create_note",)
+
+
+def test_a_line_appended_to_a_file_is_what_the_request_adds() -> None:
+    """"add '- [ ] book flights' to my todo file": after a search that showed a file
+    holding an instruction, the 135M model appended "all done"."""
+    request = conversation("add '- [ ] book flights' to my todo file")
+    junk = ToolCall(name="append_to_file", arguments={"path": "notes/todo.md", "text": "all done"})
+    why = IntentCheck()(junk, request)
+    assert why is not None and why.narrow == {"text": {"enum": ["- [ ] book flights"]}}
+    kept = ToolCall(name="append_to_file", arguments={"path": "notes/todo.md",
+                                                      "text": "- [ ] book flights"})
+    assert IntentCheck()(kept, request) is None

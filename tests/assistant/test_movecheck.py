@@ -44,6 +44,8 @@ def _found(request: str, *events: dict) -> list[Message]:
     ("make lunch with Jonas an hour and a half instead of an hour", LUNCH,
      {"start": "2026-12-10T12:30", "end": "2026-12-10T14:00"}),
     ('Rename the design review to "API review"', REVIEW, {"title": "API review"}),
+    # unquoted: the model wrote the old title back
+    ("rename the design review to API review", REVIEW, {"title": "API review"}),
     ("Actually make lunch with Jonas start at 12:00, same end time", LUNCH,
      {"start": "2026-12-10T12:00", "end": "2026-12-10T13:30"}),
     ("make lunch with Jonas half an hour longer", LUNCH,  # the old length and 30 more

@@ -44,7 +44,7 @@ from botpsy.agent.selection import (
     stem_words,
     tool_role,
 )
-from botpsy.extract import file_word, ids
+from botpsy.extract import file_word, ids, new_name
 from botpsy.language import DAY_PARTS, NUMBER_WORDS, RELATIVE_DAYS, alternation
 from botpsy.safety.taint import AGENT_SOURCE
 from botpsy.tools import ToolRegistry
@@ -448,7 +448,7 @@ def search_terms(said: str, family: str) -> list[str]:
     terms = [t for t in lookup_terms(said) if family == "note" or not names_family(t, family)]
     # a new name is no item's yet: "rename the quarterly review to Q4 all-hands" searched
     # for "all-hands", found nothing, and the rename never ran
-    renamed = {w.lower() for m in _RENAMED_TO.finditer(said) for w in m.group("new").split()}
+    renamed = {w.lower() for w in (new_name(said) or "").split()}
     terms = [t for t in terms if not set(t.lower().split()) <= renamed] or terms
     if family == "email" and len(terms) > 1:
         # the mail search ranks by the words held when no email holds them all: one query
@@ -461,10 +461,6 @@ def search_terms(said: str, family: str) -> list[str]:
     return [t for t in terms if not set(t.lower().split()) & written_to] or terms
 
 
-# The new name a request gives an item: "rename the quarterly review to Q4 all-hands",
-# "change the title of X to Y", "retitle it 'Y'"
-_RENAMED_TO = re.compile(r"\b(?:rename|retitle|change\s+the\s+(?:name|title)\s+of)\b[^.;!?]*?"
-                         r"\b(?:to|as)\s+(?P<new>[^.;!?]+)", re.IGNORECASE)
 # "from the groceries note", "from my hamburg packing list file": the item taken from, by name
 _FROM_NAMED = re.compile(r"\bfrom\s+(?:my|the|our)\s+(?P<name>(?:[\w'-]+\s+){1,3}?)"
                          r"(?P<kind>notes?|files?)\b", re.IGNORECASE)

@@ -61,6 +61,7 @@ from botpsy.agent.selection import (
     SOURCE,
     Bm25ToolSelector,
     ToolRole,
+    added_item,
     commands,
     creates,
     joined_kinds,
@@ -391,7 +392,11 @@ def _list_item(call: ToolCall, request: str) -> Refusal | None:
     text = call.arguments.get("text")
     if call.name.split("_", 1)[0] != APPEND_VERB or not isinstance(text, str):
         return None
-    items = [item for clause in commands(request) if (item := listed_item(clause))
+    # a file's line too: "add '- [ ] book flights' to my todo file" appended "all done", an
+    # instruction a file found by the search held
+    to_file = name_family(call.name) == "file"
+    items = [item for clause in commands(request)
+             if (item := listed_item(clause) or (added_item(clause) if to_file else None))
              and words(item)]
     if not items or any(words(item) <= words(text) for item in items):
         return None

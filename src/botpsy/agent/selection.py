@@ -424,6 +424,17 @@ def listed_item(clause: str) -> str | None:
     return m.group("item").strip() if m else None
 
 
+def added_item(clause: str) -> str | None:
+    """What a clause adds to a place it names, whatever kind the place is ("add '- [ ] book
+    flights' to my todo file" -> "- [ ] book flights"), as written without its quotes."""
+    m = _ADD_TO.match(clause)
+    if m is None:
+        return None
+    item = m.group("item").strip()
+    quoted = QUOTED.fullmatch(item)
+    return (quoted.group(2) if quoted else item) or None
+
+
 def _word_kinds(phrase: str) -> set[str]:
     """The kinds of item the words of a lower-case phrase name, one word at a time (its
     synonyms' kinds, or the family its stem is)."""

@@ -13,7 +13,7 @@ the old title back.
   names; or a move by a length ("push it back an hour", "30 minutes earlier":
   ``extract.shifts``); the end keeps the event's length, unless the request names a new
   length ("an hour and a half instead of an hour");
-- a new title the user put in quotes after "rename" or "call it".
+- a new title the user put in quotes after "rename" or "call it", or after "rename ... to".
 
 It refuses an update of that event that does not write those values, and narrows the
 retry to them (``agent.checks.Refusal``); ``expected`` holds the first call after the
@@ -36,7 +36,7 @@ from botpsy.agent.selection import QUOTED
 from botpsy.assistant.daycheck import DayCheck, named_times
 from botpsy.assistant.durationcheck import named_durations
 from botpsy.assistant.relative import FoundEvent, found_event, shown_events
-from botpsy.extract import shifts
+from botpsy.extract import new_name, shifts
 from botpsy.types import Message
 
 # The new time: "to 13:00", "make it 9", "pushed to 4pm" (not "to 4 people", "for 2 hours")
@@ -194,7 +194,9 @@ def _new_title(request: str) -> str | None:
     if not _RENAME.search(request):
         return None
     quoted = [m.group(2) for m in QUOTED.finditer(request)]
-    return quoted[-1] if len(quoted) >= 1 else None
+    # unquoted, the name after "rename ... to" ("rename the quarterly review to Q4
+    # all-hands": the model wrote the old title back)
+    return quoted[-1] if len(quoted) >= 1 else new_name(request)
 
 
 def _nearest(hour: int, old: int) -> int:
