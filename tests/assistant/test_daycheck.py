@@ -463,6 +463,13 @@ def test_a_new_item_whose_request_says_no_time_gets_no_due(check: DayCheck) -> N
         assert check(ToolCall(name="add_reminder", arguments={"text": "x", "due": None}),
                      said) is None
         assert check.expected(CallContext.before(spec, said)) == {"due": {"type": "null"}}
+    # a found item may say when: "read work/vendor_call.md and remind me about the next call"
+    found = [*_said("read work/vendor_call.md and remind me about the next call"),
+             Message(role="tool", name="read_file", source="tool:read_file:c1",
+                     content='{"path": "work/vendor_call.md", "content": "next call: Thursday 11:00"}')]
+    assert check(ToolCall(name="add_reminder", arguments={"text": "x", "due": "thursday 11:00"}),
+                 found) is None
+    assert check.expected(CallContext.before(spec, found)) == {}
     rough = _said("remind me next week to call the bank")
     assert check(ToolCall(name="add_reminder", arguments={"text": "x", "due": "2026-12-10"}),
                  rough) is None

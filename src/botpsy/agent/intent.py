@@ -364,13 +364,13 @@ def _unread_things(name: str, messages: list[Message]) -> str | None:
     if not (creates(name) or name in MESSAGE_TOOLS):
         return None
     found = _FOUND_THINGS.search(latest_request(messages))
-    if found is None or _looked_up(messages):
+    if found is None or looked_up(messages):
         return None
     return (f"the request makes {name} from what a lookup shows ({found.group()!r}), and no "
             "lookup has run yet: look it up first, or say what could not be found")
 
 
-def _looked_up(messages: list[Message]) -> bool:
+def looked_up(messages: list[Message]) -> bool:
     """Whether a tool gave a result after the user's latest request (a refused or failed
     call's error is none)."""
     for message in reversed(messages):

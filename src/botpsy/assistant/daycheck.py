@@ -36,7 +36,7 @@ from dateutil.relativedelta import relativedelta
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items, user_text
-from botpsy.agent.intent import latest_request
+from botpsy.agent.intent import latest_request, looked_up
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates, name_family
 from botpsy.agent.several import item_clauses, own_clause
@@ -101,7 +101,7 @@ class DayCheck(ContextCheck):
             said = request = clause
         named = self.named_days(said)
         if not named:
-            return (self._unasked_due(call, clause, request)
+            return (self._unasked_due(call, clause, request, messages)
                     or self._undated_at_times(undated, request)
                     or self._past_range(call, messages))
         unreadable = {arg: None for arg in (*DAY_ARGUMENTS, "end")
@@ -126,9 +126,12 @@ class DayCheck(ContextCheck):
                      if isinstance(v := call.arguments.get(arg), str) and v.strip()), None)
         return own_clause(call.name, request, text) if text else None
 
-    def _unasked_due(self, call: ToolCall, clause: str | None, request: str) -> Refusal | None:
+    def _unasked_due(self, call: ToolCall, clause: str | None, request: str,
+                     messages: list[Message]) -> Refusal | None:
         """A due given to a new item whose request says no time at all ("add a todo, no
-        date: fix the bike light": ``extract.says_when``), or to one of several new items
+        date: fix the bike light": ``extract.says_when``) and looked nothing up (a found
+        item may say it: "read work/vendor_call.md and remind me about the next call"),
+        or to one of several new items
         whose own clause names no day, time or moment ("todo: new batteries for the smoke
         alarm. oh and remind me wed 7am to take the bins out": the batteries have none):
         refused, its retry held to no due. Why: the 135M model gave both reminders the
@@ -136,7 +139,7 @@ class DayCheck(ContextCheck):
         nobody gave is a guess, and an item without one is still what was asked."""
         if not creates(call.name) or not isinstance(call.arguments.get("due"), str):
             return None
-        if clause is None and says_when(request):
+        if clause is None and (says_when(request) or looked_up(messages)):
             return None
         if clause is not None and (named_times(clause) or mentions_moment(clause)):
             return None
@@ -189,7 +192,8 @@ class DayCheck(ContextCheck):
                 # its own clause names no time: another item's is not its own
                 return {"due": {"type": "null"}} if "due" in properties else {}
         named = self.named_days(said)
-        if not named and not says_when(request) and "due" in properties:
+        if (not named and not says_when(request) and "due" in properties
+                and not looked_up(messages)):
             return {"due": {"type": "null"}}  # no time said: none guessed (``_unasked_due``)
         if not named:
             coming = self.coming_times(request)
