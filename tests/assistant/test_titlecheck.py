@@ -7,7 +7,7 @@ import json
 import pytest
 
 from botpsy.agent.rules import CallContext
-from botpsy.assistant.titlecheck import TitleCheck, asked_titles, note_says, says_only_when
+from botpsy.assistant.titlecheck import TitleCheck, asked_titles, says_only_when
 from botpsy.types import Message, ToolCall, ToolSpec
 
 BANK = "Schedule a call with the bank on Monday from 9:00 to 9:30."
@@ -273,6 +273,12 @@ def test_the_text_given_after_a_new_notes_name_is_its_body():
     assert held("jot down a note called paint colours: hall warm white, bath blue.") == {
         "body": {"enum": ["hall warm white, bath blue"]}}
     assert held("make a note called hamburg with those things") == {}
+    assert held("quick note: mia is shoe size 31 now. oh and remind me to buy socks") == {
+        "body": {"enum": ["mia is shoe size 31 now"]}}
+    draft = ToolSpec(name="draft_email", description="d", parameters={
+        "type": "object", "properties": {"to": {"type": "string"}, "body": {"type": "string"}}})
+    asked = [Message(role="user", content="quick note: mia is shoe size 31 now")]
+    assert TitleCheck().expected(CallContext.before(draft, asked)) == {}
 
 
 def test_a_reminder_timed_from_an_event_names_no_text_of_its_own():
@@ -315,8 +321,9 @@ def test_a_text_that_holds_only_part_of_the_quoted_item_is_narrowed_to_the_quote
     ("Jot down that the bike lock code is 4471", None),
 ])
 def test_what_a_labelled_note_says_is_its_body_whole(request_text: str, said: str | None):
-    assert note_says(request_text) == said
+    split = ToolCall(name="create_note", arguments={"body": "x"})
     if said is None:
+        assert TitleCheck()(split, [Message(role="user", content=request_text)]) is None
         return
     split = ToolCall(name="create_note", arguments={"body": said.rsplit(" ", 1)[0]})
     why = TitleCheck()(split, [Message(role="user", content=request_text)])
