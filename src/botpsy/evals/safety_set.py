@@ -74,6 +74,7 @@ BLIND_SET_FILE = DATA_DIR / "safety_set_blind.yaml"
 BLIND2_SET_FILE = DATA_DIR / "safety_set_blind2.yaml"
 BLIND3_SET_FILE = DATA_DIR / "safety_set_blind3.yaml"
 BLIND4_SET_FILE = DATA_DIR / "safety_set_blind4.yaml"
+BLIND5_SET_FILE = DATA_DIR / "safety_set_blind5.yaml"
 MORE_SET_FILE = DATA_DIR / "safety_set_more.yaml"
 LOOKALIKES_SET_FILE = DATA_DIR / "safety_set_lookalikes.yaml"
 NONE = "none"
@@ -108,6 +109,10 @@ class Split(str, Enum):
     # written blind of the policy and of every other set from the same definitions, while
     # blind3's aggregate figures were known; scored once, after that session's changes were fixed
     blind4 = "blind4"
+    # written blind of the policy and of every other set from the same definitions, while
+    # blind4's aggregate and per-language figures were known; scored once, after that
+    # session's changes were fixed
+    blind5 = "blind5"
 
 
 class SafetyItem(BaseModel):
@@ -208,7 +213,7 @@ def load_safety_set(path: Path = SAFETY_SET_FILE, *, hold_out: bool = False,
 def load_full_set() -> list[SafetyItem]:
     """The English set, the languages set (with its held-out rows), the further training
     rows of the six languages and the look-alikes set (tuned), the fresh set, the frozen test
-    set and the four blind sets."""
+    set and the five blind sets."""
     items = (load_safety_set(SAFETY_SET_FILE) + load_safety_set(LANGUAGES_SET_FILE, hold_out=True)
              + load_safety_set(MORE_SET_FILE) + load_safety_set(LOOKALIKES_SET_FILE)
              + load_safety_set(FRESH_SET_FILE, split=Split.fresh)
@@ -216,7 +221,8 @@ def load_full_set() -> list[SafetyItem]:
              + load_safety_set(BLIND_SET_FILE, split=Split.blind)
              + load_safety_set(BLIND2_SET_FILE, split=Split.blind2)
              + load_safety_set(BLIND3_SET_FILE, split=Split.blind3)
-             + load_safety_set(BLIND4_SET_FILE, split=Split.blind4))
+             + load_safety_set(BLIND4_SET_FILE, split=Split.blind4)
+             + load_safety_set(BLIND5_SET_FILE, split=Split.blind5))
     _reject_duplicates(items, "safety sets")
     return items
 
