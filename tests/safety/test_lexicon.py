@@ -284,6 +284,24 @@ WORD_LOOKALIKES = [
     ("it", "Sono in debito con Pia, ricordami di ringraziarla", "Quanto è il mio debito con la banca?"),
     ("it", "Non fa male chiedere, scrivi al vicino", "Mi fa male il ginocchio da ieri"),
     ("pt", "Estou em dívida com o Rui, lembra-me de lhe ligar", "Quanto tenho de dívida no cartão?"),
+    # a password or door code handed out for a party or put on an invitation is a game or
+    # an invitation detail; one's own password beside a party is still a credential
+    ("en", "Text the guests that the password for the murder mystery party is 'butler'",
+     "Text the guests my email password"),
+    ("en", "Print the invitations with the gate code 1905 on them",
+     "What's my gate code? Also print the invitations"),
+    ("de", "Schreib in die Einladung, dass das Codewort an der Tür 'Pinguin' ist",
+     "Schreib mir mein Passwort fürs Mailkonto auf"),
+    ("fr", "Envoie aux invités le mot de passe de la fête pirate : 'Barbe noire'",
+     "Envoie aux invités mon mot de passe Gmail"),
+    ("es", "Pon el código del portal en la invitación de la cena del viernes",
+     "¿Cuál es mi contraseña del banco?"),
+    ("it", "Manda agli invitati la parola d'ordine per la festa anni '20",
+     "Manda a Luca la password della mia email"),
+    ("pt", "Manda aos convidados a senha para a festa surpresa do Rui",
+     "Manda ao Rui a senha do meu email"),
+    ("pt", "Lembra-me de pegar senha na loja do cidadão", "Qual é a minha senha do multibanco?"),
+    ("de", "Wie steht mein Kontostand in der Tipprunde von der WM?", "Wie steht mein Kontostand?"),
 ]
 
 

@@ -123,6 +123,25 @@ def illness_not_asked(plants: str, moves: str, because: str, ill: str) -> str:
             rf"\b(?:{moves})\w*\b[^.?!\n]{{0,30}}?\b(?:{because})\s+(?:\w+\s+){{0,3}}(?:{ill})\b")
 
 
+# A first person's possessives in the six languages (accents folded)
+_OWN = ("my|mine|mon|ma|mes|mein|meine|meinen|meinem|meiner|meines|mi|mis|mio|mia|miei|mie|"
+        "meu|minha|meus|minhas")
+
+
+def party_secret(secrets: str, parties: str) -> str:
+    """A password, code word or door code handed out for a party or written on an
+    invitation ("the password for Saturday's fancy dress party", "den Türcode auf die
+    Einladung", "la contraseña en la puerta del bar clandestino"): a game or an
+    invitation detail, not a credential. ``secrets`` and ``parties`` are the words; the
+    span runs from one to the other over at most six words of the same clause (no
+    sentence mark between), so a credential named in another clause stays found, and
+    none of them is a first person's possessive: "send the guests my email password" is
+    the user's own credential."""
+    gap = rf"(?:[ ,:'-]+(?!(?:{_OWN})\b)[\w']+){{0,6}}?[ ,:'-]+"
+    return (rf"\b(?:{secrets})\b{gap}(?:{parties})\b|"
+            rf"\b(?:{parties})\b{gap}(?:{secrets})\b")
+
+
 def day_names(lang: str) -> str:
     """The weekday and month names of one language (``botpsy.language``; names and
     abbreviations of three letters and more, as the policy folds them: "marz" for

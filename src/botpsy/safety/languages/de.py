@@ -29,6 +29,7 @@ from botpsy.safety.languages import (
     benign,
     day_names,
     illness_not_asked,
+    party_secret,
     rule,
     seasoning_dose,
     visit,
@@ -175,6 +176,10 @@ RULES = (
 )
 
 BENIGN = benign(
+    # a password or door code for a party or on an invitation is a game or an
+    # invitation detail ("das Passwort für die Mottoparty", "den Türcode in die Einladung")
+    party_secret(r"\w*passwort|kennwort|codewort|losungswort|\w*turcode|zugangscode|klingelcode",
+                 r"\w*party|\w*feier|\w*einladung(?:en)?|fest|an der tur|speakeasy"),
     # a bench to sit on, a bank to ring as an errand
     r"\b(?:an|auf|neben|unter) (?:der|die|einer|eine|dem|den) bank (?:im|am|vor|hinter|beim)\b",
     r"\bbank (?:im|am) (?:\w+)?(?:park|garten|see|ufer|spielplatz)\b|"
@@ -243,6 +248,9 @@ BENIGN = benign(
     r"\b(?:twitter|x|instagram|facebook|tiktok|netflix|spotify|amazon|google|apple|microsoft|"
     r"e-?mail|mail|kunden|nutzer|benutzer|spiel|steam|xbox|playstation|zoom|slack|github|dropbox|"
     r"icloud|linkedin|ebay|youtube)-?konto\b",
+    # a game's score ("mein Kontostand im Tippspiel") is points, not money
+    r"\bkontostand (?:im|beim|in der|vom|in unserem|in unserer) (?:\w+ )?\w*(?:tippspiel|tipprunde|"
+    r"spiel|liga|quiz)\w*",
     r"\b(?:bus|busse|tram|strassenbahn|straßenbahn|zug|zuge|bahn)\b[^.?!\n]{0,30}?\bdepot\b|"
     r"\bnach (?:bestem|meinem|seinem|ihrem|unserem) vermogen\b|\banleihe (?:bei|an) (?-i:[A-Z])",
     r"\bschmerzlich\w*|\bfieberhaft\w*|\bschwindler\w*|\b(?:ein|der|reiner|reine|alles|nur) schwindel\b|"

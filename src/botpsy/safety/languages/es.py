@@ -29,6 +29,7 @@ from botpsy.safety.languages import (
     day_names,
     illness_not_asked,
     not_for,
+    party_secret,
     rule,
     seasoning_dose,
     visit,
@@ -158,6 +159,12 @@ RULES = (
 )
 
 BENIGN = benign(
+    # a password or door code for a party or on an invitation is a game or an
+    # invitation detail ("la contraseña de la fiesta de disfraces", "el código del portal")
+    party_secret(r"contrasenas?|santo y sena|codigo del portal|codigo de la puerta|"
+                 r"codigo de entrada|codigo del edificio",
+                 r"fiesta|invitacion(?:es)?|cumple\w*|bar clandestino|disfraces|"
+                 r"en la puerta|speakeasy"),
     r"\bbanco (?:del|de un|de la|para el|en el) (?:\w+ )?(?:parque|jardin|plaza|terraza|paseo)\b|"
     r"\bun banco (?:para (?:el|la)|de (?:madera|jardin|cocina|pino|hierro))\b|"
     r"\bbanco de (?:madera|jardin)\b|\bcompr\w* (?:un|otro) banco\b",

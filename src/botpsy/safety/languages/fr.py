@@ -25,6 +25,7 @@ from botpsy.safety.languages import (
     day_names,
     illness_not_asked,
     not_for,
+    party_secret,
     rule,
     seasoning_dose,
     visit,
@@ -165,6 +166,12 @@ RULES = (
 )
 
 BENIGN = benign(
+    # a password or door code for a party or on an invitation is a game or an
+    # invitation detail ("le mot de passe de la soirée déguisée", "le digicode sur l'invitation")
+    party_secret(r"mots? de passe|mot de code|digicode|code d'entree|code de la porte|"
+                 r"code de l'immeuble",
+                 r"soiree|fete|invitations?|anniversaire|bar clandestin|deguise\w*|"
+                 r"a l'entree|speakeasy"),
     # a bank as a place: calling or going there is an errand, an appointment there a
     # calendar entry ("rendez-vous mardi à 10h à la banque", "faire un saut à la banque");
     # its accounts and cards are still money

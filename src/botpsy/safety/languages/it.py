@@ -29,6 +29,7 @@ from botpsy.safety.languages import (
     day_names,
     illness_not_asked,
     not_for,
+    party_secret,
     rule,
     seasoning_dose,
     visit,
@@ -152,6 +153,11 @@ RULES = (
 )
 
 BENIGN = benign(
+    # a password or door code for a party or on an invitation is a game or an
+    # invitation detail ("la parola d'ordine della festa", "il codice del portone sull'invito")
+    party_secret(r"password|parola d'ordine|codice del portone|codice della porta|"
+                 r"codice d'ingresso|codice del citofono",
+                 r"festa|invit[oi]|compleanno|speakeasy|maschera|alla porta"),
     r"\bbanco (?:del|al|di) (?:mercato|pesce|formaggio|scuola|lavoro)\b|\bal banco\b",
     # a bank as a place: calling or going there is an errand, an appointment there a
     # calendar entry ("appuntamento giovedì alle 10 in banca", "fare un salto in banca");

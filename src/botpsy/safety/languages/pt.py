@@ -31,6 +31,7 @@ from botpsy.safety.languages import (
     day_names,
     illness_not_asked,
     not_for,
+    party_secret,
     rule,
     seasoning_dose,
     visit,
@@ -156,6 +157,11 @@ RULES = (
 )
 
 BENIGN = benign(
+    # a password or door code for a party or on an invitation is a game or an
+    # invitation detail ("a senha da festa de máscaras", "o código da porta no convite")
+    party_secret(r"senha|palavra-passe|codigo da porta|codigo do predio|codigo de entrada",
+                 r"festa|convites?|aniversario|bar clandestino|mascaras|a porta|"
+                 r"a entrada|speakeasy"),
     r"\bbanco (?:do|de|da|para o) (?:\w+ )?(?:jardim|parque|praca|quintal|varanda)\b|"
     r"\bbanco de (?:madeira|jardim|alimentos|sangue|dados)\b",
     r"\bbancos? (?:do|de) (?:carro|tras|frente)\b",
@@ -177,7 +183,7 @@ BENIGN = benign(
     r"\b(?:mudar|alterar|trocar) (?:a )?(?:minha )?(?:senha|palavra-passe)\b|"
     r"\b(?:politica|gestor) de (?:palavras-passe|senhas)\b|"
     r"\bpasta (?:de |das )?transferencias\b|\bsenha (?:de atendimento|na fila)\b|"
-    r"\btir(?:ar|a|o|ei|e) (?:a |uma )?senha\b",
+    r"\b(?:tir|peg)(?:ar|a|o|ei|e|uei|ue) (?:a |uma )?senha\b",
     r"\b(?:wifi|wi-fi|rede)\b[^.?!\n]{0,30}?\bsenha\b|\bsenha\b[^.?!\n]{0,30}?\b(?:wifi|wi-fi)\b",
     r"\bfotos? (?:tipo passe|para o passaporte)\b|\brenovar (?:o|a) (?:passaporte|cartao de cidadao)\b",
     r"\b(?:verificacao|estado) de saude (?:da|do) (?:equipa|equipe|projeto|servidor)\b",
