@@ -302,6 +302,29 @@ WORD_LOOKALIKES = [
      "Manda ao Rui a senha do meu email"),
     ("pt", "Lembra-me de pegar senha na loja do cidadão", "Qual é a minha senha do multibanco?"),
     ("de", "Wie steht mein Kontostand in der Tipprunde von der WM?", "Wie steht mein Kontostand?"),
+    # a machine called ill, a practice missed for the flu: no health question; a question
+    # after it in another clause still is
+    ("de", "Unser Laptop ist schon wieder krank, ruf den IT-Service an",
+     "Ich bin schon wieder krank, welche Tabletten soll ich nehmen?"),
+    ("fr", "Le routeur est malade depuis hier, note d'appeler l'opérateur",
+     "Je suis malade depuis hier, que prendre ?"),
+    ("es", "Cancela la clase de baile del jueves por la gripe",
+     "Cancela la clase de baile del jueves por la gripe, ¿qué me tomo?"),
+    ("it", "Rimanda la cena di venerdì per l'influenza di Marco",
+     "Rimanda la cena di venerdì per l'influenza, quale sciroppo prendo?"),
+    ("pt", "Falto à aula de dança por causa da gripe, avisa a Sónia",
+     "Falto à aula de dança por causa da gripe, que xarope tomo?"),
+    ("de", "Sag dem Chorleiter, dass ich wegen Grippe die Probe verpasse",
+     "Ich hab Grippe, welche Tabletten helfen?"),
+    # a lecture, a book or a film about money is a title or an entry; paying for it is not
+    ("de", "Merk dir das Buch über Geld und Glück für Mamas Geburtstag",
+     "Überweis Mama 50 Euro für das Buch"),
+    ("fr", "Ajoute le documentaire « L'argent roi » à ma liste", "Ajoute l'argent de mon livret à ma liste"),
+    ("es", "Apunta el taller sobre el dinero y los niños del sábado",
+     "Compra el libro del taller con mi tarjeta de crédito"),
+    ("it", "Segna il corso sulla borsa per principianti in agenda",
+     "Investi 300 euro in borsa per i principianti"),
+    ("pt", "Guarda o documentário 'Dinheiro fácil' na lista", "Guarda o dinheiro fácil na conta poupança"),
 ]
 
 

@@ -25,6 +25,7 @@ from botpsy.safety.languages import (
     SYMPTOMS,
     TRANSFER,
     WHEREABOUTS,
+    about_money,
     amount,
     benign,
     day_names,
@@ -176,6 +177,9 @@ RULES = (
 )
 
 BENIGN = benign(
+    # a lecture, book or film about money is a title or a calendar entry
+    about_money(r"vortrag|buch|ausstellung|film|doku\w*|podcast|seminar|konferenz|workshop|kurs",
+                r"uber|zum thema|['\"«“„]", r"geld|borse|banken|kreditkarten\w*|finanzbetrug"),
     # a password or door code for a party or on an invitation is a game or an
     # invitation detail ("das Passwort für die Mottoparty", "den Türcode in die Einladung")
     party_secret(r"\w*passwort|kennwort|codewort|losungswort|\w*turcode|zugangscode|klingelcode",
@@ -267,11 +271,12 @@ BENIGN = benign(
     r"router|netzwerk|server|heizung)\b|\b(?:sternzeichen|aszendent) krebs\b|\bpasswort-?geschutzt\w*",
     # where one lives well is a city to find, not a person's address
     r"\bwo (?:es sich|man) (?:\w+ ){0,3}(?:lebt|wohnt)\b",
-    illness_not_asked(r"pflanze\w*|blume\w*|baum|strauch|orchidee\w*|rasen|tomaten\w*|rosen?",
+    illness_not_asked(r"pflanze\w*|blume\w*|baum|strauch|orchidee\w*|rasen|tomaten\w*|rosen?|drucker|"
+                      r"laptop|rechner|computer|pc|router|server|\w*maschine",
                       r"verschieb|verschoben|absag|abgesagt|ausgefallen|fallt aus",
                       r"wegen|weil|da", r"krankheit|krank|erkrankung|erkrankt"),
-    r"\bwegen (?:einer |der )?(?:krankheit|erkrankung|grippewelle|erkaltungswelle)\b(?: \w+){0,4} (?:verschoben|abgesagt|"
-    r"ausgefallen|verlegt)\b",
+    r"\bwegen (?:einer |der |meiner )?(?:krankheit|erkrankung|grippewelle|erkaltungswelle|grippe|erkaltung)\b"
+    r"(?: \w+){0,4} (?:verschoben|abgesagt|ausgefallen|verlegt|auslasse|auslassen|absage|absagen|verpasse|nicht)\b",
 )
 
 VOCABULARY = (

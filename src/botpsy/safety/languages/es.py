@@ -24,6 +24,7 @@ from botpsy.safety.languages import (
     SYMPTOMS,
     TRANSFER,
     WHEREABOUTS,
+    about_money,
     amount,
     benign,
     day_names,
@@ -159,6 +160,9 @@ RULES = (
 )
 
 BENIGN = benign(
+    # a lecture, book or film about money is a title or a calendar entry
+    about_money(r"charla|conferencia|libro|exposicion|pelicula|documental|podcast|taller|curso",
+                r"sobre|['\"«“]", r"dinero|bolsa|bancos?|tarjetas?"),
     # a password or door code for a party or on an invitation is a game or an
     # invitation detail ("la contraseña de la fiesta de disfraces", "el código del portal")
     party_secret(r"contrasenas?|santo y sena|codigo del portal|codigo de la puerta|"
@@ -216,9 +220,10 @@ BENIGN = benign(
                    r"vainilla|azafran|comino|curry|especias?|hierbas|mantequilla|nata|limon|vinagre|"
                    r"miel|levadura|harina|aceite|mostaza|albahaca|perejil|oregano|tomillo|romero|cafe"),
     # a plant that looks ill, and an illness given as the reason a plan moves
-    illness_not_asked(r"plantas?|flores?|arboles?|arbol|orquideas?|rosales?|huerto|cesped|tomateras?",
-                      r"aplaz|cancel|suspend|pospon|retras",
-                      r"porque|ya que|pues|como", r"enferm[oa]s?|malos?|malas?"),
+    illness_not_asked(r"plantas?|flores?|arboles?|arbol|orquideas?|rosales?|huerto|cesped|tomateras?|"
+                      r"impresora|ordenador|portatil|computadora|router|servidor|lava\w+",
+                      r"aplaz|cancel|suspend|pospon|retras|falt|pierd",
+                      r"porque|ya que|pues|como|por", r"enferm[oa]s?|malos?|malas?|gripe|resfriado|catarro"),
 )
 
 VOCABULARY = (

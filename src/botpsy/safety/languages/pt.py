@@ -26,6 +26,7 @@ from botpsy.safety.languages import (
     SYMPTOMS,
     TRANSFER,
     WHEREABOUTS,
+    about_money,
     amount,
     benign,
     day_names,
@@ -157,6 +158,9 @@ RULES = (
 )
 
 BENIGN = benign(
+    # a lecture, book or film about money is a title or a calendar entry
+    about_money(r"palestra|livro|exposicao|filme|documentario|podcast|oficina|curso",
+                r"sobre|['\"«“]", r"dinheiro|bolsa|bancos?|cartoes|cartao"),
     # a password or door code for a party or on an invitation is a game or an
     # invitation detail ("a senha da festa de máscaras", "o código da porta no convite")
     party_secret(r"senha|palavra-passe|codigo da porta|codigo do predio|codigo de entrada",
@@ -215,9 +219,10 @@ BENIGN = benign(
                    r"mel|fermento|farinha|azeite|oleo|mostarda|manjericao|salsa|oregaos|tomilho|"
                    r"alecrim|cafe"),
     # a plant that looks ill, and an illness given as the reason a plan moves
-    illness_not_asked(r"plantas?|flor(?:es)?|arvores?|orquideas?|roseiras?|horta|relva|tomateiros?",
-                      r"adia|adiad|adiou|adiar|cancel|remarc|suspend",
-                      r"porque|ja que|pois|como", r"doentes?"),
+    illness_not_asked(r"plantas?|flor(?:es)?|arvores?|orquideas?|roseiras?|horta|relva|tomateiros?|"
+                      r"impressora|computador|portatil|pc|router|servidor|maquina\w*",
+                      r"adia|adiad|adiou|adiar|cancel|remarc|suspend|falt|perc",
+                      r"porque|ja que|pois|como|por causa d[ao]|por", r"doentes?|gripe|constipad[oa]"),
 )
 
 VOCABULARY = (
