@@ -187,6 +187,22 @@ def test_a_question_that_asks_to_read_reads_what_its_search_found(tmp_path):
     assert "spinach" in result.final_text
 
 
+def test_a_question_about_what_a_named_file_holds_reads_the_file(tmp_path):
+    """"What risks are listed in the q3 roadmap file?": the search shows the file by the
+    one line that holds the word ("## Risks"); the file is then read, and the answer says
+    what is listed under it."""
+    store = _store(tmp_path)
+    (store.data_dir / "files").mkdir(exist_ok=True)
+    registry = ToolRegistry(assistant_tools(store))
+    registry.execute(ToolCall(name="write_file", arguments={
+        "path": "work/roadmap_q3.md", "content": "# Q3 roadmap\n\n## Risks\n- hiring is slow\n"}))
+    agent = _broad_agent(store, [call_text("search_files", query="risks"),
+                                 call_text("read_file", path="work/roadmap_q3.md")])
+    result = agent.run("what risks are listed in the q3 roadmap file?")
+    assert [s.call.name for s in result.steps] == ["search_files", "read_file"]
+    assert "hiring" in result.final_text
+
+
 def test_an_action_that_cannot_be_retried_leaves_the_others_to_run(tmp_path):
     """The email's body only repeats Jamie's card and is refused twice; the event the
     request also asked for is still added."""

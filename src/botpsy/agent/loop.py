@@ -966,10 +966,14 @@ def grounding_rule(registry: ToolRegistry) -> CallRule:
                     serves=())
 
 
-# A question that asks for an item's content, not whether it exists.
+# A question that asks for an item's content, not whether it exists: "read me ...", "what
+# does it say", "what's on my list"; and one that asks what one item it names by its kind
+# holds ("what risks are listed in the q3 roadmap file?": a search shows one line of it).
 READ_ASKED = re.compile(r"^\W*(?:please\s+)?(?:read|open)\b|\bwhat does\b.*\bsay\b|\bwhole\b"
                         r"|\bwhat(?:'s|\u2019s| is| are)\s+(?:on|in)\s+(?:my|the)\s+(?:[\w'-]+\s+){0,2}?"
-                        r"(?:list|file|note)\b", re.IGNORECASE)
+                        r"(?:list|file|note)\b"
+                        r"|^\W*(?:what|which)\b[^?]*\b(?:in|on)\s+(?:my|the|our)\s+(?:[\w'-]+\s+){1,3}?"
+                        r"(?:list|file|note|doc|document)\W*$", re.IGNORECASE)
 
 
 # A sentence that asks something: up to its question mark, after a sentence's end or the start.

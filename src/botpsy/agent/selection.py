@@ -297,7 +297,7 @@ DEFAULT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\b(?:tell|ask|remind|update|text|ping|message) (?!me\b|myself\b)(?:\w+(?:'s)? ){0,2}"
         r"(?:that|to|about|i'm|i am|i will|i'll|we|the)\b"
     ): ("send", "email"),
-    r"\blet \w+(?: \w+)? know\b": ("send", "email"),
+    r"\blet [\w']+(?: [\w']+)? know\b": ("send", "email"),
 }
 # A message given to someone as a clause's object: "drop Sam a line", "shoot Dan an email",
 # "write him a quick note", "fire off a mail to Priya": the clause sends it. A particle
