@@ -187,6 +187,30 @@ def test_a_question_that_asks_to_read_reads_what_its_search_found(tmp_path):
     assert "spinach" in result.final_text
 
 
+def test_a_question_a_new_item_is_counted_from_is_answered_from_that_kind(tmp_path):
+    """"when's the plumber coming? set a reminder half an hour before": the question names
+    no kind, but the reminder can only be counted from an event, so the calendar is
+    searched, not everything (whose mail about the plumber would make the reminder wait
+    for a confirmation)."""
+    from botpsy.assistant.mail import insert_email
+
+    store = _store(tmp_path)
+    registry = ToolRegistry(assistant_tools(store))
+    registry.execute(ToolCall(name="create_event", arguments={
+        "title": "Plumber visit", "start": "2026-12-09T08:00", "end": "2026-12-09T10:00"}))
+    with store.write() as tx:
+        insert_email(tx, folder="inbox", sender="Jamie <jamie@example.com>",
+                     recipients=["alex@example.com"], subject="Plumber coming Wednesday",
+                     body="The plumber comes between 8 and 10.", sent_at="2026-12-05T11:31:00Z",
+                     unread=False, message_id=None, created_at="2026-12-05T11:31:00Z")
+    agent = _broad_agent(store, [call_text("search_events", query="plumber"),
+                                 call_text("add_reminder", text="plumber", due="2026-12-09T07:30")])
+    result = agent.run("when's the plumber coming? set a reminder half an hour before")
+    assert [(s.call.name, s.decision.value) for s in result.steps] == [
+        ("search_events", "executed"), ("add_reminder", "executed")]
+    assert "search_everything" not in agent.model.backend.grammars[0]
+
+
 def test_a_question_about_what_a_named_file_holds_reads_the_file(tmp_path):
     """"What risks are listed in the q3 roadmap file?": the search shows the file by the
     one line that holds the word ("## Risks"); the file is then read, and the answer says

@@ -607,8 +607,23 @@ class Agent:
         specs = self.registry.specs()
         # the best place only: each further one is a round, and what it shows (the list of
         # reminders, for a bill's due day) is more for a small model to copy from
-        return [answer[0] for question in questions
-                if (answer := self.tool_selector.choose(question, specs).answer_from)]
+        answers = [answer[0] for question in questions
+                   if (answer := self.tool_selector.choose(question, specs).answer_from)]
+        return [self._made_from(turn) or answer if answer <= turn.widen else answer
+                for answer in answers]
+
+    def _made_from(self, turn: _Turn) -> frozenset[str]:
+        """The finders of the kinds a new item the request asks for must be looked up in
+        first (``checks.Prerequisite`` of the tools that add an item: the event a reminder
+        is counted from, the note a new note copies), or nothing. Why: "when's the plumber
+        coming? set a reminder half an hour before" names no kind, so its question was
+        answered from everything, whose mail made the reminder wait for a confirmation; the
+        reminder can only be counted from an event, so the calendar holds the answer. A
+        message's recipient is no such kind: it is who the message is for, not what the
+        question asks about."""
+        families = {family for group in turn.requested for name in group if creates(name)
+                    for family in self._needed_first(turn, name)}
+        return frozenset(f for family in sorted(families) for f in finders(family, self.registry))
 
     def _lookups_left(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """After a round whose calls all worked, in a request that acts: the next lookup it
