@@ -211,6 +211,25 @@ def test_a_question_a_new_item_is_counted_from_is_answered_from_that_kind(tmp_pa
     assert "search_everything" not in agent.model.backend.grammars[0]
 
 
+def test_a_question_about_a_file_named_by_its_words_reads_it(tmp_path):
+    """"whats the p95 for week 4 in the latency numbers": nothing in the calendar, and
+    the search of everything shows work/latency_numbers.csv by its name alone; the file
+    the question names by every word of its name is read, so the answer holds the value.
+    A file named by some of its words is not read."""
+    store = _store(tmp_path)
+    (store.data_dir / "files").mkdir(exist_ok=True)
+    registry = ToolRegistry(assistant_tools(store))
+    registry.execute(ToolCall(name="write_file", arguments={
+        "path": "work/latency_numbers.csv", "content": "week,p95_ms\n1,240\n4,198\n"}))
+    agent = _broad_agent(store, [call_text("search_events", query="latency numbers")])
+    result = agent.run("whats the p95 for week 4 in the latency numbers")
+    assert [s.call.name for s in result.steps][-2:] == ["search_everything", "read_file"]
+    assert "198" in result.final_text
+    agent = _broad_agent(store, [call_text("search_events", query="latency")])
+    result = agent.run("whats the latency like")
+    assert "read_file" not in [s.call.name for s in result.steps]
+
+
 def test_a_question_about_what_a_named_file_holds_reads_the_file(tmp_path):
     """"What risks are listed in the q3 roadmap file?": the search shows the file by the
     one line that holds the word ("## Risks"); the file is then read, and the answer says

@@ -25,6 +25,7 @@ synchronously: the run stops with ``stopped_reason=pending_confirmation`` and
 from __future__ import annotations
 
 import itertools
+import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -758,23 +759,30 @@ class Agent:
         """After a question's search found what it asks to be read ("Read me Priya's newest
         email", "Read me my whole grocery list"): the family's tool that reads one item by
         its id, which grounding holds to the items shown that fit the request."""
-        if turn.requested or not READ_ASKED.search(latest_request(turn.messages)):
+        if turn.requested:
             return []
         families = {name_family(s.call.name) for s in steps
                     if _searched(s) and not _empty_search(s)}
+        if not READ_ASKED.search(latest_request(turn.messages)):
+            return self._read_by_path(turn, families, whole_name=True)
         by_id = [spec for spec in self.registry.specs()
                  if name_family(spec.name) in families and self._takes_id(spec.name)
                  and not spec.changes_state and spec.name not in turn.called]
         return by_id or self._read_by_path(turn, families)
 
-    def _read_by_path(self, turn: _Turn, families: set[str]) -> list[ToolSpec]:
+    def _read_by_path(self, turn: _Turn, families: set[str], *, whole_name: bool = False
+                      ) -> list[ToolSpec]:
         """The tool that reads a file a search showed, held to the shown paths whose words
         the request shares (most first): a file has a path, no id ("What's on my packing
-        list for Hamburg?" found personal/packing_list.txt by one line)."""
+        list for Hamburg?" found personal/packing_list.txt by one line). ``whole_name``:
+        only a file the request names by every word of its name, for a question that asks
+        for no reading ("whats the p95 for week 4 in the latency numbers": a search shows
+        work/latency_numbers.csv by its name alone, and the answer is inside it)."""
         wanted = words(latest_request(turn.messages))
         shown = {obj["path"]: len(words(obj["path"].replace("_", " ")) & wanted)
                  for family, obj in result_objects(turn.messages, with_id=False)
-                 if family in families and isinstance(obj.get("path"), str)}
+                 if family in families and isinstance(obj.get("path"), str)
+                 and (not whole_name or _name_words(obj["path"]) <= wanted)}
         paths = sorted((p for p, score in shown.items() if score), key=lambda p: -shown[p])
         for spec in self.registry.specs():
             takes = (spec.parameters or {}).get("properties") or {}
@@ -1014,6 +1022,13 @@ def _made(steps: list[AgentStep], family: str) -> set[int]:
         if _worked(step) and isinstance(ident, int) and not isinstance(ident, bool):
             made.add(ident)
     return made
+
+
+def _name_words(path: str) -> frozenset[str]:
+    """The words of a file's name without its folder and ending ("work/latency_numbers.csv"
+    -> latency, numbers); none for a name of no words, which no request names."""
+    name = posixpath.splitext(posixpath.basename(path))[0]
+    return words(re.sub(r"[_.-]+", " ", name)) or frozenset({"\0"})
 
 
 def _searched(step: AgentStep) -> bool:
