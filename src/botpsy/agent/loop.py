@@ -37,6 +37,7 @@ from botpsy.agent.checks import (
     Narrowing,
     Prerequisite,
     Reading,
+    Repeating,
     bounded,
     determined_arguments,
     narrowed,
@@ -825,6 +826,13 @@ class Agent:
                 wanted |= group
         return self.registry.specs([n for n in self.registry.names() if n in wanted])
 
+    def _times_listed(self, turn: _Turn, step: AgentStep) -> int:
+        """How many items of the step's tool the checks say the request asks for, from
+        what the conversation showed (``checks.Repeating``: one per entry of a list read)."""
+        context = CallContext.before(self.registry.get(step.call.name).spec, turn.messages)
+        return max((check.times(context) for check in self.call_rules.serving(Repeating)),
+                   default=0)
+
     def _next_items(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """After a round whose calls all worked: the same action again for the next item the
         request names (``agent.several``): a new item's tool while fewer were made than
@@ -839,7 +847,7 @@ class Agent:
         request = latest_request(turn.messages)
         for step in (s for s in steps if s.writes and creates(s.call.name)):
             made = sum(1 for s in turn.steps if s.call.name == step.call.name and _worked(s))
-            if times_asked(step.call.name, request) > made:
+            if max(times_asked(step.call.name, request), self._times_listed(turn, step)) > made:
                 # what a refusal held the item just made to is not the next item's ("todo:
                 # A. oh and remind me wed 7am to B": A's retry was held to no due)
                 turn.narrowing.pop(step.call.name, None)
