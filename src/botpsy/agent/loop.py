@@ -116,6 +116,8 @@ class _Turn:
     looked: list[frozenset[str]] = field(default_factory=list)  # Selection.looked
     answer_from: list[frozenset[str]] = field(default_factory=list)  # Selection.answer_from
     widen: frozenset[str] = frozenset()  # Selection.widen
+    # Agent._made_from, as read before the turn's first lookup satisfied it
+    made_from: frozenset[str] | None = None
     forced: list[ToolSpec] | None = None  # single_call mode: the next round must call one of these
     held: list[ToolSpec] | None = None  # the tools the latest generation's grammar held it to
     # single_call mode: the tools whose failed calls had their one retry
@@ -623,9 +625,12 @@ class Agent:
         reminder can only be counted from an event, so the calendar holds the answer. A
         message's recipient is no such kind: it is who the message is for, not what the
         question asks about."""
-        families = {family for group in turn.requested for name in group if creates(name)
-                    for family in self._needed_first(turn, name)}
-        return frozenset(f for family in sorted(families) for f in finders(family, self.registry))
+        if turn.made_from is None:  # read once: the lookup it asks for then satisfies it
+            families = {family for group in turn.requested for name in group if creates(name)
+                        for family in self._needed_first(turn, name)}
+            turn.made_from = frozenset(f for family in sorted(families)
+                                       for f in finders(family, self.registry))
+        return turn.made_from
 
     def _lookups_left(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """After a round whose calls all worked, in a request that acts: the next lookup it
