@@ -197,6 +197,8 @@ def test_a_junk_message_is_retried_as_the_request_dictated_it() -> None:
     ("let her know I'm running late", "I'm running late."),
     ("let my landlord know that Jamie will be home", "Jamie will be home."),
     ("let me know if it rains", None),
+    ("find nora's email and tell her I'm running late", "I'm running late."),
+    ("tell him that the slides are done", "The slides are done."),
 ])
 def test_the_message_a_request_dictates(request_text: str, body: str | None) -> None:
     from botpsy.agent.intent import said_message
