@@ -65,3 +65,21 @@ def test_a_reminder_is_made_for_each_open_entry_of_the_file_read(tmp_path) -> No
     assert made == ["order the new tyres", "book the vet"]
     rows = store.query("SELECT text FROM reminders ORDER BY id")
     assert [r["text"] for r in rows][-2:] == ["order the new tyres", "book the vet"]
+
+
+def test_an_item_per_entry_is_refused_before_the_list_was_found(tmp_path) -> None:
+    """A search that found no list leaves nothing to make an item of: the request's own
+    word is no entry, and the refusal sends the retry to the files' finders."""
+    from botpsy.agent.rules import CallContext
+    from botpsy.assistant.eachcheck import EachCheck
+    from botpsy.types import Message
+
+    store = AssistantStore(tmp_path, clock=lambda: MONDAY)
+    registry = ToolRegistry(assistant_tools(store))
+    check = EachCheck(lambda name: registry.get(name).spec,
+                      lambda family: ["search_files", "list_files"])
+    said = [Message(role="user", content="look at my chores file and make a reminder for "
+                                         "each thing not ticked yet")]
+    call = ToolCall(name="add_reminder", arguments={"text": "ticked"})
+    refusal = check.judge(CallContext(call, said, registry.get("add_reminder").spec))
+    assert refusal is not None and refusal.finders == ("search_files", "list_files")

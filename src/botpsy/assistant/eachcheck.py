@@ -13,7 +13,9 @@ what kind the list is (a file or a note), and:
   listed item read in full (``agent.checks.Reading``): the shown file or note that shares
   the most words with the request;
 - once it is read, holds each new item's text to the entries not made yet
-  (``agent.checks.Anticipating``), and refuses a text that is none of them;
+  (``agent.checks.Anticipating``), and refuses a text that is none of them; before any
+  lookup showed the list, refuses the item and sends the retry to the kind's finders (the
+  request's own words are no entry: "ticked" was made a reminder);
 - says how many items the request asks for (``agent.checks.Repeating``), so that the loop
   makes the next one until each entry has its own.
 
@@ -35,6 +37,7 @@ from botpsy.agent.grounding import words
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates, name_family
 from botpsy.extract import file_names
+from botpsy.tools.registry import finders_in_words
 from botpsy.types import ToolSpec
 
 # "a reminder for each thing", "one for every item", "for each of them"
@@ -88,8 +91,12 @@ class EachCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
     ``spec_of`` gives a tool's spec by name (None for a tool it does not know)."""
 
-    def __init__(self, spec_of: Callable[[str], ToolSpec | None]):
+    def __init__(self, spec_of: Callable[[str], ToolSpec | None],
+                 finders: Callable[[str], list[str]] = lambda family: []):
+        """``finders`` gives the look tools that list or search a kind's items
+        (``grounding.finders``): where a write refused before the list was found looks."""
         self._spec_of = spec_of
+        self._finders = finders
 
     def _spec(self, context: CallContext) -> ToolSpec | None:
         return context.spec or self._spec_of(context.call.name)
@@ -155,6 +162,14 @@ class EachCheck(ContextCheck):
 
     def judge(self, context: CallContext) -> Refusal | None:
         spec = self._spec(context)
+        family = self._applies(spec, context.request)
+        if family is not None and self._listed(context, family) is None:
+            # an item per entry of a list not found yet would hold the request's own words
+            named = tuple(self._finders(family)[:2])
+            return Refusal(f"the request asks for an item per entry of a {family} that no "
+                           f"lookup has shown yet: find that {family} first, or say it was "
+                           f"not found", finders=named,
+                           hint=finders_in_words(named, f"{family}s"))
         arg = _text_argument(spec) if spec is not None else None
         left = self._left(context) if arg else []
         written = context.call.arguments.get(arg) if arg else None
