@@ -284,6 +284,9 @@ def test_the_text_given_after_a_new_notes_name_is_its_body():
 def test_a_reminder_timed_from_an_event_names_no_text_of_its_own():
     from botpsy.assistant.titlecheck import asked_titles
     assert asked_titles("when is the parent teacher thing? set me a reminder an hour before it") == []
+    # a bare "before" that ends the clause says when too
+    assert asked_titles("when's the plumber coming? set a reminder half an hour before") == []
+    assert asked_titles("remind me to pack the day before") == ["pack the day before"]
     assert asked_titles("remind me an hour before my dentist appointment to bring the card") == [
         "bring the card"]
 

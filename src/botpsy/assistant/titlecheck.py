@@ -50,9 +50,11 @@ from botpsy.extract import WHEN, WHEN_NAME, WHEN_WORDS, given_text, is_quoted, t
 from botpsy.types import ToolCall
 
 TITLE_ARGUMENTS = ("title", "text")
-# "before it", "after that": when the new item is, counted from another ("set me a reminder
-# an hour before it" names no text of its own)
-_BEFORE_IT = re.compile(r"\b(?:before|after|ahead of|prior to)\s+(?:it|that|this|then)\b",
+# "before it", "after that", a bare "before" that ends the clause: when the new item is,
+# counted from another ("set me a reminder an hour before it", "set a reminder half an hour
+# before" name no text of their own)
+_BEFORE_IT = re.compile(r"\b(?:before|after|ahead of|prior to)\s+(?:it|that|this|then)\b"
+                        r"|\b(?:before|after|beforehand|ahead)\W*$",
                         re.IGNORECASE)
 
 
