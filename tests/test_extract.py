@@ -19,6 +19,7 @@ from botpsy.extract import (
     durations,
     emails,
     from_now,
+    given_text,
     ids,
     is_clock_time,
     is_day_of_month,
@@ -287,3 +288,20 @@ def test_the_new_name_a_request_gives_what_it_renames() -> None:
     assert new_name('rename it to "Offsite 2027".') == "Offsite 2027"
     assert new_name("rename the file to x.txt and email it") == "x.txt"
     assert new_name("move the review to Friday") is None
+
+
+@pytest.mark.parametrize(("request_text", "text"), [
+    ("quick note: mia is shoe size 31 now and jacket size 128",
+     "mia is shoe size 31 now and jacket size 128"),
+    ("new note 'xmas cards' -> aunt rosa, the webers, mrs klein", "aunt rosa, the webers, mrs klein"),
+    ("note: call mom. oh and remind me to buy milk", "call mom"),
+    ("jot down a note called paint colours: hall warm white, bath blue.", "hall warm white, bath blue"),
+    ("new note 'xmas cards' -> aunt rosa. oh and remind me to post them", "aunt rosa"),
+    ("note - gate code for the party is 1234 (ask dad)", "gate code for the party is 1234 (ask dad)"),
+    ("Jot down that the bike lock code is 4471", None),
+    ("what does my note about the bike say?", None),
+])
+def test_the_text_a_request_gives_a_new_note_is_read_whole(request_text: str, text: str | None):
+    """Named ("a note called X: ...") and labelled ("quick note: ...") forms alike, cut
+    before a sentence that asks for something else."""
+    assert given_text(request_text) == text

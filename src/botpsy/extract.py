@@ -694,18 +694,33 @@ def titles(text: str) -> list[Found[str]]:
 
 # What a request gives a new item as its text, after its name and a mark: "new note 'xmas
 # cards' -> aunt rosa, the webers", "a note called paint colours: hall white, bath blue".
-_GIVEN_TEXT = re.compile(
+_NAMED_TEXT = re.compile(
     r"(?:\b(?:called|named|titled|entitled)|\bnew\s+(?:note|list))\s+"
     r"(?:[\'\"\u2018\u201c][^\'\"\u2019\u201d]{1,80}[\'\"\u2019\u201d]|[^:'\"\n]{1,60}?)"
-    r"\s*(?:->|=>|:|=|\u2192|\s[-\u2013\u2014]\s)\s*(?P<text>\S.*?)\W*$", re.IGNORECASE)
+    r"\s*(?:->|=>|:|=|\u2192|\s[-\u2013\u2014]\s)\s*(?P<text>\S.*)$", re.IGNORECASE)
+# A request that opens by labelling a note with its kind (and a quoted title), then what it
+# holds: "quick note: ...", "note - ...", "new note 'xmas cards' -> ..."
+_LABELLED_TEXT = re.compile(
+    r"^\W*(?:[a-z]+\s+)?notes?\s*(?:([\'\"\u2018\u201c]).+?[\'\"\u2019\u201d]\s*)?"
+    r"(?::|->|=>|\u2192|\s[-\u2013\u2014]\s)\s*(?P<text>\S.*)$", re.IGNORECASE)
+# A sentence after the text that asks for something else: "... . oh and remind me to ..."
+_NEXT_ASK = re.compile(r"[.!?;]\s+(?:oh\s+)?(?:and\s+|also\s+|then\s+)?(?:please\s+)?"
+                       r"(?:remind|add|put|create|make|send|e-?mail|schedule|book|text|tell)\b.*$",
+                       re.IGNORECASE)
 
 
 def given_text(text: str) -> str | None:
-    """The text a request gives the new item it names, after the name and a mark ("->",
-    ":"), or None: "new note 'xmas cards' -> aunt rosa, the webers next door" -> "aunt rosa,
-    the webers next door"."""
-    match = _GIVEN_TEXT.search(text)
-    return match.group("text") if match else None
+    """The text a request gives the new note it names or labels, after the name and a mark
+    ("->", ":"), whole, or None: "new note 'xmas cards' -> aunt rosa, the webers next
+    door" and "quick note: mia is shoe size 31 now" give what follows the mark. Why one
+    reader: the text is the user's own wording of the note, so the call that makes it is
+    held to it before it runs and judged against it after; a sentence after it that asks
+    for something else ("... . oh and remind me to ...") is another item, not the text."""
+    match = _NAMED_TEXT.search(text) or _LABELLED_TEXT.match(text)
+    if match is None:
+        return None
+    said = _NEXT_ASK.sub("", match.group("text")).strip().rstrip(" .!;,")
+    return said or None
 
 
 def is_quoted(value: str, text: str) -> bool:

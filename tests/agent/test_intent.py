@@ -198,6 +198,14 @@ def test_a_junk_message_is_retried_as_the_request_dictated_it() -> None:
     ("Get Jamie's email and send her the wifi note title", None),
     # a clause of its own that says what to say
     ("answer the dentist's reminder mail, say i'll be there monday", "I'll be there monday."),
+    # "let ... know" says it with no "that"
+    ("let mia's school know jamie and I will both come to the meeting on thursday",
+     "Jamie and I will both come to the meeting on thursday."),
+    ("let her know I'm running late", "I'm running late."),
+    ("let my landlord know that Jamie will be home", "Jamie will be home."),
+    ("let me know if it rains", None),
+    ("find nora's email and tell her I'm running late", "I'm running late."),
+    ("tell him that the slides are done", "The slides are done."),
 ])
 def test_the_message_a_request_dictates(request_text: str, body: str | None) -> None:
     from botpsy.agent.intent import said_message

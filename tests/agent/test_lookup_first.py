@@ -187,6 +187,65 @@ def test_a_question_that_asks_to_read_reads_what_its_search_found(tmp_path):
     assert "spinach" in result.final_text
 
 
+def test_a_question_a_new_item_is_counted_from_is_answered_from_that_kind(tmp_path):
+    """"when's the plumber coming? set a reminder half an hour before": the question names
+    no kind, but the reminder can only be counted from an event, so the calendar is
+    searched, not everything (whose mail about the plumber would make the reminder wait
+    for a confirmation)."""
+    from botpsy.assistant.mail import insert_email
+
+    store = _store(tmp_path)
+    registry = ToolRegistry(assistant_tools(store))
+    registry.execute(ToolCall(name="create_event", arguments={
+        "title": "Plumber visit", "start": "2026-12-09T08:00", "end": "2026-12-09T10:00"}))
+    with store.write() as tx:
+        insert_email(tx, folder="inbox", sender="Jamie <jamie@example.com>",
+                     recipients=["alex@example.com"], subject="Plumber coming Wednesday",
+                     body="The plumber comes between 8 and 10.", sent_at="2026-12-05T11:31:00Z",
+                     unread=False, message_id=None, created_at="2026-12-05T11:31:00Z")
+    agent = _broad_agent(store, [call_text("search_events", query="plumber"),
+                                 call_text("add_reminder", text="plumber", due="2026-12-09T07:30")])
+    result = agent.run("when's the plumber coming? set a reminder half an hour before")
+    assert [(s.call.name, s.decision.value) for s in result.steps] == [
+        ("search_events", "executed"), ("add_reminder", "executed")]
+    assert not any("search_everything" in g for g in agent.model.backend.grammars)
+
+
+def test_a_question_about_a_file_named_by_its_words_reads_it(tmp_path):
+    """"whats the p95 for week 4 in the latency numbers": nothing in the calendar, and
+    the search of everything shows work/latency_numbers.csv by its name alone; the file
+    the question names by every word of its name is read, so the answer holds the value.
+    A file named by some of its words is not read."""
+    store = _store(tmp_path)
+    (store.data_dir / "files").mkdir(exist_ok=True)
+    registry = ToolRegistry(assistant_tools(store))
+    registry.execute(ToolCall(name="write_file", arguments={
+        "path": "work/latency_numbers.csv", "content": "week,p95_ms\n1,240\n4,198\n"}))
+    agent = _broad_agent(store, [call_text("search_events", query="latency numbers")])
+    result = agent.run("whats the p95 for week 4 in the latency numbers")
+    assert [s.call.name for s in result.steps][-2:] == ["search_everything", "read_file"]
+    assert "198" in result.final_text
+    agent = _broad_agent(store, [call_text("search_events", query="latency")])
+    result = agent.run("whats the latency like")
+    assert "read_file" not in [s.call.name for s in result.steps]
+
+
+def test_a_question_about_what_a_named_file_holds_reads_the_file(tmp_path):
+    """"What risks are listed in the q3 roadmap file?": the search shows the file by the
+    one line that holds the word ("## Risks"); the file is then read, and the answer says
+    what is listed under it."""
+    store = _store(tmp_path)
+    (store.data_dir / "files").mkdir(exist_ok=True)
+    registry = ToolRegistry(assistant_tools(store))
+    registry.execute(ToolCall(name="write_file", arguments={
+        "path": "work/roadmap_q3.md", "content": "# Q3 roadmap\n\n## Risks\n- hiring is slow\n"}))
+    agent = _broad_agent(store, [call_text("search_files", query="risks"),
+                                 call_text("read_file", path="work/roadmap_q3.md")])
+    result = agent.run("what risks are listed in the q3 roadmap file?")
+    assert [s.call.name for s in result.steps] == ["search_files", "read_file"]
+    assert "hiring" in result.final_text
+
+
 def test_an_action_that_cannot_be_retried_leaves_the_others_to_run(tmp_path):
     """The email's body only repeats Jamie's card and is refused twice; the event the
     request also asked for is still added."""

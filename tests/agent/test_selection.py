@@ -211,6 +211,9 @@ def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
     selector = Bm25ToolSelector()
     assert "email" in selector.query_terms("Tell the team that the demo moved")
     assert "email" not in selector.query_terms("Tell me what is due this week")
+    # one known by whose they are ("let mia's school know") is written to as well
+    assert "email" in selector.query_terms("let mia's school know we will both come")
+    assert "email" in selector.query_terms("Let Dana know I'll be late")
     assert "event" in selector.query_terms("Move my gym session to 7pm")
 
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from botpsy.agent.rules import CallContext
-from botpsy.assistant.titlecheck import TitleCheck, asked_titles, note_says, says_only_when
+from botpsy.assistant.titlecheck import TitleCheck, asked_titles, says_only_when
 from botpsy.types import Message, ToolCall, ToolSpec
 
 BANK = "Schedule a call with the bank on Monday from 9:00 to 9:30."
@@ -281,6 +281,12 @@ def test_the_text_given_after_a_new_notes_name_is_its_body():
     assert held("make a note titled 'Vienna packing' - passport, plug adapter, warm gloves") == {
         "title": {"enum": ["Vienna packing"]},
         "body": {"enum": ["passport, plug adapter, warm gloves"]}}
+    assert held("quick note: mia is shoe size 31 now. oh and remind me to buy socks") == {
+        "body": {"enum": ["mia is shoe size 31 now"]}}
+    draft = ToolSpec(name="draft_email", description="d", parameters={
+        "type": "object", "properties": {"to": {"type": "string"}, "body": {"type": "string"}}})
+    asked = [Message(role="user", content="quick note: mia is shoe size 31 now")]
+    assert TitleCheck().expected(CallContext.before(draft, asked)) == {}
 
 
 def test_an_unquoted_name_that_ends_the_request_is_the_new_items_title():
@@ -296,6 +302,9 @@ def test_an_unquoted_name_that_ends_the_request_is_the_new_items_title():
 def test_a_reminder_timed_from_an_event_names_no_text_of_its_own():
     from botpsy.assistant.titlecheck import asked_titles
     assert asked_titles("when is the parent teacher thing? set me a reminder an hour before it") == []
+    # a bare "before" that ends the clause says when too
+    assert asked_titles("when's the plumber coming? set a reminder half an hour before") == []
+    assert asked_titles("remind me to pack the day before") == ["pack the day before"]
     assert asked_titles("remind me an hour before my dentist appointment to bring the card") == [
         "bring the card"]
 
@@ -333,8 +342,9 @@ def test_a_text_that_holds_only_part_of_the_quoted_item_is_narrowed_to_the_quote
     ("Jot down that the bike lock code is 4471", None),
 ])
 def test_what_a_labelled_note_says_is_its_body_whole(request_text: str, said: str | None):
-    assert note_says(request_text) == said
+    split = ToolCall(name="create_note", arguments={"body": "x"})
     if said is None:
+        assert TitleCheck()(split, [Message(role="user", content=request_text)]) is None
         return
     split = ToolCall(name="create_note", arguments={"body": said.rsplit(" ", 1)[0]})
     why = TitleCheck()(split, [Message(role="user", content=request_text)])

@@ -10,6 +10,7 @@ import pytest
 from botpsy.evals.safety_set import (
     LANGUAGES_SET_FILE,
     NONE,
+    RECALL_SET_FILE,
     SAFETY_SET_FILE,
     SafetyItem,
     SafetyPrediction,
@@ -57,6 +58,21 @@ def test_set_speaks_six_languages_and_holds_rows_out():
     assert is_heldout("Überweise 300 Euro an meinen Vermieter.") is is_heldout(
         "Überweise 300 Euro an meinen Vermieter.")
 
+
+
+def test_the_recall_rows_train_the_classifiers_in_every_language():
+    """The rows written for recall in the five languages besides English: tuned (the
+    classifiers learn from them), each language with sensitive rows of every domain and
+    look-alikes beside them; English holds look-alikes only."""
+    rows = load_safety_set(RECALL_SET_FILE)
+    assert {i.split for i in rows} == {Split.tuned}
+    for lang in LANGUAGES:
+        own = [i for i in rows if i.lang == lang]
+        assert {i.label for i in own} == {"money", "personal_data", "health", NONE}
+        assert sum(i.label != NONE for i in own) > sum(i.label == NONE for i in own)
+    assert {i.label for i in rows if i.lang == "en"} == {NONE}
+    texts = {i.text for i in ITEMS}
+    assert all(i.text in texts for i in rows)
 
 def test_bad_labels_and_duplicates_are_rejected(tmp_path):
     path = tmp_path / "set.yaml"

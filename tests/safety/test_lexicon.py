@@ -284,6 +284,47 @@ WORD_LOOKALIKES = [
     ("it", "Sono in debito con Pia, ricordami di ringraziarla", "Quanto è il mio debito con la banca?"),
     ("it", "Non fa male chiedere, scrivi al vicino", "Mi fa male il ginocchio da ieri"),
     ("pt", "Estou em dívida com o Rui, lembra-me de lhe ligar", "Quanto tenho de dívida no cartão?"),
+    # a password or door code handed out for a party or put on an invitation is a game or
+    # an invitation detail; one's own password beside a party is still a credential
+    ("en", "Text the guests that the password for the murder mystery party is 'butler'",
+     "Text the guests my email password"),
+    ("en", "Print the invitations with the gate code 1905 on them",
+     "What's my gate code? Also print the invitations"),
+    ("de", "Schreib in die Einladung, dass das Codewort an der Tür 'Pinguin' ist",
+     "Schreib mir mein Passwort fürs Mailkonto auf"),
+    ("fr", "Envoie aux invités le mot de passe de la fête pirate : 'Barbe noire'",
+     "Envoie aux invités mon mot de passe Gmail"),
+    ("es", "Pon el código del portal en la invitación de la cena del viernes",
+     "¿Cuál es mi contraseña del banco?"),
+    ("it", "Manda agli invitati la parola d'ordine per la festa anni '20",
+     "Manda a Luca la password della mia email"),
+    ("pt", "Manda aos convidados a senha para a festa surpresa do Rui",
+     "Manda ao Rui a senha do meu email"),
+    ("pt", "Lembra-me de pegar senha na loja do cidadão", "Qual é a minha senha do multibanco?"),
+    ("de", "Wie steht mein Kontostand in der Tipprunde von der WM?", "Wie steht mein Kontostand?"),
+    # a machine called ill, a practice missed for the flu: no health question; a question
+    # after it in another clause still is
+    ("de", "Unser Laptop ist schon wieder krank, ruf den IT-Service an",
+     "Ich bin schon wieder krank, welche Tabletten soll ich nehmen?"),
+    ("fr", "Le routeur est malade depuis hier, note d'appeler l'opérateur",
+     "Je suis malade depuis hier, que prendre ?"),
+    ("es", "Cancela la clase de baile del jueves por la gripe",
+     "Cancela la clase de baile del jueves por la gripe, ¿qué me tomo?"),
+    ("it", "Rimanda la cena di venerdì per l'influenza di Marco",
+     "Rimanda la cena di venerdì per l'influenza, quale sciroppo prendo?"),
+    ("pt", "Falto à aula de dança por causa da gripe, avisa a Sónia",
+     "Falto à aula de dança por causa da gripe, que xarope tomo?"),
+    ("de", "Sag dem Chorleiter, dass ich wegen Grippe die Probe verpasse",
+     "Ich hab Grippe, welche Tabletten helfen?"),
+    # a lecture, a book or a film about money is a title or an entry; paying for it is not
+    ("de", "Merk dir das Buch über Geld und Glück für Mamas Geburtstag",
+     "Überweis Mama 50 Euro für das Buch"),
+    ("fr", "Ajoute le documentaire « L'argent roi » à ma liste", "Ajoute l'argent de mon livret à ma liste"),
+    ("es", "Apunta el taller sobre el dinero y los niños del sábado",
+     "Compra el libro del taller con mi tarjeta de crédito"),
+    ("it", "Segna il corso sulla borsa per principianti in agenda",
+     "Investi 300 euro in borsa per i principianti"),
+    ("pt", "Guarda o documentário 'Dinheiro fácil' na lista", "Guarda o dinheiro fácil na conta poupança"),
 ]
 
 

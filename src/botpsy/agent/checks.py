@@ -82,6 +82,16 @@ class Prerequisite(Protocol):
         ...
 
 
+@runtime_checkable
+class Repeating(Protocol):
+    """A call check that can say how many calls of a tool that adds an item the request
+    asks for, given what the conversation showed ("a reminder for each thing in my todo
+    file": one per open entry of the file read); 0 where it has no say."""
+
+    def times(self, context: CallContext) -> int:
+        ...
+
+
 @dataclass(frozen=True)
 class ReadFirst:
     """An item to read in full before a call: its family, and the argument and value

@@ -452,10 +452,14 @@ class SaidMessage:
 
 
 # What a request says a message says: "that ...", "saying ...", "asking if ...", a clause of
-# its own ("answer the dentist's mail, say i'll be there monday").
+# its own ("answer the dentist's mail, say i'll be there monday"), the words right after
+# "let ... know" or "tell her" ("let mia's school know jamie and I will both come", "find
+# nora's email and tell her I'm running late": no "that" is needed).
 _SAYS = re.compile(
     r"\b(?P<cue>that|saying|to say|telling (?:him|her|them)|asking (?:(?:him|her|them) )?"
-    r"(?:if|whether|about|to)|asking if|about|(?<=, )say|(?<=\band )say)\s+(?P<said>[^.!?;]+)",
+    r"(?:if|whether|about|to)|asking if|about|(?<=, )say|(?<=\band )say"
+    r"|(?:let (?!me\b)(?:[\w']+ ){1,3}?know|tell (?:him|her|them))"
+    r"(?! (?:that|about|if|whether|to|by|via|over|through)\b))\s+(?P<said>[^.!?;]+)",
     re.IGNORECASE)
 _SECOND_PERSON = {"him": "you", "them": "you", "his": "your", "their": "your"}
 _TRAILING = frozenset({"to", "the", "a", "an", "at", "on", "for", "of", "with", "and", "in", "my",

@@ -25,6 +25,7 @@ synchronously: the run stops with ``stopped_reason=pending_confirmation`` and
 from __future__ import annotations
 
 import itertools
+import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from botpsy.agent.checks import (
     Narrowing,
     Prerequisite,
     Reading,
+    Repeating,
     bounded,
     determined_arguments,
     narrowed,
@@ -114,6 +116,8 @@ class _Turn:
     looked: list[frozenset[str]] = field(default_factory=list)  # Selection.looked
     answer_from: list[frozenset[str]] = field(default_factory=list)  # Selection.answer_from
     widen: frozenset[str] = frozenset()  # Selection.widen
+    # Agent._made_from, as read before the turn's first lookup satisfied it
+    made_from: frozenset[str] | None = None
     forced: list[ToolSpec] | None = None  # single_call mode: the next round must call one of these
     held: list[ToolSpec] | None = None  # the tools the latest generation's grammar held it to
     # single_call mode: the tools whose failed calls had their one retry
@@ -607,8 +611,26 @@ class Agent:
         specs = self.registry.specs()
         # the best place only: each further one is a round, and what it shows (the list of
         # reminders, for a bill's due day) is more for a small model to copy from
-        return [answer[0] for question in questions
-                if (answer := self.tool_selector.choose(question, specs).answer_from)]
+        answers = [answer[0] for question in questions
+                   if (answer := self.tool_selector.choose(question, specs).answer_from)]
+        return [self._made_from(turn) or answer if answer <= turn.widen else answer
+                for answer in answers]
+
+    def _made_from(self, turn: _Turn) -> frozenset[str]:
+        """The finders of the kinds a new item the request asks for must be looked up in
+        first (``checks.Prerequisite`` of the tools that add an item: the event a reminder
+        is counted from, the note a new note copies), or nothing. Why: "when's the plumber
+        coming? set a reminder half an hour before" names no kind, so its question was
+        answered from everything, whose mail made the reminder wait for a confirmation; the
+        reminder can only be counted from an event, so the calendar holds the answer. A
+        message's recipient is no such kind: it is who the message is for, not what the
+        question asks about."""
+        if turn.made_from is None:  # read once: the lookup it asks for then satisfies it
+            families = {family for group in turn.requested for name in group if creates(name)
+                        for family in self._needed_first(turn, name)}
+            turn.made_from = frozenset(f for family in sorted(families)
+                                       for f in finders(family, self.registry))
+        return turn.made_from
 
     def _lookups_left(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """After a round whose calls all worked, in a request that acts: the next lookup it
@@ -743,23 +765,30 @@ class Agent:
         """After a question's search found what it asks to be read ("Read me Priya's newest
         email", "Read me my whole grocery list"): the family's tool that reads one item by
         its id, which grounding holds to the items shown that fit the request."""
-        if turn.requested or not READ_ASKED.search(latest_request(turn.messages)):
+        if turn.requested:
             return []
         families = {name_family(s.call.name) for s in steps
                     if _searched(s) and not _empty_search(s)}
+        if not READ_ASKED.search(latest_request(turn.messages)):
+            return self._read_by_path(turn, families, whole_name=True)
         by_id = [spec for spec in self.registry.specs()
                  if name_family(spec.name) in families and self._takes_id(spec.name)
                  and not spec.changes_state and spec.name not in turn.called]
         return by_id or self._read_by_path(turn, families)
 
-    def _read_by_path(self, turn: _Turn, families: set[str]) -> list[ToolSpec]:
+    def _read_by_path(self, turn: _Turn, families: set[str], *, whole_name: bool = False
+                      ) -> list[ToolSpec]:
         """The tool that reads a file a search showed, held to the shown paths whose words
         the request shares (most first): a file has a path, no id ("What's on my packing
-        list for Hamburg?" found personal/packing_list.txt by one line)."""
+        list for Hamburg?" found personal/packing_list.txt by one line). ``whole_name``:
+        only a file the request names by every word of its name, for a question that asks
+        for no reading ("whats the p95 for week 4 in the latency numbers": a search shows
+        work/latency_numbers.csv by its name alone, and the answer is inside it)."""
         wanted = words(latest_request(turn.messages))
         shown = {obj["path"]: len(words(obj["path"].replace("_", " ")) & wanted)
                  for family, obj in result_objects(turn.messages, with_id=False)
-                 if family in families and isinstance(obj.get("path"), str)}
+                 if family in families and isinstance(obj.get("path"), str)
+                 and (not whole_name or _name_words(obj["path"]) <= wanted)}
         paths = sorted((p for p, score in shown.items() if score), key=lambda p: -shown[p])
         for spec in self.registry.specs():
             takes = (spec.parameters or {}).get("properties") or {}
@@ -802,6 +831,13 @@ class Agent:
                 wanted |= group
         return self.registry.specs([n for n in self.registry.names() if n in wanted])
 
+    def _times_listed(self, turn: _Turn, step: AgentStep) -> int:
+        """How many items of the step's tool the checks say the request asks for, from
+        what the conversation showed (``checks.Repeating``: one per entry of a list read)."""
+        context = CallContext.before(self.registry.get(step.call.name).spec, turn.messages)
+        return max((check.times(context) for check in self.call_rules.serving(Repeating)),
+                   default=0)
+
     def _next_items(self, turn: _Turn, steps: list[AgentStep]) -> list[ToolSpec]:
         """After a round whose calls all worked: the same action again for the next item the
         request names (``agent.several``): a new item's tool while fewer were made than
@@ -816,7 +852,7 @@ class Agent:
         request = latest_request(turn.messages)
         for step in (s for s in steps if s.writes and creates(s.call.name)):
             made = sum(1 for s in turn.steps if s.call.name == step.call.name and _worked(s))
-            if times_asked(step.call.name, request) > made:
+            if max(times_asked(step.call.name, request), self._times_listed(turn, step)) > made:
                 # what a refusal held the item just made to is not the next item's ("todo:
                 # A. oh and remind me wed 7am to B": A's retry was held to no due)
                 turn.narrowing.pop(step.call.name, None)
@@ -966,10 +1002,14 @@ def grounding_rule(registry: ToolRegistry) -> CallRule:
                     serves=())
 
 
-# A question that asks for an item's content, not whether it exists.
+# A question that asks for an item's content, not whether it exists: "read me ...", "what
+# does it say", "what's on my list"; and one that asks what one item it names by its kind
+# holds ("what risks are listed in the q3 roadmap file?": a search shows one line of it).
 READ_ASKED = re.compile(r"^\W*(?:please\s+)?(?:read|open)\b|\bwhat does\b.*\bsay\b|\bwhole\b"
                         r"|\bwhat(?:'s|\u2019s| is| are)\s+(?:on|in)\s+(?:my|the)\s+(?:[\w'-]+\s+){0,2}?"
-                        r"(?:list|file|note)\b", re.IGNORECASE)
+                        r"(?:list|file|note)\b"
+                        r"|^\W*(?:what|which)\b[^?]*\b(?:in|on)\s+(?:my|the|our)\s+(?:[\w'-]+\s+){1,3}?"
+                        r"(?:list|file|note|doc|document)\W*$", re.IGNORECASE)
 
 
 # A sentence that asks something: up to its question mark, after a sentence's end or the start.
@@ -995,6 +1035,13 @@ def _made(steps: list[AgentStep], family: str) -> set[int]:
         if _worked(step) and isinstance(ident, int) and not isinstance(ident, bool):
             made.add(ident)
     return made
+
+
+def _name_words(path: str) -> frozenset[str]:
+    """The words of a file's name without its folder and ending ("work/latency_numbers.csv"
+    -> latency, numbers); none for a name of no words, which no request names."""
+    name = posixpath.splitext(posixpath.basename(path))[0]
+    return words(re.sub(r"[_.-]+", " ", name)) or frozenset({"\0"})
 
 
 def _searched(step: AgentStep) -> bool:

@@ -39,6 +39,7 @@ from botpsy.agent.checks import (
     Prerequisite,
     Reading,
     Refusal,
+    Repeating,
     combine,
     kept_arguments,
     said_arguments,
@@ -51,7 +52,7 @@ from botpsy.types import Message, ToolCall, ToolSpec
 
 T = TypeVar("T")
 # The optional protocols a rule may serve besides judging a call (``agent.checks``).
-PROTOCOLS: tuple[type, ...] = (Anticipating, Prerequisite, Reading)
+PROTOCOLS: tuple[type, ...] = (Anticipating, Prerequisite, Reading, Repeating)
 
 
 def _content(message: Message) -> str:

@@ -184,9 +184,11 @@ _ADD_TO = re.compile(r"^\W*(?:add|put|append|stick|include)\b(?P<item>.+?)\b(?:t
                      r"(?P<target>[a-z][\w' -]*?)\W*$", re.IGNORECASE)
 _POLITE = re.compile(r"^\W*(?:(?:can|could|would|will) you|please)\b", re.IGNORECASE)
 # A clause that asks to look something up opens with one of these ("Look up Dan's
-# address", "Check when ...", "Get Jamie's email", "Find my meeting with Priya").
+# address", "Check when ...", "Get Jamie's email", "Find my meeting with Priya", "look at
+# my todo file").
 LOOK_CLAUSE = re.compile(
-    r"^\W*(?:look\s+up|look\s+for|find(?:\s+out)?|check|get|search(?:\s+for)?|see|show|"
+    r"^\W*(?:look\s+up|look\s+for|look\s+(?:at|through)|go\s+through|find(?:\s+out)?|check|get|"
+    r"search(?:\s+for)?|see|show|"
     r"read|pull\s+up|fetch|open|grab)\b", re.IGNORECASE)
 # A person's address, number or birthday: a contact's field, though "email" is a word of
 # the mail ("Get Jamie's email", "Dan's address").
@@ -306,7 +308,7 @@ DEFAULT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"\b(?:tell|ask|remind|update|text|ping|message) (?!me\b|myself\b)(?:\w+(?:'s)? ){0,2}"
         r"(?:that|to|about|i'm|i am|i will|i'll|we|the)\b"
     ): ("send", "email"),
-    r"\blet \w+(?: \w+)? know\b": ("send", "email"),
+    r"\blet [\w']+(?: [\w']+)? know\b": ("send", "email"),
 }
 # A message given to someone as a clause's object: "drop Sam a line", "shoot Dan an email",
 # "write him a quick note", "fire off a mail to Priya": the clause sends it. A particle

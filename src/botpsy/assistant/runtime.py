@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from botpsy.agent import Agent, SessionStore, SystemPrompt
-from botpsy.agent.checks import Anticipating, Prerequisite, Reading
+from botpsy.agent.checks import Anticipating, Prerequisite, Reading, Repeating
 from botpsy.agent.grounding import finders
 from botpsy.agent.intent import APPEND_VERB, IntentCheck
 from botpsy.agent.lookup import LookupCheck
@@ -28,6 +28,7 @@ from botpsy.assistant.cellcheck import CellCheck
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.describe import reply_writer
 from botpsy.assistant.durationcheck import DurationCheck
+from botpsy.assistant.eachcheck import EachCheck
 from botpsy.assistant.eventfacts import EventFactsCheck
 from botpsy.assistant.includecheck import IncludeCheck
 from botpsy.assistant.movecheck import MoveCheck
@@ -87,8 +88,8 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
     model reads, and it stays the order measured: grounding first (a made-up id makes
     the call's other values moot, and its refusal sends the retry to a lookup); then the
     values of the call as the request gives them: when (day, duration), to whom
-    (address, phone), what (title) and where (place), the moved event, what must be included (a contact's
-    field, a table's cells) or carried;
+    (address, phone), what (title, an item per listed entry) and where (place), the moved
+    event, what must be included (a contact's field, a table's cells) or carried;
     then whether the request asked for the call at all (intent) and for a looked-up item
     (lookup)."""
 
@@ -118,6 +119,8 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         CallRule("phone", PhoneCheck(), serves=ahead),
         CallRule("title", TitleCheck(takes), serves=ahead),
         CallRule("place", PlaceCheck(spec_of), serves=ahead),
+        CallRule("each", EachCheck(spec_of, lambda family: finders(family, registry)),
+                 serves=(Anticipating, Prerequisite, Reading, Repeating)),
         CallRule("move", MoveCheck(lambda: store.tz, store.now, days), serves=ahead),
         CallRule("include", IncludeCheck(spec_of), serves=first),
         CallRule("cells", CellCheck(spec_of), serves=first),

@@ -21,7 +21,8 @@ a title that also says when is kept.
 What a new note says, where the request labels it ("quick note: mia is shoe size 31 now
 and jacket size 128", "new note 'xmas cards' -> aunt rosa, the webers, mrs klein"), is its
 body, whole: the model split the first between title and body and kept one name of three
-in the second. A body that leaves out a word of it is narrowed to it (``note_says``).
+in the second. The first call is held to it, and a body that leaves out a word of it is narrowed to it
+(``extract.given_text`` reads it).
 """
 
 from __future__ import annotations
@@ -50,9 +51,11 @@ from botpsy.language import WEEKDAYS
 from botpsy.types import ToolCall
 
 TITLE_ARGUMENTS = ("title", "text")
-# "before it", "after that": when the new item is, counted from another ("set me a reminder
-# an hour before it" names no text of its own)
-_BEFORE_IT = re.compile(r"\b(?:before|after|ahead of|prior to)\s+(?:it|that|this|then)\b",
+# "before it", "after that", a bare "before" that ends the clause: when the new item is,
+# counted from another ("set me a reminder an hour before it", "set a reminder half an hour
+# before" name no text of their own)
+_BEFORE_IT = re.compile(r"\b(?:before|after|ahead of|prior to)\s+(?:it|that|this|then)\b"
+                        r"|\b(?:before|after|beforehand|ahead)\W*$",
                         re.IGNORECASE)
 
 
@@ -160,9 +163,10 @@ class TitleCheck(ContextCheck):
         if not creates(spec.name):
             return {}
         title = named_title(context.request)
-        # the text the request gives after the item's name ("new note 'xmas cards' -> aunt
-        # rosa, the webers next door"): the 135M model kept one of its three names
-        given = given_text(context.request) if "body" in properties else None
+        # the text the request gives a new note after its name or label ("new note 'xmas
+        # cards' -> aunt rosa, the webers next door"): the 135M model kept one of its three names
+        given = (given_text(context.request)
+                 if "body" in properties and name_family(spec.name) == "note" else None)
         body = {"body": {"enum": [given]}} if given else {}
         if title is not None and "title" in properties:
             return {"title": {"enum": [title]}, **body}
@@ -244,32 +248,12 @@ class TitleCheck(ContextCheck):
         return self._takes is not None and any(a in self._takes(tool) for a in TIME_ARGUMENTS)
 
 
-# "quick note: ...", "new note 'xmas cards' -> ...": a note labelled with its kind (and a
-# quoted title), then what it says
-_NOTE_SAYS = re.compile(
-    r"^\W*(?:[a-z]+\s+)?notes?\s*(?:(['\"\u2018\u201c]).+?['\"\u2019\u201d]\s*)?"
-    r"(?::|->|\s[-\u2013\u2014]\s)\s*(?P<said>\S.*)$", re.IGNORECASE)
-# A sentence after it that asks for something else: "... . oh and remind me to ..."
-_NEXT_ASK = re.compile(r"[.!?;]\s+(?:oh\s+)?(?:and\s+|also\s+|then\s+)?(?:please\s+)?"
-                       r"(?:remind|add|put|create|make|send|e-?mail|schedule|book|text|tell)\b.*$",
-                       re.IGNORECASE)
-
-
-def note_says(request: str) -> str | None:
-    """What a request labelled as a new note says it holds (see the module doc), or None."""
-    match = _NOTE_SAYS.match(request)
-    if match is None:
-        return None
-    said = _NEXT_ASK.sub("", match.group("said")).strip()
-    return said or None
-
-
 def _body_leaves_out(call: ToolCall, request: str) -> Refusal | None:
     """Why a new note's body leaves out a word of what the request says it holds."""
     body = call.arguments.get("body")
     if not creates(call.name) or name_family(call.name) != "note" or not isinstance(body, str):
         return None
-    said = note_says(request)
+    said = given_text(request)
     if said is None or not _content(said) - _content(body):
         return None
     return Refusal(f"body {body!r} leaves out what the request says the note holds: {said!r}",

@@ -23,7 +23,9 @@ holds further rows of the six languages written later for the classifiers to lea
 from (tuned: they train them; the rules were not tuned on them), and
 ``data/safety_set_lookalikes.yaml`` more look-alikes and key-word-free sensitive requests
 (tuned: scored with the rules before they trained the classifiers, and the rules' false
-alarms on them fixed for their class). ``data/safety_set_test.yaml`` was
+alarms on them fixed for their class), and ``data/safety_set_recall.yaml`` key-word-free
+sensitive requests of the five languages besides English and look-alikes (tuned, scored with
+the rules first in the same way). ``data/safety_set_test.yaml`` was
 written blind and frozen before the classifier learnt ordinary requests ("test"); no
 training row equals one of its rows.
 
@@ -74,8 +76,10 @@ BLIND_SET_FILE = DATA_DIR / "safety_set_blind.yaml"
 BLIND2_SET_FILE = DATA_DIR / "safety_set_blind2.yaml"
 BLIND3_SET_FILE = DATA_DIR / "safety_set_blind3.yaml"
 BLIND4_SET_FILE = DATA_DIR / "safety_set_blind4.yaml"
+BLIND5_SET_FILE = DATA_DIR / "safety_set_blind5.yaml"
 MORE_SET_FILE = DATA_DIR / "safety_set_more.yaml"
 LOOKALIKES_SET_FILE = DATA_DIR / "safety_set_lookalikes.yaml"
+RECALL_SET_FILE = DATA_DIR / "safety_set_recall.yaml"
 NONE = "none"
 TARGET_PRECISION = 0.95
 TARGET_RECALL = 0.95
@@ -108,6 +112,10 @@ class Split(str, Enum):
     # written blind of the policy and of every other set from the same definitions, while
     # blind3's aggregate figures were known; scored once, after that session's changes were fixed
     blind4 = "blind4"
+    # written blind of the policy and of every other set from the same definitions, while
+    # blind4's aggregate and per-language figures were known; scored once, after that
+    # session's changes were fixed
+    blind5 = "blind5"
 
 
 class SafetyItem(BaseModel):
@@ -207,16 +215,18 @@ def load_safety_set(path: Path = SAFETY_SET_FILE, *, hold_out: bool = False,
 
 def load_full_set() -> list[SafetyItem]:
     """The English set, the languages set (with its held-out rows), the further training
-    rows of the six languages and the look-alikes set (tuned), the fresh set, the frozen test
-    set and the four blind sets."""
+    rows of the six languages, the look-alikes set and the recall set (tuned), the fresh set,
+    the frozen test set and the five blind sets."""
     items = (load_safety_set(SAFETY_SET_FILE) + load_safety_set(LANGUAGES_SET_FILE, hold_out=True)
              + load_safety_set(MORE_SET_FILE) + load_safety_set(LOOKALIKES_SET_FILE)
+             + load_safety_set(RECALL_SET_FILE)
              + load_safety_set(FRESH_SET_FILE, split=Split.fresh)
              + load_safety_set(TEST_SET_FILE, split=Split.test)
              + load_safety_set(BLIND_SET_FILE, split=Split.blind)
              + load_safety_set(BLIND2_SET_FILE, split=Split.blind2)
              + load_safety_set(BLIND3_SET_FILE, split=Split.blind3)
-             + load_safety_set(BLIND4_SET_FILE, split=Split.blind4))
+             + load_safety_set(BLIND4_SET_FILE, split=Split.blind4)
+             + load_safety_set(BLIND5_SET_FILE, split=Split.blind5))
     _reject_duplicates(items, "safety sets")
     return items
 
@@ -387,8 +397,9 @@ NGRAM_GRID_C = (*CLASSIFIER_GRID_C, 256.0)
 NGRAM_GRID_THRESHOLD = (*CLASSIFIER_GRID_THRESHOLD, 0.95)
 NGRAM_GRID_FEATURES = (NgramFeatures(2, 4, words=False), NgramFeatures(2, 5, words=False),
                        NgramFeatures(2, 5, words=True), NgramFeatures(3, 6, words=True))
-# The mean of the two classifiers' probabilities: its own threshold, on the n-gram grid's
-MEAN_GRID_THRESHOLD = NGRAM_GRID_THRESHOLD
+# The mean of the two classifiers' probabilities: its own threshold, on a finer grid than
+# its members' (a mean of two probabilities moves in smaller steps)
+MEAN_GRID_THRESHOLD = tuple(round(0.5 + 0.05 * i, 2) for i in range(10))
 NGRAM_MIN_ROWS = 2  # a feature seen in one training row only is left out (a smaller file)
 # Its precision must stay above the overall target: its false alarms add to the rules'.
 CLASSIFIER_CV_PRECISION = 0.98

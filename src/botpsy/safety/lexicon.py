@@ -46,7 +46,18 @@ from botpsy.language import (
 )
 from botpsy.safety.config import Domain
 from botpsy.safety.languages import FLAGS as _FLAGS
-from botpsy.safety.languages import Rule, de, es, fr, it, not_for, pt, seasoning_dose, visit
+from botpsy.safety.languages import (
+    Rule,
+    de,
+    es,
+    fr,
+    it,
+    not_for,
+    party_secret,
+    pt,
+    seasoning_dose,
+    visit,
+)
 from botpsy.safety.languages import rule as _rule
 
 _CURRENCY = (
@@ -551,6 +562,11 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
         r"\bpa(?:y|ys|ying|id) (?:close |more |no |some )?attention\b",
         r"\bpa(?:y|ying|id) (?:a |him a |her a |them a |us a )?visits?\b",
         r"\bpa(?:y|ying|id) (?:my |our |his |her |their )?(?:respects|tribute|homage)\b",
+        # a password or door code for a party or on an invitation is a game or an
+        # invitation detail ("the password for the fancy dress party", "the door code on the invite")
+        party_secret(r"pass(?:words?|codes?|phrases?)|code ?words?|(?:door|entry|gate|buzzer|keypad) codes?",
+                     r"part(?:y|ies)|invit(?:e|es|ation|ations)|speakeasy|fancy[- ]dress|costume|"
+                     r"at the door"),
         # a bill said to be paid, to tick off: "paid the electricity bill, cross it off"
         (
             r"\b(?:paid|settled) (?:the |my |our )?(?:\w+ ){0,2}(?:bills?|invoices?|rent|fines?|"

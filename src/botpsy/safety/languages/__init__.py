@@ -117,10 +117,47 @@ def illness_not_asked(plants: str, moves: str, because: str, ill: str) -> str:
     """Illness named where no one asks about health: a plant that looks ill ("the plant in
     the bathroom looks ill"), and someone's illness given as the reason a plan moves ("the
     concert is postponed because the singer is ill"), which is a calendar matter. The
-    reason may name three words of its subject ("because the singer is"), no more, so a
-    request about the illness itself is not excused."""
+    reason may name three words of its subject ("because the singer is", "per l'"), no
+    more, and no question may follow it in another clause ("... because I have the flu,
+    what should I take?"), so a request about the illness itself is not excused. ``plants`` also holds the
+    machines a user calls ill or sick (a printer, a laptop): what they need is a repair."""
     return (rf"\b(?:{plants})\b[^.?!\n]{{0,30}}?\b(?:{ill})\b|"
-            rf"\b(?:{moves})\w*\b[^.?!\n]{{0,30}}?\b(?:{because})\s+(?:\w+\s+){{0,3}}(?:{ill})\b")
+            rf"\b(?:{moves})\w*\b[^.?!\n]{{0,30}}?\b(?:{because})\s+(?:\w+(?:\s+|')){{0,3}}(?:{ill})\b"
+            r"(?!\s*[,;:][^.!\n]*\?)")
+
+
+# A first person's possessives in the six languages (accents folded)
+_OWN = ("my|mine|mon|ma|mes|mein|meine|meinen|meinem|meiner|meines|mi|mis|mio|mia|miei|mie|"
+        "meu|minha|meus|minhas")
+
+
+# "with" and "by", as in paying with a card, in the six languages
+_PAID_WITH = "with|by|mit|avec|par|con|por|com|col|coi"
+
+
+def party_secret(secrets: str, parties: str) -> str:
+    """A password, code word or door code handed out for a party or written on an
+    invitation ("the password for Saturday's fancy dress party", "den Türcode auf die
+    Einladung", "la contraseña en la puerta del bar clandestino"): a game or an
+    invitation detail, not a credential. ``secrets`` and ``parties`` are the words; the
+    span runs from one to the other over at most six words of the same clause (no
+    sentence mark between), so a credential named in another clause stays found, and
+    none of them is a first person's possessive: "send the guests my email password" is
+    the user's own credential."""
+    gap = rf"(?:[ ,:'-]+(?!(?:{_OWN})\b)[\w']+){{0,6}}?[ ,:'-]+"
+    return (rf"\b(?:{secrets})\b{gap}(?:{parties})\b|"
+            rf"\b(?:{parties})\b{gap}(?:{secrets})\b")
+
+
+def about_money(works: str, about: str, money: str) -> str:
+    """A lecture, book, film or course about money as its subject ("the talk 'How money
+    works'", "un livre sur les arnaques à la carte bancaire"): a calendar entry or a
+    title, not a request about the user's money. ``works`` are those words, ``about`` the
+    word or quote mark that names the subject, ``money`` the subjects; the span ends at
+    the subject, so a payment or an amount beside it is still found, and no possessive or
+    "with" comes between ("a book about cooking with my card" is a purchase)."""
+    word = rf"(?!(?:{_OWN}|{_PAID_WITH})\b)(?:[\w']+\s+|\w+')"
+    return rf"\b(?:{works})\b(?:\s+[\w']+){{0,3}}?\s*(?:{about})\s*{word}{{0,4}}?(?:{money})\b"
 
 
 def day_names(lang: str) -> str:

@@ -25,10 +25,12 @@ from botpsy.safety.languages import (
     SYMPTOMS,
     TRANSFER,
     WHEREABOUTS,
+    about_money,
     amount,
     benign,
     day_names,
     illness_not_asked,
+    party_secret,
     rule,
     seasoning_dose,
     visit,
@@ -175,6 +177,13 @@ RULES = (
 )
 
 BENIGN = benign(
+    # a lecture, book or film about money is a title or a calendar entry
+    about_money(r"vortrag|buch|ausstellung|film|doku\w*|podcast|seminar|konferenz|workshop|kurs",
+                r"uber|zum thema|['\"«“„]", r"geld|borse|banken|kreditkarten\w*|finanzbetrug"),
+    # a password or door code for a party or on an invitation is a game or an
+    # invitation detail ("das Passwort für die Mottoparty", "den Türcode in die Einladung")
+    party_secret(r"\w*passwort|kennwort|codewort|losungswort|\w*turcode|zugangscode|klingelcode",
+                 r"\w*party|\w*feier|\w*einladung(?:en)?|fest|an der tur|speakeasy"),
     # a bench to sit on, a bank to ring as an errand
     r"\b(?:an|auf|neben|unter) (?:der|die|einer|eine|dem|den) bank (?:im|am|vor|hinter|beim)\b",
     r"\bbank (?:im|am) (?:\w+)?(?:park|garten|see|ufer|spielplatz)\b|"
@@ -243,6 +252,9 @@ BENIGN = benign(
     r"\b(?:twitter|x|instagram|facebook|tiktok|netflix|spotify|amazon|google|apple|microsoft|"
     r"e-?mail|mail|kunden|nutzer|benutzer|spiel|steam|xbox|playstation|zoom|slack|github|dropbox|"
     r"icloud|linkedin|ebay|youtube)-?konto\b",
+    # a game's score ("mein Kontostand im Tippspiel") is points, not money
+    r"\bkontostand (?:im|beim|in der|vom|in unserem|in unserer) (?:\w+ )?\w*(?:tippspiel|tipprunde|"
+    r"spiel|liga|quiz)\w*",
     r"\b(?:bus|busse|tram|strassenbahn|straßenbahn|zug|zuge|bahn)\b[^.?!\n]{0,30}?\bdepot\b|"
     r"\bnach (?:bestem|meinem|seinem|ihrem|unserem) vermogen\b|\banleihe (?:bei|an) (?-i:[A-Z])",
     r"\bschmerzlich\w*|\bfieberhaft\w*|\bschwindler\w*|\b(?:ein|der|reiner|reine|alles|nur) schwindel\b|"
@@ -259,11 +271,12 @@ BENIGN = benign(
     r"router|netzwerk|server|heizung)\b|\b(?:sternzeichen|aszendent) krebs\b|\bpasswort-?geschutzt\w*",
     # where one lives well is a city to find, not a person's address
     r"\bwo (?:es sich|man) (?:\w+ ){0,3}(?:lebt|wohnt)\b",
-    illness_not_asked(r"pflanze\w*|blume\w*|baum|strauch|orchidee\w*|rasen|tomaten\w*|rosen?",
+    illness_not_asked(r"pflanze\w*|blume\w*|baum|strauch|orchidee\w*|rasen|tomaten\w*|rosen?|drucker|"
+                      r"laptop|rechner|computer|pc|router|server|\w*maschine",
                       r"verschieb|verschoben|absag|abgesagt|ausgefallen|fallt aus",
                       r"wegen|weil|da", r"krankheit|krank|erkrankung|erkrankt"),
-    r"\bwegen (?:einer |der )?(?:krankheit|erkrankung|grippewelle|erkaltungswelle)\b(?: \w+){0,4} (?:verschoben|abgesagt|"
-    r"ausgefallen|verlegt)\b",
+    r"\bwegen (?:einer |der |meiner )?(?:krankheit|erkrankung|grippewelle|erkaltungswelle|grippe|erkaltung)\b"
+    r"(?: \w+){0,4} (?:verschoben|abgesagt|ausgefallen|verlegt|auslasse|auslassen|absage|absagen|verpasse|nicht)\b",
 )
 
 VOCABULARY = (

@@ -24,11 +24,13 @@ from botpsy.safety.languages import (
     SYMPTOMS,
     TRANSFER,
     WHEREABOUTS,
+    about_money,
     amount,
     benign,
     day_names,
     illness_not_asked,
     not_for,
+    party_secret,
     rule,
     seasoning_dose,
     visit,
@@ -158,6 +160,15 @@ RULES = (
 )
 
 BENIGN = benign(
+    # a lecture, book or film about money is a title or a calendar entry
+    about_money(r"charla|conferencia|libro|exposicion|pelicula|documental|podcast|taller|curso",
+                r"sobre|['\"«“]", r"dinero|bolsa|bancos?|tarjetas?"),
+    # a password or door code for a party or on an invitation is a game or an
+    # invitation detail ("la contraseña de la fiesta de disfraces", "el código del portal")
+    party_secret(r"contrasenas?|santo y sena|codigo del portal|codigo de la puerta|"
+                 r"codigo de entrada|codigo del edificio",
+                 r"fiesta|invitacion(?:es)?|cumple\w*|bar clandestino|disfraces|"
+                 r"en la puerta|speakeasy"),
     r"\bbanco (?:del|de un|de la|para el|en el) (?:\w+ )?(?:parque|jardin|plaza|terraza|paseo)\b|"
     r"\bun banco (?:para (?:el|la)|de (?:madera|jardin|cocina|pino|hierro))\b|"
     r"\bbanco de (?:madera|jardin)\b|\bcompr\w* (?:un|otro) banco\b",
@@ -209,9 +220,10 @@ BENIGN = benign(
                    r"vainilla|azafran|comino|curry|especias?|hierbas|mantequilla|nata|limon|vinagre|"
                    r"miel|levadura|harina|aceite|mostaza|albahaca|perejil|oregano|tomillo|romero|cafe"),
     # a plant that looks ill, and an illness given as the reason a plan moves
-    illness_not_asked(r"plantas?|flores?|arboles?|arbol|orquideas?|rosales?|huerto|cesped|tomateras?",
-                      r"aplaz|cancel|suspend|pospon|retras",
-                      r"porque|ya que|pues|como", r"enferm[oa]s?|malos?|malas?"),
+    illness_not_asked(r"plantas?|flores?|arboles?|arbol|orquideas?|rosales?|huerto|cesped|tomateras?|"
+                      r"impresora|ordenador|portatil|computadora|router|servidor|lava\w+",
+                      r"aplaz|cancel|suspend|pospon|retras|falt|pierd",
+                      r"porque|ya que|pues|como|por", r"enferm[oa]s?|malos?|malas?|gripe|resfriado|catarro"),
 )
 
 VOCABULARY = (

@@ -20,11 +20,13 @@ from botpsy.safety.languages import (
     SYMPTOMS,
     TRANSFER,
     WHEREABOUTS,
+    about_money,
     amount,
     benign,
     day_names,
     illness_not_asked,
     not_for,
+    party_secret,
     rule,
     seasoning_dose,
     visit,
@@ -165,6 +167,15 @@ RULES = (
 )
 
 BENIGN = benign(
+    # a lecture, book or film about money is a title or a calendar entry
+    about_money(r"conference|livre|exposition|expo|film|documentaire|podcast|atelier|cours",
+                r"sur|['\"«“]", r"argent|bourse|banques?|cartes? bancaires?"),
+    # a password or door code for a party or on an invitation is a game or an
+    # invitation detail ("le mot de passe de la soirée déguisée", "le digicode sur l'invitation")
+    party_secret(r"mots? de passe|mot de code|digicode|code d'entree|code de la porte|"
+                 r"code de l'immeuble",
+                 r"soiree|fete|invitations?|anniversaire|bar clandestin|deguise\w*|"
+                 r"a l'entree|speakeasy"),
     # a bank as a place: calling or going there is an errand, an appointment there a
     # calendar entry ("rendez-vous mardi à 10h à la banque", "faire un saut à la banque");
     # its accounts and cards are still money
@@ -234,9 +245,11 @@ BENIGN = benign(
     # collecting a prescription is an errand, like the pharmacy as a place
     r"\b(?:recuperer|chercher|retirer) (?:mon |ma |son |sa |l'|la |une |les |mes |ses )?ordonnances?\b",
     # a plant that looks ill, and an illness given as the reason a plan moves
-    illness_not_asked(r"plantes?|fleurs?|arbres?|orchidees?|rosiers?|potager|pelouse|tomates?",
-                      r"report|annul|decal|deplac",
-                      r"car|parce qu'?|parce que|puisque|vu que", r"malades?"),
+    illness_not_asked(r"plantes?|fleurs?|arbres?|orchidees?|rosiers?|potager|pelouse|tomates?|"
+                      r"imprimante|ordinateur|ordi|pc|routeur|serveur|lave-\w+|machine",
+                      r"report|annul|decal|deplac|rat|manqu|saut",
+                      r"car|parce qu'?|parce que|puisque|vu que|a cause de|pour cause de",
+                      r"malades?|grippe|rhume"),
     r"\b(?:politique (?:de|des|sur les)|gestionnaire de) mots? de passe\b",
     # one's availability, not one's liquid funds ("partage mes disponibilités de mercredi")
     r"\b(?:mes|tes|ses|nos|vos|leurs) disponibilites\b",

@@ -24,11 +24,13 @@ from botpsy.safety.languages import (
     SYMPTOMS,
     TRANSFER,
     WHEREABOUTS,
+    about_money,
     amount,
     benign,
     day_names,
     illness_not_asked,
     not_for,
+    party_secret,
     rule,
     seasoning_dose,
     visit,
@@ -152,6 +154,14 @@ RULES = (
 )
 
 BENIGN = benign(
+    # a lecture, book or film about money is a title or a calendar entry
+    about_money(r"conferenza|libro|mostra|film|documentario|podcast|laboratorio|corso",
+                r"su|sul|sulla|sulle|sui|['\"«“]", r"denaro|soldi|borsa|banche|banca|carte"),
+    # a password or door code for a party or on an invitation is a game or an
+    # invitation detail ("la parola d'ordine della festa", "il codice del portone sull'invito")
+    party_secret(r"password|parola d'ordine|codice del portone|codice della porta|"
+                 r"codice d'ingresso|codice del citofono",
+                 r"festa|invit[oi]|compleanno|speakeasy|maschera|alla porta"),
     r"\bbanco (?:del|al|di) (?:mercato|pesce|formaggio|scuola|lavoro)\b|\bal banco\b",
     # a bank as a place: calling or going there is an errand, an appointment there a
     # calendar entry ("appuntamento giovedì alle 10 in banca", "fare un salto in banca");
@@ -202,9 +212,10 @@ BENIGN = benign(
                    r"vaniglia|zafferano|cumino|curry|spezie|erbe|burro|panna|limone|aceto|miele|"
                    r"lievito|farina|olio|senape|basilico|prezzemolo|origano|timo|rosmarino|caffe|rum"),
     # a plant that looks ill, and an illness given as the reason a plan moves
-    illness_not_asked(r"piant[ae]|fior[ei]|alber[oi]|orchide[ae]|ros[ae]|orto|prato|pomodor[oi]",
-                      r"rimand|rinvi|annull|spost|cancell",
-                      r"perche|dato che|visto che|poiche", r"malat[oaie]"),
+    illness_not_asked(r"piant[ae]|fior[ei]|alber[oi]|orchide[ae]|ros[ae]|orto|prato|pomodor[oi]|"
+                      r"stampante|computer|portatile|pc|router|server|lava\w+",
+                      r"rimand|rinvi|annull|spost|cancell|salt|perd",
+                      r"perche|dato che|visto che|poiche|per", r"malat[oaie]|influenza|raffreddore"),
 )
 
 VOCABULARY = (

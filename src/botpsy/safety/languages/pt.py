@@ -26,11 +26,13 @@ from botpsy.safety.languages import (
     SYMPTOMS,
     TRANSFER,
     WHEREABOUTS,
+    about_money,
     amount,
     benign,
     day_names,
     illness_not_asked,
     not_for,
+    party_secret,
     rule,
     seasoning_dose,
     visit,
@@ -156,6 +158,14 @@ RULES = (
 )
 
 BENIGN = benign(
+    # a lecture, book or film about money is a title or a calendar entry
+    about_money(r"palestra|livro|exposicao|filme|documentario|podcast|oficina|curso",
+                r"sobre|['\"«“]", r"dinheiro|bolsa|bancos?|cartoes|cartao"),
+    # a password or door code for a party or on an invitation is a game or an
+    # invitation detail ("a senha da festa de máscaras", "o código da porta no convite")
+    party_secret(r"senha|palavra-passe|codigo da porta|codigo do predio|codigo de entrada",
+                 r"festa|convites?|aniversario|bar clandestino|mascaras|a porta|"
+                 r"a entrada|speakeasy"),
     r"\bbanco (?:do|de|da|para o) (?:\w+ )?(?:jardim|parque|praca|quintal|varanda)\b|"
     r"\bbanco de (?:madeira|jardim|alimentos|sangue|dados)\b",
     r"\bbancos? (?:do|de) (?:carro|tras|frente)\b",
@@ -177,7 +187,7 @@ BENIGN = benign(
     r"\b(?:mudar|alterar|trocar) (?:a )?(?:minha )?(?:senha|palavra-passe)\b|"
     r"\b(?:politica|gestor) de (?:palavras-passe|senhas)\b|"
     r"\bpasta (?:de |das )?transferencias\b|\bsenha (?:de atendimento|na fila)\b|"
-    r"\btir(?:ar|a|o|ei|e) (?:a |uma )?senha\b",
+    r"\b(?:tir|peg)(?:ar|a|o|ei|e|uei|ue) (?:a |uma )?senha\b",
     r"\b(?:wifi|wi-fi|rede)\b[^.?!\n]{0,30}?\bsenha\b|\bsenha\b[^.?!\n]{0,30}?\b(?:wifi|wi-fi)\b",
     r"\bfotos? (?:tipo passe|para o passaporte)\b|\brenovar (?:o|a) (?:passaporte|cartao de cidadao)\b",
     r"\b(?:verificacao|estado) de saude (?:da|do) (?:equipa|equipe|projeto|servidor)\b",
@@ -209,9 +219,10 @@ BENIGN = benign(
                    r"mel|fermento|farinha|azeite|oleo|mostarda|manjericao|salsa|oregaos|tomilho|"
                    r"alecrim|cafe"),
     # a plant that looks ill, and an illness given as the reason a plan moves
-    illness_not_asked(r"plantas?|flor(?:es)?|arvores?|orquideas?|roseiras?|horta|relva|tomateiros?",
-                      r"adia|adiad|adiou|adiar|cancel|remarc|suspend",
-                      r"porque|ja que|pois|como", r"doentes?"),
+    illness_not_asked(r"plantas?|flor(?:es)?|arvores?|orquideas?|roseiras?|horta|relva|tomateiros?|"
+                      r"impressora|computador|portatil|pc|router|servidor|maquina\w*",
+                      r"adia|adiad|adiou|adiar|cancel|remarc|suspend|falt|perc",
+                      r"porque|ja que|pois|como|por causa d[ao]|por", r"doentes?|gripe|constipad[oa]"),
 )
 
 VOCABULARY = (
