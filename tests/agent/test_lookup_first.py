@@ -36,6 +36,15 @@ def _store(tmp_path) -> AssistantStore:
     return store
 
 
+def _store_with_file(tmp_path, path: str, content: str) -> AssistantStore:
+    """The store of ``_store`` with one file written into its folder."""
+    store = _store(tmp_path)
+    (store.data_dir / "files").mkdir(exist_ok=True)
+    ToolRegistry(assistant_tools(store)).execute(
+        ToolCall(name="write_file", arguments={"path": path, "content": content}))
+    return store
+
+
 def test_a_two_step_request_looks_up_and_counts_the_reminder_from_what_it_found(tmp_path):
     """The first call may only look at the calendar; the reminder after it is held to
     an hour before the meeting it found, so the one call its grammar admits is that."""
@@ -102,11 +111,7 @@ def test_a_questions_search_that_finds_nothing_widens_to_everything(tmp_path):
     """The notes hold no packing list, the files do: the same words are searched
     everywhere, and the file found is read (the question asks what is on it), without
     asking the model again."""
-    store = _store(tmp_path)
-    (store.data_dir / "files").mkdir(exist_ok=True)
-    registry = ToolRegistry(assistant_tools(store))
-    registry.execute(ToolCall(name="write_file", arguments={
-        "path": "packing_list.txt", "content": "Hamburg weekend:\n- charger\n"}))
+    store = _store_with_file(tmp_path, "packing_list.txt", "Hamburg weekend:\n- charger\n")
     agent = _broad_agent(store, [call_text("search_notes", query="Hamburg")])
     result = agent.run("What's on my packing list for Hamburg?")
     assert [(s.call.name, s.call.arguments) for s in result.steps] == [
@@ -216,11 +221,7 @@ def test_a_question_about_a_file_named_by_its_words_reads_it(tmp_path):
     the search of everything shows work/latency_numbers.csv by its name alone; the file
     the question names by every word of its name is read, so the answer holds the value.
     A file named by some of its words is not read."""
-    store = _store(tmp_path)
-    (store.data_dir / "files").mkdir(exist_ok=True)
-    registry = ToolRegistry(assistant_tools(store))
-    registry.execute(ToolCall(name="write_file", arguments={
-        "path": "work/latency_numbers.csv", "content": "week,p95_ms\n1,240\n4,198\n"}))
+    store = _store_with_file(tmp_path, "work/latency_numbers.csv", "week,p95_ms\n1,240\n4,198\n")
     agent = _broad_agent(store, [call_text("search_events", query="latency numbers")])
     result = agent.run("whats the p95 for week 4 in the latency numbers")
     assert [s.call.name for s in result.steps][-2:] == ["search_everything", "read_file"]
@@ -234,11 +235,7 @@ def test_a_question_about_what_a_named_file_holds_reads_the_file(tmp_path):
     """"What risks are listed in the q3 roadmap file?": the search shows the file by the
     one line that holds the word ("## Risks"); the file is then read, and the answer says
     what is listed under it."""
-    store = _store(tmp_path)
-    (store.data_dir / "files").mkdir(exist_ok=True)
-    registry = ToolRegistry(assistant_tools(store))
-    registry.execute(ToolCall(name="write_file", arguments={
-        "path": "work/roadmap_q3.md", "content": "# Q3 roadmap\n\n## Risks\n- hiring is slow\n"}))
+    store = _store_with_file(tmp_path, "work/roadmap_q3.md", "# Q3 roadmap\n\n## Risks\n- hiring is slow\n")
     agent = _broad_agent(store, [call_text("search_files", query="risks"),
                                  call_text("read_file", path="work/roadmap_q3.md")])
     result = agent.run("what risks are listed in the q3 roadmap file?")
