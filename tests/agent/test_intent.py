@@ -171,6 +171,26 @@ def test_a_message_that_only_repeats_its_recipients_card_is_no_message(
         assert "contact card" in str(why)
 
 
+@pytest.mark.parametrize(("body", "refused"), [
+    ("landlady; owns flat upstairs", True),  # the card's notes, one word misspelt
+    ("Friday dinner is on", False),  # the request's words
+    ("See you at the flat upstairs on friday", False),
+    ("Bring the spare keys", False),  # words of neither: not the card's
+])
+def test_a_body_mostly_of_the_card_and_none_of_the_request_is_no_message(
+        body: str, refused: bool) -> None:
+    card = {"id": 4, "name": "Jamie Fox", "email": "jamie@fox.example",
+            "notes": "Landlord; owns the flat upstairs."}
+    messages = conversation("send Jamie an email about friday's dinner", "search_contacts",
+                            [card])
+    call = ToolCall(name="send_email", arguments={"to": "jamie@fox.example",
+                                                  "subject": "Friday dinner", "body": body})
+    why = IntentCheck()(call, messages)
+    assert (why is not None) is refused
+    if refused:
+        assert "contact card" in str(why) and "subject" not in str(why)
+
+
 def test_a_subject_that_is_an_address_is_kept_out_of_the_retry() -> None:
     messages = conversation("draft jamie the boiler receipt", "search_contacts", CONTACTS[1:])
     call = ToolCall(name="draft_email", arguments={
@@ -238,7 +258,8 @@ def test_the_card_that_names_the_relation_whole_is_the_recipient():
 def test_a_request_that_rules_out_every_change_makes_none():
     from botpsy.agent.intent import IntentCheck
     for request in ("who's nora again? no changes, just remind me",
-                    "am i free tomorrow at 2? just checking", "dont touch anything, what's due?"):
+                    "am i free tomorrow at 2? just checking", "dont touch anything, what's due?",
+                    "write a note to Kim about the rota, but just show it here"):
         call = ToolCall(name="add_reminder", arguments={"text": "Nora", "due": "tomorrow 9:00"})
         why = IntentCheck()(call, [Message(role="user", content=request)])
         assert why is not None and "must not run" in str(why), request
@@ -337,3 +358,28 @@ def test_a_line_appended_to_a_file_is_what_the_request_adds() -> None:
     kept = ToolCall(name="append_to_file", arguments={"path": "notes/todo.md",
                                                       "text": "- [ ] book flights"})
     assert IntentCheck()(kept, request) is None
+
+
+@pytest.mark.parametrize("place", ["todo.md", "notes/todo.md", "my todo.md"])
+def test_a_line_appended_to_a_file_named_by_its_name_is_what_the_request_adds(place) -> None:
+    """"add '...' to todo.md": the file named by its name, with no "my" before it, holds
+    the appended line as well."""
+    request = conversation(f"add '- [ ] water the plants' to {place}")
+    junk = ToolCall(name="append_to_file", arguments={"path": "todo.md", "text": "plants"})
+    why = IntentCheck()(junk, request)
+    assert why is not None and why.narrow == {"text": {"enum": ["- [ ] water the plants"]}}
+    kept = ToolCall(name="append_to_file", arguments={"path": "todo.md",
+                                                      "text": "- [ ] water the plants"})
+    assert IntentCheck()(kept, request) is None
+
+
+def test_a_draft_only_to_be_shown_is_neither_saved_nor_sent():
+    """"draft a reply ..., but only show it here, don't send": a draft kept in the mail
+    store is a change the request ruled out."""
+    from botpsy.agent.intent import IntentCheck
+    request = "draft a reply to kim@x.example saying the rota is fine, but only show it here"
+    call = ToolCall(name="draft_email", arguments={"to": "kim@x.example", "body": "fine"})
+    why = IntentCheck()(call, [Message(role="user", content=request)])
+    assert why is not None and "only show it here" in str(why)
+    kept = "draft a reply to kim@x.example saying the rota is fine, don't send it yet"
+    assert IntentCheck()(call, [Message(role="user", content=kept)]) is None

@@ -420,6 +420,7 @@ def _card_content(call: ToolCall, messages: list[Message]) -> Refusal | None:
              if str(item.get("email", "")).lower() in written]
     card_words = {w for item in cards for v in item.values() if isinstance(v, str)
                   for w in words(v)}
+    asked = words(user_text(messages))
     junk: dict[str, bool] = {}  # argument -> whether it is an address
     for arg in sorted(CONTENT_ARGUMENTS & set(call.arguments)):
         value = call.arguments[arg]
@@ -427,7 +428,7 @@ def _card_content(call: ToolCall, messages: list[Message]) -> Refusal | None:
             continue
         only_address = EMAIL_ADDRESS.fullmatch(value.strip()) is not None
         said = words(EMAIL_ADDRESS.sub(" ", value))
-        if only_address or (said and said <= card_words):
+        if only_address or _from_card(said, card_words, asked):
             junk[arg] = only_address
     if not junk:
         return None
@@ -441,6 +442,18 @@ def _card_content(call: ToolCall, messages: list[Message]) -> Refusal | None:
     shown = ", ".join(f"{arg} {call.arguments[arg]!r}" for arg in junk)
     return Refusal(f"{shown}: the recipient's contact card, not a message: write what the "
                    "request asks to say or send", narrow)
+
+
+def _from_card(said: frozenset[str], card: set[str], asked: frozenset[str]) -> bool:
+    """Whether a message's words are its recipient's card rather than the request: all of
+    them the card's, or mostly the card's with none the user wrote (a body that copied the
+    card's notes with a word misspelt, "confirm thursday's lunch" sent as the recipient's
+    job title and diet)."""
+    if not said:
+        return False
+    if said <= card:
+        return True
+    return not (said & asked) and 2 * len(said & card) > len(said)
 
 
 @dataclass(frozen=True)

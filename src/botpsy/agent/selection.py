@@ -150,7 +150,11 @@ CHANGED_NOW = re.compile(
 # asks to be told, and no reminder may be made).
 CHANGE_NOTHING = re.compile(
     r"\bno changes?\b|\bchange nothing\b|\b(?:don['’]?t|dont|do not)\s+(?:change|touch|modify|"
-    r"edit|do)\s+any(?:thing)?\b|\bjust (?:checking|curious|wondering|asking)\b|\bread[- ]only\b",
+    r"edit|do)\s+any(?:thing)?\b|\bjust (?:checking|curious|wondering|asking)\b|\bread[- ]only\b"
+    # what is written is only to be shown ("draft a reply ..., but only show it here"):
+    # kept nowhere, so nothing is saved or sent
+    r"|\b(?:only|just)\s+(?:show|display|print|paste)\s+(?:it|that|this|them)\s+"
+    r"(?:here|to me|in\s+(?:the\s+)?chat)\b",
     re.IGNORECASE)
 # "remind me who Nora is", "remind me again", "just remind me": to be told, not a reminder.
 REMIND_ME_TELL = re.compile(r"\bremind me(?=(?:\s+again)?(?:\s+(?:who|what|when|where|which|"
@@ -180,8 +184,10 @@ _CONTAINERS = frozenset({"calendar", "agenda", "diary", "schedule", "cal", "list
 LABELLED = re.compile(r"^\W*(?:[a-z]+\s+)?(?P<kind>to-?dos?|notes?|memo|reminders?)\s*:\s*\w",
                        re.IGNORECASE)
 # "Add Piranesi to my books to read": a thing added to a list the user keeps by name.
-_ADD_TO = re.compile(r"^\W*(?:add|put|append|stick|include)\b(?P<item>.+?)\b(?:to|on|onto)\s+(?:my|the|our)\s+"
-                     r"(?P<target>[a-z][\w' -]*?)\W*$", re.IGNORECASE)
+# The place is "my/the/our ..." or a file's name ("to todo.md", "to notes/ideas.txt").
+_ADD_TO = re.compile(r"^\W*(?:add|put|append|stick|include)\b(?P<item>.+?)\b(?:to|on|onto)\s+"
+                     r"(?:(?:my|the|our)\s+|(?=[\w/-]+\.[a-z]\w*\W*$))"
+                     r"(?P<target>[a-z][\w'./ -]*?)\W*$", re.IGNORECASE)
 _POLITE = re.compile(r"^\W*(?:(?:can|could|would|will) you|please)\b", re.IGNORECASE)
 # A clause that asks to look something up opens with one of these ("Look up Dan's
 # address", "Check when ...", "Get Jamie's email", "Find my meeting with Priya", "look at
