@@ -117,27 +117,6 @@ def test_lookup_by_id_needs_a_shown_item_that_fits(registry: ToolRegistry) -> No
     assert check(guessed, conversation("Open contact 1")) is None  # the user named it
 
 
-@pytest.mark.parametrize(("tool", "query", "refused"), [
-    ("search_notes", "notes", True), ("search_notes", "shop", False),
-    ("search_mail", "inbox", True), ("search_events", "lunch", False),
-])
-def test_a_search_for_its_own_kind_name_is_sent_to_the_request_words(
-        registry: ToolRegistry, tool: str, query: str, refused: bool) -> None:
-    """"what do i need from the shop? it's in my notes": searching the notes for "notes"."""
-    request = "what do i need from the shop? it's in my notes somewhere"
-    refusal = LookupCheck(registry)(ToolCall(name=tool, arguments={"query": query}),
-                                    conversation(request))
-    assert (refusal is not None) is refused
-    if refused:
-        offered = " ".join(refusal.narrow["query"]["enum"])
-        assert "shop" in offered and query not in offered and "somewhere" not in offered
-
-
-def test_a_search_of_a_kind_with_nothing_else_named_keeps_its_query(registry) -> None:
-    call = ToolCall(name="search_mail", arguments={"query": "mail"})
-    assert LookupCheck(registry)(call, conversation("anything new in my mail?")) is None
-
-
 def test_a_refused_send_names_the_draft_to_make_instead():
     from botpsy.agent.checks import Refusal
     from botpsy.agent.intent import IntentCheck
