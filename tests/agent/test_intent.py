@@ -299,6 +299,35 @@ def test_a_relation_fits_the_card_that_names_it_in_another_word():
     assert fitting_addresses(messages, "let mum know dinner is at 6") == {"linda@home.example"}
 
 
+def test_the_attendees_of_the_event_a_request_names_are_its_recipients():
+    """"who's invited to the roadmap review? email them ...": the addresses sit in a list."""
+    from botpsy.agent.intent import IntentCheck, fitting_addresses
+    review = {"id": 6, "title": "Q3 roadmap review", "start": "2026-12-08T14:00+01:00",
+              "attendees": ["Ann Lee <ann@work.example>", "Bo Berg <bo@work.example>"]}
+    standup = {"id": 2, "title": "Team standup", "attendees": ["cy@work.example"]}
+    request = "who's invited to tomorrow's roadmap review? email them that i'm late"
+    messages = [Message(role="user", content=request),
+                Message(role="tool", name="list_events", source="tool:list_events:c1",
+                        content=json.dumps([standup, review]))]
+    assert fitting_addresses(messages, request) == {"ann@work.example", "bo@work.example"}
+    call = ToolCall(name="send_email", arguments={"to": "ann@work.example, bo@work.example",
+                                                  "subject": "Late", "body": "I'm late."})
+    assert IntentCheck()(call, messages) is None
+    call.arguments["to"] = "cy@work.example"
+    assert IntentCheck()(call, messages) is not None
+    # "them" is everyone the review holds: the first alone is sent back with both
+    call.arguments["to"] = "ann@work.example"
+    partial = IntentCheck()(call, messages)
+    assert partial is not None and "bo@work.example" in str(partial)
+    assert partial.narrow["to"]["enum"] == ["ann@work.example, bo@work.example"]
+    call.arguments["to"] = "ann@work.example, bo@work.example"
+    assert IntentCheck()(call, messages) is None
+    named = [Message(role="user", content="who's at the roadmap review? email ann i'm late"),
+             messages[1]]
+    call.arguments["to"] = "ann@work.example"
+    assert IntentCheck()(call, named) is None
+
+
 @pytest.mark.parametrize("request_text", [
     "look at my todo file and make a reminder for each thing not done yet, tomorrow 9am",
     "whatever's on my reminder list for saturday, block an hour for it at 9 that morning",
@@ -383,3 +412,14 @@ def test_a_draft_only_to_be_shown_is_neither_saved_nor_sent():
     assert why is not None and "only show it here" in str(why)
     kept = "draft a reply to kim@x.example saying the rota is fine, don't send it yet"
     assert IntentCheck()(call, [Message(role="user", content=kept)]) is None
+
+
+def test_a_question_then_a_message_asked_for_lets_a_reply_run():
+    """"what's Sam's email? tell him I'm in": a reply is the message the request asks for."""
+    from botpsy.agent.intent import IntentCheck
+    request = "whats Sam's email? tell him I'm in for the trip"
+    call = ToolCall(name="reply_email", arguments={"email_id": 12, "body": "I'm in for the trip"})
+    why = IntentCheck()(call, [Message(role="user", content=request)])
+    assert why is None or "asks a question" not in str(why)
+    asked = IntentCheck()(call, [Message(role="user", content="whats Sam's email?")])
+    assert asked is not None and "asks a question" in str(asked)

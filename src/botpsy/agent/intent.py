@@ -149,6 +149,15 @@ def _nothing_changes(text: str) -> str | None:
     return match.group() if match else None
 
 
+def _asks_to_write(role: ToolRole, said: str, latest: str) -> bool:
+    """Whether a request asks for the call's action: its words name it, or a clause of the
+    latest request that is no lookup asks for it (``ToolRole.asked_in``). Why: "whats Sam's
+    email? tell him I'm in" asks a question and then for a message, and "tell" counts as a
+    verb only where it opens a clause."""
+    return asks_for(role, said) or any(
+        role.asked_in(clause) for clause in commands(latest) if not is_lookup(clause))
+
+
 def is_lookup(text: str) -> bool:
     """A question, or a request to be shown something."""
     return bool(_QUESTION.search(text) or _LOOKUP_OPENING.search(text))
@@ -186,7 +195,7 @@ class IntentCheck:
         if drafting:
             return Refusal(f"the request asks for a draft, not to send: use {DRAFT_TOOL}, "
                            f"never {call.name}", instead=instead)
-        if is_lookup(latest) and not asks_for(role, said):
+        if is_lookup(latest) and not _asks_to_write(role, said, latest):
             return (f"the request asks a question and does not ask to {role.name}: answer "
                     "it from what the lookups showed, and change nothing")
         return (_unasked_kind(call.name, role, latest) or self._elsewhere(call.name, role, latest)
@@ -221,7 +230,7 @@ class IntentCheck:
         fitting = self.fitting(messages, said)
         stray = [a for a in written if a not in allowed and a not in fitting]
         if not stray:
-            return None
+            return self._whole_group(call, messages, written, fitting - allowed)
         offered = sorted(fitting)
         hint = (f"; the addresses of what the request names: {', '.join(offered[:5])}"
                 if offered else "; look up the person the request names first")
@@ -229,6 +238,25 @@ class IntentCheck:
         return Refusal(f"{stray[0]!r} is not the address of anyone the request names" + hint,
                        narrow)
 
+
+    @staticmethod
+    def _whole_group(call: ToolCall, messages: list[Message], written: list[str],
+                     group: set[str]) -> Refusal | None:
+        """Why a message to the people of one shown item leaves some of them out, or None.
+        Only where the request names no one (``recipient_words``: "who's invited to the
+        review? email them ...") and one item holds every fitting address (an event's
+        attendees): "them" is all of them, and a 135M model wrote to the first alone."""
+        if (len(group) < 2 or "to" not in call.arguments or group <= set(written)
+                or recipient_words(latest_request(messages))):
+            return None
+        if not any(group <= _addresses_of(item) for _, item in
+                   result_objects(messages, with_id=False)):
+            return None
+        everyone = ", ".join(sorted(group))
+        left = sorted(group - set(written))
+        return Refusal(f"the message leaves out {', '.join(left)}: the request writes to "
+                       f"everyone the item it names holds; to is {everyone!r}",
+                       {"to": {"enum": [everyone]}})
 
     @staticmethod
     def fitting(messages: list[Message], said: str) -> set[str]:
@@ -569,19 +597,29 @@ def _draft_only(stems: set[str]) -> bool:
     return bool(stems & DRAFT_WORDS) and "send" not in stems
 
 
+def _addresses_of(item: dict) -> set[str]:
+    """The addresses an item's strings hold, those in its list fields too (attendees)."""
+    values = [v for v in item.values() if isinstance(v, str)] + [
+        x for v in item.values() if isinstance(v, list) for x in v if isinstance(x, str)]
+    return {a.lower() for a in EMAIL_ADDRESS.findall(" ".join(values))}
+
+
 def fitting_addresses(messages: list[Message], said: str) -> set[str]:
     """Addresses held by the tool-result items that fit the request best: those sharing the
     most words with it (the address's own words aside: "email" is in every request that
     sends one), and of those, the ones with a field the request names whole. Why: "send my
     partner the grocery list" matched Jamie ("Partner") and Nora ("Climbing partner,
-    Saturdays") by one word each; the card that says only "Partner" is the partner."""
+    Saturdays") by one word each; the card that says only "Partner" is the partner. The
+    strings in a list field count too: "who's invited to the roadmap review? email them"
+    writes to the addresses an event holds in its attendees."""
     said_words = re.findall(r"[a-z]+", said.lower())
     related = [f for w in said_words for f in relation_forms(w) if f != w]
     # a relation in any of its words: "let mum know" is the card that says "Mom."
     wanted = words(" ".join([said, *related])) - {"email", "mail", "address", "draft", "send"}
     scored: list[tuple[tuple[int, bool], set[str]]] = []
     for _, item in result_objects(messages, with_id=False):
-        values = [v for v in item.values() if isinstance(v, str)]
+        values = [v for v in item.values() if isinstance(v, str)] + [
+            x for v in item.values() if isinstance(v, list) for x in v if isinstance(x, str)]
         held = {a.lower() for a in EMAIL_ADDRESS.findall(" ".join(values))}
         shared = words(EMAIL_ADDRESS.sub(" ", " ".join(values))) & wanted
         if held and shared:
