@@ -29,7 +29,8 @@ def test_ask_runs_the_assistant_over_the_store(tmp_path):
         tmp_path, _call("add_reminder", text="call Anna", due="2030-01-02T09:00"), "Reminder set."
     )
     result = runner.invoke(
-        app, ["ask", "Remind me to call Anna", "--model", spec, "--data-dir", str(tmp_path / "d")]
+        app, ["ask", "Remind me to call Anna on 2 Jan 2030 at 9am", "--model", spec,
+              "--data-dir", str(tmp_path / "d")]
     )
     assert result.exit_code == 0, result.output
     # "Reminder set." says nothing the result says: the answer is the result in words
@@ -43,8 +44,8 @@ def test_ask_runs_the_assistant_over_the_store(tmp_path):
 def test_ask_verbose_adds_the_raw_calls_and_results(tmp_path):
     spec = _script(tmp_path, _call("add_reminder", text="call Anna", due="2030-01-02T09:00"),
                    "I will remind you to call Anna on 2 Jan 2030 at 9:00.")
-    result = runner.invoke(app, ["ask", "Remind me to call Anna", "--model", spec,
-                                 "--data-dir", str(tmp_path / "d"), "--verbose"])
+    result = runner.invoke(app, ["ask", "Remind me to call Anna on 2 Jan 2030 at 9am", "--model",
+                                 spec, "--data-dir", str(tmp_path / "d"), "--verbose"])
     assert result.exit_code == 0, result.output
     assert result.stdout == "I will remind you to call Anna on 2 Jan 2030 at 9:00.\n"  # grounded
     assert 'executed add_reminder({"text": "call Anna"' in result.stderr

@@ -305,3 +305,16 @@ def test_the_text_a_request_gives_a_new_note_is_read_whole(request_text: str, te
     """Named ("a note called X: ...") and labelled ("quick note: ...") forms alike, cut
     before a sentence that asks for something else."""
     assert given_text(request_text) == text
+
+
+@pytest.mark.parametrize(("text", "phrase"), [
+    ("Remind me to call Anna on 2 Jan 2030 at 9am", "2 Jan 2030"),
+    ("book it for January 2, 2030", "January 2, 2030"),
+    ("on the 2nd of march 2027.", "2nd of march 2027"),
+    ("dentist jan 12 at 10:15", "jan 12"),
+    ("jan 5 2030.5 km run", "jan 5"),
+])
+def test_a_date_written_with_its_year_keeps_it(text: str, phrase: str) -> None:
+    """The year is part of the day named: without it "2 Jan 2030" was read as the next
+    2 January, and a call with the right date was refused as a day the request does not name."""
+    assert [f.text for f in day_phrases(text)] == [phrase]

@@ -88,13 +88,17 @@ _SHORT_DAY = alternation(w for names in WEEKDAYS["en"] for w in names[1:]
                          if w not in ("wed", "sat", "sun"))
 _WORD_DAY = "wed|sat|sun"
 _AT_TIME_AHEAD = r"(?=\.?,?\s+(?:at\s+\d|\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)\b|\d{1,2}[:.]\d\d))"
+# The year a date is written with ("2 Jan 2030", "January 2, 2030"): part of the day it
+# names, or a date in a later year is read as its next showing
+_YEAR_AFTER = r"(?:19|20)\d\d(?!\d|[:.]\d)"
 # Day phrases as a user writes them (a word-like abbreviation only where it reads as a day).
 DAY_PHRASE = re.compile(
     rf"\b(?:(?:next|this)\s+)?(?:{_HELD_DAYS}|{WEEKDAY}|{_SHORT_DAY})\b"
     rf"|\b(?:next|this)\s+(?:{_WORD_DAY})\b|(?<=\bon\s)(?:{_WORD_DAY})\b"
     rf"|\b(?:{_WORD_DAY})\b{_AT_TIME_AHEAD}"
     r"|\b\d{4}-\d{2}-\d{2}\b"
-    rf"|\b(?:{MONTH})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH})\b"
+    rf"|\b(?:{MONTH})\.?\s+\d{{1,2}}(?:(?:st|nd|rd|th)?,?\s+{_YEAR_AFTER})?\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH})\b(?:,?\s+{_YEAR_AFTER}\b)?"
     # a day of the month alone, where it can only be a day ("on the 23rd", not "the 3rd email")
     rf"|(?<=\b(?:on|by)\sthe\s)\d{{1,2}}(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{MONTH})\b)",
     re.IGNORECASE,
