@@ -318,3 +318,29 @@ def test_a_date_written_with_its_year_keeps_it(text: str, phrase: str) -> None:
     """The year is part of the day named: without it "2 Jan 2030" was read as the next
     2 January, and a call with the right date was refused as a day the request does not name."""
     assert [f.text for f in day_phrases(text)] == [phrase]
+
+
+def test_a_place_keeps_its_number_but_not_a_time_after_it() -> None:
+    """"dinner at Luigi's 7pm": the time is no part of the place ("at Pier 7" keeps its
+    number), or the place check held the location to "Luigi's 7pm"."""
+    from botpsy.extract import places
+    assert [p.value for p in places("team sync at Google Meet 3pm")] == ["Google Meet"]
+    assert [p.value for p in places("dinner at Luigi's 7pm friday")] == ["Luigi's"]
+    assert [p.value for p in places("haircut at Salon Kiez 14:30")] == ["Salon Kiez"]
+    assert [p.value for p in places("meet at Pier 7 tomorrow")] == ["Pier 7"]
+
+
+def test_a_word_that_describes_a_file_does_not_name_it() -> None:
+    from botpsy.extract import file_word
+    assert file_word("summarize the whole file") is None
+    assert file_word("what's in the attached file?") is None
+    assert file_word("add milk to my todo file") == "todo"
+
+
+def test_a_meal_or_bedtime_says_when() -> None:
+    """"remind me at lunch to call mum" asks for a time, if a rough one: its due is left to
+    the model, not held empty."""
+    from botpsy.extract import says_when
+    assert says_when("remind me at lunch to call mum")
+    assert says_when("remind me at bedtime to take the bins out")
+    assert not says_when("remind me to call mum")

@@ -651,7 +651,10 @@ def new_name(text: str) -> str | None:
 
 
 # A file named by a word and "file": "my todo file", "the budget file"
-_WORD_FILE = re.compile(r"\b(?:my|the|our|that)\s+(?P<name>[\w-]+)\s+file\b", re.IGNORECASE)
+# ("the whole file", "the attached file" name none: the word describes the file)
+_WORD_FILE = re.compile(
+    r"\b(?:my|the|our|that)\s+(?!(?:whole|same|new|other|attached|entire|csv|text|this|that|"
+    r"right|last|first|next|old)\s)(?P<name>[\w-]+)\s+file\b", re.IGNORECASE)
 
 
 def file_word(text: str) -> str | None:
@@ -736,10 +739,11 @@ def is_quoted(value: str, text: str) -> bool:
 
 # ---- places ------------------------------------------------------------------------
 # Where a thing happens, as a request names it after "at" or "in": a name written with
-# capitals ("at Salon Kiez", "at Luigi's", "in Berlin") or a numbered room ("in room 4.10").
+# capitals ("at Salon Kiez", "at Luigi's", "in Berlin") or a numbered room ("in room 4.10");
+# a number after the name is part of it ("at Pier 7"), a time after it is not ("at Luigi's 7pm").
 _PLACE = re.compile(
     r"\b(?:at|in)\s+(?:the\s+)?(?P<place>(?:room|office|hall|building|floor)\s+\d[\w.-]*"
-    r"|[A-Z][\w'\u2019&.-]*(?:\s+(?:[A-Z][\w'\u2019&.-]*|\d+[\w.]*))*)")
+    r"|[A-Z][\w'\u2019&.-]*(?:\s+(?:[A-Z][\w'\u2019&.-]*|\d+(?!\d*(?:[:.]\d|\s*(?:am|pm|h)\b))[\w.]*))*)")
 # Capitalised words after "at" or "in" that say when, not where
 _NOT_PLACES = frozenset({*(n for names in WEEKDAYS["en"] for n in names), *month_words(),
                          *RELATIVE_DAYS["en"], *DAY_PARTS["en"], *CLOCK_WORDS["en"], "i",

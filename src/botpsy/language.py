@@ -176,7 +176,8 @@ DAY_PARTS: dict[str, dict[str, int]] = {
 # one of them asks for a time, though not one a reader can fix ("remind me next week").
 ROUGH_WHEN: dict[str, tuple[str, ...]] = {
     "en": ("day", "then", "week", "weekend", "month", "year", "later", "soon", "asap", "eod", "due",
-           "deadline", "before", "after", "until", "till", "christmas", "xmas", "easter"),
+           "deadline", "before", "after", "until", "till", "christmas", "xmas", "easter",
+           "breakfast", "lunch", "lunchtime", "dinner", "bedtime"),
 }
 
 # Units of a length or an offset, each with the words written for it (singular, plural,

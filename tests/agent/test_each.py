@@ -83,3 +83,17 @@ def test_an_item_per_entry_is_refused_before_the_list_was_found(tmp_path) -> Non
     call = ToolCall(name="add_reminder", arguments={"text": "ticked"})
     refusal = check.judge(CallContext(call, said, registry.get("add_reminder").spec))
     assert refusal is not None and refusal.finders == ("search_files", "list_files")
+
+
+
+@pytest.mark.parametrize(("request_text", "open_only"), [
+    ("make a reminder for each thing not done yet in my todo file", True),
+    ("a reminder for every item still open in the list", True),
+    ("a reminder for each thing that's left in my todo file", True),
+    ("open my todo file and make a reminder for each thing", False),
+    ("a reminder for each thing in the file, I left it on my desktop", False),
+])
+def test_only_open_entries_where_the_request_says_so(request_text: str, open_only: bool) -> None:
+    """A bare "open" (the verb) or "left" (a place) does not ask for the open entries only."""
+    from botpsy.assistant.eachcheck import _OPEN_ONLY
+    assert bool(_OPEN_ONLY.search(request_text)) is open_only

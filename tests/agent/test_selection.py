@@ -474,3 +474,12 @@ def test_who_is_in_something_on_a_day_asks_its_attendees(tools: list[ToolSpec]) 
     first = selector.choose("who's in the roadmap review tomorrow?", tools).answer_from[0]
     assert "list_events" in first
     assert "search_contacts" in selector.choose("who is Nora?", tools).answer_from[0]
+
+
+
+def test_a_list_for_a_person_whose_name_starts_like_a_day_is_named() -> None:
+    """"my list for monica" names a list; "my list for monday" is a day's."""
+    from botpsy.agent.selection import _NAMED_LIST
+    assert _NAMED_LIST.search("send my list for monica to ana")
+    assert not _NAMED_LIST.search("send my list for monday to ana")
+    assert not _NAMED_LIST.search("send my list for sat to ana")

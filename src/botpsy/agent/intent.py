@@ -597,11 +597,15 @@ def _draft_only(stems: set[str]) -> bool:
     return bool(stems & DRAFT_WORDS) and "send" not in stems
 
 
+def _strings_of(item: dict) -> list[str]:
+    """An item's string fields and the strings in its list fields (an event's attendees)."""
+    return [v for v in item.values() if isinstance(v, str)] + [
+        x for v in item.values() if isinstance(v, list) for x in v if isinstance(x, str)]
+
+
 def _addresses_of(item: dict) -> set[str]:
     """The addresses an item's strings hold, those in its list fields too (attendees)."""
-    values = [v for v in item.values() if isinstance(v, str)] + [
-        x for v in item.values() if isinstance(v, list) for x in v if isinstance(x, str)]
-    return {a.lower() for a in EMAIL_ADDRESS.findall(" ".join(values))}
+    return {a.lower() for a in EMAIL_ADDRESS.findall(" ".join(_strings_of(item)))}
 
 
 def fitting_addresses(messages: list[Message], said: str) -> set[str]:
@@ -618,9 +622,8 @@ def fitting_addresses(messages: list[Message], said: str) -> set[str]:
     wanted = words(" ".join([said, *related])) - {"email", "mail", "address", "draft", "send"}
     scored: list[tuple[tuple[int, bool], set[str]]] = []
     for _, item in result_objects(messages, with_id=False):
-        values = [v for v in item.values() if isinstance(v, str)] + [
-            x for v in item.values() if isinstance(v, list) for x in v if isinstance(x, str)]
-        held = {a.lower() for a in EMAIL_ADDRESS.findall(" ".join(values))}
+        values = _strings_of(item)
+        held = _addresses_of(item)
         shared = words(EMAIL_ADDRESS.sub(" ", " ".join(values))) & wanted
         if held and shared:
             whole = any(words(v) and words(v) <= wanted for v in values if "@" not in v)

@@ -228,7 +228,8 @@ SOURCE = re.compile(
 _NAMED_LIST = re.compile(
     r"(?<!\bon )(?<!\bto )(?<!\bin )(?<!\binto )(?<!\bonto )\b(?:my|the|our)\s+"
     r"(?P<listed>(?:(?!(?:my|the|our)\b)[\w'-]+\s+){0,3}?)(?:list|note)\b(?!\s+to\b)"
-    r"(?!\s+for\s+(?:today|tonight|tomorrow|the\s+week|this|next|mon|tue|wed|thu|fri|sat|sun))",
+    r"(?!\s+for\s+(?:today|tonight|tomorrow|the\s+week|this|next|mon(?:day)?|tues?(?:day)?"
+    r"|wed(?:nesday)?|thu(?:rs)?(?:day)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)\b)",
     re.IGNORECASE)
 _COPIED = re.compile(
     r"\b(?:copy|export|duplicate|save)\s+(?:my|the|our)\s+(?P<copied>(?:[\w'-]+\s+){1,5}?)"

@@ -45,7 +45,8 @@ _EACH = re.compile(r"\bfor\s+(?:each|every|all)\s+(?:one|thing|item|task|line|en
                    r"todo|to-do|of\s+them|of\s+those)s?\b", re.IGNORECASE)
 # "not done yet", "not ticked", "still open", "unchecked", "that's left"
 _OPEN_ONLY = re.compile(r"\bnot\s+(?:yet\s+)?(?:done|ticked|checked|finished|completed|crossed)\b"
-                        r"|\b(?:still\s+)?open\b|\bunchecked\b|\bunticked\b|\bleft\b",
+                        r"|\bstill\s+open\b|\bopen\s+(?:ones|items|entries|tasks|todos)\b"
+                        r"|\bunchecked\b|\bunticked\b|\b(?:that's|that\s+is|still|what's)\s+left\b",
                         re.IGNORECASE)
 # a list line: its marker, an optional checkbox, the entry
 _LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+(?:\[(?P<box>[ xX])\]\s*)?(?P<entry>\S.*?)\s*$")
