@@ -40,8 +40,11 @@ from botpsy.extract import file_names
 from botpsy.tools.registry import finders_in_words
 from botpsy.types import ToolSpec
 
-# The kinds whose items hold a text worth carrying, and the field that names one.
-_KEYS = {"note": "note_id", "file": "path"}
+# The kinds whose items hold a text worth carrying, and the argument that names one to
+# its kind's reading tool.
+READ_ARGUMENTS = {"note": "note_id", "file": "path"}
+# Per kind, the field of a shown item that identifies it and the one that holds its text.
+SHOWN_TEXT = {"note": ("id", "body"), "file": ("path", "content")}
 # A text longer than this is not copied into a message by a grammar (a generation of
 # its every token); the model writes the message itself.
 MAX_CARRIED_CHARS = 1500
@@ -65,7 +68,7 @@ class Carried:
 def carried_family(request: str) -> str | None:
     """The kind of item (note or file) whose whole text the request passes on, or None (a
     request that takes a value inside a file takes no whole text)."""
-    families = [f for f in source_families(request) if f in _KEYS]
+    families = [f for f in source_families(request) if f in READ_ARGUMENTS]
     return families[0] if families and not _value_in_file(request) else None
 
 
@@ -85,12 +88,12 @@ def carried_families(request: str) -> tuple[str, ...]:
     if family is not None and SOURCE.search(request) is None:
         # a list named without its kind ("email mom my packing list for hamburg") may be
         # kept as a note or as a file: whichever a lookup showed
-        return (family, *(f for f in _KEYS if f != family))
+        return (family, *(f for f in READ_ARGUMENTS if f != family))
     if family is not None:
         return (family,)
     asks = _ASKS_LIST.search(request)
     if asks and _REFERS_BACK.search(request[asks.end():]):
-        return tuple(_KEYS)
+        return tuple(READ_ARGUMENTS)
     return ()
 
 
@@ -123,18 +126,17 @@ def _value_in_file(request: str) -> bool:
 def _item(family: str, obj: dict) -> Carried | None:
     """A shown note (its id and title) or file (its path, the file's name as title)."""
     if family == "note" and isinstance(obj.get("id"), int) and isinstance(obj.get("title"), str):
-        return Carried(family, _KEYS[family], obj["id"], obj["title"], None)
+        return Carried(family, READ_ARGUMENTS[family], obj["id"], obj["title"], None)
     if family == "file" and isinstance(obj.get("path"), str):
         name = posixpath.splitext(posixpath.basename(obj["path"]))[0]
-        return Carried(family, _KEYS[family], obj["path"], name, None)
+        return Carried(family, READ_ARGUMENTS[family], obj["path"], name, None)
     return None
 
 
 def _with_text(item: Carried, context: CallContext) -> Carried:
     """``item`` with its full text, when a read of it is in view and the text is whole
     and short enough to carry."""
-    field = "body" if item.family == "note" else "content"
-    key = "id" if item.family == "note" else "path"
+    key, field = SHOWN_TEXT[item.family]
     for family, obj in context.objects:
         text = obj.get(field)
         if (family == item.family and obj.get(key) == item.value and isinstance(text, str)
@@ -237,7 +239,7 @@ def _text_argument(spec: ToolSpec) -> str | None:
         return "content"
     # an append carries it too ("copy the stuff from my groceries note into todo.md"): the
     # 135M model appended the note's first two words
-    if family in _KEYS and spec.name.startswith(APPEND_VERB) and "text" in properties:
+    if family in READ_ARGUMENTS and spec.name.startswith(APPEND_VERB) and "text" in properties:
         return "text"
     return None
 

@@ -139,7 +139,7 @@ class DayCheck(ContextCheck):
         nobody gave is a guess, and an item without one is still what was asked."""
         if not creates(call.name) or not isinstance(call.arguments.get("due"), str):
             return None
-        if clause is None and (says_when(request) or looked_up(messages)):
+        if clause is None and not _time_unsaid(request, messages):
             return None
         if clause is not None and (named_times(clause) or mentions_moment(clause)):
             return None
@@ -192,8 +192,7 @@ class DayCheck(ContextCheck):
                 # its own clause names no time: another item's is not its own
                 return {"due": {"type": "null"}} if "due" in properties else {}
         named = self.named_days(said)
-        if (not named and not says_when(request) and "due" in properties
-                and not looked_up(messages)):
+        if not named and "due" in properties and _time_unsaid(request, messages):
             return {"due": {"type": "null"}}  # no time said: none guessed (``_unasked_due``)
         if not named:
             coming = self.coming_times(request)
@@ -339,9 +338,9 @@ class DayCheck(ContextCheck):
         # no event: the day a found item says a thing is due ("2 days before its due")
         start = event.start if event is not None else due
         moment = relative_moment(request, start) if start is not None else None
-        return moment or self.from_now(request)
+        return moment or self._from_now(request)
 
-    def from_now(self, request: str) -> datetime | None:
+    def _from_now(self, request: str) -> datetime | None:
         """The moment a request that names no day counts from now ("remind me in 2 hours":
         ``extract.ahead_of_now``), to the minute, or None. Why: the 135M model wrote the
         tool description's example date for it, a day of 2025."""
@@ -525,6 +524,15 @@ class DayCheck(ContextCheck):
             pattern = day_pattern(named, bare_time=end, timed=timed, times=allowed)
             narrow[arg] = {"pattern": pattern}
         return Refusal(reason, narrow)
+
+
+
+def _time_unsaid(request: str, messages: list[Message]) -> bool:
+    """Whether a new item's time is nobody's to give: the request says no time at all
+    (``extract.says_when``) and nothing was looked up this turn (a found item may say it).
+    The first call is held to no due and a due written anyway is refused, on this one
+    reading."""
+    return not says_when(request) and not looked_up(messages)
 
 
 def coming(phrase: str, day: date, today: date) -> date:

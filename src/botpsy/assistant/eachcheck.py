@@ -36,6 +36,7 @@ from botpsy.agent.checks import ReadFirst, Refusal
 from botpsy.agent.grounding import words
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates, name_family
+from botpsy.assistant.carrycheck import READ_ARGUMENTS, SHOWN_TEXT
 from botpsy.extract import file_names
 from botpsy.tools.registry import finders_in_words
 from botpsy.types import ToolSpec
@@ -53,9 +54,6 @@ _LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+(?:\[(?P<box>[ xX])\]\s*)?(?P<
 _FILE_WORDS = re.compile(r"\b(?:file|csv|doc|document)\b", re.IGNORECASE)
 _NOTE_WORDS = re.compile(r"\b(?:note|list)\b", re.IGNORECASE)
 _TEXT_ARGUMENTS = ("text", "title")
-# The field that names a listed item to its kind's reading tool, and the one holding its text.
-_KEYS = {"file": ("path", "content"), "note": ("id", "body")}
-_READ_KEYS = {"file": "path", "note": "note_id"}
 
 
 def asks_each(request: str) -> bool:
@@ -112,7 +110,7 @@ class EachCheck(ContextCheck):
     def _listed(self, context: CallContext, family: str) -> tuple[Any, str | None] | None:
         """The shown item of ``family`` that shares the most words with the request: the
         value that names it to its reading tool, and its text once read (else None)."""
-        key, field = _KEYS[family]
+        key, field = SHOWN_TEXT[family]
         wanted = words(context.request)
         best: tuple[int, Any] | None = None
         for kind, obj in context.objects:
@@ -149,7 +147,7 @@ class EachCheck(ContextCheck):
         listed = self._listed(context, family) if family else None
         if family is None or listed is None or listed[1] is not None:
             return ()
-        return (ReadFirst(family, _READ_KEYS[family], listed[0]),)
+        return (ReadFirst(family, READ_ARGUMENTS[family], listed[0]),)
 
     def times(self, context: CallContext) -> int:
         """How many new items the request asks for: one per entry (0: no say)."""
