@@ -85,3 +85,13 @@ def test_an_update_that_changes_nothing_is_refused_and_narrowed(check):
     assert check(start_only, said) is None  # the tool keeps the length of a moved event
     assert check(same, _found("What's the lunch with Jonas about?", LUNCH)) is None
     assert check.expected(CallContext.before(UPDATE, _found("Lunch with Jonas", LUNCH))) == {}
+
+
+@pytest.mark.parametrize("event_id", [[9], {"id": 9}, None, "9"])
+def test_an_id_that_is_no_number_names_no_event(check, event_id):
+    """A model that writes the id as a list or an object gets no crash from the check:
+    it names no event, and the tool's own validation answers it."""
+    call = ToolCall(name="update_event", arguments={"event_id": event_id, "start": "13:00"})
+    context = CallContext(call=call, messages=_found("Lunch with Jonas moves to 13:00", LUNCH),
+                          spec=UPDATE)
+    assert check.judge(context) is None

@@ -104,7 +104,9 @@ class MoveCheck(ContextCheck):
         if call.name not in _UPDATE_TOOLS:
             return None
         events = {e.id: e for e in shown_events(context.messages, self._tz())}
-        event = events.get(call.arguments.get("event_id"))  # type: ignore[arg-type]
+        event_id = call.arguments.get("event_id")
+        # an id the model wrote as a list or an object names no event (and is unhashable)
+        event = events.get(event_id) if isinstance(event_id, int | str) else None
         change = self.change(event, context.messages) if event is not None else None
         if change is None:
             return None
