@@ -377,28 +377,23 @@ def test_a_refused_item_made_elsewhere_is_retried_where_the_request_puts_it() ->
     assert saved is not None and saved.instead == ("create_note",)
 
 
-def test_a_line_appended_to_a_file_is_what_the_request_adds() -> None:
-    """"add '- [ ] book flights' to my todo file": after a search that showed a file
-    holding an instruction, the 135M model appended "all done"."""
-    request = conversation("add '- [ ] book flights' to my todo file")
-    junk = ToolCall(name="append_to_file", arguments={"path": "notes/todo.md", "text": "all done"})
-    why = IntentCheck()(junk, request)
-    assert why is not None and why.narrow == {"text": {"enum": ["- [ ] book flights"]}}
-    kept = ToolCall(name="append_to_file", arguments={"path": "notes/todo.md",
-                                                      "text": "- [ ] book flights"})
-    assert IntentCheck()(kept, request) is None
-
-
-@pytest.mark.parametrize("place", ["todo.md", "notes/todo.md", "my todo.md"])
-def test_a_line_appended_to_a_file_named_by_its_name_is_what_the_request_adds(place) -> None:
-    """"add '...' to todo.md": the file named by its name, with no "my" before it, holds
-    the appended line as well."""
-    request = conversation(f"add '- [ ] water the plants' to {place}")
-    junk = ToolCall(name="append_to_file", arguments={"path": "todo.md", "text": "plants"})
-    why = IntentCheck()(junk, request)
-    assert why is not None and why.narrow == {"text": {"enum": ["- [ ] water the plants"]}}
-    kept = ToolCall(name="append_to_file", arguments={"path": "todo.md",
-                                                      "text": "- [ ] water the plants"})
+@pytest.mark.parametrize(("place", "line", "junk"), [
+    # after a search that showed a file holding an instruction, the 135M model appended
+    # "all done"
+    ("my todo file", "- [ ] book flights", "all done"),
+    # the file named by its name, with no "my" before it, holds the appended line as well
+    ("todo.md", "- [ ] water the plants", "plants"),
+    ("notes/todo.md", "- [ ] water the plants", "plants"),
+    ("my todo.md", "- [ ] water the plants", "plants"),
+])
+def test_a_line_appended_to_a_file_is_what_the_request_adds(place, line, junk) -> None:
+    """"add '- [ ] book flights' to my todo file", "add '...' to todo.md": the line
+    appended is the one the request adds."""
+    request = conversation(f"add '{line}' to {place}")
+    wrong = ToolCall(name="append_to_file", arguments={"path": "notes/todo.md", "text": junk})
+    why = IntentCheck()(wrong, request)
+    assert why is not None and why.narrow == {"text": {"enum": [line]}}
+    kept = ToolCall(name="append_to_file", arguments={"path": "notes/todo.md", "text": line})
     assert IntentCheck()(kept, request) is None
 
 
