@@ -5,6 +5,16 @@ from __future__ import annotations
 import pytest
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A ``slow`` run (a whole benchmark on a real model) lifts the suite-wide per-test timeout.
+
+    The timeout in pyproject.toml guards the default suite, where a test that runs for
+    many minutes has hung; a slow test is meant to run long and may still set its own."""
+    for item in items:
+        if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(0))
+
+
 @pytest.fixture(scope="session")
 def default_gguf():
     """Path of the embedded SmolLM2 GGUF; skips when it cannot be fetched (offline without cache)."""
