@@ -265,6 +265,29 @@ def test_a_request_that_rules_out_every_change_makes_none():
         assert why is not None and "must not run" in str(why), request
 
 
+@pytest.mark.parametrize(("request_text", "taken_back"), [
+    ("remind me to call mom tonight... actually never mind, don't", True),
+    ("add a note about the boiler. scratch that", True),
+    ("remind me to call the bank, no wait, forget it", True),
+    ("email Sam the minutes, actually don't", True),
+    ("write me a short msg to priya saying I'm late. don't send it, just show me the text here", True),
+    ("remind me to buy milk, I always forget it", False),
+    ("never mind the flowers, remind me to call mom", False),
+    ("remind me about the dentist, don't forget it", False),
+    ("tell Sam no, don't come", False),
+])
+def test_a_request_taken_back_at_its_end_changes_nothing(request_text, taken_back):
+    """A request the user takes back as they finish it ("... actually never mind, don't")
+    asks for nothing; a "never mind" that opens a request, or a "forget" that is part of
+    it, takes nothing back."""
+    from botpsy.agent.intent import IntentCheck
+    from botpsy.agent.selection import CHANGE_NOTHING
+    assert bool(CHANGE_NOTHING.search(request_text)) is taken_back
+    call = ToolCall(name="add_reminder", arguments={"text": "call mom"})
+    why = IntentCheck()(call, [Message(role="user", content=request_text)])
+    assert str(why or "").startswith("the request says") is taken_back
+
+
 def test_the_words_after_the_colon_are_the_reply():
     from botpsy.agent.intent import dictated
     meant = dictated("reply to the dentist reminder mail: monday 8:30 works, see you then")

@@ -145,16 +145,28 @@ _INSTEAD = re.compile(r"\binstead\b|\bnow,?\s+not\b|\b(?:longer|shorter)\b", re.
 CHANGED_NOW = re.compile(
     r"\b(?:is|are)\s+(?:at|on|in|from)\b(?:[^,.;!?]|(?<=\d)\.(?=\d))*?\bnow\b|\b(?:is|are)\s+now\s+(?:at|on|in|from)\b",
     re.IGNORECASE)
+# A request taken back at its end: "remind me to call mom tonight... actually never mind,
+# don't", "add a note about X. scratch that". It must follow a break or a word that turns
+# back ("actually", "no", "wait"), so "I always forget it" takes nothing back, and nothing
+# may come after it but another "don't": "never mind the flowers, remind me ..." still asks.
+_TURN_BACK = r"(?:actually|nah|no|wait|oh|hmm|ok|okay|so)"
+_TAKE_BACK = (r"(?:never\s*mind|forget\s+(?:it|that|about\s+it)|scratch\s+that|cancel\s+that|"
+              r"don['’]?t\s+bother)")
+_DONT = r"(?:don['’]?t|dont|do not)(?:\s+(?:do\s+)?(?:it|that))?"
+RETRACTED = (rf"(?:(?:^|[.,;:!?…])\s*(?:{_TURN_BACK}\b[\s,]*)*{_TAKE_BACK}"
+             rf"|\b{_TURN_BACK}\b[\s,]*(?:{_TAKE_BACK}|{_DONT}))\b"
+             rf"(?:[\s,.;:!…]+{_DONT})*[\s.!…]*$")
 # A request that rules out every change, whatever the tool: "no changes", "don't touch
 # anything", "just checking" ("who's nora again? no changes, just remind me": "remind me"
-# asks to be told, and no reminder may be made).
+# asks to be told, and no reminder may be made), or one taken back (``RETRACTED``).
 CHANGE_NOTHING = re.compile(
     r"\bno changes?\b|\bchange nothing\b|\b(?:don['’]?t|dont|do not)\s+(?:change|touch|modify|"
     r"edit|do)\s+any(?:thing)?\b|\bjust (?:checking|curious|wondering|asking)\b|\bread[- ]only\b"
     # what is written is only to be shown ("draft a reply ..., but only show it here"):
     # kept nowhere, so nothing is saved or sent
-    r"|\b(?:only|just)\s+(?:show|display|print|paste)\s+(?:it|that|this|them)\s+"
-    r"(?:here|to me|in\s+(?:the\s+)?chat)\b",
+    r"|\b(?:only|just)\s+(?:show|display|print|paste)\s+(?:me\s+)?(?:it|that|this|them|the\s+"
+    r"(?:text|message|msg|draft|wording))\s+(?:here|to me|in\s+(?:the\s+)?chat)\b"
+    rf"|{RETRACTED}",
     re.IGNORECASE)
 # "remind me who Nora is", "remind me again", "just remind me": to be told, not a reminder.
 REMIND_ME_TELL = re.compile(r"\bremind me(?=(?:\s+again)?(?:\s+(?:who|what|when|where|which|"
