@@ -205,7 +205,11 @@ def test_when_phrases_and_the_run_that_ends_a_title() -> None:
      ("next thursday 3pm", DayWord(None, 3, True, "3pm"), date(2026, 12, 10)),
      ("Thursday", DayWord(None, 3, False, ""), date(2026, 12, 3)),
      ("fri, noon", DayWord(None, 4, False, "noon"), date(2026, 12, 4)),
-     ("yesterday", DayWord(-1, None, False, ""), date(2026, 12, 2))],
+     ("yesterday", DayWord(-1, None, False, ""), date(2026, 12, 2)),
+     # the weekday of the week after this one, whatever today is
+     ("tuesday next week 2pm", DayWord(None, 1, False, "2pm", True), date(2026, 12, 8)),
+     ("thu of next week", DayWord(None, 3, False, "", True), date(2026, 12, 10)),
+     ("next week on friday", DayWord(None, 4, False, "", True), date(2026, 12, 11))],
 )
 def test_a_value_that_starts_with_a_day_word(value: str, read: DayWord, day: date) -> None:
     found = day_word(value)

@@ -91,9 +91,14 @@ _AT_TIME_AHEAD = r"(?=\.?,?\s+(?:at\s+\d|\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)\b|\d{1
 # The year a date is written with ("2 Jan 2030", "January 2, 2030"): part of the day it
 # names, or a date in a later year is read as its next showing
 _YEAR_AFTER = r"(?:19|20)\d\d(?!\d|[:.]\d)"
+# A weekday of the week after this one: "tuesday next week", "thu of next week", "next week
+# on friday" (``DayWord.week_after``), one phrase so the weekday is not read as this week's.
+_IN_NEXT_WEEK = (rf"(?:{WEEKDAY}|{_SHORT_DAY}|{_WORD_DAY})\s+(?:of\s+)?next\s+week"
+                 rf"|next\s+week\s+(?:on\s+)?(?:{WEEKDAY}|{_SHORT_DAY}|{_WORD_DAY})")
 # Day phrases as a user writes them (a word-like abbreviation only where it reads as a day).
 DAY_PHRASE = re.compile(
-    rf"\b(?:(?:next|this)\s+)?(?:{_HELD_DAYS}|{WEEKDAY}|{_SHORT_DAY})\b"
+    rf"\b(?:{_IN_NEXT_WEEK})\b"
+    rf"|\b(?:(?:next|this)\s+)?(?:{_HELD_DAYS}|{WEEKDAY}|{_SHORT_DAY})\b"
     rf"|\b(?:next|this)\s+(?:{_WORD_DAY})\b|(?<=\bon\s)(?:{_WORD_DAY})\b"
     rf"|\b(?:{_WORD_DAY})\b{_AT_TIME_AHEAD}"
     r"|\b\d{4}-\d{2}-\d{2}\b"
@@ -137,9 +142,10 @@ _MONTH_AFTER = re.compile(rf"^(?:st|nd|rd|th|er|o|\.)?\s+(?:of\s+|de\s+|di\s+)?{
 # at noon" (``day_word``).
 _WEEKDAY_INDEX = {name: index for index, names in enumerate(WEEKDAYS["en"]) for name in names}
 _DAY_WORD = re.compile(
-    r"^(?P<next>next\s+|this\s+)?(?P<day>"
+    r"^(?:(?P<week_before>next\s+week\s+(?:on\s+)?)|(?P<next>next\s+|this\s+))?(?P<day>"
     + alternation([*RELATIVE_DAYS["en"], *_WEEKDAY_INDEX])
-    + r")\b(?:\s*,?\s*(?:at\s+)?(?P<rest>.*))?$", re.IGNORECASE)
+    + r")\b(?P<week_after>\s+(?:of\s+)?next\s+week\b)?(?:\s*,?\s*(?:at\s+)?(?P<rest>.*))?$",
+    re.IGNORECASE)
 # A whole value that is a time from now: "in 2 hours", "in 90 min" (``from_now``).
 _FROM_NOW = re.compile(rf"^in\s+(?P<n>\d{{1,4}})\s*(?P<unit>{alternation(unit_words('en'))})$",
                        re.IGNORECASE)
@@ -148,18 +154,23 @@ _FROM_NOW = re.compile(rf"^in\s+(?P<n>\d{{1,4}})\s*(?P<unit>{alternation(unit_wo
 @dataclass(frozen=True)
 class DayWord:
     """A day a word names: ``offset`` days from today ("tomorrow": 1) or the coming
-    ``weekday`` (0 is Monday; never today when ``strictly_next``, as in "next Friday"), and
-    what the value says after it ("9:00" in "tomorrow at 9:00")."""
+    ``weekday`` (0 is Monday; never today when ``strictly_next``, as in "next Friday"; in
+    the week after this one, Monday to Sunday, when ``week_after``: "tuesday next week" said
+    on a Monday is eight days on, not tomorrow), and what the value says after it ("9:00" in
+    "tomorrow at 9:00")."""
 
     offset: int | None
     weekday: int | None
     strictly_next: bool
     rest: str
+    week_after: bool = False
 
     def on(self, today: date) -> date:
         """The date it names, counted from ``today`` (the store's, in its zone)."""
         if self.offset is not None:
             return today + timedelta(days=self.offset)
+        if self.week_after:
+            return today + timedelta(days=7 - today.weekday() + self.weekday)
         ahead = (self.weekday - today.weekday()) % 7
         if ahead == 0 and self.strictly_next:
             ahead = 7
@@ -174,8 +185,10 @@ def day_word(value: str) -> Found[DayWord] | None:
     if match is None:
         return None
     word = match["day"].lower()
-    read = DayWord(RELATIVE_DAYS["en"].get(word), _WEEKDAY_INDEX.get(word), bool(match["next"]),
-                   (match["rest"] or "").strip())
+    weekday = _WEEKDAY_INDEX.get(word)
+    week_after = weekday is not None and bool(match["week_before"] or match["week_after"])
+    read = DayWord(RELATIVE_DAYS["en"].get(word), weekday, bool(match["next"]),
+                   (match["rest"] or "").strip(), week_after)
     return Found(Kind.day, match.group(), match.span(), read)
 
 

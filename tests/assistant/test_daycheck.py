@@ -294,6 +294,14 @@ def test_a_span_holds_the_start_to_its_start_and_the_end_to_its_end(check):
     assert refused is not None and "16:00" in refused.reason
 
 
+def test_a_weekday_of_next_week_is_that_week_s_day(check):
+    """ "tuesday next week 2-3pm" said on a Monday was made for the next day."""
+    said = _said("put a budget sync in my calendar, friday next week 2-4pm")
+    held = check.expected(CallContext.before(_spec("create_event", "title", "start", "end"), said))
+    assert _admits(held["start"], "2026-12-11T14:00")
+    assert not _admits(held["start"], "2026-12-04T14:00")
+
+
 def test_a_time_without_a_day_is_its_next_showing(check):
     """ "at 8 remind me to ..." at 09:20 made a reminder with no due at all."""
     said = _said("at 8 remind me to print the train tickets")
