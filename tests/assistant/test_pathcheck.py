@@ -70,11 +70,29 @@ def test_a_new_file_written_elsewhere_than_the_request_puts_it_is_refused():
     check = PathCheck({"write_file": WRITE}.get)
     messages = [Message(role="user", content="make a file personal/budget.txt with: dad 60")]
     assert check.expected(CallContext.before(WRITE, messages)) == {
-        "path": {"enum": ["personal/budget.txt"]}}
-    wrong = ToolCall(name="write_file", arguments={"path": "person/budget.txt", "content": "x"})
+        "path": {"enum": ["personal/budget.txt"]}, "content": {"enum": ["dad 60"]}}
+    wrong = ToolCall(name="write_file", arguments={"path": "person/budget.txt", "content": "dad 60"})
     assert check(wrong, messages).narrow == {"path": {"enum": ["personal/budget.txt"]}}
-    right = ToolCall(name="write_file", arguments={"path": "personal/budget.txt", "content": "x"})
+    right = ToolCall(name="write_file", arguments={"path": "personal/budget.txt", "content": "dad 60"})
     assert check(right, messages) is None
+
+
+def test_a_new_file_holds_what_the_request_dictates_after_a_colon():
+    """ "make a file personal/gym_plan.txt that says: mon legs, wed back, fri chest" was
+    written "mon legs"; the dictated words on lines of their own are the same words."""
+    check = PathCheck({"write_file": WRITE}.get)
+    request = "make a file personal/gym_plan.txt that says: mon legs, wed back, fri chest"
+    messages = [Message(role="user", content=request)]
+    assert check.expected(CallContext.before(WRITE, messages))["content"] == {
+        "enum": ["mon legs, wed back, fri chest"]}
+    short = ToolCall(name="write_file", arguments={"path": "personal/gym_plan.txt", "content": "mon legs"})
+    refused = check(short, messages)
+    assert refused is not None and refused.narrow == {"content": {"enum": ["mon legs, wed back, fri chest"]}}
+    lines = ToolCall(name="write_file", arguments={"path": "personal/gym_plan.txt",
+                                                   "content": "Mon legs\nWed back\nFri chest\n"})
+    assert check(lines, messages) is None
+    undictated = [Message(role="user", content="make a file personal/gym_plan.txt for my week")]
+    assert "content" not in check.expected(CallContext.before(WRITE, undictated))
 
 
 def test_a_file_named_by_a_word_is_the_shown_file_of_that_name():

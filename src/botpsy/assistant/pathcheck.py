@@ -36,6 +36,10 @@ _FOLDERED = re.compile(_MADE + r"((?:[\w-]+/)+[\w-]+\.[A-Za-z][A-Za-z0-9]{1,3})(
 # its folder
 _IN_FOLDER = re.compile(_MADE + r"(?P<name>[\w-]+\.[A-Za-z][A-Za-z0-9]{1,3})\s+(?:in|into|under)\s+"
                         r"(?:the\s+|my\s+)?(?P<folder>[\w-]+)(?:\s+folder)?\b", re.IGNORECASE)
+# "that says: ...", "saying: ...", "with the text: ...", "containing: ...": what a new file holds,
+# word for word, after the colon
+_DICTATED = re.compile(r"\b(?:says?|saying|reads?|containing|contains|with(?:\s+the\s+(?:text|words|"
+                       r"lines?))?)\s*:\s*(?P<content>\S.*?)\s*$", re.IGNORECASE | re.DOTALL)
 # Words after "in" that name no folder of the files area
 _NO_FOLDER = frozenset({"files", "file", "folder", "folders", "it", "there", "here", "a", "an"})
 
@@ -50,6 +54,16 @@ def new_file(request: str) -> str | None:
     names = {posixpath.basename(p) for p in found} | set(named_files(request))
     # "summarize work/report.txt into summary.txt": the file read, beside the one written
     return found.pop() if len(found) == 1 and len(names) == 1 else None
+
+
+def dictated_content(request: str) -> str | None:
+    """What a request dictates a new file to hold, after a colon, or None."""
+    match = _DICTATED.search(request)
+    return match.group("content") if match else None
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.casefold())
 
 
 def named_files(request: str) -> list[str]:
@@ -67,7 +81,10 @@ class PathCheck(ContextCheck):
     def expected(self, context: CallContext) -> dict[str, dict[str, Any]]:
         placed = _placed(context)
         allowed = [placed] if placed is not None else _allowed(context)
-        return {"path": {"enum": allowed}} if allowed else {}
+        held = {"path": {"enum": allowed}} if allowed else {}
+        if placed is not None and (content := _content(context)) is not None:
+            held["content"] = {"enum": [content]}
+        return held
 
     def judge(self, context: CallContext) -> Refusal | None:
         call = context.call
@@ -78,6 +95,12 @@ class PathCheck(ContextCheck):
                                    or written.strip().strip("/") != placed):
             return Refusal(f"path {written!r} is not where the request puts the file: {placed}",
                            {"path": {"enum": [placed]}})
+        if placed is not None and (content := _content(context, spec)) is not None:
+            held = call.arguments.get("content")
+            missing = set(_words(content)) - set(_words(held if isinstance(held, str) else ""))
+            if missing:
+                return Refusal(f"content leaves out what the request dictates ({', '.join(sorted(missing))}): "
+                               f"write {content!r}", {"content": {"enum": [content]}})
         allowed = _allowed(context, spec) if spec is not None else []
         if not allowed or (isinstance(written, str)
                            and posixpath.basename(written.strip("/")) in _names(allowed)):
@@ -95,6 +118,15 @@ def _placed(context: CallContext, spec: ToolSpec | None = None) -> str | None:
     if "path" not in ((spec.parameters or {}).get("properties") or {}):
         return None
     return new_file(context.request)
+
+
+def _content(context: CallContext, spec: ToolSpec | None = None) -> str | None:
+    """The content a ``write_file`` call must hold: the words the request dictates, where
+    the tool takes a content (``dictated_content``)."""
+    spec = spec or context.spec
+    if spec is None or "content" not in ((spec.parameters or {}).get("properties") or {}):
+        return None
+    return dictated_content(context.request)
 
 
 def _names(paths: list[str]) -> set[str]:
