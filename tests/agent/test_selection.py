@@ -23,6 +23,7 @@ QUERIES: list[tuple[str, list[str]]] = [
     ("What's on my calendar tomorrow?", ["list_events"]),
     ("Schedule lunch with Dana on Thursday at noon", ["create_event"]),
     ("Push the standup to 10am", ["list_events", "update_event"]),
+    ("push the dentist check-up back an hour", ["list_events", "update_event"]),
     ("Cancel the dentist appointment", ["list_events", "delete_event"]),
     ("When am I free for an hour on Wednesday?", ["find_free_slots"]),
     ("Check my inbox", ["list_inbox"]),
@@ -389,6 +390,9 @@ def test_a_question_that_names_no_kind_of_item_gets_the_broad_search(tools: list
     assert named.answer_from == [frozenset({"list_events", "search_events"})]
     remind = selector.choose("Remind me to call Anna tomorrow at 9am", tools)
     assert "search_everything" not in [t.name for t in remind.tools]
+    # what rules out every change is no part of the question; being told is asking
+    told = selector.choose("don't change anything, just tell me what the guest wifi is called", tools)
+    assert told.answer_from == [frozenset({"search_everything"})]
 
 
 @pytest.mark.parametrize(("request_text", "families"), [
@@ -446,6 +450,8 @@ def test_phrasal_verbs_hold_their_object() -> None:
     assert phrase_pattern("set up").search("set it up for monday")
     assert not phrase_pattern("call off").search("call mum about the off-site")
     assert phrase_pattern("write back").search("write Dan back")
+    assert phrase_pattern("push back").search("push the dentist check-up back an hour")
+    assert not phrase_pattern("push back").search("push the standup to 10 and come back")
 
 
 def test_remind_me_who_asks_to_be_told(tools: list[ToolSpec]) -> None:

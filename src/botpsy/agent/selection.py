@@ -116,6 +116,10 @@ _QUESTION = re.compile(
     r"any|have|has)\b|\?\s*$",
     re.IGNORECASE,
 )
+# "just tell me what the guest wifi is called": a question asked as a request to be told
+_TELL_ME_WHAT = re.compile(
+    r"^\W*(?:(?:just|please|so|and|then|ok|okay)\s+)*(?:(?:can|could|would)\s+you\s+)?"
+    r"(?:tell|show)\s+me\s+(?:what|when|where|which|who|how|if|whether)\b", re.IGNORECASE)
 _WHO = re.compile(r"\bwho(?:['’]?s|se| is| are)?\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 # Clauses end at a sentence's punctuation, a dash between words ("jonas asked about lunch -
@@ -168,6 +172,16 @@ CHANGE_NOTHING = re.compile(
     r"(?:text|message|msg|draft|wording))\s+(?:here|to me|in\s+(?:the\s+)?chat)\b"
     rf"|{RETRACTED}",
     re.IGNORECASE)
+
+
+def asks_a_question(query: str) -> bool:
+    """Whether a request asks a question, what rules out every change aside: "don't change
+    anything, just tell me what the guest wifi is called" asks where the answer is, as "what
+    is the guest wifi called?" does."""
+    plain = CHANGE_NOTHING.sub(" ", query)
+    return bool(_QUESTION.search(plain) or _TELL_ME_WHAT.search(plain))
+
+
 # "remind me who Nora is", "remind me again", "just remind me": to be told, not a reminder.
 REMIND_ME_TELL = re.compile(r"\bremind me(?=(?:\s+again)?(?:\s+(?:who|what|when|where|which|"
                             r"how|whose|of)\b|\W*$))", re.IGNORECASE)
@@ -281,6 +295,8 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "agenda": ("event",), "book": ("event", "create"), "busy": ("event",), "free": ("event",),
     "lunch": ("event",), "dinner": ("event",), "invite": ("event", "email"),
     "reschedule": ("update", "event"), "postpone": ("update", "event"),
+    "push back": ("update", "event"), "bring forward": ("update", "event"),
+    "check-up": ("event",), "checkup": ("event",),
     "cancel": ("delete", "event"), "today": ("event",), "tomorrow": ("event",),
     "tonight": ("event",), "week": ("event",), "weekend": ("event",), "plan": ("event",),
     **dict.fromkeys(full_names(WEEKDAYS), ("event",)),
@@ -561,14 +577,14 @@ def stem_words(text: str) -> list[str]:
 # reminder off", "note this down", "set it up", "write Dan back" (a particle that opens a compound,
 # "off-site", is none).
 _SPLIT_PARTICLES = frozenset({"off", "down", "up", "back", "forward"})
-PARTICLE_GAP = 2  # words between a phrasal verb and its particle
+PARTICLE_GAP = 3  # words between a phrasal verb and its particle ("push the dentist check-up back")
 
 
 def phrase_pattern(phrase: str) -> re.Pattern[str]:
     """A pattern for a multi-word phrase: its words in order, with up to ``PARTICLE_GAP``
     words before a closing particle of ``_SPLIT_PARTICLES``."""
     *head, last = phrase.split()
-    gap = (rf"(?:\s+[\w'’]+){{0,{PARTICLE_GAP}}}?" if len(head) == 1 and last in _SPLIT_PARTICLES
+    gap = (rf"(?:\s+[\w'’-]+){{0,{PARTICLE_GAP}}}?" if len(head) == 1 and last in _SPLIT_PARTICLES
            else "")
     return re.compile(rf"\b{re.escape(' '.join(head))}{gap}\s+{re.escape(last)}\b(?!-)",
                       re.IGNORECASE)
@@ -818,7 +834,7 @@ class Bm25ToolSelector(ToolSelector):
         all_tools, tools = tools, [spec for spec in tools if spec.name not in self.broad]
         ranked = self.rank(query, tools, extra=extra)
         chosen = self._chosen(ranked)
-        question = bool(broad) and bool(_QUESTION.search(query))
+        question = bool(broad) and asks_a_question(query)
         if not chosen:
             return (Selection(broad, ranked, [], answer_from=[frozenset(s.name for s in broad)])
                     if question else Selection(list(all_tools), ranked, [], fallback=True))
@@ -834,7 +850,7 @@ class Bm25ToolSelector(ToolSelector):
                    if self.hints else chosen)
         acting = [f for f in ranked if f.family in chosen and f.family in unnamed]
         named = self._named_actions(query, acting, roles)
-        looking = bool(named) or bool(_QUESTION.search(query))
+        looking = bool(named) or asks_a_question(query)
         keep = set(always)
         for family in (f for f in ranked if f.family in chosen):
             acts = [name for name in family.tools if not roles[name].look]
