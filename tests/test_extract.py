@@ -263,6 +263,7 @@ def test_whether_a_text_says_when_at_all(text: str, said: bool) -> None:
     ("move it 30 minutes later", timedelta(minutes=30)),
     ("bring it forward by 15 min", -timedelta(minutes=15)),
     ("half an hour earlier please", -timedelta(minutes=30)),
+    ("push the dentist check-up back an hour", timedelta(hours=1)),
 ])
 def test_a_move_by_a_length_is_a_shift_and_no_length(text, moved):
     from botpsy.extract import shifts

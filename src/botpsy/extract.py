@@ -422,14 +422,15 @@ OFFSET = re.compile(
 
 
 # A move of an item by a length: "push it back an hour", "delay by 2 hours", "bring it
-# forward 15 min" (the verb within a few words before the length), "30 minutes later".
+# forward 15 min" (the verb within a few words before the length, hyphened ones too: "push
+# the dentist check-up back an hour"), "30 minutes later".
 _LATER_VERB = re.compile(
-    r"\b(?:(?:push|move|shift|bump)(?:e?d|ing|s)?(?:\s+[\w']+){0,3}?\s+(?:back|out|later)"
-    r"|(?:delay(?:ed|ing|s)?|postpon(?:e|ed|ing|es))(?:\s+[\w']+){0,3}?)\b(?:\s+by)?\s*$",
+    r"\b(?:(?:push|move|shift|bump)(?:e?d|ing|s)?(?:\s+[\w'-]+){0,3}?\s+(?:back|out|later)"
+    r"|(?:delay(?:ed|ing|s)?|postpon(?:e|ed|ing|es))(?:\s+[\w'-]+){0,3}?)\b(?:\s+by)?\s*$",
     re.IGNORECASE)
 _EARLIER_VERB = re.compile(
     r"\b(?:bring|brought|pull(?:ed|ing|s)?|move[ds]?|moving|shift(?:ed|ing|s)?|bump(?:ed|ing|s)?)"
-    r"(?:\s+[\w']+){0,3}?\s+(?:forward|up|earlier)\b(?:\s+by)?\s*$", re.IGNORECASE)
+    r"(?:\s+[\w'-]+){0,3}?\s+(?:forward|up|earlier)\b(?:\s+by)?\s*$", re.IGNORECASE)
 _LATER_AFTER = re.compile(r"^\s+(?:later|back)\b", re.IGNORECASE)
 _EARLIER_AFTER = re.compile(r"^\s+(?:earlier|sooner)\b", re.IGNORECASE)
 _SHIFT_REACH = 40  # characters before a length where the verb that moves by it stands
