@@ -78,6 +78,17 @@ def test_a_failure_is_a_sentence_even_when_the_model_says_done(store):
     assert result.final_text == "I could not read the email: no email with id 42."
 
 
+def test_a_message_that_was_not_sent_is_shown(store):
+    """ "... don't send it, just show me the text here": the refused send's words are the
+    answer; nothing was sent."""
+    request = "write sam@example.com a short msg that I'm 5 min late. don't send it, just show me the text here"
+    result = _ask(store, [call_text("send_email", to="sam@example.com", subject="Late",
+                                    body="I'm 5 min late to standup."), "Sent!"], request)
+    assert "I could not send the email" in result.final_text
+    assert "The message: \u201cI'm 5 min late to standup.\u201d" in result.final_text
+    assert store.query_one("SELECT count(*) AS n FROM emails WHERE folder = 'sent'")["n"] == 0
+
+
 def test_a_pending_call_is_said_in_words(store):
     result = _ask(store, [call_text("send_email", to="sam@example.com", subject="Late",
                                     body="Ten minutes late")], "Tell sam@example.com I am late")

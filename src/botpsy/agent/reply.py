@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-from botpsy.agent.intent import is_lookup, latest_request
+from botpsy.agent.intent import MESSAGE_TOOLS, is_lookup, latest_request
 from botpsy.agent.run_events import AgentStep, failed
 from botpsy.answers import json_echo, tool_values
 from botpsy.safety.audit import AuditDecision
@@ -175,6 +175,20 @@ def _detail(step: AgentStep, now: datetime) -> str:
     return text.rstrip(".")
 
 
+def _unsent(step: AgentStep) -> str:
+    """The words of a message a failed call would have sent or drafted, as a sentence after
+    the error, so the user loses none of them ("write Priya that I'm late, don't send it,
+    just show me the text": the send is refused and the text is the answer). Only in a
+    turn with no untrusted data: a message built from a stranger's mail is not repeated."""
+    body = step.call.arguments.get("body")
+    if step.call.name not in MESSAGE_TOOLS or step.taint.tainted or not isinstance(body, str):
+        return ""
+    body = " ".join(body.split())
+    if len(body) > MAX_DETAIL_CHARS:
+        body = body[: MAX_DETAIL_CHARS - 1].rstrip() + "\u2026"
+    return f" The message: \u201c{body}\u201d" if body else ""
+
+
 # -- is the model's reply good? --------------------------------------------------------------
 _RAW = re.compile(r"[{\[]\s*\"|\"\s*:|->|</?tool_(?:call|response)>")
 _WORD = re.compile(r"[^\W\d_]{4,}")
@@ -238,10 +252,11 @@ class ReplyWriter:
         return words.action if words is not None else f"run {name}"
 
     def error(self, step: AgentStep) -> str:
-        """A failed call as a sentence: what could not be done, and why."""
+        """A failed call as a sentence: what could not be done, and why; a message that
+        did not go out is shown (``_unsent``)."""
         detail = _detail(step, self.clock())
         return sentence(f"I could not {self.action(step.call.name)}"
-                        + (f": {detail}" if detail else ""))
+                        + (f": {detail}" if detail else "")) + _unsent(step)
 
     def report(self, steps: Sequence[AgentStep], messages: Sequence[Message] = ()) -> str:
         """The turn's answer from its calls: what each call that worked gave, and each
