@@ -54,6 +54,10 @@ def test_a_new_event_is_held_to_the_place_the_request_names() -> None:
 
 def test_a_changed_event_is_held_only_to_where_the_request_says_it_is_now() -> None:
     assert asked_place("update_event", "my 1:1 with priya is in room 4.10 now") == "room 4.10"
+    # a place and its street, then "now"
+    assert asked_place("update_event", "lunch with jonas is at Udon House, Invalidenstrasse now "
+                                       "- update the location") == "Udon House"
+    assert asked_place("update_event", "the party is at Luigi's, now tell me who comes") is None
     # the place tells which dinner is meant: no new location
     assert asked_place("update_event", "the dinner at Luigi's moves to 8") is None
     assert asked_place("create_event", "lunch with Jonas tomorrow at 12") is None

@@ -145,9 +145,11 @@ _PREDICATE = re.compile(
 # "the meeting is in room 3A now, not 2B", or as a comparison: "make the review longer".
 _INSTEAD = re.compile(r"\binstead\b|\bnow,?\s+not\b|\b(?:longer|shorter)\b", re.IGNORECASE)
 # An item said as it is now: "dinner is at 7 now", "my 1:1 is in room 4.10 now", "the meeting
-# is now in room 3A": a change of that item, unless the request asks ("what is on now?").
+# is now in room 3A", "lunch is at Udon House, Invalidenstrasse now" (a place and its street):
+# a change of that item, unless the request asks ("what is on now?").
 CHANGED_NOW = re.compile(
-    r"\b(?:is|are)\s+(?:at|on|in|from)\b(?:[^,.;!?]|(?<=\d)\.(?=\d))*?\bnow\b|\b(?:is|are)\s+now\s+(?:at|on|in|from)\b",
+    r"\b(?:is|are)\s+(?:at|on|in|from)\b(?:[^,.;!?]|(?<=\d)\.(?=\d))*?"
+    r"(?:,\s*[\w'’-]+(?:\s+[\w'’-]+){0,2}\s+)?\bnow\b|\b(?:is|are)\s+now\s+(?:at|on|in|from)\b",
     re.IGNORECASE)
 # A request taken back at its end: "remind me to call mom tonight... actually never mind,
 # don't", "add a note about X. scratch that". It must follow a break or a word that turns
