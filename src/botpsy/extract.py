@@ -93,8 +93,11 @@ _AT_TIME_AHEAD = r"(?=\.?,?\s+(?:at\s+\d|\d{1,2}(?:[:.]\d\d)?\s*(?:am|pm)\b|\d{1
 _YEAR_AFTER = r"(?:19|20)\d\d(?!\d|[:.]\d)"
 # A weekday of the week after this one: "tuesday next week", "thu of next week", "next week
 # on friday" (``DayWord.week_after``), one phrase so the weekday is not read as this week's.
-_IN_NEXT_WEEK = (rf"(?:{WEEKDAY}|{_SHORT_DAY}|{_WORD_DAY})\s+(?:of\s+)?next\s+week"
-                 rf"|next\s+week\s+(?:on\s+)?(?:{WEEKDAY}|{_SHORT_DAY}|{_WORD_DAY})")
+# The words that put a weekday in next week, after it and before it (``day_word`` reads them too).
+_NEXT_WEEK_AFTER = r"\s+(?:of\s+)?next\s+week"
+_NEXT_WEEK_BEFORE = r"next\s+week\s+(?:on\s+)?"
+_IN_NEXT_WEEK = (rf"(?:{WEEKDAY}|{_SHORT_DAY}|{_WORD_DAY}){_NEXT_WEEK_AFTER}"
+                 rf"|{_NEXT_WEEK_BEFORE}(?:{WEEKDAY}|{_SHORT_DAY}|{_WORD_DAY})")
 # Day phrases as a user writes them (a word-like abbreviation only where it reads as a day).
 DAY_PHRASE = re.compile(
     rf"\b(?:{_IN_NEXT_WEEK})\b"
@@ -142,9 +145,9 @@ _MONTH_AFTER = re.compile(rf"^(?:st|nd|rd|th|er|o|\.)?\s+(?:of\s+|de\s+|di\s+)?{
 # at noon" (``day_word``).
 _WEEKDAY_INDEX = {name: index for index, names in enumerate(WEEKDAYS["en"]) for name in names}
 _DAY_WORD = re.compile(
-    r"^(?:(?P<week_before>next\s+week\s+(?:on\s+)?)|(?P<next>next\s+|this\s+))?(?P<day>"
+    rf"^(?:(?P<week_before>{_NEXT_WEEK_BEFORE})|(?P<next>next\s+|this\s+))?(?P<day>"
     + alternation([*RELATIVE_DAYS["en"], *_WEEKDAY_INDEX])
-    + r")\b(?P<week_after>\s+(?:of\s+)?next\s+week\b)?(?:\s*,?\s*(?:at\s+)?(?P<rest>.*))?$",
+    + rf")\b(?P<week_after>{_NEXT_WEEK_AFTER}\b)?(?:\s*,?\s*(?:at\s+)?(?P<rest>.*))?$",
     re.IGNORECASE)
 # A whole value that is a time from now: "in 2 hours", "in 90 min" (``from_now``).
 _FROM_NOW = re.compile(rf"^in\s+(?P<n>\d{{1,4}})\s*(?P<unit>{alternation(unit_words('en'))})$",

@@ -169,10 +169,15 @@ def _detail(step: AgentStep, now: datetime) -> str:
         text = "the model asked for a tool that does not exist"
     if "{" in text or "Traceback" in text:
         text = "the tool failed"
+    return _clipped(text).rstrip(".")
+
+
+def _clipped(text: str) -> str:
+    """``text`` on one line, cut to ``MAX_DETAIL_CHARS`` with an ellipsis."""
     text = " ".join(text.split())
     if len(text) > MAX_DETAIL_CHARS:
         text = text[: MAX_DETAIL_CHARS - 1].rstrip() + "\u2026"
-    return text.rstrip(".")
+    return text
 
 
 def _unsent(step: AgentStep) -> str:
@@ -183,9 +188,7 @@ def _unsent(step: AgentStep) -> str:
     body = step.call.arguments.get("body")
     if step.call.name not in MESSAGE_TOOLS or step.taint.tainted or not isinstance(body, str):
         return ""
-    body = " ".join(body.split())
-    if len(body) > MAX_DETAIL_CHARS:
-        body = body[: MAX_DETAIL_CHARS - 1].rstrip() + "\u2026"
+    body = _clipped(body)
     return f" The message: \u201c{body}\u201d" if body else ""
 
 

@@ -836,7 +836,8 @@ class Bm25ToolSelector(ToolSelector):
         all_tools, tools = tools, [spec for spec in tools if spec.name not in self.broad]
         ranked = self.rank(query, tools, extra=extra)
         chosen = self._chosen(ranked)
-        question = bool(broad) and asks_a_question(query)
+        asking = asks_a_question(query)
+        question = bool(broad) and asking
         if not chosen:
             return (Selection(broad, ranked, [], answer_from=[frozenset(s.name for s in broad)])
                     if question else Selection(list(all_tools), ranked, [], fallback=True))
@@ -852,7 +853,7 @@ class Bm25ToolSelector(ToolSelector):
                    if self.hints else chosen)
         acting = [f for f in ranked if f.family in chosen and f.family in unnamed]
         named = self._named_actions(query, acting, roles)
-        looking = bool(named) or asks_a_question(query)
+        looking = bool(named) or asking
         keep = set(always)
         for family in (f for f in ranked if f.family in chosen):
             acts = [name for name in family.tools if not roles[name].look]
