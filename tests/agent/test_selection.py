@@ -218,6 +218,24 @@ def test_tell_someone_sends_but_tell_me_asks(tools: list[ToolSpec]) -> None:
     assert "event" in selector.query_terms("Move my gym session to 7pm")
 
 
+@pytest.mark.parametrize("request_text", [
+    "parent-teacher thing on thursday: ping me 60 mins ahead of it",
+    "nudge me 2 days before my dentist appointment",
+    "give me a heads up on friday about the bins",
+    "buzz me at 6 to water the plants",
+])
+def test_a_nudge_to_me_asks_for_a_reminder(tools: list[ToolSpec], request_text: str) -> None:
+    """"ping me" is a reminder to the user, where "ping Sam" is a message: the selector
+    offered the calendar alone and the model looked for free slots."""
+    selection = Bm25ToolSelector().choose(request_text, tools)
+    assert [sorted(g) for g in selection.requested] == [["add_reminder"]]
+
+
+def test_pinging_someone_else_still_sends(tools: list[ToolSpec]) -> None:
+    selection = Bm25ToolSelector().choose("ping Sam about the dinner", tools)
+    assert [sorted(g) for g in selection.requested] == [["send_email"]]
+
+
 @pytest.mark.parametrize(
     ("request_text", "asked"),
     [

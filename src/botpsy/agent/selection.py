@@ -339,6 +339,12 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
 # Request verbs that mean "search" (their synonym): never an action by themselves.
 SEARCHING_VERBS = frozenset(w for w, means in DEFAULT_SYNONYMS.items() if means == ("search",))
 
+# A nudge to the user, not a message to someone: a reminder ("ping me 60 mins ahead of it").
+_NUDGE_ME = (r"\b(?:ping|nudge|buzz|poke|alert|notify)\s+me\b"
+             r"|\bgive\s+me\s+an?\s+(?:heads[\s-]?up|nudge|ping|shout)\b")
+_NUDGE_PHRASES = ("ping me", "nudge me", "buzz me", "poke me", "alert me", "notify me",
+                  "heads up")
+
 # Requests whose words alone say too little: "tell Sam" sends a message, "tell me" asks.
 DEFAULT_PATTERNS: dict[str, tuple[str, ...]] = {
     (
@@ -346,6 +352,8 @@ DEFAULT_PATTERNS: dict[str, tuple[str, ...]] = {
         r"(?:that|to|about|i'm|i am|i will|i'll|we|the)\b"
     ): ("send", "email"),
     r"\blet [\w']+(?: [\w']+)? know\b": ("send", "email"),
+    # "ping me an hour before", "give me a heads-up on friday": a reminder to the user
+    _NUDGE_ME: ("remind",),
 }
 # A message given to someone as a clause's object: "drop Sam a line", "shoot Dan an email",
 # "write him a quick note", "fire off a mail to Priya": the clause sends it. A particle
@@ -363,7 +371,7 @@ _MAKING = ("create", "add", "new", "put", "make", "save", "store", "write", "jot
            "record", "remember", "set up", "copy", "pop", "stick", "pencil")
 ACTION_WORDS: dict[str, tuple[str, ...]] = {
     "create": (*_MAKING, "book", "schedule", "block", "plan", "arrange", "organize", "mark"),
-    "add": (*_MAKING, "remind", "set"),
+    "add": (*_MAKING, "remind", "set", *_NUDGE_PHRASES),
     "write": (*_MAKING, "export", "dump"),
     "append": ("add", "put", "include", "extend"),
     "update": ("change", "move", "reschedule", "push", "postpone", "shift", "rename", "edit",
