@@ -245,6 +245,13 @@ def test_search_files(said):
         "Files matching \u201cplan\u201d: plan.txt (its name).")
 
 
+def test_a_tables_header_hit_shows_the_rows_under_it(said):
+    said("write_file", path="latency.csv", content="week,p50_ms,p95_ms\n1,82,310\n2,71,198\n")
+    assert said("search_files", query="p95") == (
+        "Files matching \u201cp95\u201d: latency.csv, line 1: week,p50_ms,p95_ms\n  1,82,310\n"
+        "  2,71,198.")
+
+
 # -- empty, long, errors, time zone ---------------------------------------------------------------
 def test_an_empty_result_is_said_plainly(said):
     assert said("list_events", start="tomorrow", end="tomorrow") == (

@@ -401,9 +401,18 @@ def _search_files(o: ToolOutcome) -> str:
     query = quote(o.arguments.get("query"))
     if not hits:
         return f"No files match {query}."
-    lines = [f"{h['path']}, line {h['line']}: {clip(h.get('text', ''), 100)}" if h.get("line")
-             else f"{h['path']} (its name)" for h in hits]
-    return listing(f"Files matching {query}", lines, o.max_lines)
+    return listing(f"Files matching {query}", [_file_hit(h) for h in hits], o.max_lines)
+
+
+def _file_hit(hit: dict) -> str:
+    """One file hit: its line, or its name. A table's header row comes with the rows under
+    it, one per line: the header names the column, the rows hold the value asked for ("the
+    p95 for week 4"); the header alone answered nothing."""
+    if not hit.get("line"):
+        return f"{hit['path']} (its name)"
+    said = f"{hit['path']}, line {hit['line']}: {clip(hit.get('text', ''), 100)}"
+    rows = hit.get("rows") if isinstance(hit.get("rows"), list) else []
+    return said + "".join(f"\n  {clip(str(row), 100)}" for row in rows)
 
 
 # -- everything ---------------------------------------------------------------------------------
