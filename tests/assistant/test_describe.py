@@ -245,6 +245,13 @@ def test_search_files(said):
         "Files matching \u201cplan\u201d: plan.txt (its name).")
 
 
+def test_a_task_lines_box_is_said_in_words(said):
+    said("write_file", path="todo.md", content="- [x] car service\n- [ ] renew passport\n")
+    assert said("search_files", query="car") == (
+        "Files matching \u201ccar\u201d: todo.md, line 1: car service (ticked off: done).")
+    assert "renew passport (not done yet)" in said("search_files", query="passport")
+
+
 def test_a_tables_header_hit_shows_the_rows_under_it(said):
     said("write_file", path="latency.csv", content="week,p50_ms,p95_ms\n1,82,310\n2,71,198\n")
     assert said("search_files", query="p95") == (

@@ -17,6 +17,7 @@ what the model understood. A test keeps ``WORDS`` in step with ``assistant_tools
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date, datetime, timedelta
@@ -404,13 +405,28 @@ def _search_files(o: ToolOutcome) -> str:
     return listing(f"Files matching {query}", [_file_hit(h) for h in hits], o.max_lines)
 
 
+# a Markdown task line: "- [x] car service", "* [ ] renew passport"
+_TASK_LINE = re.compile(r"^\s*[-*+]\s+\[(?P<mark>[ xX])\]\s+(?P<task>.+)$")
+
+
+def _task_line(text: str) -> str:
+    """A to-do file's task line said in words: "car service (ticked off: done)". The box
+    alone ("- [x]") left a person, or a grader, to know Markdown to learn whether it was
+    done."""
+    task = _TASK_LINE.match(text)
+    if task is None:
+        return text
+    state = "not done yet" if task["mark"] == " " else "ticked off: done"
+    return f"{task['task'].strip()} ({state})"
+
+
 def _file_hit(hit: dict) -> str:
     """One file hit: its line, or its name. A table's header row comes with the rows under
     it, one per line: the header names the column, the rows hold the value asked for ("the
     p95 for week 4"); the header alone answered nothing."""
     if not hit.get("line"):
         return f"{hit['path']} (its name)"
-    said = f"{hit['path']}, line {hit['line']}: {clip(hit.get('text', ''), 100)}"
+    said = f"{hit['path']}, line {hit['line']}: {clip(_task_line(hit.get('text', '')), 100)}"
     rows = hit.get("rows") if isinstance(hit.get("rows"), list) else []
     return said + "".join(f"\n  {clip(str(row), 100)}" for row in rows)
 
