@@ -342,6 +342,10 @@ SEARCHING_VERBS = frozenset(w for w, means in DEFAULT_SYNONYMS.items() if means 
 # A nudge to the user, not a message to someone: a reminder ("ping me 60 mins ahead of it").
 _NUDGE_ME = (r"\b(?:ping|nudge|buzz|poke|alert|notify)\s+me\b"
              r"|\bgive\s+me\s+an?\s+(?:heads[\s-]?up|nudge|ping|shout)\b")
+_BLOCK_TIME = (r"\bblock(?:\s+(?:off|out))?\s+(?!(?:this|that|the|his|her|their|an?)\s+"
+               r"(?:sender|address|number|contact|e-?mail|mail|spam|caller)\b)"
+               r"(?:it|that|this|the|an?|some|my|\d|time|tomorrow|today|tonight|next|"
+               r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)")
 _NUDGE_PHRASES = ("ping me", "nudge me", "buzz me", "poke me", "alert me", "notify me",
                   "heads up")
 
@@ -354,6 +358,9 @@ DEFAULT_PATTERNS: dict[str, tuple[str, ...]] = {
     r"\blet [\w']+(?: [\w']+)? know\b": ("send", "email"),
     # "ping me an hour before", "give me a heads-up on friday": a reminder to the user
     _NUDGE_ME: ("remind",),
+    # time kept free in the calendar: "block it for tax paperwork", "block off friday
+    # 2-4"; not a sender or a number blocked
+    _BLOCK_TIME: ("event", "create"),
 }
 # A message given to someone as a clause's object: "drop Sam a line", "shoot Dan an email",
 # "write him a quick note", "fire off a mail to Priya": the clause sends it. A particle

@@ -38,6 +38,7 @@ from botpsy.assistant.placecheck import PlaceCheck
 from botpsy.assistant.titlecheck import TitleCheck
 from botpsy.assistant.toolsets import assistant_selector, assistant_tools
 from botpsy.assistant.user_data import AssistantStore
+from botpsy.assistant.windowcheck import WindowCheck
 from botpsy.backends.base import ChatModel
 from botpsy.paths import default_data_dir
 from botpsy.safety.audit import AuditLog, AuditLogError
@@ -115,6 +116,7 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         grounding_rule(registry),
         CallRule("day", days, serves=first),
         CallRule("duration", DurationCheck(lambda: store.tz, store.now), serves=()),
+        CallRule("window", WindowCheck(spec_of), serves=ahead),
         CallRule("address", AddressCheck(lambda: [store.profile.email]), serves=first),
         CallRule("phone", PhoneCheck(), serves=ahead),
         CallRule("title", TitleCheck(takes), serves=ahead),
