@@ -99,6 +99,9 @@ _NEXT_WEEK_BEFORE = r"next\s+week\s+(?:on\s+)?"
 _IN_NEXT_WEEK = (rf"(?:{WEEKDAY}|{_SHORT_DAY}|{_WORD_DAY}){_NEXT_WEEK_AFTER}"
                  rf"|{_NEXT_WEEK_BEFORE}(?:{WEEKDAY}|{_SHORT_DAY}|{_WORD_DAY})")
 # Day phrases as a user writes them (a word-like abbreviation only where it reads as a day).
+# A time of day right after a day of the month: "at 8pm", ", 9am", "from 14:00"
+_TIME_AFTER_DAY = (r",?\s+(?:(?:at|from|@)\s+\d|\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)\b"
+                   r"|\d{1,2}:\d{2}\b)")
 DAY_PHRASE = re.compile(
     rf"\b(?:{_IN_NEXT_WEEK})\b"
     rf"|\b(?:(?:next|this)\s+)?(?:{_HELD_DAYS}|{WEEKDAY}|{_SHORT_DAY})\b"
@@ -108,7 +111,9 @@ DAY_PHRASE = re.compile(
     rf"|\b(?:{MONTH})\.?\s+\d{{1,2}}(?:(?:st|nd|rd|th)?,?\s+{_YEAR_AFTER})?\b"
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH})\b(?:,?\s+{_YEAR_AFTER}\b)?"
     # a day of the month alone, where it can only be a day ("on the 23rd", not "the 3rd email")
-    rf"|(?<=\b(?:on|by)\sthe\s)\d{{1,2}}(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{MONTH})\b)",
+    rf"|(?<=\b(?:on|by)\sthe\s)\d{{1,2}}(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{MONTH})\b)"
+    # or one a time of day follows ("remind me the 18th at 8pm", "the 3rd, 9am")
+    rf"|(?<=\bthe\s)\d{{1,2}}(?:st|nd|rd|th)\b(?={_TIME_AFTER_DAY})",
     re.IGNORECASE,
 )
 # Times of day as a user writes them: "9:30", "14:00", "9am", "7.30 pm" (a bare number is

@@ -388,6 +388,15 @@ def test_a_date_without_its_year_is_its_next_showing(check: DayCheck) -> None:
     assert check.named_days("delete the 3rd email") == set()
 
 
+def test_a_day_of_the_month_a_time_follows_is_a_day(check: DayCheck) -> None:
+    """"remind me the 18th at 8pm to wrap dads present": without "on", the 18th was not
+    read, and the reminder went on today at 20:00."""
+    assert check.named_days("remind me the 18th at 8pm to wrap dads present") == {
+        date(2026, 12, 18)}
+    assert check.named_days("the 2nd, 9am: dentist") == {date(2027, 1, 2)}
+    assert check.named_days("forward the 3rd email at 9am") == set()
+
+
 def test_each_of_several_new_items_takes_the_day_of_its_own_clause(check: DayCheck) -> None:
     """"todo: new batteries for the smoke alarm. oh and remind me wed 7am to take the bins
     out": the 135M model gave both reminders Wednesday 7am. The batteries' clause names no
