@@ -231,6 +231,19 @@ def test_a_nudge_to_me_asks_for_a_reminder(tools: list[ToolSpec], request_text: 
     assert [sorted(g) for g in selection.requested] == [["add_reminder"]]
 
 
+@pytest.mark.parametrize(("request_text", "asked"), [
+    ("calendar: call with the insurance guy weds 16:00, half an hour", [["create_event"]]),
+    ("calendar: what's on friday?", []),  # labelled, but a question
+    ("the bouldering on saturday is off, take it out of my calendar", [["delete_event"]]),
+])
+def test_a_calendar_label_adds_and_out_of_the_calendar_deletes(tools: list[ToolSpec],
+                                                                request_text, asked) -> None:
+    """A request labelled "calendar:" adds an event, as "todo:" adds a reminder (the model
+    looked for free slots); "take it out of my calendar" deletes one."""
+    selection = Bm25ToolSelector().choose(request_text, tools)
+    assert [sorted(g) for g in selection.requested] == asked
+
+
 def test_pinging_someone_else_still_sends(tools: list[ToolSpec]) -> None:
     selection = Bm25ToolSelector().choose("ping Sam about the dinner", tools)
     assert [sorted(g) for g in selection.requested] == [["send_email"]]

@@ -159,9 +159,11 @@ _TURN_BACK = r"(?:actually|nah|no|wait|oh|hmm|ok|okay|so)"
 _TAKE_BACK = (r"(?:never\s*mind|forget\s+(?:it|that|about\s+it)|scratch\s+that|cancel\s+that|"
               r"don['’]?t\s+bother)")
 _DONT = r"(?:don['’]?t|dont|do not)(?:\s+(?:do\s+)?(?:it|that))?"
-RETRACTED = (rf"(?:(?:^|[.,;:!?…])\s*(?:{_TURN_BACK}\b[\s,]*)*{_TAKE_BACK}"
+# what the user will do themselves instead may close it: "... forget it, I'll call him instead"
+_MYSELF = r"(?:i['’]?ll|i\s+will|i['’]?m\s+going\s+to|i\s+can)\b[^.!?;]*"
+RETRACTED = (rf"(?:(?:^|[.,;:!?…–—-])\s*(?:{_TURN_BACK}\b[\s,]*)*{_TAKE_BACK}"
              rf"|\b{_TURN_BACK}\b[\s,]*(?:{_TAKE_BACK}|{_DONT}))\b"
-             rf"(?:[\s,.;:!…]+{_DONT})*[\s.!…]*$")
+             rf"(?:[\s,.;:!…]+{_DONT})*(?:[\s,.;:!…–—-]+{_MYSELF})?[\s.!…]*$")
 # A request that rules out every change, whatever the tool: "no changes", "don't touch
 # anything", "just checking" ("who's nora again? no changes, just remind me": "remind me"
 # asks to be told, and no reminder may be made), or one taken back (``RETRACTED``).
@@ -209,7 +211,8 @@ _CONTAINERS = frozenset({"calendar", "agenda", "diary", "schedule", "cal", "list
                          "tasks", "events"})
 # "todo: descale the coffee machine", "quick note: bike code 4471": a new item, labelled with
 # its kind (and at most one word that describes it).
-LABELLED = re.compile(r"^\W*(?:[a-z]+\s+)?(?P<kind>to-?dos?|notes?|memo|reminders?)\s*:\s*\w",
+LABELLED = re.compile(r"^\W*(?:[a-z]+\s+)?(?P<kind>to-?dos?|notes?|memo|reminders?|calendar|events?)"
+                      r"\s*:\s*\w",
                        re.IGNORECASE)
 # "Add Piranesi to my books to read": a thing added to a list the user keeps by name.
 # The place is "my/the/our ..." or a file's name ("to todo.md", "to notes/ideas.txt").
@@ -385,7 +388,8 @@ ACTION_WORDS: dict[str, tuple[str, ...]] = {
                "extend", "shorten", "longer", "shorter", "instead", "earlier", "later", "make it",
                "bump", "knock back", "bring forward", "pull forward", "move up"),
     "delete": ("cancel", "remove", "drop", "clear", "scrap", "ditch", "erase", "get rid",
-               "call off", "off my calendar", "off the calendar", "not coming", "isn't coming"),
+               "call off", "off my calendar", "off the calendar", "out of my calendar",
+               "out of the calendar", "not coming", "isn't coming"),
     "send": ("email", "e-mail", "mail", "write to", "tell", "let", "ask", "invite", "forward",
              "share", "notify", "inform", "text", "ping", "message", "loop", "reach out"),
     "reply": ("respond", "answer", "write back", "get back", "tell", "confirm", "decline",
@@ -903,7 +907,7 @@ class Bm25ToolSelector(ToolSelector):
             return []  # a request that rules out every change asks for none
         shown = {f.family: f for f in families}
         labelled = LABELLED.match(query)
-        if labelled:  # the label is the kind, the rest is the item's text
+        if labelled and not _QUESTION.search(query):  # "calendar: what's on friday?" asks  # the label is the kind, the rest is the item's text
             kind = _stem(labelled.group("kind").replace("-", ""))
             family = shown.get(FAMILY_ALIASES.get(kind, kind))
             made = frozenset(n for n in family.tools if creates(n)) if family else frozenset()
