@@ -205,6 +205,8 @@ def test_when_phrases_and_the_run_that_ends_a_title() -> None:
      ("next thursday 3pm", DayWord(None, 3, True, "3pm"), date(2026, 12, 10)),
      ("Thursday", DayWord(None, 3, False, ""), date(2026, 12, 3)),
      ("fri, noon", DayWord(None, 4, False, "noon"), date(2026, 12, 4)),
+     ("weds 16:00", DayWord(None, 2, False, "16:00"), date(2026, 12, 9)),  # as people write it
+     ("thur", DayWord(None, 3, False, ""), date(2026, 12, 3)),
      ("yesterday", DayWord(-1, None, False, ""), date(2026, 12, 2)),
      # the weekday of the week after this one, whatever today is
      ("tuesday next week 2pm", DayWord(None, 1, False, "2pm", True), date(2026, 12, 8)),

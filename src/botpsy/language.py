@@ -44,8 +44,8 @@ MONTHS: dict[str, tuple[tuple[str, ...], ...]] = {
 }
 
 WEEKDAYS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "en": (("monday", "mon"), ("tuesday", "tue", "tues"), ("wednesday", "wed"),
-           ("thursday", "thu", "thurs"), ("friday", "fri"), ("saturday", "sat"),
+    "en": (("monday", "mon"), ("tuesday", "tue", "tues"), ("wednesday", "wed", "weds"),
+           ("thursday", "thu", "thur", "thurs"), ("friday", "fri"), ("saturday", "sat"),
            ("sunday", "sun")),
     "de": (("montag", "mo"), ("dienstag", "di"), ("mittwoch", "mi"), ("donnerstag", "do"),
            ("freitag", "fr"), ("samstag", "sonnabend", "sa"), ("sonntag", "so")),

@@ -24,6 +24,7 @@ import re
 from functools import cache
 from pathlib import Path
 
+from botpsy.agent.corrections import self_corrected
 from botpsy.agent.selection import ACTION_WORDS, DEFAULT_SYNONYMS, LOOK_VERBS, QUOTED
 from botpsy.language import MONTHS, RELATIVE_DAYS, WEEKDAYS, full_names
 from botpsy.spelling import Correction, Speller
@@ -94,6 +95,13 @@ def _token(text: str, start: int, end: int) -> str:
 
 
 def read_request(text: str) -> str:
+    """``text`` with its misspelt key words read as meant, and a time the user corrected
+    at its end in place of the one corrected (``agent.corrections``); unchanged when it
+    has neither."""
+    return self_corrected(_spelled(text))
+
+
+def _spelled(text: str) -> str:
     """``text`` with its misspelt key words read as meant (unchanged when it has none)."""
     quoted = [range(m.start(), m.end()) for m in QUOTED.finditer(text)]
     found = [fix for fix in speller().corrections(text) if not _chosen(text, fix, quoted)]
