@@ -244,6 +244,13 @@ def test_a_calendar_label_adds_and_out_of_the_calendar_deletes(tools: list[ToolS
     assert [sorted(g) for g in selection.requested] == asked
 
 
+def test_at_the_bottom_of_a_file_adds_to_it(tools: list[ToolSpec]) -> None:
+    """"stick 'book flights' at the bottom of my todo.md": the model wrote a new file
+    called "book flights"; adding to the file is among what the request asks."""
+    selection = Bm25ToolSelector().choose("stick 'book flights' at the bottom of my todo.md", tools)
+    assert any("append_to_file" in group for group in selection.requested)
+
+
 def test_pinging_someone_else_still_sends(tools: list[ToolSpec]) -> None:
     selection = Bm25ToolSelector().choose("ping Sam about the dinner", tools)
     assert [sorted(g) for g in selection.requested] == [["send_email"]]

@@ -110,3 +110,20 @@ def test_a_file_named_by_a_word_is_the_shown_file_of_that_name():
     assert check.expected(CallContext.before(append, shown)) == {"path": {"enum": ["notes/todo.md"]}}
     wrong = ToolCall(name="append_to_file", arguments={"path": "my todo file", "text": "x"})
     assert check(wrong, shown).narrow == {"path": {"enum": ["notes/todo.md"]}}
+
+
+@pytest.mark.parametrize(("request_text", "path", "refused"), [
+    # the text where the file goes: a new file nobody asked for, in place of adding to todo.md
+    ("stick 'book flights' at the bottom of my todo.md", "book flights", True),
+    ("stick 'book flights' at the bottom of my todo.md", "notes/todo.md", False),
+    ("summarize notes.txt into a new file", "summary.txt", False),  # a new file asked for
+    ("save the p95 from latency.csv in a file called p95.txt", "p95.txt", False),
+    ("write a packing list", "packing.txt", False),                # no file named
+])
+def test_a_new_file_the_request_never_asked_for_is_refused(request_text, path, refused):
+    specs = {**SPECS, "write_file": WRITE}
+    call = ToolCall(name="write_file", arguments={"path": path, "content": "x"})
+    why = PathCheck(specs.get)(call, [Message(role="user", content=request_text)])
+    assert (why is not None) is refused
+    if refused:
+        assert "append_to_file adds to it" in why.reason

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from botpsy.agent.checks import Refusal
+from botpsy.agent.intent import APPEND_VERB
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates, name_family
 from botpsy.extract import file_names, file_word, values
@@ -40,6 +41,9 @@ _IN_FOLDER = re.compile(_MADE + r"(?P<name>[\w-]+\.[A-Za-z][A-Za-z0-9]{1,3})\s+(
 # word for word, after the colon
 _DICTATED = re.compile(r"\b(?:says?|saying|reads?|containing|contains|with(?:\s+the\s+(?:text|words|"
                        r"lines?))?)\s*:\s*(?P<content>\S.*?)\s*$", re.IGNORECASE | re.DOTALL)
+# A request that asks for a file of its own: "a new file", "into a file", "a file called x"
+_NEW_FILE = re.compile(r"\b(?:new|another|separate|second|an?)\s+(?:[\w-]+\s+)?file\b"
+                       r"|\bfile\s+(?:called|named)\b", re.IGNORECASE)
 # Words after "in" that name no folder of the files area
 _NO_FOLDER = frozenset({"files", "file", "folder", "folders", "it", "there", "here", "a", "an"})
 
@@ -101,12 +105,34 @@ class PathCheck(ContextCheck):
             if missing:
                 return Refusal(f"content leaves out what the request dictates ({', '.join(sorted(missing))}): "
                                f"write {content!r}", {"content": {"enum": [content]}})
+        if placed is None and (other := _other_file(context, spec, written,
+                                                           self._spec_of)) is not None:
+            return other
         allowed = _allowed(context, spec) if spec is not None else []
         if not allowed or (isinstance(written, str)
                            and posixpath.basename(written.strip("/")) in _names(allowed)):
             return None  # the file's own name, in whatever folder the tool finds it
         return Refusal(f"path {written!r} is not the file the request names: "
                        f"{' or '.join(allowed)}", {"path": {"enum": allowed}})
+
+
+def _other_file(context: CallContext, spec: ToolSpec | None, written: object,
+                spec_of: Callable[[str], ToolSpec | None]) -> Refusal | None:
+    """A ``write_file`` of a file the request never named, where it names one file by
+    its name and asks for no new one ("stick 'book flights' at the bottom of my todo.md"):
+    the 135M model wrote a new file called "book flights". The named file is one to add
+    to, which the refusal says; held to that name, the write would replace its lines."""
+    if spec is None or name_family(spec.name) != "file" or not spec.name.startswith("write"):
+        return None
+    names = named_files(context.request)
+    if len(names) != 1 or _NEW_FILE.search(context.request) or not isinstance(written, str):
+        return None
+    if posixpath.basename(written.strip().strip("/")) == names[0]:
+        return None
+    adder = f"{APPEND_VERB}_to_{name_family(spec.name)}"
+    hint = f"; {adder} adds to it" if spec_of(adder) is not None else ""
+    return Refusal(f"path {written!r} is a new file the request never asked for: it names "
+                   f"{names[0]}, a file to add to or change{hint}")
 
 
 def _placed(context: CallContext, spec: ToolSpec | None = None) -> str | None:
