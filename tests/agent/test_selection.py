@@ -247,7 +247,8 @@ def test_a_calendar_label_adds_and_out_of_the_calendar_deletes(tools: list[ToolS
 def test_at_the_bottom_of_a_file_adds_to_it(tools: list[ToolSpec]) -> None:
     """"stick 'book flights' at the bottom of my todo.md": the model wrote a new file
     called "book flights"; adding to the file is among what the request asks."""
-    selection = Bm25ToolSelector().choose("stick 'book flights' at the bottom of my todo.md", tools)
+    from botpsy.assistant.toolsets import assistant_selector
+    selection = assistant_selector().choose("stick 'book flights' at the bottom of my todo.md", tools)
     assert any("append_to_file" in group for group in selection.requested)
 
 
