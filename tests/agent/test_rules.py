@@ -113,7 +113,7 @@ def test_the_assistant_declares_its_order(tmp_path) -> None:
     registry = ToolRegistry(assistant_tools(store))
     rules = assistant_call_checks(store, registry)
     assert rules.names() == ["grounding", "day", "duration", "window", "address", "phone", "title",
-                             "place", "each", "move", "include", "cells", "event facts", "carry",
+                             "subject", "place", "each", "move", "include", "cells", "event facts", "carry",
                              "path", "intent", "lookup"]
     assert {r.name for r in rules if r.kind is RuleKind.item} == {"grounding", "lookup"}
     agent = Agent(scripted([]), registry, call_checks=rules)

@@ -35,6 +35,7 @@ from botpsy.assistant.movecheck import MoveCheck
 from botpsy.assistant.pathcheck import PathCheck
 from botpsy.assistant.phonecheck import PhoneCheck
 from botpsy.assistant.placecheck import PlaceCheck
+from botpsy.assistant.subjectcheck import SubjectCheck
 from botpsy.assistant.titlecheck import TitleCheck
 from botpsy.assistant.toolsets import assistant_selector, assistant_tools
 from botpsy.assistant.user_data import AssistantStore
@@ -120,6 +121,7 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         CallRule("address", AddressCheck(lambda: [store.profile.email]), serves=first),
         CallRule("phone", PhoneCheck(), serves=ahead),
         CallRule("title", TitleCheck(takes), serves=ahead),
+        CallRule("subject", SubjectCheck(), serves=ahead),
         CallRule("place", PlaceCheck(spec_of), serves=ahead),
         CallRule("each", EachCheck(spec_of, lambda family: finders(family, registry)),
                  serves=(Anticipating, Prerequisite, Reading, Repeating)),
