@@ -298,6 +298,15 @@ def test_the_words_after_the_colon_are_the_reply():
     assert dictated("remind me at 8:30: call the plumber") is None  # no message
 
 
+def test_the_words_after_a_spaced_dash_are_the_reply():
+    """"reply to priya's mail about moving our 1:1 - wednesday 2pm is fine by me": the
+    model wrote Priya's own question back as the body (the "1:1" is no colon mark)."""
+    from botpsy.agent.intent import dictated
+    meant = dictated("reply to priya's mail about moving our 1:1 - wednesday 2pm is fine by me")
+    assert meant is not None and meant.body == "Wednesday 2pm is fine by me."
+    assert dictated("remind me at 9 - call dan") is None  # no message
+
+
 @pytest.mark.parametrize(("request_text", "text", "refused"), [
     ("add oat milk and bananas to the groceries", "bananas", True),
     ("add oat milk and bananas to the groceries", "- oat milk\n- bananas", False),

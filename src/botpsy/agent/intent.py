@@ -507,11 +507,14 @@ _TRAILING = frozenset({"to", "the", "a", "an", "at", "on", "for", "of", "with", 
                        "your", "is"})
 
 
-# "reply to the dentist reminder mail: monday 8:30 works, see you then": the words after
-# the colon that follows whom or what a message answers
+# "reply to the dentist reminder mail: monday 8:30 works, see you then", "reply to priya's
+# mail about our 1:1 - wednesday 2pm is fine by me": the words after the colon or the
+# spaced dash that follows whom or what a message answers
 _AFTER_COLON = re.compile(
     r"^\W*(?:please\s+)?(?:reply|respond|answer|write back|e-?mail|text|message|tell|draft)\b"
-    r"[^:]{0,80}?(?<!\d):(?!\d)\s*(?P<said>\S.*)$", re.IGNORECASE)
+    r"(?:[^:\u2013\u2014]|(?<=\d):(?=\d)){0,80}?(?:(?<!\d):(?!\d)|\s(?:-|\u2013|\u2014)+\s)"
+    r"\s*(?P<said>\S.*)$",
+    re.IGNORECASE)
 _DONT_SEND = re.compile(r",?\s*(?:and\s+)?(?:do not|don't|dont)\s+send.*$", re.IGNORECASE)
 # What the message must carry besides its dictated words, said last ("..., with the address"):
 # the user's to the assistant, which looks it up (``assistant.eventfacts``), not the message's
