@@ -337,6 +337,19 @@ def test_a_place_keeps_its_number_but_not_a_time_after_it() -> None:
     assert [p.value for p in places("meet at Pier 7 tomorrow")] == ["Pier 7"]
 
 
+@pytest.mark.parametrize(("text", "found"), [
+    ("flat viewing this sat 3pm-4pm, Oderberger Str 5. stick it in the calendar",
+     ["Oderberger Str 5"]),
+    ("party at Kastanienallee 12 on sat", ["Kastanienallee 12"]),
+    ("I live on Main Street", []),           # no number: no address
+    ("book 2 rooms for 5 people", []),
+])
+def test_a_street_address_is_a_place_without_at(text, found) -> None:
+    """A street and its number need no "at": the flat viewing was booked with no location."""
+    from botpsy.extract import places
+    assert [p.value for p in places(text)] == found
+
+
 def test_a_word_that_describes_a_file_does_not_name_it() -> None:
     from botpsy.extract import file_word
     assert file_word("summarize the whole file") is None

@@ -773,18 +773,32 @@ _NOT_PLACES = frozenset({*(n for names in WEEKDAYS["en"] for n in names), *month
                          "that", "it", "me"})
 
 
+# A street address said without "at": "Oderberger Str 5", "Kastanienallee 12", "12 Baker
+# Street" is left to "at" (a number first is too often a count)
+_STREET_WORDS = r"(?:Str\.?|Stra(?:ß|ss)e|Street|St\.|Road|Rd\.?|Avenue|Ave\.?|Allee|Platz|Weg|Gasse|Lane)"
+_STREET = re.compile(
+    rf"\b(?P<place>[A-Z][\w'\u2019-]*(?:\s+[A-Z][\w'\u2019-]*)*\s+{_STREET_WORDS}\s+\d{{1,4}}[a-z]?"
+    r"|[A-Z][a-z\u00e4\u00f6\u00fc\u00df]+(?:stra(?:ß|ss)e|str\.|allee|platz|weg|gasse|damm|ufer)"
+    r"\s+\d{1,4}[a-z]?)\b(?![:.]\d)")
+
+
 def places(text: str) -> list[Found[str]]:
     """The places a text names where a thing happens ("haircut saturday 14:30 at Salon
-    Kiez": "Salon Kiez"; "my 1:1 is in room 4.10 now": "room 4.10"), in order; never a
-    day, a month or a time ("at Noon", "in December")."""
-    found = []
+    Kiez": "Salon Kiez"; "my 1:1 is in room 4.10 now": "room 4.10"; a street address
+    alone: "Oderberger Str 5"), in order; never a day, a month or a time ("at Noon", "in
+    December")."""
+    found = [Found(Kind.place, m.group("place"), m.span("place"), m.group("place"))
+             for m in _STREET.finditer(text)]
+    taken = [f.span for f in found]
     for match in _PLACE.finditer(text):
+        if any(a <= match.start("place") < b for a, b in taken):
+            continue
         place = match.group("place").rstrip(".")
         first = re.sub(r"['\u2019]s$", "", place.split()[0].lower())
         if first in _NOT_PLACES:
             continue
         found.append(Found(Kind.place, place, match.span("place"), place))
-    return found
+    return sorted(found, key=lambda f: f.span)
 
 
 def values(found: list[Found[V]]) -> Iterator[V]:
