@@ -298,6 +298,15 @@ def test_the_words_after_the_colon_are_the_reply():
     assert dictated("remind me at 8:30: call the plumber") is None  # no message
 
 
+def test_the_words_after_tell_him_are_the_message():
+    """"email sam@... and tell him im in on the binoculars": the model answered a mail of
+    Sam's with its own words instead."""
+    from botpsy.agent.intent import dictated
+    meant = dictated("email sam@x.example and tell him im in on the binoculars")
+    assert meant is not None and meant.body == "Im in on the binoculars."
+    assert dictated("email dan and tell him about the meeting") is None  # a topic, not words
+
+
 def test_the_words_after_a_spaced_dash_are_the_reply():
     """"reply to priya's mail about moving our 1:1 - wednesday 2pm is fine by me": the
     model wrote Priya's own question back as the body (the "1:1" is no colon mark)."""

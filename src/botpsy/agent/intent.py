@@ -502,6 +502,8 @@ _SAYS = re.compile(
     r"|(?:let (?!me\b)(?:[\w']+ ){1,3}?know|tell (?:him|her|them))"
     r"(?! (?:that|about|if|whether|to|by|via|over|through)\b))\s+(?P<said>[^.!?;]+)",
     re.IGNORECASE)
+# "email sam@x and tell him I'm in": the words after "tell him" are the message's
+_TELL_ONE = re.compile(r"^tell (?:him|her|them)$")
 _SECOND_PERSON = {"him": "you", "them": "you", "his": "your", "their": "your"}
 _TRAILING = frozenset({"to", "the", "a", "an", "at", "on", "for", "of", "with", "and", "in", "my",
                        "your", "is"})
@@ -543,10 +545,11 @@ def dictated(request: str) -> SaidMessage | None:
             body += "" if body[-1] in ".!?" else "."
             return SaidMessage(subject=" ".join(body.rstrip(".!?").split()[:6]), body=body)
     match = _SAYS.search(request)
-    if match is None or match.group("cue").lower() not in ("that", "saying", "to say", "say"):
+    cue = match.group("cue").lower() if match is not None else ""
+    if match is None or not (cue in ("that", "saying", "to say", "say") or _TELL_ONE.match(cue)):
         return None
     before = request[:match.start()].lower().split()
-    if match.group("cue").lower() != "say" and any(w in ("the", "a", "an") and nxt not in _MESSAGE_NOUNS
+    if cue != "say" and not _TELL_ONE.match(cue) and any(w in ("the", "a", "an") and nxt not in _MESSAGE_NOUNS
            for w, nxt in itertools.pairwise(before)):
         return None  # "send Jamie the file that I saved": "that" tells which file
     return said_message(request)

@@ -34,6 +34,8 @@ from botpsy.types import Message
 # Arguments that hold addresses; those in _LISTS may hold several.
 _ARGUMENTS = re.compile(r"^(?:to|cc|bcc|recipients?|e_?mail|email_address)$", re.IGNORECASE)
 _LISTS = frozenset({"to", "cc", "bcc", "recipients", "recipient"})
+# A request that sends to the user too: "cc me", "send it to myself as well"
+_ME = re.compile(r"\b(?:me|myself|my\s+own|my\s+address)\b", re.IGNORECASE)
 # Tool families whose results may be offered to a retry: the user's own address book.
 TRUSTED_FAMILIES = frozenset({"contact"})
 # Of those results only the ``email`` fields are offered: a card's notes are free text,
@@ -100,7 +102,7 @@ class AddressCheck(ContextCheck):
                  for arg, found in written.items()}
         wrong = {arg: found for arg, found in wrong.items() if found}
         if not wrong:
-            return None
+            return self._to_self(context, written, own)
         found = " and ".join(f"{arg} {found[0]!r}" for arg, found in wrong.items())
         # offered for the retry: only addresses the user gave or a contact lookup showed,
         # never one out of an email's text (where an injection would put its own)
@@ -112,6 +114,22 @@ class AddressCheck(ContextCheck):
                        f"addresses the user gave or the contacts show: {', '.join(offered[:5])}",
                        {arg: address_keywords(offered, arg.lower() in _LISTS) for arg in wrong})
 
+
+    @staticmethod
+    def _to_self(context: CallContext, written: dict[str, list[str]], own: list[str]
+                 ) -> Refusal | None:
+        """A message to the user's own address, where the request writes out whom it goes
+        to and never says "me": "email sam.morgan@... and tell him I'm in" sent Sam the
+        reply and then the same words to the user."""
+        own = [a.lower() for a in own if a]
+        named = [a for a in addresses(context.request) if a not in own]
+        to_self = [arg for arg, found in written.items()
+                   if any(a.rstrip(".").lower() in own for a in found)]
+        if not to_self or not named or _ME.search(context.request):
+            return None
+        return Refusal(f"{to_self[0]} is the user's own address; the request writes to "
+                       f"{', '.join(named)}", {arg: address_keywords(named, arg.lower() in _LISTS)
+                                                for arg in to_self})
 
     def expected(self, context: CallContext) -> dict[str, dict[str, object]]:
         """Before a call of an act tool: its address arguments held to the addresses the
