@@ -142,10 +142,10 @@ def test_after_a_contact_lookup_a_recipient_is_held_to_the_shown_addresses(check
     ("email sam@x.example the plan and cc me", False),       # the user asked for a copy
     ("send the plan to myself", False),                      # no other address written
 ])
-def test_mail_to_the_users_own_address_needs_the_request_to_say_so(request_text, refused):
+def test_mail_to_the_users_own_address_needs_the_request_to_say_so(check, request_text, refused):
     """After replying to Sam, the 135M model sent the same words to the user's address."""
     call = ToolCall(name="send_email", arguments={"to": "me@home.example", "body": "b"})
-    why = check()(call, _said(request_text))
+    why = check(call, _said(request_text))
     assert (why is not None) is refused
     if refused:
         assert "the user's own address" in why.reason
