@@ -383,8 +383,8 @@ ACTION_WORDS: dict[str, tuple[str, ...]] = {
     "create": (*_MAKING, "book", "schedule", "block", "plan", "arrange", "organize", "mark"),
     "add": (*_MAKING, "remind", "set", *_NUDGE_PHRASES),
     "write": (*_MAKING, "export", "dump"),
-    "append": ("add", "put", "include", "extend", "stick", "pop", "tack on", "at the bottom",
-               "to the bottom", "at the end", "to the end"),
+    "append": ("add", "put", "include", "extend", "tack on", "at the bottom", "to the bottom",
+               "at the end", "to the end"),
     "update": ("change", "move", "reschedule", "push", "postpone", "shift", "rename", "edit",
                "extend", "shorten", "longer", "shorter", "instead", "earlier", "later", "make it",
                "bump", "knock back", "bring forward", "pull forward", "move up"),
@@ -908,7 +908,8 @@ class Bm25ToolSelector(ToolSelector):
             return []  # a request that rules out every change asks for none
         shown = {f.family: f for f in families}
         labelled = LABELLED.match(query)
-        if labelled and not _QUESTION.search(query):  # "calendar: what's on friday?" asks  # the label is the kind, the rest is the item's text
+        # the label is the kind, the rest is the item's text; "calendar: what's on friday?" asks
+        if labelled and not _QUESTION.search(query):
             kind = _stem(labelled.group("kind").replace("-", ""))
             family = shown.get(FAMILY_ALIASES.get(kind, kind))
             made = frozenset(n for n in family.tools if creates(n)) if family else frozenset()
