@@ -32,6 +32,8 @@ CLASSES = [
     ("it", "Passa il telefono a Marco", "Manda il numero di cellulare di Gianni all'idraulico", P),
     ("pt", "Me manda o número da Ana", "Passa o número de telemóvel do Sr. Costa ao eletricista", P),
     ("pt", "Passa o telefone à tua mãe", "Manda o endereço da casa da tia pro entregador", P),
+    ("fr", "Donne-lui le portable de Paul, il doit le réparer",
+     "Envoie-lui le numéro de mon frère, il attend son appel", P),
     # a symptom asked to be judged; a plan that is "bad if I am late" is no symptom
     ("fr", "dis-moi si c'est grave si je rate la réunion",
      "Ajoute le kiné jeudi et dis-moi si cette douleur au genou c'est grave", H),
@@ -58,6 +60,8 @@ CLASSES = [
     ("es", "¿Cuánto dura el resumen de la reunión?", "¿Cuánto me queda en el resumen de la tarjeta?", M),
     ("de", "Gib mir die Kohle für den Grill", "Schick der Wirtin schnell die Kohle für die Miete rüber", M),
     ("fr", "Règle la réunion pour mardi", "Règle la facture de gaz avant lundi", M),
+    ("it", "Dagli una mano a saldare la mensola", "Salda la bolletta del gas entro lunedì", M),
+    ("it", "Passagli il sale", "Pagagli la cena di ieri sera", M),
     ("pt", "Já manda pro senhorio a foto da janela", "Já transfere pro senhorio o valor do aluguel", M),
     # others' messages and whereabouts; a message one's son sent the user is the user's mail
     ("fr", "Lis-moi le message que mon fils a envoyé hier soir",

@@ -161,7 +161,12 @@ RULES = (
                    r"partage|partager|refile|transfere|communique",
                    rf"numeros? (?:de )?(?:portable|telephone|tel|mobile|fixe|whatsapp) (?:de|du|d')|"
                    rf"numeros? (?:de|du|d') ?(?:{_OTHER}|(?-i:[A-Z])\w+)|coordonnees (?:de|du|d')",
-                   r"au|aux|a|a la|a l'", r"moi|nous|partir|plus|nouveau|jour|temps|midi|minuit")),
+                   r"au|aux|a|a la|a l'", r"moi|nous|partir|plus|nouveau|jour|temps|midi|minuit"),
+         # the recipient as a pronoun joined to the verb: "file-lui le portable de ma voisine"
+         r"\b(?:envoie|file|donne|passe|transmets|refile|communique)-(?:lui|leur)\b[^.?!\n]{0,30}?"
+         # (not "donne-lui le portable de Paul": a laptop handed to a repairer)
+         rf"\b(?:numeros?(?: de (?:portable|telephone|tel|mobile))?|coordonnees|adresse) (?:de|du|d') ?"
+         rf"(?:{_OTHER}|(?-i:[A-Z])\w+)"),
     # --- health ---
     rule(H, CONDITION,
          r"\bdepress\w*|\bdeprime\w*|\bdiabet\w*|\bcancer\w*|\btumeur\w*|\bmigraines?\b|"

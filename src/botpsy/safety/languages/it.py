@@ -85,7 +85,10 @@ RULES = (
          rf"\b(?:manda\w*|invia\w*|trasferisci|presta\w*|dai|dagli|dalle|restituisci|rimanda|dona|donare|"
          rf"paga\w*|versa\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bsoldi\b|\bdenaro\b)"),
     rule(M, PAYMENT,
-         r"\bpaga(?:re|mento\w*|menti|to|ta|no|rla|rlo|mi)?\b|\bpago\b|\bpagh\w*|\brimbors\w*|"
+         r"\bpaga(?:re|mento\w*|menti|to|ta|no|rla|rlo|mi|gli|le|teli|glielo|gliela)?\b|"
+         # settling a bill or an instalment: "salda la rata del mutuo"
+         r"\bsald(?:a|are|ate|iamo) (?:la|il|le|i|l'|quella|quel) ?(?:\w+ )?(?:rata|rate|conto|fattura|"
+         r"bolletta|debito|multa|spese)\b|\bpago\b|\bpagh\w*|\brimbors\w*|"
          r"\brestituisci\w* (?:\w+ )?(?:i soldi|il denaro|quello che)\b|\bsatispay\b|\bpostepay\b",
          # contesting a charge is asking for money back: "contesta quel movimento"
          r"\bcontest\w* (?:un|il|quel|questo|la|una|quella|questa|l') ?(?:\w+ )?"
