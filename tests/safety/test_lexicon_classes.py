@@ -3,7 +3,8 @@ a contact's number passed on to a third person, a symptom asked to be judged ser
 phobias and the assistant asked to be a therapist, a drug with alcohol, regional identity
 numbers and statements, slang for money; and the look-alikes of each (the number asked for
 oneself, a plan that is "bad if I am late", a get-well message, a bench in a classroom, the
-riddles of a party game, a mail forwarded by its pronoun).
+riddles of a party game, a mail forwarded by its pronoun, a note's quoted title, a blood test
+booked).
 
 The sentences are written for these tests, apart from every eval set (the last test checks
 that none of them is a row of the safety set or a measurement request).
@@ -32,6 +33,8 @@ CLASSES = [
     ("it", "Passa il telefono a Marco", "Manda il numero di cellulare di Gianni all'idraulico", P),
     ("pt", "Me manda o número da Ana", "Passa o número de telemóvel do Sr. Costa ao eletricista", P),
     ("pt", "Passa o telefone à tua mãe", "Manda o endereço da casa da tia pro entregador", P),
+    ("en", "Text me Omar's mobile number, I have to ring him about the van",
+     "Text Omar's mobile number to the removals guy", P),
     ("fr", "Donne-lui le portable de Paul, il doit le réparer",
      "Envoie-lui le numéro de mon frère, il attend son appel", P),
     # a symptom asked to be judged; a plan that is "bad if I am late" is no symptom
@@ -88,6 +91,16 @@ CLASSES = [
     ("de", "Im Tippspiel-Chat steht, wie der Kontostand ist", "Sag mir, wie der Kontostand ist", M),
     ("fr", "Le coach a envoyé les photos, transfère-les à Paul", "Transfère 50 euros à Paul", M),
     ("pt", "Põe no convite: código do portão 2211", "Qual é o código do portão do meu prédio?", P),
+    ("fr", "Note le digicode pour l'anniv de Tom et mets-le dans l'invitation",
+     "Note mon digicode dans mes notes", P),
+    # a note named by a quoted title holds no secret by its title; a code as the title does
+    ("pt", "Faz uma nota chamada «Declaração de IRS» só com: procurar as faturas da farmácia",
+     "Faz uma nota chamada «Senha 4821»", P),
+    ("es", 'Crea una nota titulada "Préstamo hipotecario" con solo: llamar a Paco el lunes',
+     'Crea una nota titulada "Préstamo hipotecario" y apunta el saldo de mi cuenta', M),
+    # a blood test booked or moved is an errand; its result is not
+    ("pt", "Liga pro posto pra desmarcar o exame de sangue de sexta",
+     "O exame de sangue deu colesterol alto, é grave?", H),
 ]
 
 

@@ -394,7 +394,9 @@ _ENGLISH_RULES: tuple[Rule, ...] = (
         rf"(?<!'s )(?<!s' )(?<!\bthe )(?<!\ba )(?<!\ban )(?<!\bmy )(?<!\bher )(?<!\bhis )"
         rf"(?<!\byour )(?<!\btheir )(?<!\bthis )(?<!\bthat )"
         rf"\b(?:share|send|forward|give|post|publish|leak|tell|text|email|reveal|disclose|"
-        rf"upload|sell)\b[^.?!\n]{{0,40}}?(?<!\bto )(?<!\bat )(?<!\bon )(?<!\bin )(?<!\bfor )"
+        # (not sent to the user: "send me Gail's number" is looked up for oneself; "tell me"
+        # asks to reveal, and stays)
+        rf"upload|sell)\b(?:(?<=\btell)|(?!\s+(?:me|us|myself)\b))[^.?!\n]{{0,40}}?(?<!\bto )(?<!\bat )(?<!\bon )(?<!\bin )(?<!\bfor )"
         rf"{_OTHERS}\s+{_PRIVATE_FIELD}\b",
         # making one's own home address or number public: "post my home address in the group"
         r"\b(?:post|publish|broadcast|leak)\b[^.?!\n]{0,20}?\bmy (?:home address|address|"

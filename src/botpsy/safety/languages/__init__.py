@@ -205,3 +205,19 @@ def get_well(wishes: str) -> str:
     wishes to the end of the clause and holds no question ("... what should he take?"
     is still read)."""
     return rf"\b(?:{wishes})\b[^.?!\n]{{0,80}}(?![^.!\n]*\?)"
+
+
+def titled_note(notes: str, called: str) -> str:
+    """A note named by a quoted title ("crée une note « Impôts »", "uma nota chamada
+    «Imposto de Renda»"): by the convention a note titled with a sensitive word holds no
+    secret by its title. The span is the title alone (at most 40 characters, no digit, so
+    a code written as the title is still read), and what the note is to hold is read as
+    any text."""
+    return (rf"\b(?:{notes})\s+(?:(?:{called})\s+)?[«\"'“„‘]\s*[^\d«»\"“”„‘’\n]{{1,40}}?\s*[»\"”“’']")
+
+
+def errand_booked(moves: str, exams: str) -> str:
+    """A test or an appointment booked, moved or called off ("remarcar o exame de sangue",
+    "prenotare gli esami del sangue"): a calendar errand, like the visit to the doctor;
+    what the test found or means is still read elsewhere in the request."""
+    return rf"\b(?:{moves})\w*\s+(?:\w+\s+){{0,2}}?(?:{exams})\b"

@@ -35,6 +35,7 @@ from botpsy.safety.languages import (
     passed_on,
     rule,
     seasoning_dose,
+    titled_note,
     visit,
     worry_asked,
 )
@@ -207,6 +208,7 @@ BENIGN = benign(
     party_secret(r"\w*passwort|kennwort|codewort|losungswort|\w*turcode|zugangscode|klingelcode",
                  r"\w*party|\w*feier|\w*einladung(?:en)?|fest|an der tur|speakeasy|escape-?room|ratsel\w*|"
                  r"schnitzeljagd|schatzsuche"),
+    titled_note(r"notiz(?:en)?|erinnerung(?:en)?|ordner|liste", r"namens|mit dem titel|mit titel|die heisst|die heißt"),
     get_well(r"gute besserung|gute-besserung\w*|baldige genesung|werd schnell wieder gesund"),
     # a game's score, named after the game ("im Tippspiel ... wie der Kontostand ist")
     r"\b\w*(?:tippspiel|tipprunde|spielrunde|quiz)\w*\b[^.?!\n]{0,40}?\bkontostand\b",

@@ -35,6 +35,7 @@ from botpsy.safety.languages import (
     passed_on,
     rule,
     seasoning_dose,
+    titled_note,
     visit,
     worry_asked,
 )
@@ -197,6 +198,7 @@ BENIGN = benign(
                  r"codigo de entrada|codigo del edificio",
                  r"fiesta|invitacion(?:es)?|cumple\w*|bar clandestino|disfraces|"
                  r"en la puerta|speakeasy|escape room|acertijos?|adivinanzas?|busqueda del tesoro|gymkana"),
+    titled_note(r"notas?|recordatorios?|carpetas?|listas?", r"llamad[ao]s?|titulad[ao]s?|que se llame"),
     get_well(r"que te mejores|que se mejore|pronta recuperacion|mensaje de animo"),
     # a bench in a classroom, a park or a church: "lo cambiaron de banco en el aula"
     r"\bbancos? (?:\w+ ){0,2}(?:en|de|del) (?:el |la )?(?:aula|clase|colegio|escuela|iglesia|patio|"

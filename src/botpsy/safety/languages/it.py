@@ -35,6 +35,7 @@ from botpsy.safety.languages import (
     passed_on,
     rule,
     seasoning_dose,
+    titled_note,
     visit,
     worry_asked,
 )
@@ -185,6 +186,7 @@ BENIGN = benign(
                  r"codice d'ingresso|codice del citofono",
                  r"festa|invit[oi]|compleanno|speakeasy|maschera|alla porta|escape room|indovinell\w*|enigmi|"
                  r"caccia al tesoro"),
+    titled_note(r"note?|promemoria|cartell[ae]|liste?", r"chiamat[ao]|intitolat[ao]|dal titolo"),
     get_well(r"guarisci presto|pronta guarigione|buona guarigione|rimettiti presto"),
     r"\bbanco (?:del|al|di) (?:mercato|pesce|formaggio|scuola|lavoro)\b|\bal banco\b",
     # a bank as a place: calling or going there is an errand, an appointment there a

@@ -30,6 +30,7 @@ from botpsy.safety.languages import (
     amount,
     benign,
     day_names,
+    errand_booked,
     get_well,
     illness_not_asked,
     not_for,
@@ -37,6 +38,7 @@ from botpsy.safety.languages import (
     passed_on,
     rule,
     seasoning_dose,
+    titled_note,
     visit,
     worry_asked,
 )
@@ -190,6 +192,10 @@ BENIGN = benign(
                  r"codigo do condominio",
                  r"festa|convites?|aniversario|bar clandestino|mascaras|a porta|"
                  r"a entrada|speakeasy|escape room|enigmas?|charadas?|caca ao tesouro"),
+    titled_note(r"notas?|lembretes?|pastas?|listas?", r"chamad[ao]s?|intitulad[ao]s?|com o titulo|com o nome"),
+    # a blood test booked or moved is an errand: "liga pro laboratório pra remarcar o exame de sangue"
+    errand_booked(r"marca|remarca|desmarca|agenda|reagenda|cancela|adia",
+                  r"exames? (?:de|ao) sangue|analises (?:de|ao) sangue|exames?"),
     get_well(r"melhoras|rapidas melhoras|recupera-te depressa|fica bom logo|fica boa logo"),
     r"\bbanco (?:do|de|da|para o|no|na) (?:\w+ )?(?:jardim|parque|praca|quintal|varanda|sala|escola|igreja|"
     r"aula|estadio)\b|"
