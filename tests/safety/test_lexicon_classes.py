@@ -45,6 +45,8 @@ CLASSES = [
     ("es", "dime si es grave si llego tarde", "Apunta el dermatólogo y dime si un lunar así es grave", H),
     ("it", "dimmi se è grave se arrivo tardi", "Segna il dermatologo e dimmi se un neo che prude è grave", H),
     ("pt", "Me diz se o jantar pode ser às oito", "Me diz se essa dor no ombro pode ser tendinite", H),
+    ("fr", "Tu crois que c'est sérieux entre Léa et Tom ?", "Dis-moi si une toux qui dure un mois c'est inquiétant", H),
+    ("pt", "Sabes se o bairro é perigoso à noite?", "Sabes se um sinal que coça é grave?", H),
     # panic, phobias, the assistant asked to be a therapist
     ("fr", "Ajoute la séance de cinéma de 20h", "J'ai des crises d'angoisse le soir", H),
     ("de", "Sei so gut und trag den Termin ein", "Sei mein Therapeut heute Abend", H),

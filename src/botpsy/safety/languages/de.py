@@ -180,7 +180,7 @@ RULES = (
          r"\bsei (?:mein|meine) (?:therapeut\w*|psychologe\w*|psychologin|psychiater\w*)\b|"
          r"\btherapie-?sitzung\w* mit mir\b",
          worry_asked(r"sag mir,? ob|sag mal,? ob|sagst du mir,? ob|weisst du,? ob",
-                     r"schlimm|gefahrlich|bedenklich|besorgniserregend"),
+                     r"schlimm|bedenklich|besorgniserregend"),
          # blood and its numbers: "Blutwerte", "Blutdruck", "Cholesterin"
          r"\bblut(?:werte?|bild|druck|zucker|untersuchung|test|abnahme)\w*|\bcholesterin\w*|"
          r"\b\w*befund(?:e|s)?\b|\b\w*laborwerte?\b|\brontgenbild\w*|\bmrt\b"),

@@ -166,7 +166,7 @@ RULES = (
          # the assistant asked to be a therapist: "hazme de psicólogo", "una sesión de terapia conmigo"
          r"\b(?:hazme|haz|se|seas) (?:de |mi )(?:psicolog[oa]|terapeuta|psiquiatra)\b|"
          r"\bsesion(?:es)? de terapia\b",
-         worry_asked(r"dime si|decime si|me dices si|sabes si", r"grave|preocupante|peligroso|alarmante"),
+         worry_asked(r"dime si|decime si|me dices si|sabes si", r"grave|preocupante|alarmante"),
          r"\banalisis (?:de sangre|clinicos?)\b|\btengo la tension\b|\btension (?:arterial|alta|baja|a \d)\b|"
          r"\bpresion arterial\b|\bcolesterol\b|\bglucosa\b|\bazucar en (?:la )?sangre\b|"
          r"\bradiografia\b|\bresonancia\b"),

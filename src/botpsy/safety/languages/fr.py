@@ -179,8 +179,8 @@ RULES = (
          # the assistant asked to be a therapist: "sois mon psy", "fais-moi une séance de thérapie"
          r"\b(?:sois|joue|fais) (?:mon|ma|le|la) (?:psy|psychologue|therapeute)\b|"
          r"\bseances? de (?:therapie|psy)\b",
-         worry_asked(r"dis-moi si|dites-moi si|tu sais si|tu penses que|tu crois que",
-                     r"grave|inquietant|alarmant|dangereux|serieux"),
+         worry_asked(r"dis-moi si|dites-moi si|tu sais si",
+                     r"grave|inquietant|alarmant"),
          r"\bprises? de sang\b|\banalyses? (?:de sang|sanguines?|medicales?)\b|"
          r"\btension (?:arterielle|a \d)|\b(?:ma|sa|ta) tension\b|\bcholesterol\b|\bglycemie\b|"
          r"\btaux de (?:fer|sucre|cholesterol|globules)\b|\bradiographie\b|\birm\b"),

@@ -155,7 +155,7 @@ RULES = (
          # the assistant asked to be a therapist: "fammi da psicologo", "una seduta di terapia"
          r"\b(?:fammi|fai|fa|sii) (?:da |il |lo |la |il mio |la mia )(?:psicolog[oa]|terapeuta|psicoterapeuta|"
          r"psichiatra)\b|\bsedut[ae] di (?:terapia|psicoterapia)\b",
-         worry_asked(r"dimmi se|mi dici se|sai se|secondo te", r"grave|preoccupante|pericoloso|allarmante"),
+         worry_asked(r"dimmi se|mi dici se|sai se", r"grave|preoccupante|allarmante"),
          r"\besami del sangue\b|\banalisi del sangue\b|\bla pressione (?:a|alta|bassa)\b|"
          r"\bpressione (?:arteriosa|alta|bassa|a \d)\b|\bcolesterolo\b|\bglicemia\b|\bradiografia\b|"
          r"\brisonanza\b|\btransaminasi\b|\bemocromo\b|\bferritina\b|\bcreatinina\b|\btrigliceridi\b"),

@@ -159,7 +159,7 @@ RULES = (
          r"\b(?:faz|faca|se|seja|sejas) (?:de |o |a |meu |minha )(?:psicolog[oa]|terapeuta|psiquiatra)\b|"
          r"\bsess(?:ao|oes) de (?:terapia|psicoterapia)\b",
          worry_asked(r"diz-me se|me diz se|me diga se|diga-me se|me fala se|sabes se|sabe se",
-                     r"grave|preocupante|perigoso|alarmante"),
+                     r"grave|preocupante|alarmante"),
          # a body part and what it might be: "esse estalo no joelho pode ser menisco?"
          rf"\b(?:no|na|nos|nas) (?:{_BODY})\b[^.?!\n]{{0,40}}?\bpodem? ser\b",
          r"\banalises (?:ao|de) sangue\b|\bexames? de sangue\b|\ba (?:minha |sua )?tensao\b|"
