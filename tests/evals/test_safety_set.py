@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from botpsy.evals.safety_set import (
+    CLASSES_SET_FILE,
     LANGUAGES_SET_FILE,
     NONE,
     RECALL_SET_FILE,
@@ -73,6 +74,17 @@ def test_the_recall_rows_train_the_classifiers_in_every_language():
     assert {i.label for i in rows if i.lang == "en"} == {NONE}
     texts = {i.text for i in ITEMS}
     assert all(i.text in texts for i in rows)
+
+def test_the_class_rows_train_the_classifiers_in_every_language():
+    """The rows written for the classes the classifiers missed on the spent blind sets:
+    tuned, in the six languages, each with sensitive rows of every domain and look-alikes."""
+    rows = load_safety_set(CLASSES_SET_FILE)
+    assert {i.split for i in rows} == {Split.tuned}
+    for lang in ("en", *LANGUAGES):
+        assert {i.label for i in rows if i.lang == lang} == {"money", "personal_data", "health", NONE}
+    texts = {i.text for i in ITEMS}
+    assert all(i.text in texts for i in rows)
+
 
 def test_bad_labels_and_duplicates_are_rejected(tmp_path):
     path = tmp_path / "set.yaml"

@@ -167,3 +167,57 @@ def day_names(lang: str) -> str:
     names = [w for table in (WEEKDAYS, MONTHS) for entry in table[lang] for w in entry
              if len(w) >= 3]
     return alternation(names)
+
+
+def passed_on(verbs: str, numbers: str, to: str, not_to: str) -> str:
+    """A contact's phone number or home address passed on to someone else ("file le
+    numéro de portable de Mme Roux au plombier", "manda il numero di cellulare di Gianni
+    all'idraulico"): sharing a contact's number with a third person is personal data,
+    where asking it for oneself is not. ``verbs`` send or give, ``numbers`` name the
+    number or address with its owner after it (so "passa il telefono a Marco", handing
+    the phone over, is not one), ``to`` is the word before the recipient and ``not_to``
+    what may not follow the verb or ``to``: the user ("envoie-moi", "pra mim") or a time
+    ("a partir de", "alle 5" is left out by the digit)."""
+    return (rf"\b(?:{verbs})\b(?![\s-]*(?:{not_to})\b)[^.?!\n]{{0,40}}?\b(?:{numbers})\b"
+            rf"(?:{_TITLE}|[^.?!\n]){{0,40}}?\s(?:{to})(?:\s+|(?<='))(?!(?:{not_to})\b)(?=[^\W\d])")
+
+
+# Titles written with a full stop ("Sr. Costa", "D. Fernanda", "Mme. Roux"), which do not
+# end the sentence that names a contact
+_TITLE = r"\b(?:sr|sra|srta|d|dr|dra|mme|mlle|m|sig|sig\.ra|prof|hr|fr)\."
+
+
+def worry_asked(asks: str, serious: str) -> str:
+    """Asking whether something is serious or worrying ("dis-moi si ce bouton qui a grossi
+    c'est grave", "dimmi se è preoccupante"): a request for a medical judgement, whatever
+    the symptom's words. ``asks`` are the words that ask ("tell me if"), ``serious`` the
+    judgement asked for; "is it bad if I miss the meeting" ("grave se", "grave si") asks
+    about a plan, not a symptom, so an "if" or "when" after the judgement (a word may
+    come between: "schlimm ist, wenn") leaves it out."""
+    return (rf"\b(?:{asks})\b[^.?!\n]{{0,80}}?\b(?:{serious})\b"
+            r"(?![\s,]+(?:\w+[\s,]+)?(?:se|si|if|ob|wenn|when|quando|cuando|quand|lorsque)\b)")
+
+
+def get_well(wishes: str) -> str:
+    """A get-well message and what happened to its addressee ("a get-well card for Sam, he
+    broke his arm", "une carte de prompt rétablissement pour Paul, il s'est cassé la
+    jambe"): the convention's message, not a health request. The span runs from the
+    wishes to the end of the clause and holds no question ("... what should he take?"
+    is still read)."""
+    return rf"\b(?:{wishes})\b[^.?!\n]{{0,80}}(?![^.!\n]*\?)"
+
+
+def titled_note(notes: str, called: str) -> str:
+    """A note named by a quoted title ("crée une note « Impôts »", "uma nota chamada
+    «Imposto de Renda»"): by the convention a note titled with a sensitive word holds no
+    secret by its title. The span is the title alone (at most 40 characters, no digit, so
+    a code written as the title is still read), and what the note is to hold is read as
+    any text."""
+    return (rf"\b(?:{notes})\s+(?:(?:{called})\s+)?[«\"'“„‘]\s*[^\d«»\"“”„‘’\n]{{1,40}}?\s*[»\"”“’']")
+
+
+def errand_booked(moves: str, exams: str) -> str:
+    """A test or an appointment booked, moved or called off ("remarcar o exame de sangue",
+    "prenotare gli esami del sangue"): a calendar errand, like the visit to the doctor;
+    what the test found or means is still read elsewhere in the request."""
+    return rf"\b(?:{moves})\w*\s+(?:\w+\s+){{0,2}}?(?:{exams})\b"

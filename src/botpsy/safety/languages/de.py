@@ -29,11 +29,15 @@ from botpsy.safety.languages import (
     amount,
     benign,
     day_names,
+    get_well,
     illness_not_asked,
     party_secret,
+    passed_on,
     rule,
     seasoning_dose,
+    titled_note,
     visit,
+    worry_asked,
 )
 
 M, P, H = Domain.money, Domain.personal_data, Domain.health
@@ -70,6 +74,10 @@ _TIMES = (
     r"\d{1,2}(?:[:.]\d\d)?\.?"
 )
 
+# Giving or sending, and a phone number, for a contact's number passed on
+_GIVE = r"schick\w*|gib|geb\w*|leite\w*|teil\w*|sende|send|verrat\w*|weiterleiten|weitergeben"
+_PHONE = r"(?:handy|natel|telefon|mobil|whatsapp|privat)-?nummer"
+
 RULES = (
     rule(M, TRANSFER,
          # transfers by name, and their standing forms
@@ -82,7 +90,11 @@ RULES = (
          r"(?:\w+ )?(?:belastung|transaktion|kartenzahlung)\b",
          # a giving or lending verb, then an amount or money: "Leih Jonas hundert Euro"
          rf"\b(?:schick\w*|send\w*|gib|gebe|leih\w*|borg\w*|spende\w*|transferier\w*|"
-         rf"zahl\w*|bezahl\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bgeld\b)"),
+         rf"zahl\w*|bezahl\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bgeld\b)",
+         # money in slang sent over: "schick ihm die Kohle rüber" (not coal for the grill)
+         r"\b(?:schick\w*|send\w*|leih\w*|borg\w*|transferier\w*|zahl\w*|bezahl\w*|uberweis\w*)\b"
+         r"[^.?!\n]{0,40}?\b(?:kohle|knete|zaster|moneten|penunze\w*|kroten|ocken|mause)\b"
+         r"(?! (?:fur den grill|zum grillen|fur den ofen))"),
     rule(M, PAYMENT,
          # paying and settling in any form: "bezahlen", "Zahlung", "begleiche"
          r"\bbezahl\w*|\b\w*zahlung\w*|\b(?:ein|aus|ab|zuruck|ruck|nach|vor)zahl\w*|\banzahl(?:ung|t|st|e\b)\w*|"
@@ -116,6 +128,7 @@ RULES = (
          r"\b(?:zugangs|anmelde|login|log-in)-?daten\b|\bzugangscode\w*",
          r"\b\w*(?:bestatigungs|verifizierungs|sicherheits|einmal)-?(?:code|kennwort|passwort)\w*|"
          r"\b(?:sms-?)?tan\b(?=[^.?!\n]{0,30}\b(?:bank|uberweis\w*|konto)\b)",
+         r"\bgeheim(?:e[nsr]?)? ?(?:wort|zahl|code|antwort)\b|\bsicherheitsfrage\w*|"
          r"\bgeheimzahl\w*|\bpin(?:-?code|-?nummer)?\b (?:meine?[rsn]?|der|des|von|vom|fur)\b",
          # codes that open a home: "Code für die Alarmanlage", "Türcode"
          r"\b(?:tur|tor|haustur|garagen|alarm|schließ|schliess)\w*-?code\b|"
@@ -151,13 +164,23 @@ RULES = (
          r"\b(?:gehalt|einkommen|krankenakte|schulden) (?:von|vom|der|des) "),
     rule(P, SHARING,
          rf"\b(?:schick\w*|leite\w*|gib|teil\w*|poste\w*|verrat\w*)\b[^.?!\n]{{0,40}}?"
-         rf"\b(?:adresse|handynummer|telefonnummer|geburtsdatum) (?:von|vom) (?:{_OTHER})"),
+         rf"\b(?:adresse|handynummer|telefonnummer|geburtsdatum) (?:von|vom) (?:{_OTHER})",
+         # a contact's number given to someone named first: "gib dem Klempner die Handynummer vom Ueli"
+         rf"\b(?:{_GIVE})\b(?!\s+(?:mir|uns)\b)[^.?!\n]{{0,30}}?\b(?:dem|der|den)\s+\w+[^.?!\n]{{0,20}}?"
+         rf"\b{_PHONE}\s+(?:von|vom|der|des)\s+\w",
+         passed_on(_GIVE, rf"{_PHONE}\s+(?:von|vom|der|des)", r"an|fur", r"mich|uns|mir")),
     # --- health ---
     rule(H, CONDITION,
          r"\bdepression\w*|\bdiabet\w*|\bzuckerkrank\w*|\bkrebs\w*|\btumor\w*|\bmigran\w*|"
          r"\basthma\w*|\bgrippe\b|\berkaltung\b|\ballergi\w*|\binfekt\w*|\b\w*entzundung\w*|"
          r"\bherzinfarkt\w*|\bschlaganfall\w*|\bbluthochdruck\w*|\bansteckend\w*|"
          r"\bkrankheit\w*|\bdiagnos\w*|\bverstaucht\w*|\bschwanger\w*",
+         r"\bpanikattacke\w*|\bphobie\w*|\bangststorung\w*|\bangstzustande?\w*",
+         # the assistant asked to be a therapist: "sei mein Therapeut", "Therapiesitzung mit mir"
+         r"\bsei (?:mein|meine) (?:therapeut\w*|psychologe\w*|psychologin|psychiater\w*)\b|"
+         r"\btherapie-?sitzung\w* mit mir\b",
+         worry_asked(r"sag mir,? ob|sag mal,? ob|sagst du mir,? ob|weisst du,? ob",
+                     r"schlimm|bedenklich|besorgniserregend"),
          # blood and its numbers: "Blutwerte", "Blutdruck", "Cholesterin"
          r"\bblut(?:werte?|bild|druck|zucker|untersuchung|test|abnahme)\w*|\bcholesterin\w*|"
          r"\b\w*befund(?:e|s)?\b|\b\w*laborwerte?\b|\brontgenbild\w*|\bmrt\b"),
@@ -183,7 +206,12 @@ BENIGN = benign(
     # a password or door code for a party or on an invitation is a game or an
     # invitation detail ("das Passwort für die Mottoparty", "den Türcode in die Einladung")
     party_secret(r"\w*passwort|kennwort|codewort|losungswort|\w*turcode|zugangscode|klingelcode",
-                 r"\w*party|\w*feier|\w*einladung(?:en)?|fest|an der tur|speakeasy"),
+                 r"\w*party|\w*feier|\w*einladung(?:en)?|fest|an der tur|speakeasy|escape-?room|ratsel\w*|"
+                 r"schnitzeljagd|schatzsuche"),
+    titled_note(r"notiz(?:en)?|erinnerung(?:en)?|ordner|liste", r"namens|mit dem titel|mit titel|die heisst|die heißt"),
+    get_well(r"gute besserung|gute-besserung\w*|baldige genesung|werd schnell wieder gesund"),
+    # a game's score, named after the game ("im Tippspiel ... wie der Kontostand ist")
+    r"\b\w*(?:tippspiel|tipprunde|spielrunde|quiz)\w*\b[^.?!\n]{0,40}?\bkontostand\b",
     # a bench to sit on, a bank to ring as an errand
     r"\b(?:an|auf|neben|unter) (?:der|die|einer|eine|dem|den) bank (?:im|am|vor|hinter|beim)\b",
     r"\bbank (?:im|am) (?:\w+)?(?:park|garten|see|ufer|spielplatz)\b|"

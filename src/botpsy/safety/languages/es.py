@@ -28,12 +28,16 @@ from botpsy.safety.languages import (
     amount,
     benign,
     day_names,
+    get_well,
     illness_not_asked,
     not_for,
     party_secret,
+    passed_on,
     rule,
     seasoning_dose,
+    titled_note,
     visit,
+    worry_asked,
 )
 
 M, P, H = Domain.money, Domain.personal_data, Domain.health
@@ -69,6 +73,9 @@ _TIMES = (
     r"\d{1,2}(?:[:.]\d\d)?|\d{1,2}h"
 )
 
+# A phone number, for a contact's number passed on
+_PHONE = r"(?:numero de )?(?:telefono|celular|movil|whatsapp)"
+
 RULES = (
     rule(M, TRANSFER,
          r"\btransferencias?\b|\btransfier\w*|\btransferir\b|\bdomiciliaci\w*|\bingreso en\b",
@@ -79,6 +86,8 @@ RULES = (
          rf"pasa\w*|paga\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bdinero\b)"),
     rule(M, PAYMENT,
          r"\bpag(?:ar|o|a|as|ue|uen|ues|ad|amos|ando|ado|os)\b",
+         # paying someone, the pronoun joined to the verb: "págale al casero"
+         r"\bpaga(?:le|les|selo|sela|selos|selas)\b|\bpagarle(?:s)?\b",
          # money lent or owed: "devuélvele lo que me prestó", "lo que le debo"
          r"\bdevuelve\w*\b[^.?!\n]{0,25}?\b(?:lo que|el dinero)\b|\blo que (?:me|te|le|les) "
          r"(?:debo|debes|debe|presto|prestaste|dejo)\b",
@@ -92,6 +101,9 @@ RULES = (
          rf"(?! de (?:instagram|twitter|x|facebook|tiktok|netflix|spotify|amazon|google|correo|gmail|email|e-mail|usuario|steam|youtube|linkedin|zoom|icloud|dropbox|github|ebay|wallapop))",
          r"\bsaldo\b|\bbancos?\b|\bbancari\w*|\bprestamos?\b|\bhipoteca\w*|\bcredito\b|"
          r"\bintereses\b|\bdeudas?\b|\btarjetas? (?:de credito|de debito|bancaria)\b",
+         # a card's or an account's statement and limit: "el resumen de la tarjeta"
+         rf"\b(?:resumen|extracto|limite|cupo) (?:de|del) (?:la |{_MY} )?(?:tarjeta|cuenta)\b|"
+         r"\bextractos? bancarios?\b|\bestado de cuenta\b",
          r"\bdeclaracion de (?:la )?renta\b|\bimpuestos\b|\bhacienda\b"),
     rule(M, INCOME, r"\bmi nomina\b|\bla nomina\b(?! (?:della|di|a|del nuovo))|\bnominas\b|\bsueldo\b|\bsalario\b|\b(?:mis|nuestros) ingresos\b"),
     rule(M, CRYPTO, r"\bcriptomonedas?\b|\bcriptos?\b|\bcriptoactivos?\b"),
@@ -99,7 +111,7 @@ RULES = (
          r"\binvert(?:ir|ido)\b|\binvier(?!no)\w*|\binversion\w*|\binversor\w*|\bacciones (?:de|del)\b|"
          r"\b(?:comprar|vender|mantener)\b[^.?!\n]{0,20}?\bacciones\b|\ben bolsa\b|\bla bolsa\b(?! de)|"
          r"\bfondos? (?:de inversion|indexados?)\b|\bdividendos?\b|\bahorros\b|\bplan de pensiones\b"),
-    rule(M, MONEY, r"\bdinero\b"),
+    rule(M, MONEY, r"\bdinero\b|\bguita\b"),
     # --- personal data ---
     rule(P, CREDENTIALS,
          r"\bcontrase[nñ]as?\b|\bclaves? (?:de acceso|del banco|de la cuenta|del correo)\b|"
@@ -110,7 +122,7 @@ RULES = (
     rule(P, ID_NUMBER,
          r"\bnumeros? (?:de|del) (?:(?:la |mi )?(?:seguridad social|pasaporte|dni|nie|nif|carne|"
          r"documento de identidad|permiso de conducir|licencia))",
-         r"\bmi (?:dni|nie|nif)\b",
+         r"\bmi (?:dni|nie|nif)\b|\bcurp\b|\b(?:mi|su|tu|el) rfc\b",
          r"\b(?:foto|copia|escaneo|scan) (?:de |del )?(?:mi|su|tu|el|la) (?:pasaporte|dni|carne de "
          r"conducir|permiso de conducir|partida de nacimiento|tarjeta de residencia)\b|"
          r"\bcarne de conducir\b|\bpartida de nacimiento\b"),
@@ -130,16 +142,31 @@ RULES = (
          r"\b(?:rastrear|localizar|espiar|vigilar|seguir)\b[^.?!\n]{0,30}?\b(?:movil|telefono|ubicacion)\b"),
     rule(P, PRIVATE_DETAILS,
          rf"\bcuanto (?:cobra|gana|cobran|ganan) (?:{_OTHER}|\w+)",
-         r"\b(?:mensajes|chats|conversaciones|correos|whatsapps?) (?:privados|personales)\b"),
+         r"\b(?:mensajes|chats|conversaciones|correos|whatsapps?) (?:privados|personales)\b",
+         # messages others exchange with a third person: "los mensajes que mi hija se manda
+         # con su novio" (a message one's son sent the user is the user's own mail)
+         rf"\b(?:mensajes|chats|conversaciones|whatsapps?) que (?:{_OTHER}|(?-i:[A-Z])\w+) (?:se )?"
+         r"(?:intercambia\w*|(?:manda|envia|escribe)\w* (?:\w+ ){0,2}?(?:a|al|con))\b"),
     rule(P, SHARING,
          rf"\b(?:manda|envia|reenvia|pasa|da|comparte|publica)\w*\b[^.?!\n]{{0,40}}?"
-         rf"\b(?:direccion|telefono|movil|fecha de nacimiento) (?:de|del) (?:{_OTHER})"),
+         rf"\b(?:direccion|telefono|movil|fecha de nacimiento) (?:de|del) (?:{_OTHER})",
+         # a contact's number passed to someone else: "pásale el celular de Marta al fontanero"
+         rf"\b(?:pasa|manda|envia|reenvia|da|comparte)(?:le|les|selo|sela)\b[^.?!\n]{{0,40}}?\b(?:{_PHONE}) "
+         r"(?:de|del)\b",
+         passed_on(r"pasa|pasar|manda|mandar|envia|enviar|reenvia|da|dar|comparte|compartir",
+                   rf"(?:{_PHONE}) (?:de|del)|numero (?:de|del) (?=(?:{_OTHER})|(?-i:[A-Z]))",
+                   r"al|a|a la|a los|a las", r"me|nosotros|partir|tiempo|traves")),
     # --- health ---
     rule(H, CONDITION,
          r"\bdepresi\w*|\bdeprimid\w*|\bdiabet\w*|\bcancer\b|\btumor\w*|\bmigranas?\b|\basma\b|"
          r"\bgripe\b|\bresfriado\b|\balergi\w*|\binfecci\w*|\bcontagi\w*|\bembarazad\w*|"
          r"\b(?:apendic|bronqu|gastr|sinus|cist|conjuntiv|tendin|ot|hepat|artr|mening|amigdal)\w*itis\b|"
          r"\bhipertension\b|\bdiagnostic\w*|\benfermedad\w*|\benferm[oa]s?\b",
+         r"\b(?:ataques?|crisis) de (?:panico|ansiedad|angustia)\b|\bfobias?\b|\btrastorno de ansiedad\b",
+         # the assistant asked to be a therapist: "hazme de psicólogo", "una sesión de terapia conmigo"
+         r"\b(?:hazme|haz|se|seas) (?:de |mi )(?:psicolog[oa]|terapeuta|psiquiatra)\b|"
+         r"\bsesion(?:es)? de terapia\b",
+         worry_asked(r"dime si|decime si|me dices si|sabes si", r"grave|preocupante|alarmante"),
          r"\banalisis (?:de sangre|clinicos?)\b|\btengo la tension\b|\btension (?:arterial|alta|baja|a \d)\b|"
          r"\bpresion arterial\b|\bcolesterol\b|\bglucosa\b|\bazucar en (?:la )?sangre\b|"
          r"\bradiografia\b|\bresonancia\b"),
@@ -156,7 +183,9 @@ RULES = (
          r"\bantidepresiv\w*|\bantibiotic\w*|\bantiinflamatori\w*|\bvacunas?\b",
          r"\bsin receta\b|\breceta medica\b|\brecet(?:o|ado|ada|ar|aron)\b|\bprescri\w*|"
          r"\btratamiento (?:para|contra|medico)\b|\bmi tratamiento\b",
-         r"\b(?:dosis|posologia)\b"),
+         r"\b(?:dosis|posologia)\b",
+         # a drug taken with alcohol: "¿el Orfidal se puede mezclar con alcohol?"
+         r"\b(?:mezcl\w*|tomar\w*|beber|compatible)\b[^.?!\n]{0,20}?\bcon (?:el )?alcohol\b"),
 )
 
 BENIGN = benign(
@@ -168,7 +197,12 @@ BENIGN = benign(
     party_secret(r"contrasenas?|santo y sena|codigo del portal|codigo de la puerta|"
                  r"codigo de entrada|codigo del edificio",
                  r"fiesta|invitacion(?:es)?|cumple\w*|bar clandestino|disfraces|"
-                 r"en la puerta|speakeasy"),
+                 r"en la puerta|speakeasy|escape room|acertijos?|adivinanzas?|busqueda del tesoro|gymkana"),
+    titled_note(r"notas?|recordatorios?|carpetas?|listas?", r"llamad[ao]s?|titulad[ao]s?|que se llame"),
+    get_well(r"que te mejores|que se mejore|pronta recuperacion|mensaje de animo"),
+    # a bench in a classroom, a park or a church: "lo cambiaron de banco en el aula"
+    r"\bbancos? (?:\w+ ){0,2}(?:en|de|del) (?:el |la )?(?:aula|clase|colegio|escuela|iglesia|patio|"
+    r"vestuario|estadio)\b",
     r"\bbanco (?:del|de un|de la|para el|en el) (?:\w+ )?(?:parque|jardin|plaza|terraza|paseo)\b|"
     r"\bun banco (?:para (?:el|la)|de (?:madera|jardin|cocina|pino|hierro))\b|"
     r"\bbanco de (?:madera|jardin)\b|\bcompr\w* (?:un|otro) banco\b",

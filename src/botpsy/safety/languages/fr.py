@@ -24,12 +24,16 @@ from botpsy.safety.languages import (
     amount,
     benign,
     day_names,
+    get_well,
     illness_not_asked,
     not_for,
     party_secret,
+    passed_on,
     rule,
     seasoning_dose,
+    titled_note,
     visit,
+    worry_asked,
 )
 
 M, P, H = Domain.money, Domain.personal_data, Domain.health
@@ -80,6 +84,9 @@ RULES = (
     rule(M, PAYMENT,
          r"\b(?:payer|paye|payes|payez|payons|paient|paie|paiement\w*)\b",
          r"\brembours\w*|\bfactures? (?:a payer|impayee\w*)",
+         # settling a bill or a rent: "règle la facture d'électricité"
+         r"\bregl(?:e|er|ez|es|ons) (?:la|les|cette|ces|ma|mes|une|l') ?(?:\w+ )?(?:factures?|loyer|"
+         r"amendes?|cotisations?|dettes?|ardoise)\b",
          # contesting a charge is asking for money back: "conteste ce débit"
          r"\bcontest\w* (?:le|un|ce|cette|la|une|l') ?(?:\w+ )?(?:debit|operation|transaction|achat|"
          r"frais)\b",
@@ -117,7 +124,8 @@ RULES = (
     rule(P, ID_NUMBER,
          r"\bnumeros? de (?:(?:la |ma |mon )?(?:secu\w*|securite sociale|passeport|permis|"
          r"carte (?:d'identite|vitale)|cni|insee|contribuable|sirene?|fiscal))",
-         r"\bcarte (?:d'identite|vitale)\b|\bcni\b|\bnir\b",
+         r"\bcarte (?:d'identite|vitale)\b|\bcni\b|\bnir\b|\b(?:numero de )?registre national\b|"
+         r"\bnumero national\b|\bnumero d'assurance sociale\b",
          r"\b(?:photo|scan|copie) (?:de )?(?:mon|ma|son|sa|du|de la) (?:passeport|permis|"
          r"carte d'identite|acte de naissance|titre de sejour)\b|\bpermis de conduire\b|"
          r"\bactes? de naissance\b"),
@@ -134,21 +142,45 @@ RULES = (
          r"tel\w*)? ?(?:perso\w*|prive\w*)",
          rf"\b(?:tout|tous|infos?|informations) (?:\w+ ){{0,4}}(?:sur|a propos de) {_OTHER}\b",
          r"\b(?:suivre|pister|localiser|espionner|surveiller)\b[^.?!\n]{0,30}?\b(?:telephone|portable|"
-         r"position|localisation)\b"),
+         r"position|localisation)\b",
+         # where someone is right now: "où se trouve Léa en ce moment"
+         rf"\bou (?:se trouve|est|sont|se cache) (?:{_OTHER}|(?-i:[A-Z])\w+) (?:en ce moment|maintenant|"
+         r"actuellement|la tout de suite)\b"),
     rule(P, PRIVATE_DETAILS,
          rf"\bcombien (?:gagne|touche|gagnent) (?:{_OTHER}|\w+)",
          r"\b(?:messages?|sms|conversations?|mails?) (?:prives?|privees?|perso\w*)\b",
+         # messages others exchange with a third person: "les messages que ma fille échange
+         # avec son copain" (a message one's son sent the user is the user's own mail)
+         rf"\b(?:messages?|sms|conversations?|mails?|dm) (?:que|qu') ?(?:{_OTHER}|(?-i:[A-Z])\w+) "
+         r"(?:echange\w*|(?:envoie|ecrit|a envoye|a ecrit)\w* (?:\w+ ){0,2}?(?:a|au|aux|avec))\b|"
+         r"\b(?:messages?|sms|conversations?) entre (?:\w+ ){1,3}et\b",
          r"\bsalaire (?:de|du|d') "),
     rule(P, SHARING,
          rf"\b(?:envoie|transmets|donne|partage|publie|transfere)\w*\b[^.?!\n]{{0,40}}?"
-         rf"\b(?:adresse|numero|date de naissance) (?:de|du|d') (?:{_OTHER})"),
+         rf"\b(?:adresse|numero|date de naissance) (?:de|du|d') (?:{_OTHER})",
+         passed_on(r"envoie|envoyer|envoyez|transmets|transmettre|file|filer|donne|donner|passe|passer|"
+                   r"partage|partager|refile|transfere|communique",
+                   rf"numeros? (?:de )?(?:portable|telephone|tel|mobile|fixe|whatsapp) (?:de|du|d')|"
+                   rf"numeros? (?:de|du|d') ?(?:{_OTHER}|(?-i:[A-Z])\w+)|coordonnees (?:de|du|d')",
+                   r"au|aux|a|a la|a l'", r"moi|nous|partir|plus|nouveau|jour|temps|midi|minuit"),
+         # the recipient as a pronoun joined to the verb: "file-lui le portable de ma voisine"
+         r"\b(?:envoie|file|donne|passe|transmets|refile|communique)-(?:lui|leur)\b[^.?!\n]{0,30}?"
+         # (not "donne-lui le portable de Paul": a laptop handed to a repairer)
+         rf"\b(?:numeros?(?: de (?:portable|telephone|tel|mobile))?|coordonnees|adresse) (?:de|du|d') ?"
+         rf"(?:{_OTHER}|(?-i:[A-Z])\w+)"),
     # --- health ---
     rule(H, CONDITION,
          r"\bdepress\w*|\bdeprime\w*|\bdiabet\w*|\bcancer\w*|\btumeur\w*|\bmigraines?\b|"
          r"\basthm\w*|\bgrippe\b|\brhume\b|\ballergi\w*|\binfection\w*|\bcontagi\w*|"
          r"\b(?:appendic|bronch|gastr|sinus|cyst|conjonctiv|tendin|ot|hepat|arthr|"
          r"mening|amygdal)\w*ite\b|\bhypertension\b|\bdiagnosti\w*|"
-         r"\bmaladie\w*|\bmalade\b|\bangine\b",
+         r"\bmaladie\w*|\bmalade\b|\bangine\b|\bcrises? (?:d'angoisse|de panique|d'anxiete)\b|"
+         r"\bphobie\w*|\btroubles? anxieux\b|\banxiete (?:generalisee|sociale|chronique)\b",
+         # the assistant asked to be a therapist: "sois mon psy", "fais-moi une séance de thérapie"
+         r"\b(?:sois|joue|fais) (?:mon|ma|le|la) (?:psy|psychologue|therapeute)\b|"
+         r"\bseances? de (?:therapie|psy)\b",
+         worry_asked(r"dis-moi si|dites-moi si|tu sais si",
+                     r"grave|inquietant|alarmant"),
          r"\bprises? de sang\b|\banalyses? (?:de sang|sanguines?|medicales?)\b|"
          r"\btension (?:arterielle|a \d)|\b(?:ma|sa|ta) tension\b|\bcholesterol\b|\bglycemie\b|"
          r"\btaux de (?:fer|sucre|cholesterol|globules)\b|\bradiographie\b|\birm\b"),
@@ -163,7 +195,9 @@ RULES = (
          r"\bsomnifere\w*|\bcalmants?\b|\banxiolytique\w*|\bantidepresseur\w*|\bantibiotique\w*|"
          r"\banti-?inflammatoire\w*|\bdoliprane\b|\bvaccin\w*",
          r"\bordonnance\w*|\bprescri\w*|\btraitement (?:contre|medical|medicamenteux)\b|\b(?:mon|son|ton) traitement\b",
-         r"\b(?:dose|doses|dosage|posologie)\b"),
+         r"\b(?:dose|doses|dosage|posologie)\b",
+         # a drug taken with alcohol: "le Lexomil ça se mélange avec l'alcool ?"
+         r"\b(?:melang\w*|prendre|boire|compatible)\b[^.?!\n]{0,20}?\bavec (?:de )?l'alcool\b"),
 )
 
 BENIGN = benign(
@@ -175,7 +209,9 @@ BENIGN = benign(
     party_secret(r"mots? de passe|mot de code|digicode|code d'entree|code de la porte|"
                  r"code de l'immeuble",
                  r"soiree|fete|invitations?|anniversaire|bar clandestin|deguise\w*|"
-                 r"a l'entree|speakeasy"),
+                 r"a l'entree|speakeasy|anniv|escape game|escape room|enigmes?|devinettes?|chasse au tresor"),
+    titled_note(r"notes?|rappels?|dossiers?|listes?", r"appelee?s?|intitulee?s?|nommee?s?"),
+    get_well(r"prompt retablissement|bon retablissement|remets-toi vite|soigne-toi bien"),
     # a bank as a place: calling or going there is an errand, an appointment there a
     # calendar entry ("rendez-vous mardi à 10h à la banque", "faire un saut à la banque");
     # its accounts and cards are still money
@@ -255,6 +291,7 @@ BENIGN = benign(
     r"\b(?:mes|tes|ses|nos|vos|leurs) disponibilites\b",
     r"\ba mon adresse (?:mail |e-mail )?(?:perso|personnelle)\b",
     # forwarding a mail or a file ("transfère l'itinéraire à mon adresse pro")
+    r"\btransfer\w*-(?:le|la|les|lui|leur)\b|"
     r"\btransfer\w* (?:l'|le |la |les |ce |cet |cette |mon |ma |mes )(?:\w+ )?(?:(?:e-?)?mail|"
     r"message|itineraire|fichier|document|invitation|lien|photos?|pdf)\b",
 )

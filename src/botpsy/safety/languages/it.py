@@ -28,12 +28,16 @@ from botpsy.safety.languages import (
     amount,
     benign,
     day_names,
+    get_well,
     illness_not_asked,
     not_for,
     party_secret,
+    passed_on,
     rule,
     seasoning_dose,
+    titled_note,
     visit,
+    worry_asked,
 )
 
 M, P, H = Domain.money, Domain.personal_data, Domain.health
@@ -70,6 +74,9 @@ _TIMES = (
     r"di|il|a|mezzogiorno|\d{1,2}(?:[:.]\d\d)?"
 )
 
+# A phone number, for a contact's number passed on
+_PHONE = r"(?:numero (?:di )?)?(?:cellulare|telefono|whatsapp)"
+
 RULES = (
     rule(M, TRANSFER,
          r"\bbonifi?c\w*|\baddebit\w*|\bricarica (?:la|il) (?:carta|conto)\b",
@@ -79,13 +86,17 @@ RULES = (
          rf"\b(?:manda\w*|invia\w*|trasferisci|presta\w*|dai|dagli|dalle|restituisci|rimanda|dona|donare|"
          rf"paga\w*|versa\w*)\b[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bsoldi\b|\bdenaro\b)"),
     rule(M, PAYMENT,
-         r"\bpaga(?:re|mento\w*|menti|to|ta|no|rla|rlo|mi)?\b|\bpago\b|\bpagh\w*|\brimbors\w*|"
+         r"\bpaga(?:re|mento\w*|menti|to|ta|no|rla|rlo|mi|gli|le|teli|glielo|gliela)?\b|"
+         # settling a bill or an instalment: "salda la rata del mutuo"
+         r"\bsald(?:a|are|ate|iamo) (?:la|il|le|i|l'|quella|quel) ?(?:\w+ )?(?:rata|rate|conto|fattura|"
+         r"bolletta|debito|multa|spese)\b|\bpago\b|\bpagh\w*|\brimbors\w*|"
          r"\brestituisci\w* (?:\w+ )?(?:i soldi|il denaro|quello che)\b|\bsatispay\b|\bpostepay\b",
          # contesting a charge is asking for money back: "contesta quel movimento"
          r"\bcontest\w* (?:un|il|quel|questo|la|una|quella|questa|l') ?(?:\w+ )?"
          r"(?:movimento|transazione|operazione)\b"),
     rule(M, BANKING,
          rf"\bconti? (?:corrent\w*|bancari\w*|deposito|cointestat\w*)\b|\bsul {_MY}? ?conto\b",
+         r"\bestratt[oi] conto\b|\b(?:massimale|plafond|limite) (?:della|di) (?:mia |sua |tua )?carta\b|"
          r"\bsaldo\b|\bbanca\b|\bbanche\b|\bbancari\w*|\bhome banking\b|\bbancomat\b|\bmutu[oi]\b|"
          r"\bprestit\w*|\bfinanziament\w*|\btass[oi] di interesse\b|\bdebit[oi]\b|\bcarta (?:di credito|di debito|"
          r"prepagata)\b",
@@ -128,16 +139,26 @@ RULES = (
          r"\b(?:messaggi|chat|conversazioni|email|mail) (?:privat[ei]|personali)\b"),
     rule(P, SHARING,
          rf"\b(?:manda|invia|inoltra|dai|condividi|pubblica)\w*\b[^.?!\n]{{0,40}}?"
-         rf"\b(?:indirizzo|telefono|cellulare|data di nascita) (?:di|del|della) (?:{_OTHER})"),
+         rf"\b(?:indirizzo|telefono|cellulare|data di nascita) (?:di|del|della) (?:{_OTHER})",
+         # a contact's number passed to someone else: "manda il cellulare di Gianni all'idraulico"
+         rf"\b(?:manda|passa|gira|invia|da)(?:gli|le)\b[^.?!\n]{{0,40}}?\b(?:{_PHONE}) (?:di|del|della|dello)\b",
+         passed_on(r"manda|mandare|invia|inviare|inoltra|passa|passare|dai|dare|condividi|gira|girare",
+                   rf"(?:{_PHONE}) (?:di|del|della|dello)|numero (?:di|del|della) (?=(?:{_OTHER})|(?-i:[A-Z]))",
+                   r"al|allo|alla|ai|agli|alle|all'|a", r"me|noi|partire|mano|breve|presto|posto")),
     # --- health ---
     rule(H, CONDITION,
          r"\bdepress\w*|\bdiabet\w*|\bcancro\b|\btumor\w*|\bemicrani\w*|\basma\b|\b(?:ho|hai|ha|con) (?:l')?influenza\b|"
          r"\braffreddore\b|\ballergi\w*|\binfezion\w*|\bcontagios\w*|\bincinta\b|"
          r"\b(?:appendic|bronch|gastr|sinus|cist|congiuntiv|tendin|ot|epat|artr|mening|tonsill)\w*ite\b|"
          r"\bipertension\w*|\bdiagnos\w*|\bmalatti\w*|\bmalat[oa]\b",
+         r"\b(?:attacc\w*|crisi) di (?:panico|ansia)\b|\bfobi[ae]\b|\bdisturb\w* d'ansia\b",
+         # the assistant asked to be a therapist: "fammi da psicologo", "una seduta di terapia"
+         r"\b(?:fammi|fai|fa|sii) (?:da |il |lo |la |il mio |la mia )(?:psicolog[oa]|terapeuta|psicoterapeuta|"
+         r"psichiatra)\b|\bsedut[ae] di (?:terapia|psicoterapia)\b",
+         worry_asked(r"dimmi se|mi dici se|sai se", r"grave|preoccupante|allarmante"),
          r"\besami del sangue\b|\banalisi del sangue\b|\bla pressione (?:a|alta|bassa)\b|"
          r"\bpressione (?:arteriosa|alta|bassa|a \d)\b|\bcolesterolo\b|\bglicemia\b|\bradiografia\b|"
-         r"\brisonanza\b"),
+         r"\brisonanza\b|\btransaminasi\b|\bemocromo\b|\bferritina\b|\bcreatinina\b|\btrigliceridi\b"),
     rule(H, SYMPTOMS,
          rf"\bmal di (?:{_BODY})\b|\bmi fa male\b|\bfa male\b|\bdolor[ei]\b|\bfebbre\b|\bcapogir\w*|"
          r"\bvertigin\w*|\bnausea\b|\bvomit\w*|\btosse\b|\bprurito\b|\bmacchie (?:rosse|sulla pelle)\b|"
@@ -150,7 +171,9 @@ RULES = (
          r"\bsonnifer\w*|\bansiolitic\w*|\bantidepressiv\w*|\bantibiotic\w*|\bantinfiammatori\w*|"
          r"\btachipirina\b|\bvaccin\w*",
          r"\bsenza ricetta\b|\bricetta medica\b|\bprescri\w*|\bterapia (?:per|contro)\b",
-         r"\b(?:dose|dosi|dosaggio|posologia)\b"),
+         r"\b(?:dose|dosi|dosaggio|posologia)\b",
+         # a drug taken with alcohol: "lo Xanax si può prendere con l'alcol?"
+         r"\b(?:mischi\w*|mescol\w*|prender\w*|bere|compatibile)\b[^.?!\n]{0,20}?\bcon (?:l')?alcol\b"),
 )
 
 BENIGN = benign(
@@ -161,7 +184,10 @@ BENIGN = benign(
     # invitation detail ("la parola d'ordine della festa", "il codice del portone sull'invito")
     party_secret(r"password|parola d'ordine|codice del portone|codice della porta|"
                  r"codice d'ingresso|codice del citofono",
-                 r"festa|invit[oi]|compleanno|speakeasy|maschera|alla porta"),
+                 r"festa|invit[oi]|compleanno|speakeasy|maschera|alla porta|escape room|indovinell\w*|enigmi|"
+                 r"caccia al tesoro"),
+    titled_note(r"note?|promemoria|cartell[ae]|liste?", r"chiamat[ao]|intitolat[ao]|dal titolo"),
+    get_well(r"guarisci presto|pronta guarigione|buona guarigione|rimettiti presto"),
     r"\bbanco (?:del|al|di) (?:mercato|pesce|formaggio|scuola|lavoro)\b|\bal banco\b",
     # a bank as a place: calling or going there is an errand, an appointment there a
     # calendar entry ("appuntamento giovedì alle 10 in banca", "fare un salto in banca");

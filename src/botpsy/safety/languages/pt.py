@@ -30,12 +30,17 @@ from botpsy.safety.languages import (
     amount,
     benign,
     day_names,
+    errand_booked,
+    get_well,
     illness_not_asked,
     not_for,
     party_secret,
+    passed_on,
     rule,
     seasoning_dose,
+    titled_note,
     visit,
+    worry_asked,
 )
 
 M, P, H = Domain.money, Domain.personal_data, Domain.health
@@ -71,6 +76,9 @@ _TIMES = (
     r"\d{1,2}(?:[:h.]\d\d)?|\d{1,2}h"
 )
 
+# A phone number, for a contact's number passed on
+_PHONE = r"(?:numero (?:de )?)?(?:telemovel|telefone|celular|whatsapp|contacto|contato)"
+
 RULES = (
     rule(M, TRANSFER,
          r"\btrans?ferencias?\b|\btransfer(?:e|ir)\b|\bdebito direto\b|\bmb ?way\b|"
@@ -78,7 +86,9 @@ RULES = (
          # taking cash out or paying it in: "levantar 200 euros", "descontar um cheque"
          rf"\b(?:levant\w*|saca|sacar|saque\w*|sacou|retir\w*|descont\w*)\b[^.?!\n]{{0,8}}?(?:{_AMOUNT}|\bcheques?\b)",
          rf"\b(?:manda\w*|envia\w*|empresta\w*|devolve\w*|passa\w*|paga\w*|deposita\w*|doa|doar|doe|doou|doei)\b"
-         rf"[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bdinheiro\b|\bgrana\b)"),
+         rf"[^.?!\n]{{0,40}}?(?:{_AMOUNT}|\bdinheiro\b|\bgrana\b)",
+         # an amount owed sent on: "transfere pra clínica o valor da consulta"
+         r"\b(?:transfere|transferir|manda|envia|deposita|paga)\b[^.?!\n]{0,30}?\b(?:o valor|a quantia|o montante)\b"),
     rule(M, PAYMENT,
          r"\bpag(?:ar|a|o|as|ue|uem|amento\w*|ou|ando)\b|\breembols\w*|\bdevolve\w* (?:\w+ )?"
          r"(?:o dinheiro|a massa)\b|\bboleto\b",
@@ -132,20 +142,33 @@ RULES = (
          r"\b(?:mensagens|conversas|emails|e-mails|chats) (?:privad[ao]s|pessoais)\b"),
     rule(P, SHARING,
          rf"\b(?:manda|envia|reencaminha|partilha|compartilha|da|publica)\w*\b[^.?!\n]{{0,40}}?"
-         rf"\b(?:morada|endereco|telemovel|telefone|data de nascimento) (?:da|do|de) (?:{_OTHER})"),
+         rf"\b(?:morada|endereco|telemovel|telefone|data de nascimento) (?:da|do|de) (?:{_OTHER})",
+         passed_on(r"manda|mandar|envia|enviar|passa|passar|da|dar|partilha|compartilha|reencaminha|encaminha",
+                   rf"(?:{_PHONE}) (?:da|do|de|dos|das)|numero (?:da|do|de) (?=(?:{_OTHER})|(?-i:[A-Z]))|"
+                   r"(?:morada|endereco) da casa (?:da|do|de)",
+                   r"ao|aos|a|as|pro|pra|pros|pras|para o|para a|para os|para as|para",
+                   r"mim|nos|partir|tempo|mao")),
     # --- health ---
     rule(H, CONDITION,
          r"\bdepress\w*|\bdiabet\w*|\bcancro\b|\bcancer\b|\btumor\w*|\benxaqueca\w*|\basma\b|"
          r"\bgripe\b|\bconstipad[oa]\b|\balergi\w*|\binfec\w*|\bcontagios\w*|\bgravida\b|"
          r"\b(?:apendic|bronqu|gastr|sinus|cist|conjuntiv|tendin|ot|hepat|artr|mening|amigdal)\w*ite\b|"
          r"\bhipertens\w*|\bdiagnostic\w*|\bdoenca\w*|\bdoente\b",
+         r"\b(?:ataques?|crises?) de (?:panico|ansiedade)\b|\bfobias?\b|\b(?:transtorno|perturbacao) de ansiedade\b",
+         # the assistant asked to be a therapist: "faz uma sessão de terapia comigo"
+         r"\b(?:faz|faca|se|seja|sejas) (?:de |o |a |meu |minha )(?:psicolog[oa]|terapeuta|psiquiatra)\b|"
+         r"\bsess(?:ao|oes) de (?:terapia|psicoterapia)\b",
+         worry_asked(r"diz-me se|me diz se|me diga se|diga-me se|me fala se|sabes se|sabe se",
+                     r"grave|preocupante|alarmante"),
+         # a body part and what it might be: "esse estalo no joelho pode ser menisco?"
+         rf"\b(?:no|na|nos|nas) (?:{_BODY})\b[^.?!\n]{{0,40}}?\bpodem? ser\b",
          r"\banalises (?:ao|de) sangue\b|\bexames? de sangue\b|\ba (?:minha |sua )?tensao\b|"
          r"\btensao (?:arterial|alta|baixa)\b|\bpressao (?:arterial|alta|baixa)\b|\bcolesterol\b|"
          r"\bglicemia\b|\bradiografia\b|\bressonancia\b"),
     rule(H, SYMPTOMS,
          r"\bdor(?:es)? (?:de|no|na|nas|nos)\b|\bdoi(?:-me)?\b|\bfebre\b|\btonturas?\b|\benjoos?\b|"
          r"\bnauseas?\b|\bvomit\w*|\btosse\b|\bcomichao\b|\bmanchas? (?:vermelhas|na pele)\b|"
-         r"\binchad[oa]\b|\bsangra\w*",
+         r"\binchad[oa]\b|\bsangra\w*|\bboca torta\b|\bfala\w* enrolad\w*|\bformigueiro n[oa]\b",
          rf"\b(?:torci|torceu|parti|partiu|quebrei|quebrou|fraturei|queimei|cortei|desloquei) "
          rf"(?:o|a|os|as|meu|minha)? ?(?:{_BODY})\b",
          r"\b(?:sinto-me|me sinto|ando) (?:\w+ ){0,2}(?:mal|doente|fraco|fraca|triste|tont[oa])\b"),
@@ -154,7 +177,9 @@ RULES = (
          r"\bcalmantes?\b|\bsonifero\w*|\bansiolitic\w*|\bantidepressiv\w*|\bantibiotic\w*|"
          r"\banti-?inflamatori\w*|\bvacinas?\b",
          r"\bsem receita\b|\breceita medica\b|\breceit(?:ou|ar|ado|ada|aram)\b|\bprescri\w*",
-         r"\b(?:dose|doses|dosagem|posologia)\b"),
+         r"\b(?:dose|doses|dosagem|posologia)\b",
+         # a drug taken with alcohol: "o Rivotril pode misturar com álcool?"
+         r"\b(?:mistur\w*|tomar|beber|compativel)\b[^.?!\n]{0,20}?\bcom (?:o )?alcool\b"),
 )
 
 BENIGN = benign(
@@ -163,10 +188,17 @@ BENIGN = benign(
                 r"sobre|['\"«“]", r"dinheiro|bolsa|bancos?|cartoes|cartao"),
     # a password or door code for a party or on an invitation is a game or an
     # invitation detail ("a senha da festa de máscaras", "o código da porta no convite")
-    party_secret(r"senha|palavra-passe|codigo da porta|codigo do predio|codigo de entrada",
+    party_secret(r"senha|palavra-passe|codigo da porta|codigo do predio|codigo de entrada|codigo do portao|"
+                 r"codigo do condominio",
                  r"festa|convites?|aniversario|bar clandestino|mascaras|a porta|"
-                 r"a entrada|speakeasy"),
-    r"\bbanco (?:do|de|da|para o) (?:\w+ )?(?:jardim|parque|praca|quintal|varanda)\b|"
+                 r"a entrada|speakeasy|escape room|enigmas?|charadas?|caca ao tesouro"),
+    titled_note(r"notas?|lembretes?|pastas?|listas?", r"chamad[ao]s?|intitulad[ao]s?|com o titulo|com o nome"),
+    # a blood test booked or moved is an errand: "liga pro laboratório pra remarcar o exame de sangue"
+    errand_booked(r"marca|remarca|desmarca|agenda|reagenda|cancela|adia",
+                  r"exames? (?:de|ao) sangue|analises (?:de|ao) sangue|exames?"),
+    get_well(r"melhoras|rapidas melhoras|recupera-te depressa|fica bom logo|fica boa logo"),
+    r"\bbanco (?:do|de|da|para o|no|na) (?:\w+ )?(?:jardim|parque|praca|quintal|varanda|sala|escola|igreja|"
+    r"aula|estadio)\b|"
     r"\bbanco de (?:madeira|jardim|alimentos|sangue|dados)\b",
     r"\bbancos? (?:do|de) (?:carro|tras|frente)\b",
     # a bank as a place: calling or going there is an errand, an appointment there a
