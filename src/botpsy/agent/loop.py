@@ -74,6 +74,7 @@ from botpsy.agent.selection import (
     DAY_WORDS,
     Selection,
     ToolSelector,
+    asks_a_question,
     commands,
     creates,
     name_family,
@@ -769,8 +770,12 @@ class Agent:
             return []
         families = {name_family(s.call.name) for s in steps
                     if _searched(s) and not _empty_search(s)}
-        if not READ_ASKED.search(latest_request(turn.messages)):
-            return self._read_by_path(turn, families, whole_name=True)
+        request = latest_request(turn.messages)
+        if not READ_ASKED.search(request):
+            cut = {name_family(s.call.name) for s in steps if _one_cut_hit(s)}
+            if not (cut and asks_a_question(request)):
+                return self._read_by_path(turn, families, whole_name=True)
+            families = cut  # the one item found, whose shown text stops short of the answer
         by_id = [spec for spec in self.registry.specs()
                  if name_family(spec.name) in families and self._takes_id(spec.name)
                  and not spec.changes_state and spec.name not in turn.called]
@@ -1049,6 +1054,17 @@ def _searched(step: AgentStep) -> bool:
     query = step.call.arguments.get("query")
     return (isinstance(query, str) and bool(query.strip()) and step.result is not None
             and step.result.ok)
+
+
+def _one_cut_hit(step: AgentStep) -> bool:
+    """Whether a search found one item and showed its text cut short ("… arrives Hamburg
+    Hbf 10:18,…"): asked "which coach and seat am I on the hamburg train", the answer was
+    in the part of the ticket mail the snippet left out, and the turn ended on the snippet."""
+    if not _searched(step) or not isinstance(step.result.data, list) or len(step.result.data) != 1:
+        return False
+    item = step.result.data[0]
+    snippet = item.get("snippet") if isinstance(item, dict) else getattr(item, "snippet", None)
+    return isinstance(snippet, str) and snippet.rstrip().endswith(("\u2026", "..."))
 
 
 def _empty_search(step: AgentStep) -> bool:
