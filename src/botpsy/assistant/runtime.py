@@ -23,6 +23,7 @@ from botpsy.agent.selection import creates, name_family
 from botpsy.agent.session import SESSIONS_DB
 from botpsy.agent.spelling import read_request
 from botpsy.assistant.addresscheck import AddressCheck
+from botpsy.assistant.attendeecheck import AttendeeCheck
 from botpsy.assistant.carrycheck import CarryCheck
 from botpsy.assistant.cellcheck import CellCheck
 from botpsy.assistant.daycheck import DayCheck
@@ -123,6 +124,7 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         CallRule("title", TitleCheck(takes), serves=ahead),
         CallRule("subject", SubjectCheck(), serves=ahead),
         CallRule("place", PlaceCheck(spec_of), serves=ahead),
+        CallRule("attendees", AttendeeCheck(spec_of), serves=()),
         CallRule("each", EachCheck(spec_of, lambda family: finders(family, registry)),
                  serves=(Anticipating, Prerequisite, Reading, Repeating)),
         CallRule("move", MoveCheck(lambda: store.tz, store.now, days), serves=ahead),

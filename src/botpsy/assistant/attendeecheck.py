@@ -1,0 +1,80 @@
+"""The people a new event lists: only those the request names or a lookup showed.
+
+Asked to "find a free hour on thursday afternoon and block it for tax paperwork", the
+135M default model made the event with the attendee "tax paperwork": what the time is
+for, listed as a person. An attendee nobody named is a junk part of the event (and, in a
+calendar that sends invitations, a stranger's inbox). ``AttendeeCheck`` refuses a new
+event whose attendees hold one that is neither an address the conversation shows nor a
+name the request gives as a person ("with jonas", "invite Priya and Dan", a capitalised
+name) or a lookup showed (a contact's name), and narrows the retry to the people named,
+or to none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from botpsy.agent.checks import Refusal
+from botpsy.agent.rules import CallContext, ContextCheck
+from botpsy.agent.selection import NOT_NAMES, STOPWORDS, creates, name_family
+from botpsy.assistant.addresscheck import shown_addresses
+from botpsy.extract import WHEN_WORDS
+from botpsy.types import ToolSpec
+
+_ARGUMENTS = ("attendees", "participants", "invitees", "guests")
+# who an event is with, as the request says it: "with jonas", "w/ Priya and Dan", "invite Sam"
+_WITH = re.compile(r"\b(?:with|w/|invite|inviting|invited|and|&)\s+(?P<who>[\w'\u2019-]+"
+                   r"(?:\s+[A-Z][\w'\u2019-]*)?)", re.IGNORECASE)
+# a capitalised word that does not open a sentence: a name ("lunch on friday with Priya")
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z\u00e0-\u00ff'\u2019-]+\b")
+_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
+
+
+def named_people(request: str) -> set[str]:
+    """The words a request names people by, lower-cased: those after "with", "invite" or
+    "and" that are no day, time or filler word, and capitalised words past its start."""
+    found = set()
+    for match in _WITH.finditer(request):
+        found |= {w.lower().removesuffix("'s") for w in _WORD.findall(match["who"])}
+    found |= {m.group().lower().removesuffix("'s") for m in _NAME.finditer(request.strip())}
+    return {w for w in found if w not in STOPWORDS and w not in WHEN_WORDS
+            and w not in NOT_NAMES}
+
+
+def _shown_names(context: CallContext) -> set[str]:
+    """The words of the names the tool results showed (a contact's, a sender's)."""
+    names = set()
+    for _family, obj in context.objects:
+        for key in ("name", "sender"):
+            if isinstance(obj.get(key), str):
+                names |= {w.lower() for w in _WORD.findall(obj[key].split("<")[0])}
+    return names
+
+
+class AttendeeCheck(ContextCheck):
+    """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
+    ``spec_of`` gives a tool's spec by name (None for a tool it does not know)."""
+
+    def __init__(self, spec_of: Callable[[str], ToolSpec | None]):
+        self._spec_of = spec_of
+
+    def judge(self, context: CallContext) -> Refusal | None:
+        call = context.call
+        if name_family(call.name) != "event" or not creates(call.name):
+            return None
+        arg = next((a for a in _ARGUMENTS if isinstance(call.arguments.get(a), list)), None)
+        if arg is None:
+            return None
+        people = named_people(context.request) | _shown_names(context)
+        addresses = set(shown_addresses(context))
+        strangers = [p for p in call.arguments[arg] if isinstance(p, str) and p.strip()
+                     and p.strip().lower() not in addresses
+                     and not {w.lower() for w in _WORD.findall(p)} <= people]
+        if not strangers:
+            return None
+        kept = [p for p in call.arguments[arg] if p not in strangers]
+        narrow = ({"type": "array", "items": {"enum": kept}, "maxItems": len(kept)} if kept
+                  else {"type": "null"})
+        return Refusal(f"{arg} {strangers[0]!r} is no one the request names or a lookup "
+                       "showed; list only the people the event is with", {arg: narrow})
