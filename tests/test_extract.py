@@ -47,6 +47,8 @@ def _spans_hold_their_text(text: str, found: list[Found]) -> bool:
         ("When do I have a free hour tomorrow?", [60]),
         ("Book 1.5 hours for the review, or half an hour if it's short", [90, 30]),
         ("Block an hour and a half for lunch", [90]),
+        ("find me a free half hour thursday morning", [30]),  # "half hour", "half-hour" too
+        ("a half-hour call with Jonas", [30]),
         ("A six-hour drive, then ninety minutes", [360, 90]),
         # lengths that say when, not how long
         ("In 2 hours remind me to take the laundry out.", []),

@@ -415,7 +415,7 @@ _LENGTH_UNITS = alternation(w for w in unit_words("en", ("minute", "hour")) if l
 # "45 minutes", "30-minute", "two hours", "1.5 hrs", "an hour and a half", "a free hour";
 # "half an hour"
 DURATION = re.compile(
-    rf"\b(?:(?P<half>half\s+an?\s+hour)|(?P<amount>\d+(?:[.,]\d+)?|{_COUNT_WORDS})[\s-]*"
+    rf"\b(?:(?P<half>half(?:\s+an?\s+|[\s-]+)hour)|(?P<amount>\d+(?:[.,]\d+)?|{_COUNT_WORDS})[\s-]*"
     rf"(?:free\s+)?(?P<unit>{_LENGTH_UNITS})(?P<and_half>\s+and\s+a\s+half)?)\b",
     re.IGNORECASE)
 # A length that says when, not how long: "in 2 hours", "15 minutes before", "every hour".

@@ -252,6 +252,14 @@ def test_at_the_bottom_of_a_file_adds_to_it(tools: list[ToolSpec]) -> None:
     assert any("append_to_file" in group for group in selection.requested)
 
 
+def test_an_item_put_in_the_free_time_found_is_an_event(tools: list[ToolSpec]) -> None:
+    """"find me a free half hour thursday morning and pop 'call Tom re heating' in there":
+    the second clause names no kind; the slot found is in the calendar."""
+    selection = Bm25ToolSelector().choose(
+        "find me a free half hour thursday morning and pop 'call Tom re heating' in there", tools)
+    assert [sorted(g) for g in selection.requested] == [["find_free_slots"], ["create_event"]]
+
+
 def test_pinging_someone_else_still_sends(tools: list[ToolSpec]) -> None:
     selection = Bm25ToolSelector().choose("ping Sam about the dinner", tools)
     assert [sorted(g) for g in selection.requested] == [["send_email"]]

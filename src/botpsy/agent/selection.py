@@ -403,6 +403,12 @@ ACTION_WORDS: dict[str, tuple[str, ...]] = {
 }
 
 
+def _asks_free_time(groups: list[frozenset[str]], roles: Mapping[str, ToolRole]) -> bool:
+    """Whether an earlier clause asks for free time in the calendar (``find_free_slots``)."""
+    return any(roles[name].family == "event" and "find" in roles[name].cues
+               for group in groups for name in group if name in roles)
+
+
 def commands(query: str) -> list[str]:
     """The clauses of a request that ask for something to be done, each starting
     at its verb: "Find the babysitter's number and remind me to call her" gives
@@ -921,6 +927,10 @@ class Bm25ToolSelector(ToolSelector):
             extra = ("note",) if list_target(clause) else ()
             ranked = [f for f in self.rank(clause, tools, person_hint=False, extra=extra)
                       if f.family in shown and f.mentioned]
+            if not ranked and _asks_free_time(groups, roles) and "event" in shown:
+                # "find me a free half hour ... and pop 'call Tom' in there": the slot found
+                # is where the new item goes, in the calendar
+                ranked = [shown["event"]]
             if not ranked:
                 continue
             # the family the clause names by name first, then by score; the next one
