@@ -126,3 +126,14 @@ def test_a_question_that_also_changes_something_keeps_its_lookup(store):
                                store=store, call_mode="single_call")
     result = assistant.agent.run("What's on my calendar tomorrow? And remind me to floss at 8")
     assert "Dentist check-up" in result.final_text and "floss" in result.final_text
+
+
+def test_a_message_kept_in_the_chat_is_shown_in_the_users_words(store):
+    """"... just show it here, don't send or save anything": the model tried to save it as
+    a file, the write was refused, and the answer held no message."""
+    request = ("write me a quick msg for my landlord that someone will be home tuesday "
+               "morning. just show it here, don't send or save anything")
+    saved = call_text("write_file", path="landlord.txt", content="someone will be home")
+    result = _ask(store, [saved, "ok"], request)
+    assert not any(s.writes and s.result is not None and s.result.ok for s in result.steps)
+    assert "\u201cSomeone will be home tuesday morning.\u201d" in result.final_text

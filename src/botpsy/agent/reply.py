@@ -31,8 +31,9 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-from botpsy.agent.intent import MESSAGE_TOOLS, is_lookup, latest_request
+from botpsy.agent.intent import MESSAGE_TOOLS, dictated, is_lookup, latest_request
 from botpsy.agent.run_events import AgentStep, failed
+from botpsy.agent.selection import CHANGE_NOTHING
 from botpsy.answers import json_echo, tool_values
 from botpsy.safety.audit import AuditDecision
 from botpsy.tools import ToolErrorKind
@@ -192,6 +193,19 @@ def _unsent(step: AgentStep) -> str:
     return f" The message: \u201c{body}\u201d" if body else ""
 
 
+def _kept_in_chat(steps: Sequence[AgentStep], request: str) -> str:
+    """The message a request dictates and keeps in the chat ("write me a quick msg for my
+    landlord that someone will be home tuesday morning. just show it here, don't send or
+    save anything"), in the user's words, where no call ran or showed it: the model tried
+    to save it as a file, which was refused, and the answer held no message at all."""
+    if not CHANGE_NOTHING.search(request) or any(_ran(s) and s.writes for s in steps):
+        return ""
+    if any(_unsent(s) for s in steps if failed(s)):
+        return ""  # a refused message's words are shown with its error
+    said = dictated(request)
+    return f"The message, kept here: \u201c{said.body}\u201d" if said else ""
+
+
 # -- is the model's reply good? --------------------------------------------------------------
 _RAW = re.compile(r"[{\[]\s*\"|\"\s*:|->|</?tool_(?:call|response)>")
 _WORD = re.compile(r"[^\W\d_]{4,}")
@@ -279,7 +293,8 @@ class ReplyWriter:
             text = self.describe(step)
             if text and text not in parts:
                 parts.append(text)
-        return "\n\n".join(parts)
+        kept = _kept_in_chat(steps, latest_request(list(messages)))
+        return "\n\n".join([*parts, kept] if kept else parts)
 
     def reply(self, text: str, steps: Sequence[AgentStep], messages: Sequence[Message] = ()) -> str:
         """The model's ``text`` when it is a good reply to the turn's calls, else the
