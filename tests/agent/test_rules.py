@@ -112,9 +112,9 @@ def test_the_assistant_declares_its_order(tmp_path) -> None:
     store = AssistantStore(tmp_path)
     registry = ToolRegistry(assistant_tools(store))
     rules = assistant_call_checks(store, registry)
-    assert rules.names() == ["grounding", "day", "duration", "window", "address", "phone", "title",
-                             "subject", "place", "attendees", "each", "move", "include", "cells",
-                             "event facts", "carry", "path", "intent", "lookup"]
+    assert rules.names() == ["grounding", "day", "duration", "window", "address", "phone", "name",
+                             "title", "subject", "place", "attendees", "each", "move", "include",
+                             "cells", "event facts", "carry", "path", "intent", "lookup"]
     assert {r.name for r in rules if r.kind is RuleKind.item} == {"grounding", "lookup"}
     agent = Agent(scripted([]), registry, call_checks=rules)
     assert agent.call_rules is rules  # grounding already placed: not added twice

@@ -33,6 +33,7 @@ from botpsy.assistant.eachcheck import EachCheck
 from botpsy.assistant.eventfacts import EventFactsCheck
 from botpsy.assistant.includecheck import IncludeCheck
 from botpsy.assistant.movecheck import MoveCheck
+from botpsy.assistant.namecheck import NameCheck
 from botpsy.assistant.pathcheck import PathCheck
 from botpsy.assistant.phonecheck import PhoneCheck
 from botpsy.assistant.placecheck import PlaceCheck
@@ -121,6 +122,7 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         CallRule("window", WindowCheck(spec_of), serves=ahead),
         CallRule("address", AddressCheck(lambda: [store.profile.email]), serves=first),
         CallRule("phone", PhoneCheck(), serves=ahead),
+        CallRule("name", NameCheck(), serves=()),
         CallRule("title", TitleCheck(takes), serves=ahead),
         CallRule("subject", SubjectCheck(), serves=ahead),
         CallRule("place", PlaceCheck(spec_of), serves=ahead),

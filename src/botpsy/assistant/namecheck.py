@@ -1,0 +1,51 @@
+"""A new contact's whole name, where the request writes it.
+
+Asked to "add Ana Costa to my contacts, ana.costa@mailbox.example - she's Mia's swim
+coach", the 135M default model saved the contact "ana": a card nobody can tell from the
+next Ana, and not the one asked for. The request writes the whole name (capitalised
+words in a row). ``NameCheck`` refuses a new contact whose ``name`` is only part of a
+name the request writes, and narrows the retry to that whole name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from botpsy.agent.checks import Refusal
+from botpsy.agent.rules import CallContext, ContextCheck
+from botpsy.agent.selection import NOT_NAMES, creates, name_family
+
+NAME_ARGUMENT = "name"
+# two to four capitalised words in a row ("Ana Costa", "Mary Ann de Vries" aside: a
+# lower-case particle ends it), each at least two letters
+_FULL_NAME = re.compile(r"\b[A-Z][a-z\u00e0-\u00ff'\u2019-]+(?:\s+[A-Z][a-z\u00e0-\u00ff'\u2019-]+){1,3}\b")
+
+
+def written_names(request: str) -> list[str]:
+    """The whole names a request writes: capitalised words in a row, none of them a day or
+    a month, in order."""
+    found = []
+    for match in _FULL_NAME.finditer(request):
+        parts = match.group().split()
+        if not any(p.lower() in NOT_NAMES for p in parts):
+            found.append(match.group())
+    return found
+
+
+class NameCheck(ContextCheck):
+    """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring."""
+
+    def judge(self, context: CallContext) -> Refusal | None:
+        call = context.call
+        if name_family(call.name) != "contact" or not creates(call.name):
+            return None
+        written = call.arguments.get(NAME_ARGUMENT)
+        if not isinstance(written, str) or not written.strip():
+            return None
+        words = written.casefold().split()
+        for name in written_names(context.request):
+            whole = name.casefold().split()
+            if words != whole and set(words) < set(whole):
+                return Refusal(f"name {written!r} is part of the name the user wrote: {name!r}",
+                               {NAME_ARGUMENT: {"enum": [name]}})
+        return None

@@ -1,0 +1,29 @@
+"""NameCheck: a new contact takes the whole name the request writes."""
+
+from __future__ import annotations
+
+import pytest
+
+from botpsy.assistant.namecheck import NameCheck, written_names
+from botpsy.types import Message, ToolCall
+
+ANA = "add Ana Costa to my contacts, ana.costa@mailbox.example - she's Mia's swim coach"
+
+
+def test_the_whole_names_a_request_writes():
+    assert written_names(ANA) == ["Ana Costa"]
+    assert written_names("Lunch with Priya on Monday December 14") == []  # days are no names
+
+
+@pytest.mark.parametrize(("name", "refused"), [
+    ("ana", True),          # part of the name
+    ("Ana Costa", False),
+    ("ana costa", False),
+    ("Mia", False),         # another name: not this check's to judge
+])
+def test_a_part_of_the_written_name_is_refused(name, refused):
+    call = ToolCall(name="add_contact", arguments={"name": name, "email": "a@x.example"})
+    why = NameCheck()(call, [Message(role="user", content=ANA)])
+    assert (why is not None) is refused
+    if refused:
+        assert why.narrow == {"name": {"enum": ["Ana Costa"]}}
