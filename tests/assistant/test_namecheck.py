@@ -13,6 +13,7 @@ ANA = "add Ana Costa to my contacts, ana.costa@mailbox.example - she's Mia's swi
 def test_the_whole_names_a_request_writes():
     assert written_names(ANA) == ["Ana Costa"]
     assert written_names("Lunch with Priya on Monday December 14") == []  # days are no names
+    assert written_names("Save Tom Becker as a contact") == ["Tom Becker"]  # the verb is no name
 
 
 @pytest.mark.parametrize(("name", "refused"), [

@@ -13,12 +13,24 @@ import re
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.rules import CallContext, ContextCheck
-from botpsy.agent.selection import NOT_NAMES, creates, name_family
+from botpsy.agent.selection import (
+    ACTION_WORDS,
+    DEFAULT_SYNONYMS,
+    NOT_NAMES,
+    STOPWORDS,
+    creates,
+    name_family,
+)
 
 NAME_ARGUMENT = "name"
 # two to four capitalised words in a row ("Ana Costa", "Mary Ann de Vries" aside: a
 # lower-case particle ends it), each at least two letters
 _FULL_NAME = re.compile(r"\b[A-Z][a-z\u00e0-\u00ff'\u2019-]+(?:\s+[A-Z][a-z\u00e0-\u00ff'\u2019-]+){1,3}\b")
+
+
+# words a request opens with, capitalised for that alone: a verb or a filler word
+_COMMAND_WORDS = frozenset({*ACTION_WORDS, *(w for ws in ACTION_WORDS.values() for w in ws),
+                            *DEFAULT_SYNONYMS, *STOPWORDS, "please", "pls", "can", "could"})
 
 
 def written_names(request: str) -> list[str]:
@@ -27,8 +39,10 @@ def written_names(request: str) -> list[str]:
     found = []
     for match in _FULL_NAME.finditer(request):
         parts = match.group().split()
-        if not any(p.lower() in NOT_NAMES for p in parts):
-            found.append(match.group())
+        if parts[0].lower() in _COMMAND_WORDS:  # "Save Tom Becker as a contact"
+            parts = parts[1:]
+        if len(parts) > 1 and not any(p.lower() in NOT_NAMES for p in parts):
+            found.append(" ".join(parts))
     return found
 
 
