@@ -192,19 +192,24 @@ def test_a_question_that_asks_to_read_reads_what_its_search_found(tmp_path):
     assert "spinach" in result.final_text
 
 
-def test_a_question_whose_one_hit_is_cut_short_reads_that_item(tmp_path):
-    """"which coach + seat am i on the hamburg train": the ticket mail's snippet stopped
-    before the seat; the one mail found is read in full."""
+def _ticket_mail(tmp_path, body: str):
+    """A store holding one train ticket mail with ``body``."""
     from botpsy.assistant.mail import insert_email
 
     store = _store(tmp_path)
-    body = ("Booking code QX7L2M. Train ICE 1007, departs Berlin Hbf 08:34, arrives Hamburg "
-            "Hbf 10:18, coach 12, seat 45.")
     with store.write() as tx:
         insert_email(tx, folder="inbox", sender="Rail <tickets@rail.example>",
                      recipients=["alex@example.com"], subject="Your e-ticket to Hamburg",
                      body=body, sent_at="2026-12-03T15:44:00Z", unread=False,
                      message_id=None, created_at="2026-12-03T15:44:00Z")
+    return store
+
+
+def test_a_question_whose_one_hit_is_cut_short_reads_that_item(tmp_path):
+    """"which coach + seat am i on the hamburg train": the ticket mail's snippet stopped
+    before the seat; the one mail found is read in full."""
+    store = _ticket_mail(tmp_path, "Booking code QX7L2M. Train ICE 1007, departs Berlin Hbf "
+                                   "08:34, arrives Hamburg Hbf 10:18, coach 12, seat 45.")
     agent = _broad_agent(store, [call_text("search_mail", query="hamburg"),
                                  call_text("read_email", email_id=1)])
     result = agent.run("which coach + seat am i on the hamburg train")
@@ -213,14 +218,7 @@ def test_a_question_whose_one_hit_is_cut_short_reads_that_item(tmp_path):
 
 
 def test_a_hit_shown_whole_is_not_read_again(tmp_path):
-    from botpsy.assistant.mail import insert_email
-
-    store = _store(tmp_path)
-    with store.write() as tx:
-        insert_email(tx, folder="inbox", sender="Rail <tickets@rail.example>",
-                     recipients=["alex@example.com"], subject="Your e-ticket to Hamburg",
-                     body="Coach 12, seat 45.", sent_at="2026-12-03T15:44:00Z", unread=False,
-                     message_id=None, created_at="2026-12-03T15:44:00Z")
+    store = _ticket_mail(tmp_path, "Coach 12, seat 45.")
     agent = _broad_agent(store, [call_text("search_mail", query="hamburg")])
     result = agent.run("which coach + seat am i on the hamburg train")
     assert [s.call.name for s in result.steps] == ["search_mail"]

@@ -114,7 +114,6 @@ class AddressCheck(ContextCheck):
                        f"addresses the user gave or the contacts show: {', '.join(offered[:5])}",
                        {arg: address_keywords(offered, arg.lower() in _LISTS) for arg in wrong})
 
-
     @staticmethod
     def _to_self(context: CallContext, written: dict[str, list[str]], own: list[str]
                  ) -> Refusal | None:
