@@ -39,14 +39,14 @@ def test_the_people_a_request_names():
     ("lunch with Priya friday at 1", ["Priya", "Sara"], (), True),  # one made up
 ])
 def test_attendees_nobody_named_are_refused(request_text, attendees, results, refused):
-    why = AttendeeCheck(lambda _: None)(_event(*attendees), _said(request_text, *results))
+    why = AttendeeCheck()(_event(*attendees), _said(request_text, *results))
     assert (why is not None) is refused
 
 
 def test_the_retry_keeps_the_named_people_or_none():
-    why = AttendeeCheck(lambda _: None)(_event("Priya", "Sara"),
+    why = AttendeeCheck()(_event("Priya", "Sara"),
                                         _said("lunch with Priya friday at 1"))
     assert why.narrow == {"attendees": {"type": "array", "items": {"enum": ["Priya"]},
                                         "maxItems": 1}}
-    why = AttendeeCheck(lambda _: None)(_event("tax paperwork"), _said(TAX))
+    why = AttendeeCheck()(_event("tax paperwork"), _said(TAX))
     assert why.narrow == {"attendees": {"type": "null"}}

@@ -546,10 +546,11 @@ def dictated(request: str) -> SaidMessage | None:
             return SaidMessage(subject=" ".join(body.rstrip(".!?").split()[:6]), body=body)
     match = _SAYS.search(request)
     cue = match.group("cue").lower() if match is not None else ""
-    if match is None or not (cue in ("that", "saying", "to say", "say") or _TELL_ONE.match(cue)):
+    told = _TELL_ONE.match(cue) is not None
+    if match is None or not (cue in ("that", "saying", "to say", "say") or told):
         return None
     before = request[:match.start()].lower().split()
-    if cue != "say" and not _TELL_ONE.match(cue) and any(w in ("the", "a", "an") and nxt not in _MESSAGE_NOUNS
+    if cue != "say" and not told and any(w in ("the", "a", "an") and nxt not in _MESSAGE_NOUNS
            for w, nxt in itertools.pairwise(before)):
         return None  # "send Jamie the file that I saved": "that" tells which file
     return said_message(request)

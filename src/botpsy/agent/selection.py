@@ -343,14 +343,14 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
 SEARCHING_VERBS = frozenset(w for w, means in DEFAULT_SYNONYMS.items() if means == ("search",))
 
 # A nudge to the user, not a message to someone: a reminder ("ping me 60 mins ahead of it").
-_NUDGE_ME = (r"\b(?:ping|nudge|buzz|poke|alert|notify)\s+me\b"
+_NUDGE_VERBS = ("ping", "nudge", "buzz", "poke", "alert", "notify")
+_NUDGE_ME = (rf"\b(?:{'|'.join(_NUDGE_VERBS)})\s+me\b"
              r"|\bgive\s+me\s+an?\s+(?:heads[\s-]?up|nudge|ping|shout)\b")
 _BLOCK_TIME = (r"\bblock(?:\s+(?:off|out))?\s+(?!(?:this|that|the|his|her|their|an?)\s+"
                r"(?:sender|address|number|contact|e-?mail|mail|spam|caller)\b)"
                r"(?:it|that|this|the|an?|some|my|\d|time|tomorrow|today|tonight|next|"
                r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)")
-_NUDGE_PHRASES = ("ping me", "nudge me", "buzz me", "poke me", "alert me", "notify me",
-                  "heads up")
+_NUDGE_PHRASES = (*(f"{verb} me" for verb in _NUDGE_VERBS), "heads up")
 
 # Requests whose words alone say too little: "tell Sam" sends a message, "tell me" asks.
 DEFAULT_PATTERNS: dict[str, tuple[str, ...]] = {

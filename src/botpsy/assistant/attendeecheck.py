@@ -13,16 +13,14 @@ or to none.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import NOT_NAMES, STOPWORDS, creates, name_family
 from botpsy.assistant.addresscheck import shown_addresses
+from botpsy.assistant.includecheck import ATTENDEE_ARGUMENTS
 from botpsy.extract import WHEN_WORDS
-from botpsy.types import ToolSpec
 
-_ARGUMENTS = ("attendees", "participants", "invitees", "guests")
 # who an event is with, as the request says it: "with jonas", "w/ Priya and Dan", "invite Sam"
 _WITH = re.compile(r"\b(?:with|w/|invite|inviting|invited|and|&)\s+(?P<who>[\w'\u2019-]+"
                    r"(?:\s+[A-Z][\w'\u2019-]*)?)", re.IGNORECASE)
@@ -53,17 +51,13 @@ def _shown_names(context: CallContext) -> set[str]:
 
 
 class AttendeeCheck(ContextCheck):
-    """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
-    ``spec_of`` gives a tool's spec by name (None for a tool it does not know)."""
-
-    def __init__(self, spec_of: Callable[[str], ToolSpec | None]):
-        self._spec_of = spec_of
+    """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring."""
 
     def judge(self, context: CallContext) -> Refusal | None:
         call = context.call
         if name_family(call.name) != "event" or not creates(call.name):
             return None
-        arg = next((a for a in _ARGUMENTS if isinstance(call.arguments.get(a), list)), None)
+        arg = next((a for a in ATTENDEE_ARGUMENTS if isinstance(call.arguments.get(a), list)), None)
         if arg is None:
             return None
         people = named_people(context.request) | _shown_names(context)

@@ -53,7 +53,7 @@ _TEXT_ARGUMENTS = ("text", "body", "description")
 _AS_GUEST = re.compile(r"\bas\s+(?:a|an|our|my)?\s*(?:guest|attendee|invitee)s?\b"
                        r"|\b(?:on|to|in)\s+the\s+invit(?:e|ation)\b", re.IGNORECASE)
 # Where an event holds the people invited, by tool argument name.
-_ATTENDEE_ARGUMENTS = ("attendees", "participants", "invitees", "guests")
+ATTENDEE_ARGUMENTS = ("attendees", "participants", "invitees", "guests")
 
 
 def asked_field(request: str) -> str | None:
@@ -71,7 +71,7 @@ def attendee_argument(spec: ToolSpec, request: str) -> str | None:
     if text_argument(spec) is not None or asked_field(request) != "email":
         return None
     properties = (spec.parameters or {}).get("properties") or {}
-    return next((arg for arg in _ATTENDEE_ARGUMENTS if arg in properties), None)
+    return next((arg for arg in ATTENDEE_ARGUMENTS if arg in properties), None)
 
 
 def text_argument(spec: ToolSpec) -> str | None:

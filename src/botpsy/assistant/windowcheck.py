@@ -31,7 +31,7 @@ _PARTS: dict[str, tuple[str, str]] = {
     "afternoon": ("12:00", "18:00"),
     "evening": ("17:00", "22:00"),
 }
-_PART = re.compile(r"\b(?P<part>morning|afternoon|evening)s?\b", re.IGNORECASE)
+_PART = re.compile(rf"\b(?P<part>{'|'.join(_PARTS)})s?\b", re.IGNORECASE)
 _CLOCK = re.compile(r"^(?:[01]?\d|2[0-3]):[0-5]\d$")
 _CLOCK_PATTERN = "^[0-2]?[0-9]:[0-5][0-9]$"
 
