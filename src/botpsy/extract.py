@@ -672,18 +672,26 @@ def new_name(text: str) -> str | None:
     return match.group("new").strip(" '\"\u2018\u2019\u201c\u201d") if match else None
 
 
-# A file named by a word and "file": "my todo file", "the budget file"
-# ("the whole file", "the attached file" name none: the word describes the file)
+# A file named by a word or two and "file": "my todo file", "the budget file", "my packing
+# list file" ("the whole file", "the attached file" name none: the word describes the file)
 _WORD_FILE = re.compile(
     r"\b(?:my|the|our|that)\s+(?!(?:whole|same|new|other|attached|entire|csv|text|this|that|"
-    r"right|last|first|next|old)\s)(?P<name>[\w-]+)\s+file\b", re.IGNORECASE)
+    r"right|last|first|next|old)\s)(?P<name>[\w-]+(?:\s+[\w-]+)?)\s+file\b", re.IGNORECASE)
+_NAME_JOINS = re.compile(r"[\s_-]+")
 
 
 def file_word(text: str) -> str | None:
-    """The word a text names a file by, without its extension ("add X to my todo file":
-    "todo"), or None; a file named whole ("todo.md") is ``file_names``'."""
+    """The words a text names a file by, without its extension ("add X to my todo file":
+    "todo"; "my packing list file": "packing list"), or None; a file named whole
+    ("todo.md") is ``file_names``'."""
     match = _WORD_FILE.search(text)
     return match.group("name") if match and not file_names(text) else None
+
+
+def same_file_name(words: str, stem: str) -> bool:
+    """Whether a file's name without its extension (``stem``, "packing_list") is the one
+    ``words`` say ("packing list", "packing-list"): people write the joins as spaces."""
+    return _NAME_JOINS.sub("_", words.casefold()) == _NAME_JOINS.sub("_", stem.casefold())
 
 
 # ---- titles ------------------------------------------------------------------------

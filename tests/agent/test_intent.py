@@ -85,6 +85,8 @@ def test_negation_names_the_action_it_covers() -> None:
     assert role is not None
     assert forbidden(role, "Draft it but do not send it") == "do not send"
     assert forbidden(role, "Send it, do not wait") is None
+    assert forbidden(role, "draft it but hold off on sending") == "hold off on sending"
+    assert forbidden(role, "hold off on the draft and send it now") is None
     assert is_lookup("What's Jamie's number?") and not is_lookup("Email Jamie the plan")
 
 
@@ -226,6 +228,9 @@ def test_a_junk_message_is_retried_as_the_request_dictated_it() -> None:
     ("let me know if it rains", None),
     ("find nora's email and tell her I'm running late", "I'm running late."),
     ("tell him that the slides are done", "The slides are done."),
+    # what to do with the message is the user's word to the assistant, not the message's
+    ("draft her a note about the rota but hold off on sending", "Hi, this is about the rota."),
+    ("write him that lunch moves to 1, without sending it", "Lunch moves to 1."),
 ])
 def test_the_message_a_request_dictates(request_text: str, body: str | None) -> None:
     from botpsy.agent.intent import said_message
@@ -321,6 +326,9 @@ def test_the_words_after_a_spaced_dash_are_the_reply():
     ("add oat milk and bananas to the groceries", "- oat milk\n- bananas", False),
     ("Add Dune to my books to read", "Books", True),
     ("Add Dune to my books to read", "Dune", False),
+    # words of the model's own are no part of what the user adds
+    ("Add Dune to my books to read", "Dune by Frank Herbert", True),
+    ("Add Dune to my books to read", "- [ ] Dune", False),
     ("take the risks from the roadmap file and add it to my ideas note", "risks: hiring", False),
 ])
 def test_an_append_to_a_kept_list_holds_what_the_request_adds(

@@ -529,6 +529,21 @@ def test_who_is_in_something_on_a_day_asks_its_attendees(tools: list[ToolSpec]) 
     assert "search_contacts" in selector.choose("who is Nora?", tools).answer_from[0]
 
 
+def test_who_a_relation_is_and_a_field_without_apostrophe_ask_the_contacts(
+        tools: list[ToolSpec]) -> None:
+    """"who's my landlord again + his email" searched the mail for "landlord again";
+    "whats sams email? draft him ..." searched the mail for Sam's messages."""
+    selector = Bm25ToolSelector()
+    for question in ("who's my landlord again + his email",
+                     "whats sams email? draft him a note about the rota"):
+        selection = selector.choose(question, tools)
+        assert "search_contacts" in selection.answer_from[0]
+        assert "search_contacts" in [t.name for t in selection.tools]
+    # a determiner or pronoun before "email" is no name
+    assert "search_contacts" not in selector.choose("whats this email about?",
+                                                    tools).answer_from[0]
+
+
 
 def test_a_list_for_a_person_whose_name_starts_like_a_day_is_named() -> None:
     """"my list for monica" names a list; "my list for monday" is a day's."""

@@ -127,3 +127,24 @@ def test_a_new_file_the_request_never_asked_for_is_refused(request_text, path, r
     assert (why is not None) is refused
     if refused:
         assert "append_to_file adds to it" in why.reason
+
+
+def test_a_file_named_by_words_is_looked_up_before_it_is_changed():
+    """"add umbrella to my packing list file": the 135M model wrote the path
+    "your_packing_list" straight away, and no file has that name."""
+    from botpsy.extract import file_word, same_file_name
+    request = "add umbrella to my packing list file"
+    assert file_word(request) == "packing list"
+    assert same_file_name("packing list", "packing_list")
+    assert same_file_name("packing-list", "Packing_List") and not same_file_name("packing", "packing_list")
+    asked = [Message(role="user", content=request)]
+    assert check().needs_first(CallContext.before(APPEND, asked)) == ("file",)
+    shown = [*asked, Message(role="tool", name="search_files", source="tool:search_files:c1",
+                             content='[{"path": "personal/packing_list.txt"}]')]
+    assert check().needs_first(CallContext.before(APPEND, shown)) == ()
+    assert check().expected(CallContext.before(APPEND, shown)) == {
+        "path": {"enum": ["personal/packing_list.txt"]}}
+    # a file named whole, or a folder listed, needs no search first
+    named = [Message(role="user", content="add umbrella to packing_list.txt")]
+    assert check().needs_first(CallContext.before(APPEND, named)) == ()
+    assert check().needs_first(CallContext.before(LIST, asked)) == ()

@@ -86,10 +86,11 @@ _LOOKUP_OPENING = re.compile(
     r"tell me|give me|read|search|get me|remind me(?:\s+again)?\s+(?:who|what|when|where|which|"
     r"how|whose|of)|what|when|where|who|how)\b",
     re.IGNORECASE)
-# "don't send", "do not email him", "without sending", "never share"; "don't forget to
-# email" is no negation.
+# "don't send", "do not email him", "without sending", "never share", "hold off on
+# sending"; "don't forget to email" is no negation.
 _NEGATION = re.compile(
-    r"\b(?:don['’]?t|do not|never|not|no need to|without|shouldn['’]?t|mustn['’]?t)\s+"
+    r"\b(?:don['’]?t|do not|never|not|no need to|without|shouldn['’]?t|mustn['’]?t|"
+    r"hold\s+off(?:\s+on)?)\s+"
     r"((?:[\w'’-]+\s*){1,3})", re.IGNORECASE)
 _NOT_NEGATING = frozenset({"forget", "hesitate", "only"})
 NEGATION_REACH = 3  # words after the negation that it covers
@@ -415,8 +416,10 @@ APPEND_VERB = "append"
 def _list_item(call: ToolCall, request: str) -> Refusal | None:
     """Why an append to a list the user keeps leaves out what the request adds to it
     ("add oat milk and bananas to the groceries" appended only "bananas"; "Add Piranesi to
-    my books to read" appended "Books"): every word of the item must be in the text. The
-    retry is held to the item as the user wrote it."""
+    my books to read" appended "Books"), or adds words of its own ("add umbrella to my
+    packing list file" appended "unhomed umbrella"): the text's words must be the item's
+    (marks such as a list's "- [ ]" aside). The retry is held to the item as the user
+    wrote it."""
     text = call.arguments.get("text")
     if call.name.split("_", 1)[0] != APPEND_VERB or not isinstance(text, str):
         return None
@@ -426,8 +429,11 @@ def _list_item(call: ToolCall, request: str) -> Refusal | None:
     items = [item for clause in commands(request)
              if (item := listed_item(clause) or (added_item(clause) if to_file else None))
              and words(item)]
-    if not items or any(words(item) <= words(text) for item in items):
+    if not items or any(words(item) == words(text) for item in items):
         return None
+    if any(words(item) < words(text) for item in items):
+        return Refusal(f"text {text!r} adds words the request does not: add {items[0]!r}",
+                       {"text": {"enum": items}})
     return Refusal(f"text {text!r} leaves out what the request adds: {items[0]!r}",
                    {"text": {"enum": items}})
 
@@ -517,7 +523,8 @@ _AFTER_COLON = re.compile(
     r"(?:[^:\u2013\u2014]|(?<=\d):(?=\d)){0,80}?(?:(?<!\d):(?!\d)|\s(?:-|\u2013|\u2014)+\s)"
     r"\s*(?P<said>\S.*)$",
     re.IGNORECASE)
-_DONT_SEND = re.compile(r",?\s*(?:and\s+)?(?:do not|don't|dont)\s+send.*$", re.IGNORECASE)
+_DONT_SEND = re.compile(r",?\s*(?:(?:and|but)\s+)?(?:do not|don't|dont|without|"
+                        r"hold\s+off(?:\s+on)?)\s+send.*$", re.IGNORECASE)
 # What the message must carry besides its dictated words, said last ("..., with the address"):
 # the user's to the assistant, which looks it up (``assistant.eventfacts``), not the message's
 CARRIES_MORE = re.compile(r",?\s*\b(?:with|and|plus|incl\w*)\s+the\s+(?:address|location|venue|"

@@ -233,10 +233,22 @@ LOOK_CLAUSE = re.compile(
 # "Mom.", "Landlord."): "mums email", "my landlords number" need no apostrophe.
 RELATIONS = tuple(dict.fromkeys([*(w for group in RELATION_GROUPS["en"] for w in group),
                                  *ROLES["en"]]))
+_FIELD = (r"(?:e-?mail(?:\s+address)?|address|(?:phone\s+|mobile\s+)?number|phone|mobile|"
+          r"birthday|contact(?:\s+details)?)\b")
+# After "what's", a word and an "s" before a field is a name's possessive with its
+# apostrophe left out ("whats sams email?"): no plural stands there. The lookbehinds
+# are one per spelling, as Python's need a fixed width.
+_WHATS = r"(?:(?<=what's\s)|(?<=whats\s)|(?<=what\u2019s\s)|(?<=what\sis\s))"
+_NOT_NAMES = r"(?!(?:this|his|its|hers|yours|theirs|ours|us)\s)"
 CONTACT_FIELD = re.compile(
-    r"\b(?P<owner>[A-Za-z]+(?=['\u2019]s\b)|(?:" + "|".join(RELATIONS) + r")(?=s?\s))"
-    r"(?:['\u2019]s|s)?\s+(?:e-?mail(?:\s+address)?|address|(?:phone\s+|mobile\s+)?number|"
-    r"phone|mobile|birthday|contact(?:\s+details)?)\b", re.IGNORECASE)
+    r"\b(?P<owner>[A-Za-z]+(?=['\u2019]s\b)|(?:" + "|".join(RELATIONS) + r")(?=s?\s)|"
+    + _WHATS + _NOT_NAMES + r"[A-Za-z]{2,}?(?=s\s+" + _FIELD + r"))"
+    r"(?:['\u2019]s|s)?\s+" + _FIELD, re.IGNORECASE)
+# "who's my landlord?": a question about who a relation or role is, which the contacts
+# answer, whatever else it asks of them ("... + his email").
+_WHO_IS_RELATION = re.compile(
+    r"\bwho(?:['\u2019]?s|\s+is|\s+was)\s+(?:my|our)\s+(?:" + "|".join(RELATIONS) + r")\b",
+    re.IGNORECASE)
 # Where a request says the thing it acts with comes from: "from my notes", "in
 # latency_numbers.csv", "my e-ticket email", "Priya emailed ...", "that power bill email,
 # remind me ...": that kind is looked up first. The kind's word as the selector reads it (a synonym or a family's name).
@@ -857,6 +869,9 @@ class Bm25ToolSelector(ToolSelector):
                ) -> Selection:
         # a list the user keeps is a note: its family joins, as if the request said "note"
         extra = ("note",) if any(list_target(c) for c in commands(query)) else ()
+        # a person's address or number is the contacts', however much of the request
+        # is about mail ("whats sams email? draft him ...")
+        extra += ("contact",) if CONTACT_FIELD.search(query) else ()
         tools = [spec for spec in tools if spec.name not in self.on_demand]
         broad = [spec for spec in tools if spec.name in self.broad]
         all_tools, tools = tools, [spec for spec in tools if spec.name not in self.broad]
@@ -1030,7 +1045,7 @@ class Bm25ToolSelector(ToolSelector):
         if not _QUESTION.search(query):
             return []
         shown = {f.family: f for f in families}
-        if "contact" in shown and CONTACT_FIELD.search(query):
+        if "contact" in shown and (CONTACT_FIELD.search(query) or _WHO_IS_RELATION.search(query)):
             return [self._look_tools("contact", shown, roles)]
         # the words' own kinds (no token-shape hints), the one most words name first
         terms = self.query_terms(query, hints=False)

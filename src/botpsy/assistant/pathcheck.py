@@ -24,7 +24,7 @@ from botpsy.agent.checks import Refusal
 from botpsy.agent.intent import APPEND_VERB
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import creates, name_family
-from botpsy.extract import file_names, file_word, values
+from botpsy.extract import file_names, file_word, same_file_name, values
 from botpsy.types import ToolSpec
 
 # Where a request names the file it makes: "a file personal/x.txt", "called x.txt", "save
@@ -89,6 +89,24 @@ class PathCheck(ContextCheck):
         if placed is not None and (content := _content(context)) is not None:
             held["content"] = {"enum": [content]}
         return held
+
+    def needs_first(self, context: CallContext) -> tuple[str, ...]:
+        """A file the request names by words ("add umbrella to my packing list file"), to
+        change or add to, with none of that name shown yet: the files are looked up first
+        (``agent.checks.Prerequisite``). Why: the 135M model wrote the path
+        "your_packing_list" and the call failed, as no file has that name."""
+        spec = context.tool
+        properties = (spec.parameters or {}).get("properties") or {}
+        if (name_family(spec.name) != "file" or "path" not in properties
+                or spec.name.startswith("list") or creates(spec.name)
+                or (spec.name.startswith("write") and _NEW_FILE.search(context.request))):
+            return ()
+        word = file_word(context.request)
+        if word is None:
+            return ()
+        shown = [obj["path"] for family, obj in context.objects
+                 if family == "file" and isinstance(obj.get("path"), str)]
+        return () if any(same_file_name(word, _stem(p)) for p in shown) else ("file",)
 
     def judge(self, context: CallContext) -> Refusal | None:
         call = context.call
@@ -177,7 +195,7 @@ def _allowed(context: CallContext, spec: ToolSpec | None = None) -> list[str]:
              if family == "file" and isinstance(obj.get("path"), str)]
     if not names and (word := file_word(context.request)):
         # "my todo file": the shown files of that name, whatever their extension
-        return sorted({p for p in paths if _stem(p) == word.casefold()})
+        return sorted({p for p in paths if same_file_name(word, _stem(p))})
     if len(names) != 1:
         return []
     shown = {p for p in paths if posixpath.basename(p) == names[0]}

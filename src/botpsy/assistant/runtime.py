@@ -134,7 +134,7 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         CallRule("cells", CellCheck(spec_of), serves=first),
         CallRule("event facts", EventFactsCheck(days, spec_of), serves=first),
         CallRule("carry", CarryCheck(spec_of, lambda family: finders(family, registry)), serves=(Anticipating, Prerequisite, Reading)),
-        CallRule("path", PathCheck(spec_of), serves=ahead)]
+        CallRule("path", PathCheck(spec_of), serves=first)]
     if intent:
         rules += [CallRule("intent", IntentCheck(lambda: [store.profile.email], adders),
                            serves=ahead),
