@@ -470,3 +470,15 @@ def test_a_question_then_a_message_asked_for_lets_a_reply_run():
     assert why is None or "asks a question" not in str(why)
     asked = IntentCheck()(call, [Message(role="user", content="whats Sam's email?")])
     assert asked is not None and "asks a question" in str(asked)
+
+
+def test_an_answer_word_after_reply_opens_the_reply_turned_to_its_reader():
+    """"nora asked about climbing sat - reply yes and she can pick me up at 9:30": the model
+    wrote Nora's own question back as the body."""
+    from botpsy.agent.intent import dictated
+    meant = dictated("nora asked about climbing sat - reply yes and she can pick me up at 9:30")
+    assert meant is not None and meant.body == "Yes and you can pick me up at 9:30."
+    meant = dictated("reply yes, he's right about the rollback")
+    assert meant is not None and meant.body == "Yes, you're right about the rollback."
+    assert dictated("answer no to the survey mail") is None  # what to answer, not the words
+    assert dictated("reply yes") is None                     # one word holds no message

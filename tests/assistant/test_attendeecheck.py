@@ -50,3 +50,33 @@ def test_the_retry_keeps_the_named_people_or_none():
                                         "maxItems": 1}}
     why = AttendeeCheck()(_event("tax paperwork"), _said(TAX))
     assert why.narrow == {"attendees": {"type": "null"}}
+
+
+@pytest.mark.parametrize(("request_text", "people"), [
+    ("set up 45 mins with jonas on the 15th at 2pm", ["jonas"]),
+    ("lunch w/ Priya and Dan on friday", ["Priya", "Dan"]),
+    ("invite Priya, Dan and Jamie to the review", ["Priya", "Dan", "Jamie"]),
+    ("dinner with Jonas Weber sunday", ["Jonas Weber"]),
+    ("coffee and cake with Sara at 3", ["Sara"]),      # "and" only goes on from a person
+    ("a call with the dentist tomorrow", []),           # a filler word
+    ("drinks with everyone from work", []),             # a group
+    ("block 2 hours with no meetings", []),
+    (TAX, []),
+])
+def test_the_people_an_event_is_with(request_text: str, people: list[str]) -> None:
+    from botpsy.assistant.attendeecheck import with_people
+    assert with_people(request_text) == people
+
+
+def test_a_new_event_is_held_to_the_people_it_is_with_until_a_lookup_shows_someone():
+    """"set up 45 mins with jonas on the 15th": the 135M model left Jonas out."""
+    from botpsy.agent.rules import CallContext
+    from botpsy.types import ToolSpec
+    spec = ToolSpec(name="create_event", description="d", parameters={"type": "object", "properties": {
+        "title": {"type": "string"}, "attendees": {"type": "array", "items": {"type": "string"}}}})
+    request = "set up 45 mins with jonas on the 15th at 2pm"
+    assert AttendeeCheck().expected(CallContext.before(spec, _said(request))) == {
+        "attendees": {"enum": [["jonas"]]}}
+    card = {"id": 3, "name": "Jonas Weber", "email": "jonas@northwind.example"}
+    assert AttendeeCheck().expected(CallContext.before(spec, _said(request, [card]))) == {}
+    assert AttendeeCheck().expected(CallContext.before(spec, _said("lunch friday at 1"))) == {}

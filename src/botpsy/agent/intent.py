@@ -523,6 +523,18 @@ _AFTER_COLON = re.compile(
     r"(?:[^:\u2013\u2014]|(?<=\d):(?=\d)){0,80}?(?:(?<!\d):(?!\d)|\s(?:-|\u2013|\u2014)+\s)"
     r"\s*(?P<said>\S.*)$",
     re.IGNORECASE)
+# "nora asked about climbing - reply yes and she can pick me up at 9:30": an answer word
+# right after the verb, and then a mark or "and", opens the reply's own words ("answer no
+# to the survey" says what to answer, not the words)
+_ANSWERED = re.compile(
+    r"\b(?:reply|respond|answer|write\s+back|text\s+back)\s+(?:with\s+(?:a\s+)?)?"
+    r"(?P<said>(?:yes|yeah|yep|no|nope|sure|ok|okay|sounds\s+good|definitely|absolutely|"
+    r"of\s+course)(?=\s*(?:[,!]|and\b|but\b|$))[^.!?;]*)", re.IGNORECASE)
+# The one a reply answers, named in the third person in the user's words, is "you" in the
+# reply: "she can pick me up" -> "you can pick me up" (before a modal verb only, which
+# needs no other word changed)
+_THIRD_PERSON = re.compile(r"\b(?:she|he)(?=\s+(?:can|could|will|would|should|may|might|must)\b)"
+                           r"|\b(?:she|he)['\u2019]s\b", re.IGNORECASE)
 _DONT_SEND = re.compile(r",?\s*(?:(?:and|but)\s+)?(?:do not|don't|dont|without|"
                         r"hold\s+off(?:\s+on)?)\s+send.*$", re.IGNORECASE)
 # What the message must carry besides its dictated words, said last ("..., with the address"):
@@ -545,12 +557,12 @@ def dictated(request: str) -> SaidMessage | None:
     topic the model may word; they hold only a refused call's retry (``said_message``)."""
     if _PASSES_ON_ITEM.search(request):
         return None
-    if colon := _AFTER_COLON.match(request):  # "reply to the dentist mail: monday works"
-        said = _without_send(colon.group("said").strip())
-        if len(said.split()) >= 2:
-            body = f"{said[0].upper()}{said[1:]}"
-            body += "" if body[-1] in ".!?" else "."
-            return SaidMessage(subject=" ".join(body.rstrip(".!?").split()[:6]), body=body)
+    colon = _AFTER_COLON.match(request)  # "reply to the dentist mail: monday works"
+    if colon and (message := _as_written(colon.group("said"))) is not None:
+        return message
+    answer = _ANSWERED.search(request)  # "reply yes and she can pick me up at 9:30"
+    if answer and (message := _as_written(_to_recipient(answer.group("said")))) is not None:
+        return message
     match = _SAYS.search(request)
     cue = match.group("cue").lower() if match is not None else ""
     told = _TELL_ONE.match(cue) is not None
@@ -561,6 +573,23 @@ def dictated(request: str) -> SaidMessage | None:
            for w, nxt in itertools.pairwise(before)):
         return None  # "send Jamie the file that I saved": "that" tells which file
     return said_message(request)
+
+
+def _as_written(said: str) -> SaidMessage | None:
+    """A message of the user's words as written (a capital, a closing mark), its subject
+    their first words; None for fewer than two words."""
+    said = _without_send(said.strip())
+    if len(said.split()) < 2:
+        return None
+    body = f"{said[0].upper()}{said[1:]}"
+    body += "" if body[-1] in ".!?" else "."
+    return SaidMessage(subject=" ".join(body.rstrip(".!?").split()[:6]), body=body)
+
+
+def _to_recipient(said: str) -> str:
+    """The user's words about the one a reply answers, turned to them ("she can pick me
+    up" -> "you can pick me up", "he's right" -> "you're right")."""
+    return _THIRD_PERSON.sub(lambda m: "you're" if m.group().lower().endswith("s") else "you", said)
 
 
 def carries_more(request: str) -> bool:

@@ -13,6 +13,7 @@ or to none.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.rules import CallContext, ContextCheck
@@ -50,8 +51,50 @@ def _shown_names(context: CallContext) -> set[str]:
     return names
 
 
+# whom an event is with, as the request writes them: "with jonas", "w/ Priya and Dan",
+# "invite Jonas Weber" (a second word is the name's when it is capitalised: the rest of
+# the pattern reads case-blind, this part does not, so "with jonas on the 15th" is Jonas)
+_PERSON = r"[\w'\u2019-]+(?:\s+[A-Z][\w'\u2019-]*)?"
+_WITH_PEOPLE = re.compile(r"(?i:\b(?:with|w/|invite|inviting|invited))\s+"
+                          r"(?P<who>" + _PERSON + r"(?:\s*(?:,|(?i:and)|&)\s+" + _PERSON + r")*)")
+_JOIN = re.compile(r"\s*(?:,|\b(?i:and)\b|&)\s+")
+# words after "with" that name a group or no one, not a person to list
+_NO_ONE = frozenset({"everyone", "everybody", "anyone", "anybody", "someone", "somebody",
+                     "people", "team", "family", "friends", "folks", "colleagues", "others",
+                     "all", "nobody"})
+
+
+def with_people(request: str) -> list[str]:
+    """The people a request says an event is with, as written ("45 mins with jonas" ->
+    ["jonas"], "lunch w/ Priya and Dan" -> ["Priya", "Dan"]), none of them a day, time,
+    filler word or group ("with the team", "with everyone")."""
+    found: list[str] = []
+    for match in _WITH_PEOPLE.finditer(request):
+        for who in _JOIN.split(match["who"]):
+            who = who.strip().removesuffix("'s").removesuffix("\u2019s")
+            words = [w.lower() for w in _WORD.findall(who)]
+            if words and not any(w in STOPWORDS or w in WHEN_WORDS or w in NOT_NAMES
+                                 or w in _NO_ONE for w in words):
+                found.append(who)
+    return list(dict.fromkeys(found))
+
+
 class AttendeeCheck(ContextCheck):
-    """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring."""
+    """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
+    Before a new event (``agent.checks.Anticipating``), where no lookup showed anyone, its
+    attendees are held to the people the request says it is with (``with_people``): asked
+    to "set up 45 mins with jonas on the 15th", the 135M model left Jonas out."""
+
+    def expected(self, context: CallContext) -> dict[str, dict[str, Any]]:
+        spec = context.tool
+        if name_family(spec.name) != "event" or not creates(spec.name):
+            return {}
+        properties = (spec.parameters or {}).get("properties") or {}
+        arg = next((a for a in ATTENDEE_ARGUMENTS if a in properties), None)
+        if arg is None or _shown_names(context) or shown_addresses(context):
+            return {}  # whom a lookup showed: the model's choice, which judge() holds
+        people = with_people(context.request)
+        return {arg: {"enum": [people]}} if people else {}
 
     def judge(self, context: CallContext) -> Refusal | None:
         call = context.call
