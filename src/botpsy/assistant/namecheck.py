@@ -5,11 +5,16 @@ coach", the 135M default model saved the contact "ana": a card nobody can tell f
 next Ana, and not the one asked for. The request writes the whole name (capitalised
 words in a row). ``NameCheck`` refuses a new contact whose ``name`` is only part of a
 name the request writes, and narrows the retry to that whole name.
+
+What the request says the person is ("- she's Mia's swim coach", ", he's my plumber")
+goes into the card's notes: the model left it out, and it is how the user finds the card
+again. It is held before the call (``agent.checks.Anticipating``).
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.rules import CallContext, ContextCheck
@@ -46,12 +51,40 @@ def written_names(request: str) -> list[str]:
     return found
 
 
+NOTES_ARGUMENT = "notes"
+# who the person is, said after the card's details: "- she's Mia's swim coach", ", he is
+# our plumber", "and they're the new landlord", "who's Dan's sister"
+_DESCRIBED = re.compile(
+    r"(?:(?:\s[-\u2013\u2014]+\s*|[,;(]\s*|\band\s+)"
+    r"(?:she|he|they)(?:['\u2019]s|['\u2019]re|\s+is|\s+are)|\bwho(?:['\u2019]s|\s+is))\s+"
+    r"(?P<what>[^.;!?()\n]{3,80})", re.IGNORECASE)
+
+
+def described(request: str) -> str | None:
+    """What a request says the person it adds is ("... - she's Mia's swim coach" ->
+    "Mia's swim coach"), or None."""
+    match = _DESCRIBED.search(request)
+    return match.group("what").strip(" ,") if match else None
+
+
+def _adds_contact(name: str) -> bool:
+    return name_family(name) == "contact" and creates(name)
+
+
 class NameCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring."""
 
+    def expected(self, context: CallContext) -> dict[str, dict[str, Any]]:
+        spec = context.tool
+        properties = (spec.parameters or {}).get("properties") or {}
+        if not _adds_contact(spec.name) or NOTES_ARGUMENT not in properties:
+            return {}
+        what = described(context.request)
+        return {NOTES_ARGUMENT: {"enum": [what]}} if what else {}
+
     def judge(self, context: CallContext) -> Refusal | None:
         call = context.call
-        if name_family(call.name) != "contact" or not creates(call.name):
+        if not _adds_contact(call.name):
             return None
         written = call.arguments.get(NAME_ARGUMENT)
         if not isinstance(written, str) or not written.strip():
