@@ -694,6 +694,39 @@ def same_file_name(words: str, stem: str) -> bool:
     return _NAME_JOINS.sub("_", words.casefold()) == _NAME_JOINS.sub("_", stem.casefold())
 
 
+# A line of a to-do file ticked off: "tick off slides for dan in todo.md", "mark the
+# plumber one done in my todo file", "cross off milk from the shopping list file"
+TICK_VERB = re.compile(r"\b(?:tick|check|cross|strike)\s+off\b|\bmark\b", re.IGNORECASE)
+_MARKED_DONE = re.compile(r"\s+(?:as\s+)?(?:done|complete|completed|finished|ticked)\b",
+                          re.IGNORECASE)
+# where the line is: "in todo.md", "from my todo file", "on the packing list file"
+_IN_FILE = re.compile(r"\s+(?:in|on|from)\s+(?:my\s+|the\s+|our\s+)?(?:[\w/-]+\.[A-Za-z0-9]{1,4}"
+                      r"|(?:[\w-]+\s+){0,2}file)\b", re.IGNORECASE)
+_TICK_JOIN = re.compile(r"\s*(?:,|\band\b|&)\s*", re.IGNORECASE)
+_LINE_WORDS = re.compile(r"^(?:the|my)\s+|\s+(?:line|item|one|entry|box|task)s?$", re.IGNORECASE)
+
+
+def ticked_lines(text: str) -> list[str]:
+    """The lines a request asks to tick off in a file it names, as it writes them ("tick
+    off slides for dan in todo.md" -> ["slides for dan"]), or none: a request that names
+    no file ticks off items of other kinds (a reminder)."""
+    verb = TICK_VERB.search(text)
+    if verb is None:
+        return []
+    rest = text[verb.end():]
+    if verb.group().lower() == "mark":
+        done = _MARKED_DONE.search(rest)
+        if done is None:
+            return []
+        rest = rest[:done.start()] + rest[done.end():]
+    place = _IN_FILE.search(rest)
+    if place is None:
+        return []
+    rest = rest[:place.start()].strip(" .,!?")  # what follows the file says why, not what
+    items = (_LINE_WORDS.sub("", part.strip(" .,!?'\"")) for part in _TICK_JOIN.split(rest))
+    return [item for item in items if item]
+
+
 # ---- titles ------------------------------------------------------------------------
 _QUOTES = (("'", "'"), ('"', '"'), ("\u2018", "\u2019"), ("\u201c", "\u201d"))
 # The name a request gives the item it makes, in quotes: "a new note called 'for sam - dad

@@ -551,3 +551,12 @@ def test_a_list_for_a_person_whose_name_starts_like_a_day_is_named() -> None:
     assert _NAMED_LIST.search("send my list for monica to ana")
     assert not _NAMED_LIST.search("send my list for monday to ana")
     assert not _NAMED_LIST.search("send my list for sat to ana")
+
+
+def test_a_line_ticked_off_in_a_named_file_asks_for_the_file_written(tools: list[ToolSpec]) -> None:
+    """"tick off slides for dan in todo.md" completed a reminder that shared a word."""
+    selector = Bm25ToolSelector()
+    assert selector.choose("tick off slides for dan in todo.md", tools).requested == [
+        frozenset({"write_file"})]
+    assert selector.choose("tick off water the plants", tools).requested == [
+        frozenset({"complete_reminder"})]

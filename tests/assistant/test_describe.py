@@ -223,6 +223,9 @@ def test_write_file(said):
         "Created notes/todo.md (9 bytes).")
     assert said("write_file", path="notes/todo.md", content="x" * 2500) == (
         "Replaced notes/todo.md (2.5 kB).")
+    # a short file written over is shown as it now reads
+    assert said("write_file", path="notes/todo.md", content="- [x] buy milk\n- [ ] eggs\n") == (
+        "Replaced notes/todo.md (26 bytes); it now reads:\n\n- [x] buy milk\n- [ ] eggs")
 
 
 def test_list_files(said):

@@ -43,7 +43,7 @@ from typing import Protocol
 import snowballstemmer
 from rank_bm25 import BM25Okapi
 
-from botpsy.extract import EMAIL_ADDRESS
+from botpsy.extract import EMAIL_ADDRESS, TICK_VERB, ticked_lines
 from botpsy.language import (
     MONTHS,
     RELATION_GROUPS,
@@ -984,6 +984,10 @@ class Bm25ToolSelector(ToolSelector):
             cue, ordered = _stem("append"), [f for f in ordered if f.family == "note"]
         elif kinds := joined_kinds(clause):
             cue, ordered = _stem("update"), [f for f in ordered if f.family in kinds]
+        elif "file" in shown and TICK_VERB.search(clause) and ticked_lines(query):
+            # a line ticked off in a file the request names is the file written again
+            # with that line changed, not a reminder completed
+            cue, ordered = _stem("write"), [shown["file"]]
         else:
             return group
         for family in ordered:

@@ -385,10 +385,20 @@ def _read_file(o: ToolOutcome) -> str:
     return f"{o.data.get('path')} ({size(o.data.get('size'))}):\n\n{body(o.data.get('content'))}"
 
 
+# a file written over whose new text the reply shows in full
+_SHORT_FILE_CHARS = 600
+
+
 @describes("write_file", "write the file")
 def _write_file(o: ToolOutcome) -> str:
     done = "Created" if o.data.get("created") else "Replaced"
-    return f"{done} {o.data.get('path')} ({size(o.data.get('bytes_written'))})."
+    said = f"{done} {o.data.get('path')} ({size(o.data.get('bytes_written'))})."
+    content = o.arguments.get("content")
+    if o.data.get("created") or not isinstance(content, str) or not content.strip() \
+            or content.count("\n") >= o.max_lines or len(content) > _SHORT_FILE_CHARS:
+        return said
+    # a short file written over is shown as it now reads: what changed is the user's to see
+    return f"{said[:-1]}; it now reads:\n\n{body(content)}"
 
 
 @describes("append_to_file", "add to the file")

@@ -38,6 +38,7 @@ from botpsy.assistant.pathcheck import PathCheck
 from botpsy.assistant.phonecheck import PhoneCheck
 from botpsy.assistant.placecheck import PlaceCheck
 from botpsy.assistant.subjectcheck import SubjectCheck
+from botpsy.assistant.tickcheck import TickCheck
 from botpsy.assistant.titlecheck import TitleCheck
 from botpsy.assistant.toolsets import assistant_selector, assistant_tools
 from botpsy.assistant.user_data import AssistantStore
@@ -134,7 +135,8 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
         CallRule("cells", CellCheck(spec_of), serves=first),
         CallRule("event facts", EventFactsCheck(days, spec_of), serves=first),
         CallRule("carry", CarryCheck(spec_of, lambda family: finders(family, registry)), serves=(Anticipating, Prerequisite, Reading)),
-        CallRule("path", PathCheck(spec_of), serves=first)]
+        CallRule("path", PathCheck(spec_of), serves=first),
+        CallRule("tick", TickCheck(spec_of), serves=(Anticipating, Prerequisite, Reading))]
     if intent:
         rules += [CallRule("intent", IntentCheck(lambda: [store.profile.email], adders),
                            serves=ahead),
