@@ -114,6 +114,7 @@ def test_the_assistant_declares_its_order(tmp_path) -> None:
     rules = assistant_call_checks(store, registry)
     assert rules.names() == ["grounding", "day", "duration", "window", "address", "phone", "name",
                              "title", "subject", "place", "attendees", "each", "move", "include",
+                             "reference",
                              "cells", "event facts", "carry", "path", "tick", "intent", "lookup"]
     assert {r.name for r in rules if r.kind is RuleKind.item} == {"grounding", "lookup"}
     agent = Agent(scripted([]), registry, call_checks=rules)

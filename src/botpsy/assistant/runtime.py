@@ -37,6 +37,7 @@ from botpsy.assistant.namecheck import NameCheck
 from botpsy.assistant.pathcheck import PathCheck
 from botpsy.assistant.phonecheck import PhoneCheck
 from botpsy.assistant.placecheck import PlaceCheck
+from botpsy.assistant.referencecheck import ReferenceCheck
 from botpsy.assistant.subjectcheck import SubjectCheck
 from botpsy.assistant.tickcheck import TickCheck
 from botpsy.assistant.titlecheck import TitleCheck
@@ -132,6 +133,7 @@ def assistant_call_checks(store: AssistantStore, registry: ToolRegistry, *,
                  serves=(Anticipating, Prerequisite, Reading, Repeating)),
         CallRule("move", MoveCheck(lambda: store.tz, store.now, days), serves=ahead),
         CallRule("include", IncludeCheck(spec_of), serves=first),
+        CallRule("reference", ReferenceCheck(spec_of), serves=first),
         CallRule("cells", CellCheck(spec_of), serves=first),
         CallRule("event facts", EventFactsCheck(days, spec_of), serves=first),
         CallRule("carry", CarryCheck(spec_of, lambda family: finders(family, registry)), serves=(Anticipating, Prerequisite, Reading)),
