@@ -309,6 +309,12 @@ def test_the_new_name_a_request_gives_what_it_renames() -> None:
     ("note - gate code for the party is 1234 (ask dad)", "gate code for the party is 1234 (ask dad)"),
     ("Jot down that the bike lock code is 4471", None),
     ("what does my note about the bike say?", None),
+    # after a quoted title, "with" and what the note holds, to the sentence's end
+    ("create a note titled 'Packing for Lisbon' with passport, sunscreen and the adapter? Thanks!",
+     "passport, sunscreen and the adapter"),
+    # a thing taken from elsewhere is looked up, not written as said
+    ("start a note called 'Invoices' with the invoice number from marta's email in it", None),
+    ("make a note called 'Mia' with her shoe size in it", None),
 ])
 def test_the_text_a_request_gives_a_new_note_is_read_whole(request_text: str, text: str | None):
     """Named ("a note called X: ...") and labelled ("quick note: ...") forms alike, cut

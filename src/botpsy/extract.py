@@ -773,6 +773,16 @@ _NAMED_TEXT = re.compile(
 _LABELLED_TEXT = re.compile(
     r"^\W*(?:[a-z]+\s+)?notes?\s*(?:([\'\"\u2018\u201c]).+?[\'\"\u2019\u201d]\s*)?"
     r"(?::|->|=>|\u2192|\s[-\u2013\u2014]\s)\s*(?P<text>\S.*)$", re.IGNORECASE)
+# What a note named in quotes holds, after "with": "a note titled 'Packing for Lisbon' with
+# passport, sunscreen and the travel adapter", up to the sentence's end; not a thing taken
+# from elsewhere ("with the invoice number from marta's email", "with her number in it",
+# "with everything from the groceries note"), which is looked up
+_QUOTED_WITH = re.compile(
+    r"\b(?:called|named|titled|entitled)\s+[\'\"\u2018\u201c][^\'\"\u2019\u201d]{1,80}[\'\"\u2019\u201d]"
+    r"\s*,?\s+(?:with|containing|listing|saying)\s+"
+    r"(?!(?:his|her|their|its|everything|all\s+the|whatever)\b)"
+    r"(?P<text>[^.?!;\n]*?[^.?!;\n\s])\s*(?:[.?!;]|$)", re.IGNORECASE)
+_TAKEN = re.compile(r"\b(?:from|in\s+it|in\s+there)\b", re.IGNORECASE)
 # A sentence after the text that asks for something else: "... . oh and remind me to ..."
 _NEXT_ASK = re.compile(r"[.!?;]\s+(?:oh\s+)?(?:and\s+|also\s+|then\s+)?(?:please\s+)?"
                        r"(?:remind|add|put|create|make|send|e-?mail|schedule|book|text|tell)\b.*$",
@@ -788,7 +798,10 @@ def given_text(text: str) -> str | None:
     for something else ("... . oh and remind me to ...") is another item, not the text."""
     match = _NAMED_TEXT.search(text) or _LABELLED_TEXT.match(text)
     if match is None:
-        return None
+        listed = _QUOTED_WITH.search(text)
+        if listed is None or _TAKEN.search(listed.group("text")):
+            return None
+        return listed.group("text").strip(" ,")
     said = _NEXT_ASK.sub("", match.group("text")).strip().rstrip(" .!;,")
     return said or None
 

@@ -61,3 +61,19 @@ def test_the_mail_is_searched_first_then_the_text_holds_the_reference() -> None:
     assert check.expected(CallContext.before(REMIND, _said([MAIL, other]))) == {}
     # a search that showed none asks for no second one
     assert check.needs_first(CallContext.before(REMIND, _said([]))) == ()
+
+
+def test_a_reference_named_in_brackets_and_a_messages_body() -> None:
+    """"send jamie my train ticket details (booking code etc)" sent Jamie the body "Booking
+    code": the request's words, with no lookup, so no code."""
+    assert asked_reference("send jamie my train ticket details (booking code etc)") == (
+        "booking", "code")
+    assert asked_reference("remind me to pack (the big bag)") is None
+    send = ToolSpec(name="send_email", description="d", parameters={"type": "object", "properties": {
+        "to": {"type": "string"}, "body": {"type": "string"}}})
+    check = ReferenceCheck({send.name: send}.get)
+    asked = [Message(role="user", content="send jamie my train ticket details (booking code etc)")]
+    assert check.needs_first(CallContext.before(send, asked)) == ("email",)
+    found = [*asked, Message(role="tool", name="search_mail", source="tool:search_mail:c1",
+                             content=json.dumps([MAIL]))]
+    assert "QX7L2M" in check.expected(CallContext.before(send, found))["body"]["pattern"]

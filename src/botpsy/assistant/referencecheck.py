@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from botpsy.agent.checks import Refusal
+from botpsy.agent.intent import MESSAGE_TOOLS
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import name_family, source_families
 from botpsy.assistant.includecheck import containing, text_argument
@@ -36,7 +37,8 @@ from botpsy.types import ToolSpec
 # ("the order number"): "with the number in it" is a person's (``includecheck``)
 _NOUNS = ("code", "number", "no", "id", "reference", "ref", "pnr")
 _ASKS = re.compile(
-    r"\b(?:put|include|including|add|with|plus|stick|copy|jot|write|paste)\s+(?:the|my|its|that|our)\s+"
+    r"(?:\b(?:put|include|including|add|with|plus|stick|copy|jot|write|paste)\s+(?:the|my|its|that|our)\s+"
+    r"|\(\s*(?:the\s+|my\s+)?)"  # "send jamie my train ticket details (booking code etc)"
     r"(?P<what>(?:(?!(?:phone|mobile|contact|his|her|their)\b)(?P<which>[a-z-]+)\s+)?"
     r"(?P<noun>code|number|no|id|reference|ref|pnr))\b", re.IGNORECASE)
 # what may stand between a reference's name and its value: "code: X", "order #X", "no. X",
@@ -108,7 +110,8 @@ class ReferenceCheck(ContextCheck):
     def expected(self, context: CallContext) -> dict[str, dict[str, Any]]:
         arg = text_argument(context.tool)
         value = self._value(context) if arg is not None else None
-        return {arg: _holding(context.request, value)} if arg and value else {}
+        message = context.tool.name in MESSAGE_TOOLS
+        return {arg: _holding(context.request, value, message)} if arg and value else {}
 
     def judge(self, context: CallContext) -> Refusal | None:
         spec = context.spec or self._spec_of(context.call.name)
@@ -120,14 +123,18 @@ class ReferenceCheck(ContextCheck):
         if isinstance(written, str) and value.lower() in written.lower():
             return None
         return Refusal(f"the request asks for the {' '.join(asked_reference(context.request) or ())} "
-                       f"in it ({value}): write it into {arg}", {arg: _holding(context.request, value)})
+                       f"in it ({value}): write it into {arg}",
+                       {arg: _holding(context.request, value, spec.name in MESSAGE_TOOLS)})
 
 
-def _holding(request: str, value: str) -> dict[str, Any]:
+def _holding(request: str, value: str, message: bool = False) -> dict[str, Any]:
     """The schema keywords of a text that carries ``value``: what the request asks the item
     to say, then the reference by its name ("have the train ticket ready (booking code
     QX7L2M)"); a text that merely contains it where the request says nothing else. Why: held
-    only to contain it, the 135M model wrote the value into a line copied from another mail."""
+    only to contain it, the 135M model wrote the value into a line copied from another mail.
+    A message (``message``) is only held to contain it: its words are the model's."""
+    if message:  # a message's body is the model's to word around it
+        return {"pattern": containing(value)}
     named = " ".join(asked_reference(request) or ())
     asked = next(iter(asked_titles(request)), "")
     cut = _ASKS.search(asked) or re.search(rf"\b{re.escape(named)}\b", asked, re.IGNORECASE)
