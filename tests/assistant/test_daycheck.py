@@ -451,6 +451,23 @@ def test_a_new_item_timed_from_a_found_mails_due_day(check: DayCheck) -> None:
     assert check.expected(CallContext.before(spec, found)) == {"due": {"enum": ["2026-12-16T09:00"]}}
 
 
+def test_a_new_item_timed_from_an_item_no_lookup_found_is_not_made_up(check: DayCheck) -> None:
+    """"remind me an hour before the benefits enrollment closes": the calendar search found
+    nothing, and the 135M model wrote the due "tomorrow 9:00"."""
+    said = "remind me an hour before the benefits enrollment closes"
+    searched = [*_said(said), Message(role="tool", name="search_events",
+                                      source="tool:search_events", content="[]")]
+    call = ToolCall(name="add_reminder", arguments={"text": "benefits", "due": "tomorrow 9:00"})
+    refusal = check(call, searched)
+    assert refusal is not None and "made up" in refusal.reason
+    assert check(call, _said(said)) is None  # no lookup yet: that comes first (needs_first)
+    # a time of its own the request names is the user's
+    own = "remind me at 5pm, an hour before the party"
+    timed = [*_said(own), searched[-1]]
+    refused = check(ToolCall(name="add_reminder", arguments={"text": "party", "due": "17:00"}), timed)
+    assert refused is None or "made up" not in refused.reason
+
+
 def test_a_new_item_said_to_last_all_day_is_held_to_whole_days(check: DayCheck) -> None:
     """"mark dec 24 to 26 as xmas at mums, all day" was booked from 14:00 to 16:00."""
     from botpsy.types import ToolSpec

@@ -80,3 +80,7 @@ def test_a_due_day_a_found_mail_states_is_counted_from_its_date() -> None:
     assert found_due(messages[:1], BERLIN) is None
     messages[1] = messages[1].model_copy(update={"content": json.dumps([{**bill, "snippet": "Hi"}])})
     assert found_due(messages, BERLIN) is None
+    # a window that closes or an offer that ends states its day the same way
+    closes = {**bill, "snippet": "The bill window closes this Friday at noon."}
+    messages[1] = messages[1].model_copy(update={"content": json.dumps([closes])})
+    assert found_due(messages, BERLIN) == datetime(2026, 12, 11, 12, 0, tzinfo=BERLIN)

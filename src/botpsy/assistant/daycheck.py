@@ -357,7 +357,7 @@ class DayCheck(ContextCheck):
             return None
         moment = self.relative(messages)
         if moment is None:
-            return None
+            return self._unfound_moment(call, messages)
         wrong = {}
         for arg in ("start", "due"):
             parsed = self.parse(call.arguments.get(arg))
@@ -370,6 +370,19 @@ class DayCheck(ContextCheck):
         return Refusal(f"{found} is not the time the request asks for, counted from the item "
                        f"the lookup found or from now: {when}",
                        {arg: {"enum": [when]} for arg in wrong})
+
+    def _unfound_moment(self, call: ToolCall, messages: list[Message]) -> Refusal | None:
+        """A new item timed from another that no lookup found ("remind me an hour before
+        the benefits enrollment closes", after a calendar search found nothing), where the
+        request names no day or time of its own: its start or due can only be made up.
+        Why: the 135M model then wrote "tomorrow 9:00", a reminder at a time nobody asked."""
+        request = latest_request(messages)
+        timed = [arg for arg in ("start", "due") if call.arguments.get(arg) is not None]
+        if (not timed or not mentions_moment(request) or not looked_up(messages)
+                or self.named_days(request) or named_times(request)):
+            return None
+        return Refusal(f"the request times it from an item no lookup found, so its {timed[0]} "
+                       "would be made up: find that item first, or say it could not be found")
 
     def _untimed(self, call: ToolCall, named: set[date], times: set[str]) -> dict[str, ParsedTime]:
         """The start or due of a call that adds an item, on a named day but at none of the

@@ -92,9 +92,10 @@ def found_event(messages: list[Message], tz: ZoneInfo) -> FoundEvent | None:
     return ranked[0][1]
 
 
-# "due in 14 days", "due on 18 December", "due by Friday": the day an item says a thing is due
-_DUE = re.compile(r"\bdue\s+(?:(?:on|by)\s+)?(?P<when>in\s+\d+\s+(?:days?|weeks?)\b|[^.,;!?\n]{3,40})",
-                  re.IGNORECASE)
+# "due in 14 days", "due on 18 December", "due by Friday", "the window closes this Friday at
+# noon", "the offer ends on the 20th": the day an item says a thing is due or over
+_DUE = re.compile(r"\b(?:due|closes|ends|expires|deadline\s+is)\s+(?:(?:on|by)\s+)?"
+                  r"(?P<when>in\s+\d+\s+(?:days?|weeks?)\b|[^.,;!?\n]{3,40})", re.IGNORECASE)
 _TEXT_FIELDS = ("body", "snippet", "text", "content")
 
 
