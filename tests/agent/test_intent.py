@@ -482,3 +482,11 @@ def test_an_answer_word_after_reply_opens_the_reply_turned_to_its_reader():
     assert meant is not None and meant.body == "Yes, you're right about the rollback."
     assert dictated("answer no to the survey mail") is None  # what to answer, not the words
     assert dictated("reply yes") is None                     # one word holds no message
+
+
+def test_an_item_taken_from_elsewhere_is_no_text_to_append_as_said() -> None:
+    """"add the booking code from my train ticket to my packing list file": the code is
+    looked up (``ReferenceCheck``), so the appended line need not hold the request's words."""
+    call = ToolCall(name="append_to_file", arguments={"path": "p.txt", "text": "booking code QX7L2M"})
+    assert IntentCheck()(call, conversation(
+        "add the booking code from my train ticket to my packing list file")) is None

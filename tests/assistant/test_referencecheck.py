@@ -77,3 +77,17 @@ def test_a_reference_named_in_brackets_and_a_messages_body() -> None:
     found = [*asked, Message(role="tool", name="search_mail", source="tool:search_mail:c1",
                              content=json.dumps([MAIL]))]
     assert "QX7L2M" in check.expected(CallContext.before(send, found))["body"]["pattern"]
+
+
+def test_a_line_added_carries_the_reference_by_its_name() -> None:
+    """"add the booking code from my train ticket to my packing list file" appended the
+    request's words "the booking code from my train ticket"."""
+    append = ToolSpec(name="append_to_file", description="d", parameters={"type": "object", "properties": {
+        "path": {"type": "string"}, "text": {"type": "string"}}})
+    check = ReferenceCheck({append.name: append}.get)
+    request = "add the booking code from my train ticket to my packing list file"
+    found = [Message(role="user", content=request),
+             Message(role="tool", name="search_mail", source="tool:search_mail:c1",
+                     content=json.dumps([MAIL]))]
+    assert check.expected(CallContext.before(append, found)) == {
+        "text": {"enum": ["booking code QX7L2M"]}}

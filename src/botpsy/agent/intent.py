@@ -411,6 +411,7 @@ def looked_up(messages: list[Message]) -> bool:
 
 
 APPEND_VERB = "append"
+_TAKEN_FROM = re.compile(r"\bfrom\b", re.IGNORECASE)
 
 
 def _list_item(call: ToolCall, request: str) -> Refusal | None:
@@ -426,9 +427,11 @@ def _list_item(call: ToolCall, request: str) -> Refusal | None:
     # a file's line too: "add '- [ ] book flights' to my todo file" appended "all done", an
     # instruction a file found by the search held
     to_file = name_family(call.name) == "file"
+    # an item taken from elsewhere ("add the booking code from my train ticket to ...") is
+    # looked up, not written as said (``assistant.referencecheck``)
     items = [item for clause in commands(request)
              if (item := listed_item(clause) or (added_item(clause) if to_file else None))
-             and words(item)]
+             and words(item) and not _TAKEN_FROM.search(item)]
     if not items or any(words(item) == words(text) for item in items):
         return None
     if any(words(item) < words(text) for item in items):

@@ -26,10 +26,11 @@ from collections.abc import Callable
 from typing import Any
 
 from botpsy.agent.checks import Refusal
-from botpsy.agent.intent import MESSAGE_TOOLS
+from botpsy.agent.intent import APPEND_VERB, MESSAGE_TOOLS
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import name_family, source_families
-from botpsy.assistant.includecheck import containing, text_argument
+from botpsy.assistant.includecheck import containing
+from botpsy.assistant.includecheck import text_argument as made_text
 from botpsy.assistant.titlecheck import asked_titles
 from botpsy.types import ToolSpec
 
@@ -82,6 +83,18 @@ def references(text: str, named: tuple[str, ...]) -> set[str]:
     return found
 
 
+def text_argument(spec: ToolSpec | None) -> str | None:
+    """The argument that holds the text ``spec`` writes: of a new item or message
+    (``includecheck.text_argument``), or of an item added to ("append_to_file": "add the
+    booking code from my train ticket to my packing list file")."""
+    if spec is None:
+        return None
+    if spec.name.split("_", 1)[0] == APPEND_VERB:
+        properties = (spec.parameters or {}).get("properties") or {}
+        return "text" if "text" in properties else None
+    return made_text(spec)
+
+
 class ReferenceCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
     ``spec_of`` gives a tool's spec by name (None for a tool it does not know)."""
@@ -110,8 +123,7 @@ class ReferenceCheck(ContextCheck):
     def expected(self, context: CallContext) -> dict[str, dict[str, Any]]:
         arg = text_argument(context.tool)
         value = self._value(context) if arg is not None else None
-        message = context.tool.name in MESSAGE_TOOLS
-        return {arg: _holding(context.request, value, message)} if arg and value else {}
+        return {arg: _holding(context.tool, context.request, value)} if arg and value else {}
 
     def judge(self, context: CallContext) -> Refusal | None:
         spec = context.spec or self._spec_of(context.call.name)
@@ -124,18 +136,21 @@ class ReferenceCheck(ContextCheck):
             return None
         return Refusal(f"the request asks for the {' '.join(asked_reference(context.request) or ())} "
                        f"in it ({value}): write it into {arg}",
-                       {arg: _holding(context.request, value, spec.name in MESSAGE_TOOLS)})
+                       {arg: _holding(spec, context.request, value)})
 
 
-def _holding(request: str, value: str, message: bool = False) -> dict[str, Any]:
+def _holding(spec: ToolSpec, request: str, value: str) -> dict[str, Any]:
     """The schema keywords of a text that carries ``value``: what the request asks the item
     to say, then the reference by its name ("have the train ticket ready (booking code
     QX7L2M)"); a text that merely contains it where the request says nothing else. Why: held
     only to contain it, the 135M model wrote the value into a line copied from another mail.
-    A message (``message``) is only held to contain it: its words are the model's."""
-    if message:  # a message's body is the model's to word around it
-        return {"pattern": containing(value)}
+    A message is only held to contain it (its words are the model's), and a line added to
+    an item is the reference by its name ("booking code QX7L2M")."""
     named = " ".join(asked_reference(request) or ())
+    if spec.name in MESSAGE_TOOLS:  # a message's body is the model's to word around it
+        return {"pattern": containing(value)}
+    if spec.name.split("_", 1)[0] == APPEND_VERB:  # a line added: the reference by its name
+        return {"enum": [f"{named} {value}"]}
     asked = next(iter(asked_titles(request)), "")
     cut = _ASKS.search(asked) or re.search(rf"\b{re.escape(named)}\b", asked, re.IGNORECASE)
     said = _KIND_LEAD.sub("", asked[:cut.start()] if cut else asked).strip(" ,;:-")
