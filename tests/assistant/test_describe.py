@@ -137,6 +137,10 @@ def test_list_inbox(said, inbox):
         "- Jamie Lee: \u201cPlumber coming Wednesday\u201d, yesterday 17:05")
     assert said("list_inbox", unread_only=True) == (
         "1 unread email: Priya Shah: \u201cQ3 roadmap\u201d, today 08:12, unread.")
+    # a list as long as its limit is no count of them all
+    assert said("list_inbox", unread_only=True, limit=1) == (
+        "The 1 newest unread email (there may be more): Priya Shah: \u201cQ3 roadmap\u201d, "
+        "today 08:12, unread.")
 
 
 def test_search_mail(said, inbox):

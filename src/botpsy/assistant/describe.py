@@ -252,13 +252,22 @@ def _mail_line(item: dict[str, Any], now: datetime, snippet: bool) -> str:
     return line + (f" \u2014 {clip(item['snippet'], 90)}" if snippet and item.get("snippet") else "")
 
 
+_INBOX_LIMIT = 10  # list_inbox's default limit
+
+
 @describes("list_inbox", "look at your inbox")
 def _list_inbox(o: ToolOutcome) -> str:
     items = o.data or []
     unread = bool(o.arguments.get("unread_only"))
     if not items:
         return "You have no unread emails." if unread else "Your inbox is empty."
-    header = plural(len(items), "unread email") if unread else "Your inbox, newest first"
+    # as many as the limit asked for: there may be more, so the count is no total
+    full = len(items) >= int(o.arguments.get("limit") or _INBOX_LIMIT)
+    if unread:
+        header = (f"The {plural(len(items), 'newest unread email')} (there may be more)" if full
+                  else plural(len(items), "unread email"))
+    else:
+        header = "Your inbox, newest first"
     return listing(header, [_mail_line(m, o.now, False) for m in items], o.max_lines)
 
 
