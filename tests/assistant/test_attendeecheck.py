@@ -80,3 +80,29 @@ def test_a_new_event_is_held_to_the_people_it_is_with_until_a_lookup_shows_someo
     card = {"id": 3, "name": "Jonas Weber", "email": "jonas@northwind.example"}
     assert AttendeeCheck().expected(CallContext.before(spec, _said(request, [card]))) == {}
     assert AttendeeCheck().expected(CallContext.before(spec, _said("lunch friday at 1"))) == {}
+
+
+def test_a_changed_event_lists_no_one_new_that_nobody_named():
+    """"the parent-teacher meeting moved to room 3A": the 135M model also set its attendees
+    to Priya, whom another event the search showed lists."""
+    events = [{"id": 10, "title": "Parent-teacher meeting", "start": "2026-12-10T16:00",
+               "attendees": []},
+              {"id": 8, "title": "1:1", "start": "2026-12-08T10:00",
+               "attendees": ["Priya Shah <priya@northwind.example>"]}]
+    said = [Message(role="user", content="the parent-teacher meeting moved to room 3A"),
+            Message(role="tool", name="search_events", source="tool:search_events",
+                    content=json.dumps(events))]
+    moved = ToolCall(name="update_event", arguments={
+        "event_id": 10, "location": "room 3A", "attendees": ["Priya Shah <priya@northwind.example>"]})
+    refusal = AttendeeCheck()(moved, said)
+    assert refusal is not None and refusal.narrow == {"attendees": {"type": "null"}}
+    kept = ToolCall(name="update_event", arguments={"event_id": 8, "attendees": [
+        "Priya Shah <priya@northwind.example>"]})
+    assert AttendeeCheck()(kept, said) is None  # the list it had
+    card = {"id": 5, "name": "Linda Morgan", "email": "linda@home.example", "notes": "Mom."}
+    asked = [Message(role="user", content="add mum to the sunday dinner as a guest"),
+             Message(role="tool", name="search_contacts", source="tool:search_contacts",
+                     content=json.dumps([card])), said[1]]
+    invited = ToolCall(name="update_event", arguments={"event_id": 10,
+                                                       "attendees": ["linda@home.example"]})
+    assert AttendeeCheck()(invited, asked) is None  # a contact looked up

@@ -60,6 +60,10 @@ def test_a_changed_event_is_held_only_to_where_the_request_says_it_is_now() -> N
     assert asked_place("update_event", "the party is at Luigi's, now tell me who comes") is None
     # the place tells which dinner is meant: no new location
     assert asked_place("update_event", "the dinner at Luigi's moves to 8") is None
+    # moved to a room: the room is where it is now (the 135M model wrote no location)
+    assert asked_place("update_event", "the parent-teacher meeting moved to room 3A, update it") == (
+        "room 3A")
+    assert asked_place("update_event", "move the standup to friday") is None
     assert asked_place("create_event", "lunch with Jonas tomorrow at 12") is None
     assert asked_place("add_reminder", "remind me at Salon Kiez") is None
     said = [Message(role="user", content="the dinner at Luigi's moves to 8")]

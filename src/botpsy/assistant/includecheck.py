@@ -134,7 +134,7 @@ class IncludeCheck(ContextCheck):
         written = call.arguments.get(invited)
         if isinstance(written, list) and any(_holds(str(w), value) for w in written):
             return None
-        listed = [*_attendees_of(context, call.arguments.get("event_id")), value]
+        listed = [*attendees_of(context, call.arguments.get("event_id")), value]
         return Refusal(f"the request invites {value!r}: write it into {invited}",
                        {invited: {"enum": [list(dict.fromkeys(listed))]}})
 
@@ -149,7 +149,7 @@ class IncludeCheck(ContextCheck):
         return values.pop() if len(values) == 1 else None
 
 
-def _attendees_of(context: CallContext, event_id: object) -> list[str]:
+def attendees_of(context: CallContext, event_id: object) -> list[str]:
     """The attendees a lookup showed for the event ``event_id`` (none for a new event)."""
     for family, obj in context.id_objects:
         if family == "event" and obj.get("id") == event_id and isinstance(obj.get("attendees"), list):

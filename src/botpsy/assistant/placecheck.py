@@ -12,7 +12,8 @@ as well: held to the place, the 135M model went on to invite a list of made-up n
 its tokens ran out inside the call.
 
 A change of an event that exists is held only where the request says the event is at
-that place now ("my 1:1 with priya is in room 4.10 now": ``selection.CHANGED_NOW``): a
+that place now ("my 1:1 with priya is in room 4.10 now": ``selection.CHANGED_NOW``) or
+moved to a room ("the parent-teacher meeting moved to room 3A"): a
 place that only tells which event is meant ("the dinner at Luigi's moves to 8") is no
 new location, and writing it would cut the one the event has.
 """
@@ -34,6 +35,9 @@ LOCATION = "location"
 _ATTENDEE_ARGUMENTS = ("attendees",)
 # A request that names someone an event is with: "with Priya", "invite Dan", an address
 _NAMES_PEOPLE = re.compile(r"\b(?:with|w/|invite|inviting)\s+\w|@", re.IGNORECASE)
+# "the parent-teacher meeting moved to room 3A": a new place for an event that exists
+_MOVED_TO_ROOM = re.compile(r"\b(?:moved|moves|moving|changed|switched|relocated)\s+to\s+"
+                            r"(?:the\s+)?(?:room|office|hall|building|floor)\s+\d", re.IGNORECASE)
 
 
 def asked_place(tool: str, request: str) -> str | None:
@@ -45,7 +49,8 @@ def asked_place(tool: str, request: str) -> str | None:
     if creates(tool):
         said = list(values(places(request)))
     elif tool.startswith("update"):
-        said = list(values(p for clause in commands(request) if CHANGED_NOW.search(clause)
+        said = list(values(p for clause in commands(request)
+                           if CHANGED_NOW.search(clause) or _MOVED_TO_ROOM.search(clause)
                            for p in places(clause)))
     else:
         return None
