@@ -29,6 +29,9 @@ def _context(spec: ToolSpec, request: str, **arguments: object) -> CallContext:
     ("free on friday evenings?", ("17:00", "22:00")),
     ("find me 30 minutes on friday", None),
     ("morning or afternoon, whichever is free", None),  # two parts: the tool's default
+    # one time named alone: the hour from it (the model wrote 11:00 to 09:00)
+    ("am I free friday at 11?", ("11:00", "12:00")),
+    ("is 3pm on thursday free", ("15:00", "16:00")),
 ])
 def test_the_part_of_the_day_named(request_text, window):
     assert named_window(request_text) == window

@@ -7,8 +7,9 @@ The request says which part of the day it means ("afternoon"), and a tool's wind
 arguments (``day_start``, ``day_end``) take the clock times of that part.
 
 ``WindowCheck`` holds those arguments, before the call (``agent.checks.Anticipating``) and
-as a refusal, to the part the request names, and to clock times (HH:MM) where it names
-none. A request that names two parts, or a part in another language, is not narrowed: the
+as a refusal, to the part the request names (or the hour from the one time it names: "am
+I free friday at 11?" wrote the window 11:00 to 09:00), and to clock times (HH:MM) where it
+names none. A request that names two parts, or a part in another language, is not narrowed: the
 clock-time shape still holds.
 """
 
@@ -16,10 +17,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from botpsy.agent.checks import Refusal
 from botpsy.agent.rules import CallContext, ContextCheck
+from botpsy.extract import times
 from botpsy.types import ToolSpec
 
 # The arguments that bound the window a tool looks in, and which end each is.
@@ -33,14 +36,23 @@ _PARTS: dict[str, tuple[str, str]] = {
 }
 _PART = re.compile(rf"\b(?P<part>{'|'.join(_PARTS)})s?\b", re.IGNORECASE)
 _CLOCK = re.compile(r"^(?:[01]?\d|2[0-3]):[0-5]\d$")
+_ONE_HOUR = timedelta(hours=1)  # the window of a time named alone: the hour from it
 _CLOCK_PATTERN = "^[0-2]?[0-9]:[0-5][0-9]$"
 
 
 def named_window(request: str) -> tuple[str, str] | None:
-    """The clock times of the one part of the day a request names, or None (none, or
+    """The clock times of the one part of the day a request names, or of the hour from
+    the one time it names ("am I free friday at 11?": 11:00-12:00), or None (none, or
     several: "morning or afternoon" leaves the window to the tool's default)."""
     parts = {m["part"].lower() for m in _PART.finditer(request)}
-    return _PARTS[parts.pop()] if len(parts) == 1 else None
+    if parts:
+        return _PARTS[parts.pop()] if len(parts) == 1 else None
+    named = {f.value for f in times(request)}
+    if len(named) != 1:
+        return None
+    start = datetime.combine(date.min, named.pop())
+    end = min(start + _ONE_HOUR, datetime.combine(date.min, time(23, 59)))
+    return f"{start:%H:%M}", f"{end:%H:%M}"
 
 
 def window_arguments(spec: ToolSpec | None) -> dict[str, str]:
