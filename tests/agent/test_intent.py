@@ -231,6 +231,7 @@ def test_a_junk_message_is_retried_as_the_request_dictated_it() -> None:
     # what to do with the message is the user's word to the assistant, not the message's
     ("draft her a note about the rota but hold off on sending", "Hi, this is about the rota."),
     ("write him that lunch moves to 1, without sending it", "Lunch moves to 1."),
+    ("send Jonas an email confirming thursday's lunch", "Hi, just confirming thursday's lunch."),
 ])
 def test_the_message_a_request_dictates(request_text: str, body: str | None) -> None:
     from botpsy.agent.intent import said_message

@@ -507,7 +507,7 @@ class SaidMessage:
 # nora's email and tell her I'm running late": no "that" is needed).
 _SAYS = re.compile(
     r"\b(?P<cue>that|saying|to say|telling (?:him|her|them)|asking (?:(?:him|her|them) )?"
-    r"(?:if|whether|about|to)|asking if|about|(?<=, )say|(?<=\band )say"
+    r"(?:if|whether|about|to)|asking if|about|confirming|to confirm|(?<=, )say|(?<=\band )say"
     r"|(?:let (?!me\b)(?:[\w']+ ){1,3}?know|tell (?:him|her|them))"
     r"(?! (?:that|about|if|whether|to|by|via|over|through)\b))\s+(?P<said>[^.!?;]+)",
     re.IGNORECASE)
@@ -614,7 +614,7 @@ def said_message(request: str) -> SaidMessage | None:
     that Jamie will be home on Tuesday" -> "Jamie will be home on Tuesday."; "asking if
     climbing is still on" -> "Hi, I wanted to ask if climbing is still on."; "asking him
     to call back" -> "Could you call back?"; "about the slides" -> "Hi, this is about the
-    slides." The one it is sent to is "you" ("meet him at noon" -> "meet you at noon")."""
+    slides."; "confirming thursday's lunch" -> "Hi, just confirming thursday's lunch." The one it is sent to is "you" ("meet him at noon" -> "meet you at noon")."""
     match = _SAYS.search(request)
     if match is None:
         return None
@@ -629,6 +629,8 @@ def said_message(request: str) -> SaidMessage | None:
         body = f"Hi, I wanted to ask {cue.rsplit(' ', 1)[1]} {said}."
     elif cue.endswith("about"):
         body = f"Hi, this is about {said}."
+    elif cue.endswith("confirm") or cue == "confirming":
+        body = f"Hi, just confirming {said}."
     else:
         body = f"{said[0].upper()}{said[1:]}."
     head = said.split()[:6]
