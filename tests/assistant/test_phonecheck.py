@@ -71,4 +71,20 @@ def test_with_no_number_in_view_a_new_contacts_phone_is_held_to_null():
         "properties": {"name": {"type": "string"}, "phone": {"type": ["string", "null"]}}})
     assert PhoneCheck().expected(CallContext.before(spec, _said("Save Ines Kaya, ines@x.example"))) == {
         "phone": {"type": "null"}}
-    assert PhoneCheck().expected(CallContext.before(spec, _said("Save Ines Kaya, +49 151 5550 330"))) == {}
+    # a number given: the number (``test_a_new_contact_takes_the_one_number_the_request_gives_it``)
+    assert PhoneCheck().expected(CallContext.before(spec, _said("Save Ines Kaya, +49 151 5550 330"))) == {
+        "phone": {"enum": ["+49 151 5550 330"]}}
+
+
+def test_a_new_contact_takes_the_one_number_the_request_gives_it():
+    """"new contact pls - Felix Braun, felix.braun@..., 0151 5550 9921, he's my bouldering
+    coach": held to the note, the 135M model left the number out."""
+    from botpsy.agent.rules import CallContext
+    from botpsy.types import ToolSpec
+    spec = ToolSpec(name="add_contact", description="d", parameters={"type": "object", "properties": {
+        "name": {"type": "string"}, "phone": {"type": ["string", "null"]}}})
+    said = [Message(role="user", content="new contact pls - Felix Braun, felix.braun@mailbox.example, "
+                                         "0151 5550 9921, he's my bouldering coach")]
+    assert PhoneCheck().expected(CallContext.before(spec, said)) == {"phone": {"enum": ["0151 5550 9921"]}}
+    two = [Message(role="user", content="save Felix, 0151 5550 9921 or 030 5550 1234")]
+    assert PhoneCheck().expected(CallContext.before(spec, two)) == {}

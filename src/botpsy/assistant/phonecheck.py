@@ -23,6 +23,7 @@ from botpsy import extract
 from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import acts_on_items
 from botpsy.agent.rules import CallContext, ContextCheck
+from botpsy.agent.selection import creates, name_family
 from botpsy.extract import digits
 
 # Arguments that hold a phone number.
@@ -50,12 +51,26 @@ class PhoneCheck(ContextCheck):
         asked to "save Ines Kaya, ines.kaya@example.org", a 135M model wrote the address
         as her phone, which the check then refused."""
         spec = context.tool
-        if not acts_on_items(spec.name) or shown_numbers(context):
+        if not acts_on_items(spec.name):
             return {}
+        if shown_numbers(context):
+            return self._given(context)
         parameters = spec.parameters or {}
         required = set(parameters.get("required") or [])
         return {arg: {"type": "null"} for arg in parameters.get("properties") or {}
                 if _ARGUMENTS.match(arg) and arg not in required}
+
+    @staticmethod
+    def _given(context: CallContext) -> dict[str, dict[str, list[str]]]:
+        """A new contact's phone held to the one number the request gives it ("new contact
+        - Felix Braun, felix@..., 0151 5550 9921"). Why: held to a note the request also
+        gives, the 135M model left the number out."""
+        spec = context.tool
+        given = phone_numbers(context.request)
+        if name_family(spec.name) != "contact" or not creates(spec.name) or len(given) != 1:
+            return {}
+        properties = (spec.parameters or {}).get("properties") or {}
+        return {arg: {"enum": given} for arg in properties if _ARGUMENTS.match(arg)}
 
     def judge(self, context: CallContext) -> Refusal | None:
         call = context.call
