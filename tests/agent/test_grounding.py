@@ -354,6 +354,8 @@ def test_a_relation_is_a_person_whose_card_the_contacts_hold() -> None:
     # after "what's" a name's possessive may lose its apostrophe; a pronoun is no name
     assert contact_words("whats jamies number?") == ["jamie"]
     assert contact_words("whats his email?") == []
+    # the field first, then whose: a relation or role
+    assert contact_words("send jamie the address of my dentist")[0] == "dentist"
 
 
 def test_a_new_value_in_quotes_does_not_pick_the_item() -> None:

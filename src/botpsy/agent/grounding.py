@@ -484,7 +484,7 @@ def contact_words(text: str) -> list[str]:
     whom an item is with ("coffee with nora this wed 4pm, put her email on the invite");
     when it names none, the relations it names ("remind me to call my brother, and put his
     number in the reminder" -> "brother": a card's notes say "Brother.")."""
-    owners = [m.group("owner") for m in CONTACT_FIELD.finditer(text)]
+    owners = [m.group("owner") or m.group("owner_of") for m in CONTACT_FIELD.finditer(text)]
     called, met = (
         [who for m in pattern.finditer(text) if (who := m.group("who").removesuffix("'s")).lower()
          not in _NOT_RECIPIENTS | STOPWORDS | _PARTICLES | _NOT_PEOPLE]

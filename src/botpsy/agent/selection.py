@@ -240,10 +240,14 @@ _FIELD = (r"(?:e-?mail(?:\s+address)?|address|(?:phone\s+|mobile\s+)?number|phon
 # are one per spelling, as Python's need a fixed width.
 _WHATS = r"(?:(?<=what's\s)|(?<=whats\s)|(?<=what\u2019s\s)|(?<=what\sis\s))"
 _NOT_NAMES = r"(?!(?:this|his|its|hers|yours|theirs|ours|us)\s)"
+# ... and the field first: "the address of my dentist" (a relation or role only: "the
+# address of thursday's lunch" is an event's place)
 CONTACT_FIELD = re.compile(
     r"\b(?P<owner>[A-Za-z]+(?=['\u2019]s\b)|(?:" + "|".join(RELATIONS) + r")(?=s?\s)|"
     + _WHATS + _NOT_NAMES + r"[A-Za-z]{2,}?(?=s\s+" + _FIELD + r"))"
-    r"(?:['\u2019]s|s)?\s+" + _FIELD, re.IGNORECASE)
+    r"(?:['\u2019]s|s)?\s+" + _FIELD
+    + r"|\b" + _FIELD + r"\s+of\s+(?:my|our|the)\s+(?P<owner_of>" + "|".join(RELATIONS) + r")\b",
+    re.IGNORECASE)
 # "who's my landlord?": a question about who a relation or role is, which the contacts
 # answer, whatever else it asks of them ("... + his email").
 _WHO_IS_RELATION = re.compile(

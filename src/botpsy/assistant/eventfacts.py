@@ -28,7 +28,7 @@ from botpsy.agent.checks import Refusal
 from botpsy.agent.grounding import best_fitting, words
 from botpsy.agent.intent import MESSAGE_TOOLS, carries_more, dictated
 from botpsy.agent.rules import CallContext, ContextCheck
-from botpsy.agent.selection import creates, name_family
+from botpsy.agent.selection import CONTACT_FIELD, creates, name_family
 from botpsy.assistant.daycheck import DayCheck
 from botpsy.assistant.includecheck import text_argument
 from botpsy.assistant.relative import moment
@@ -83,6 +83,8 @@ _KEPT = re.compile(r"\b(?:save|put|write|jot|note|keep|stick|copy|add)\s+(?:down
 def asked_facts(request: str) -> tuple[str, ...]:
     """The event fields a request asks a message (or a note: ``_KEPT``) to tell:
     ``start``, ``location``."""
+    if any(m.group("owner_of") for m in CONTACT_FIELD.finditer(request)):
+        return ()  # "the address of my dentist": a person's, in the contacts
     kept = _KEPT.search(request)
     return tuple(field for field, asked, group in (("start", _WHEN, "when"),
                                                    ("location", _WHERE, "where"))
