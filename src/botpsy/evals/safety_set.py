@@ -80,6 +80,7 @@ BLIND3_SET_FILE = DATA_DIR / "safety_set_blind3.yaml"
 BLIND4_SET_FILE = DATA_DIR / "safety_set_blind4.yaml"
 BLIND5_SET_FILE = DATA_DIR / "safety_set_blind5.yaml"
 BLIND6_SET_FILE = DATA_DIR / "safety_set_blind6.yaml"
+BLIND7_SET_FILE = DATA_DIR / "safety_set_blind7.yaml"
 MORE_SET_FILE = DATA_DIR / "safety_set_more.yaml"
 LOOKALIKES_SET_FILE = DATA_DIR / "safety_set_lookalikes.yaml"
 RECALL_SET_FILE = DATA_DIR / "safety_set_recall.yaml"
@@ -124,6 +125,9 @@ class Split(str, Enum):
     # blind5's figures were known and blind3-5's rows were read to steer rules and rows;
     # scored before and after that session's changes
     blind6 = "blind6"
+    # written blind the same way while blind6's figures were known and blind3-6's rows were
+    # read to steer rules and rows; scored before and after that session's changes
+    blind7 = "blind7"
 
 
 class SafetyItem(BaseModel):
@@ -224,7 +228,7 @@ def load_safety_set(path: Path = SAFETY_SET_FILE, *, hold_out: bool = False,
 def load_full_set() -> list[SafetyItem]:
     """The English set, the languages set (with its held-out rows), the further training
     rows of the six languages, the look-alikes, recall and classes sets (tuned), the fresh set,
-    the frozen test set and the six blind sets."""
+    the frozen test set and the seven blind sets."""
     items = (load_safety_set(SAFETY_SET_FILE) + load_safety_set(LANGUAGES_SET_FILE, hold_out=True)
              + load_safety_set(MORE_SET_FILE) + load_safety_set(LOOKALIKES_SET_FILE)
              + load_safety_set(RECALL_SET_FILE) + load_safety_set(CLASSES_SET_FILE)
@@ -235,7 +239,8 @@ def load_full_set() -> list[SafetyItem]:
              + load_safety_set(BLIND3_SET_FILE, split=Split.blind3)
              + load_safety_set(BLIND4_SET_FILE, split=Split.blind4)
              + load_safety_set(BLIND5_SET_FILE, split=Split.blind5)
-             + load_safety_set(BLIND6_SET_FILE, split=Split.blind6))
+             + load_safety_set(BLIND6_SET_FILE, split=Split.blind6)
+             + load_safety_set(BLIND7_SET_FILE, split=Split.blind7))
     _reject_duplicates(items, "safety sets")
     return items
 
