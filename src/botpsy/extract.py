@@ -540,7 +540,7 @@ _WHEN_PARTS = alternation(set(DAY_PARTS["en"]) - {"night"})
 # "on Friday", "from 10:00 to 11:00", "at 9am", "for an hour", "in the morning": a day,
 # time or length with the words that lead to it.
 WHEN = re.compile(
-    rf"(?:\b(?:on|at|from|to|until|till|by|for)\s+)?(?:{DAY_PHRASE.pattern}"
+    rf"(?:\b(?:on|at|from|to|until|till|by|for)\s+)?(?:\bthe\s+\d{{1,2}}(?:st|nd|rd|th)\b|{DAY_PHRASE.pattern}"
     rf"|{TIME_PHRASE.pattern}|\b\d{{1,2}}:\d{{2}}\b|(?<=at )\d{{1,2}}\b"
     rf"|\b(?:half an hour|an hour and a half|an? (?:hour|minute)|(?:\d+|"
     rf"{alternation(NUMBER_WORDS['en'])})\s*(?:{alternation(unit_words('en', ('minute', 'hour')))})\b)"

@@ -351,3 +351,10 @@ def test_what_a_labelled_note_says_is_its_body_whole(request_text: str, said: st
     assert why is not None and why.narrow == {"body": {"enum": [said]}}
     whole = ToolCall(name="create_note", arguments={"body": said})
     assert TitleCheck()(whole, [Message(role="user", content=request_text)]) is None
+
+
+def test_a_day_of_the_month_is_no_part_of_what_the_item_says():
+    """"remind me on the 28th at 6pm to cancel it" asked for the text "on the to cancel it"."""
+    from botpsy.assistant.titlecheck import asked_titles
+    assert asked_titles("remind me on the 28th at 6pm to cancel it") == ["cancel it"]
+    assert asked_titles("dinner with mom on the 3rd") == ["dinner with mom"]
