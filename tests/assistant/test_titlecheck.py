@@ -358,3 +358,22 @@ def test_a_day_of_the_month_is_no_part_of_what_the_item_says():
     from botpsy.assistant.titlecheck import asked_titles
     assert asked_titles("remind me on the 28th at 6pm to cancel it") == ["cancel it"]
     assert asked_titles("dinner with mom on the 3rd") == ["dinner with mom"]
+
+
+def test_it_in_a_title_is_what_the_turns_search_looked_for():
+    """"how much did cloudbox charge me? remind me on the 28th at 6pm to cancel it": the
+    135M model wrote the text "payments", a word of the mail it found."""
+    from botpsy.agent.rules import CallContext
+    from botpsy.assistant.titlecheck import TitleCheck
+    from botpsy.types import Message, ToolCall, ToolSpec
+    spec = ToolSpec(name="add_reminder", description="d", parameters={"type": "object", "properties": {
+        "text": {"type": "string"}, "due": {"type": "string"}}})
+    request = "how much did cloudbox charge me? remind me on the 28th at 6pm to cancel it"
+    searched = [Message(role="user", content=request),
+                Message(role="assistant", tool_calls=[ToolCall(name="search_everything",
+                                                               arguments={"query": "cloudbox"})]),
+                Message(role="tool", name="search_everything", content="{}")]
+    assert TitleCheck().expected(CallContext.before(spec, searched)) == {
+        "text": {"enum": ["cancel cloudbox"]}}
+    # no search yet, or one for words the request does not hold: nothing to say
+    assert TitleCheck().expected(CallContext.before(spec, searched[:1])) == {}
