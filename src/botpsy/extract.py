@@ -720,9 +720,11 @@ def ticked_lines(text: str) -> list[str]:
             return []
         rest = rest[:done.start()] + rest[done.end():]
     place = _IN_FILE.search(rest)
-    if place is None:
+    if place is not None:
+        rest = rest[:place.start()]  # what follows the file says why, not what
+    elif not _IN_FILE.search(" " + text[:verb.start()]):  # "in notes/todo.md check off ..."
         return []
-    rest = rest[:place.start()].strip(" .,!?")  # what follows the file says why, not what
+    rest = rest.strip(" .,!?")
     items = (_LINE_WORDS.sub("", part.strip(" .,!?'\"")) for part in _TICK_JOIN.split(rest))
     return [item for item in items if item]
 

@@ -42,6 +42,7 @@ def test_what_a_request_asks_to_tell():
     assert asked_facts("email nora that I'm running late") == ()
     # a relation's or role's address is a person's, not an event's place
     assert asked_facts("send jamie the address of my dentist") == ()
+    assert asked_facts("email jamie which room the parent-teacher meeting is in") == ("location",)
     assert asked_facts("email jamie the address of thursday's lunch") == ("location",)
     # the fact "of" an event named after it
     assert asked_facts("email jamie the address of thursday's lunch with jonas") == ("location",)

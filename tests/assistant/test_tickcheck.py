@@ -24,6 +24,7 @@ REQUEST = "tick off slides for dan in todo.md"
     ("mark the plumber one done in my todo file", ["plumber"]),
     ("cross off milk and eggs from the shopping list file", ["milk", "eggs"]),
     ("check off 'car service' in notes/todo.md, did it yesterday", ["car service"]),
+    ("in notes/todo.md check off the slides item", ["slides"]),  # the file named first
     ("tick off water the plants", []),            # no file: a reminder
     ("mark the email as read", []),
     ("mark the meeting in my calendar as done", []),

@@ -39,7 +39,8 @@ _WHEN = re.compile(r"\bwhat\s+time\b|\bwhen\s+(?:we|we're|were|it|is|does|do|and
                    r"\b(?:with|and|plus|incl\w*)\s+the\s+time\b|\bthe\s+details\b"
                    r"|\bthe\s+(?:time|date)\s+of\b", re.IGNORECASE)
 # "email jamie the address of thursday's lunch with jonas": the place of the event named after
-_WHERE = re.compile(r"\bwhere\b|\b(?:with|and|plus|incl\w*)\s+the\s+(?:address|location|venue)\b"
+_WHERE = re.compile(r"\bwhere\b|\b(?:which|what)\s+room\b"
+                    r"|\b(?:with|and|plus|incl\w*)\s+the\s+(?:address|location|venue)\b"
                     r"|\bthe\s+details\b|\bthe\s+(?:address|location|venue|place)\s+of\b",
                     re.IGNORECASE)
 # more for the message to say than the facts: "... and ask if i should bring dessert"
