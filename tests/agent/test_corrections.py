@@ -33,3 +33,22 @@ def test_anything_else_is_left_as_written(written):
 def test_the_request_reader_reads_the_correction():
     assert read_request("remind me to ring mom tonight at 8... no wait, make that 7") == (
         "remind me to ring mom tonight at 7")
+
+
+@pytest.mark.parametrize(("request_text", "read"), [
+    # a day and a time corrected: both replace the earlier ones ("instead" goes with them)
+    (("set a reminder for friday 5pm to book the train tickets... actually no, make it saturday "
+      "at 10am instead"), "set a reminder saturday at 10am to book the train tickets"),
+    # a day alone, "same time": the time stays
+    ("remind me to buy wrapping paper on the 18th at 6pm - no wait, the 17th, same time",
+     "remind me to buy wrapping paper the 17th at 6pm"),
+    # a turn back that says more than when is left as written
+    ("remind me to call Anna tomorrow at 9, no wait, actually forget it",
+     "remind me to call Anna tomorrow at 9, no wait, actually forget it"),
+    ("remind me at 5 to call Dan - no wait, call Tom instead",
+     "remind me at 5 to call Dan - no wait, call Tom instead"),
+])
+def test_a_day_corrected_at_the_end_is_read_in_place(request_text: str, read: str) -> None:
+    """The 135M model read "make it saturday at 10am instead" as a change of an event and
+    moved the user's bouldering."""
+    assert self_corrected(request_text) == read
