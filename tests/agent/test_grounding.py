@@ -385,3 +385,15 @@ def test_a_new_name_is_no_search_term() -> None:
     "all-hands", which no item is called yet, and the rename never ran."""
     assert search_terms("rename the quarterly review to Q4 all-hands", "event") == [
         "quarterly review", "quarterly", "review"]
+
+
+def test_items_that_share_only_their_weekday_with_the_request_fit_none():
+    """"the plumber is coming thursday 8-10 now instead, update it": Thursday is the day the
+    plumber moves to, and the 135M model moved Thursday's standup."""
+    from botpsy.agent.grounding import Item, best_fitting, identifying_words, search_terms
+    said = "the plumber is coming thursday 8-10 now instead, update it"
+    standup = Item("event", 4, "Team standup", frozenset({"team", "standup", "thursday"}))
+    lunch = Item("event", 5, "Lunch with Jonas", frozenset({"lunch", "jona", "thursday"}))
+    assert best_fitting([standup, lunch], identifying_words(said)) == []
+    assert best_fitting([standup], identifying_words(said)) == [standup]  # the one that day
+    assert search_terms(said, "event") == ["plumber"]

@@ -25,7 +25,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from botpsy.agent.checks import Refusal, narrowed
@@ -82,7 +82,9 @@ _NOT_SEARCHED = (STOPWORDS | _PARTICLES | NOT_NAMES | LOOK_VERBS
                  | {*RELATIVE_DAYS["en"], "week", "weekend"}
                  # the words of a time said relative to the item ("half an hour before it")
                  | {"half", "hour", "hours", "minute", "minutes", "mins", "day", "days",
-                    *DAY_PARTS["en"], "before", "after", "next", "last", "instead"}
+                    *DAY_PARTS["en"], "before", "after", "next", "last", "instead", "now"}
+                 # how a change is said, not what changes ("the plumber is coming thursday now")
+                 | {"coming", "going", "happening", "moved", "moving", "changed"}
                  # what a request says about its source, not what to find in it
                  | {"see", "check", "find", "look", "said", "says", "asking", "asked", "emailed",
                     "mailed", "wrote", "wants", "wanted", "sent", "need", "needs", "know", "yet",
@@ -191,7 +193,16 @@ def best_fitting(items: list[Item], wanted: frozenset[str]) -> list[Item]:
     reading this list: ...") would outrank the user's "Reading list"."""
     scores = {i.id: (len(words(i.label) & wanted), len(i.words & wanted)) for i in items}
     best = max(scores.values(), default=(0, 0))
-    return [i for i in items if best[1] and scores[i.id] == best]
+    tied = [i for i in items if best[1] and scores[i.id] == best]
+    # several items that share only their weekday with the request fit none better than
+    # another: "the plumber is coming thursday 8-10 now" named the day the plumber moves
+    # to, and the 135M model moved Thursday's standup
+    if len(tied) > 1 and all(i.words & wanted <= _WEEKDAY_STEMS for i in tied):
+        return []
+    return tied
+
+
+_WEEKDAY_STEMS = frozenset(stem_words(" ".join(f"{date(2026, 1, 5 + d):%A}" for d in range(7))))
 
 
 def _weekday(obj: dict) -> frozenset[str]:
