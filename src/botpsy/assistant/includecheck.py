@@ -26,7 +26,7 @@ from typing import Any
 from botpsy.agent.checks import Refusal
 from botpsy.agent.intent import MESSAGE_TOOLS
 from botpsy.agent.rules import CallContext, ContextCheck
-from botpsy.agent.selection import creates
+from botpsy.agent.selection import commands, creates, joined_kinds
 from botpsy.extract import digits
 from botpsy.formats.grammar import pattern_literal
 from botpsy.types import ToolSpec
@@ -60,7 +60,10 @@ def asked_field(request: str) -> str | None:
     """The contact field a request asks to include ("phone" or "email"), or None."""
     match = _ASKED.search(request) or _CARRIED.search(request)
     if match is None:
-        return "email" if _AS_GUEST.search(request) else None
+        # "add Dan to the quarterly review on friday": a person joined to an event is
+        # invited by their address, as "as a guest" says
+        joined = any("event" in joined_kinds(clause) for clause in commands(request))
+        return "email" if _AS_GUEST.search(request) or joined else None
     field = next(f for f in match.groups() if f)  # the alternative that matched
     return "email" if "mail" in field.lower() else "phone"
 
