@@ -137,3 +137,22 @@ def test_a_message_kept_in_the_chat_is_shown_in_the_users_words(store):
     result = _ask(store, [saved, "ok"], request)
     assert not any(s.writes and s.result is not None and s.result.ok for s in result.steps)
     assert "\u201cSomeone will be home tuesday morning.\u201d" in result.final_text
+
+
+def test_a_refusal_made_good_by_the_tool_it_named_instead_is_not_reported():
+    """"add ... to notes/todo.md": a write_file refused for append_to_file, which then ran,
+    is no failure to tell the user about."""
+    from botpsy.agent.reply import ReplyWriter
+    from botpsy.agent.run_events import AgentStep
+    from botpsy.safety.audit import AuditDecision
+    from botpsy.tools.registry import ToolResult
+    from botpsy.types import ToolCall
+    refused = AgentStep(round=1, call=ToolCall(name="write_file", arguments={"path": "a.md"}),
+                        decision=AuditDecision.invalid, reason="adds to it",
+                        instead=["append_to_file"], writes=True)
+    added = AgentStep(round=2, call=ToolCall(name="append_to_file", arguments={"path": "a.md"}),
+                      decision=AuditDecision.executed, writes=True,
+                      result=ToolResult(call_id="c2", name="append_to_file", ok=True,
+                                        content='{"path": "a.md"}', data={"path": "a.md"}))
+    text = ReplyWriter().report([refused, added])
+    assert "could not" not in text

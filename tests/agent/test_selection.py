@@ -560,3 +560,11 @@ def test_a_line_ticked_off_in_a_named_file_asks_for_the_file_written(tools: list
         frozenset({"write_file"})]
     assert selector.choose("tick off water the plants", tools).requested == [
         frozenset({"complete_reminder"})]
+
+
+def test_a_file_named_as_where_things_go_is_the_kind_added_to(tools: list[ToolSpec]) -> None:
+    """"add the titles from my books-to-read note to notes/todo.md" appended to the note."""
+    chosen = Bm25ToolSelector().choose(
+        "add the titles from my books-to-read note to notes/todo.md as open items", tools)
+    assert chosen.requested and "append_to_file" in chosen.requested[0]
+    assert "append_to_note" not in chosen.requested[0]

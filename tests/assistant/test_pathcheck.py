@@ -148,3 +148,18 @@ def test_a_file_named_by_words_is_looked_up_before_it_is_changed():
     named = [Message(role="user", content="add umbrella to packing_list.txt")]
     assert check().needs_first(CallContext.before(APPEND, named)) == ()
     assert check().needs_first(CallContext.before(LIST, asked)) == ()
+
+
+def test_a_file_the_request_adds_to_is_not_written_over():
+    """"add the titles from my books-to-read note to notes/todo.md as open items": the
+    135M model replaced the to-do file with the titles."""
+    specs = {**SPECS, "write_file": WRITE}
+    request = "add the titles from my books-to-read note to notes/todo.md as open items"
+    over = ToolCall(name="write_file", arguments={"path": "notes/todo.md", "content": "x"})
+    refusal = PathCheck(specs.get)(over, [Message(role="user", content=request)])
+    assert refusal is not None and refusal.instead == ("append_to_file",)
+    # a new file the request adds to is no file written over
+    new = ToolCall(name="write_file", arguments={"path": "ideas.txt", "content": "x"})
+    assert PathCheck(specs.get)(new, [Message(role="user", content="put my ideas into a new file")]) is None
+    # nor is a file rewritten where the request does not add to it
+    assert PathCheck(specs.get)(over, [Message(role="user", content="tick off x in notes/todo.md")]) is None

@@ -830,7 +830,10 @@ class Agent:
             untried = {n for group in turn.requested if not group & turn.called for n in group}
             return self.registry.specs([n for n in self.registry.names() if n in untried])
         settled = {s.call.name for s in turn.steps if not failed(s)}
-        wanted = {s.call.name for s in turn.steps if failed(s)} - settled
+        # a refused call whose refusal named the tool to call instead, which then ran, is
+        # done ("add ... to notes/todo.md": append_to_file in place of write_file)
+        replaced = {s.call.name for s in turn.steps if failed(s) and set(s.instead) & settled}
+        wanted = {s.call.name for s in turn.steps if failed(s)} - settled - replaced
         for group in turn.requested:
             if not group & settled:
                 wanted |= group

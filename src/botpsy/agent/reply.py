@@ -277,7 +277,8 @@ class ReplyWriter:
 
     def report(self, steps: Sequence[AgentStep], messages: Sequence[Message] = ()) -> str:
         """The turn's answer from its calls: what each call that worked gave, and each
-        failure that no later call of the same tool made good. Once a change was made, the
+        failure that no later call of the same tool (or of the one its refusal named
+        instead) made good. Once a change was made, the
         lookups that led to it are left out unless the request asked to be shown something
         (``intent.is_lookup``): after "Remind me to call Anna" a person wants to read the
         reminder, not that the list of reminders was empty."""
@@ -286,8 +287,9 @@ class ReplyWriter:
             not is_lookup(latest_request(list(messages)))
         for index, step in enumerate(steps):
             later = steps[index + 1:]
-            if not _ran(step) and any(_ran(s) and s.call.name == step.call.name for s in later):
-                continue  # the retry worked: its result is the answer
+            if not _ran(step) and any(_ran(s) and (s.call.name == step.call.name
+                                                   or s.call.name in step.instead) for s in later):
+                continue  # the retry worked, or the tool its refusal named instead
             if changed and _ran(step) and not step.writes:
                 continue
             text = self.describe(step)

@@ -290,8 +290,11 @@ _OTHER_KINDS = frozenset({"event", "reminder", "remind", "contact", "email", "fi
                           "draft", "send"})
 _NOT_A_NOTE = _OTHER_KINDS - {"contact"}
 # Where a thing goes: "into a new note", "in my calendar", "to a file".
+# ... or a file by its name: "add the titles from my books-to-read note to notes/todo.md"
 _DESTINATION = re.compile(r"\b(?:into|in|to|as)\s+(?:a|an|the|my)?\s*(?:new\s+)?"
-                          r"(?P<kind>note|file|calendar|event|reminder|draft)\b", re.IGNORECASE)
+                          r"(?P<kind>note|file|calendar|event|reminder|draft)\b"
+                          r"|\b(?:into|to)\s+(?:my\s+)?(?:[\w-]+/)*[\w-]+\.(?P<ext>[A-Za-z][A-Za-z0-9]{1,3})\b",
+                          re.IGNORECASE)
 # Verbs of tools that find or show items: kept whenever their family is chosen,
 # because every action first has to find the item it works on.
 LOOK_VERBS = frozenset(["list", "search", "read", "get", "show", "view", "fetch", "lookup"])
@@ -956,8 +959,8 @@ class Bm25ToolSelector(ToolSelector):
             # when its tools do not do what the verb says ("draft him a note" names a
             # note, but drafting is the mail's)
             into = _DESTINATION.search(clause)
-            goal = FAMILY_ALIASES.get(into.group("kind").lower(), into.group("kind").lower()) \
-                if into else None
+            kind = (into.group("kind") or "file").lower() if into else None
+            goal = FAMILY_ALIASES.get(kind, kind) if kind else None
             # a person's address or number is a contact's ("save Lena's number": add_contact)
             field = "contact" if CONTACT_FIELD.search(clause) else None
             ordered = sorted(ranked, key=lambda f: (f.family == goal, f.family == field,

@@ -44,6 +44,10 @@ _DICTATED = re.compile(r"\b(?:says?|saying|reads?|containing|contains|with(?:\s+
 # A request that asks for a file of its own: "a new file", "into a file", "a file called x"
 _NEW_FILE = re.compile(r"\b(?:new|another|separate|second|an?)\s+(?:[\w-]+\s+)?file\b"
                        r"|\bfile\s+(?:called|named)\b", re.IGNORECASE)
+# A request that opens by adding something to somewhere: "add the titles from my note to
+# notes/todo.md", "stick 'book flights' onto my todo file"
+_ADDS_TO = re.compile(r"^\W*(?:please\s+)?(?:add|append|stick|put|include)\b[^.?!]*?\b(?:to|onto)\s",
+                      re.IGNORECASE)
 # Words after "in" that name no folder of the files area
 _NO_FOLDER = frozenset({"files", "file", "folder", "folders", "it", "there", "here", "a", "an"})
 
@@ -126,6 +130,8 @@ class PathCheck(ContextCheck):
         if placed is None and (other := _other_file(context, spec, written,
                                                            self._spec_of)) is not None:
             return other
+        if (over := _written_over(context, spec, written, self._spec_of)) is not None:
+            return over
         allowed = _allowed(context, spec) if spec is not None else []
         if not allowed or (isinstance(written, str)
                            and posixpath.basename(written.strip("/")) in _names(allowed)):
@@ -151,6 +157,29 @@ def _other_file(context: CallContext, spec: ToolSpec | None, written: object,
     hint = f"; {adder} adds to it" if spec_of(adder) is not None else ""
     return Refusal(f"path {written!r} is a new file the request never asked for: it names "
                    f"{names[0]}, a file to add to or change{hint}")
+
+
+def _written_over(context: CallContext, spec: ToolSpec | None, written: object,
+                  spec_of: Callable[[str], ToolSpec | None]) -> Refusal | None:
+    """A ``write_file`` over a file a lookup showed, where the request asks to add to it
+    ("add the titles from my books-to-read note to notes/todo.md as open items"): the
+    135M model replaced the to-do file with the titles, and its lines were gone. Adding
+    is the tool that adds; the refusal sends the retry there (``Refusal.instead``)."""
+    if spec is None or name_family(spec.name) != "file" or not spec.name.startswith("write"):
+        return None
+    if not isinstance(written, str) or not _ADDS_TO.match(context.request):
+        return None
+    path = written.strip().strip("/")
+    shown = {obj["path"] for family, obj in context.objects
+             if family == "file" and isinstance(obj.get("path"), str)}
+    if (path not in shown and path not in context.request
+            and posixpath.basename(path) not in named_files(context.request)):
+        return None  # a new file: nothing to write over
+    adder = f"{APPEND_VERB}_to_{name_family(spec.name)}"
+    if spec_of(adder) is None:
+        return None
+    return Refusal(f"the request adds to {path}; writing it would replace its lines: "
+                   f"{adder} adds to it", instead=(adder,))
 
 
 def _placed(context: CallContext, spec: ToolSpec | None = None) -> str | None:
