@@ -734,7 +734,7 @@ _QUOTES = (("'", "'"), ('"', '"'), ("\u2018", "\u2019"), ("\u201c", "\u201d"))
 # The name a request gives the item it makes, in quotes: "a new note called 'for sam - dad
 # bday'", "new note 'xmas cards' -> ...", "an event titled "Offsite"".
 _NAMED_TITLE = re.compile(
-    r"(?:\b(?:called|named|titled|entitled)|\bnew\s+(?:note|list|event|file))\s+"
+    r"(?:\b(?:called|named|titled|entitled)|\b(?:new|a)\s+(?:note|list|event|file))\s+"
     r"[\'\"\u2018\u201c](?P<title>[^\'\"\u2019\u201d]{1,80})[\'\"\u2019\u201d]", re.IGNORECASE)
 # The same name unquoted, where nothing but a mark or the end of a sentence follows it (a
 # few words; "a new note called Restaurants", "a note called paint colours: hall white"):

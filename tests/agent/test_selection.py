@@ -568,3 +568,12 @@ def test_a_file_named_as_where_things_go_is_the_kind_added_to(tools: list[ToolSp
         "add the titles from my books-to-read note to notes/todo.md as open items", tools)
     assert chosen.requested and "append_to_file" in chosen.requested[0]
     assert "append_to_note" not in chosen.requested[0]
+
+
+def test_a_note_started_with_a_persons_number_in_it_is_a_new_note(tools: list[ToolSpec]) -> None:
+    """"start a note 'Designer contacts' with Marta's phone number in it": "start a" makes
+    an item, and the quoted name's "contacts" names no kind."""
+    chosen = Bm25ToolSelector().choose(
+        "start a note 'Designer contacts' with Marta's phone number in it", tools)
+    assert chosen.requested == [frozenset({"create_note"})]
+    assert Bm25ToolSelector().choose("when does the standup start?", tools).requested == []

@@ -35,6 +35,8 @@ def test_what_a_request_asks_to_include() -> None:
     # a person added to an event is invited by address ("add Dan to the quarterly review")
     assert asked_field("add Dan to the quarterly review on friday") == "email"
     assert asked_field("add lunch with Sara to my calendar") is None
+    # a named person's field, as "the number" is
+    assert asked_field("start a note 'Designer contacts' with Marta's phone number in it") == "phone"
     # a field taken from someone and put into what is made
     assert asked_field("grab nora's number and stick it in a new note called Climbing") == "phone"
     assert asked_field("save his email in a note") == "email"

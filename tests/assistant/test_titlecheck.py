@@ -377,3 +377,10 @@ def test_it_in_a_title_is_what_the_turns_search_looked_for():
         "text": {"enum": ["cancel cloudbox"]}}
     # no search yet, or one for words the request does not hold: nothing to say
     assert TitleCheck().expected(CallContext.before(spec, searched[:1])) == {}
+
+
+def test_a_quoted_name_after_a_new_items_kind_is_its_title():
+    """"start a note 'Designer contacts' with ..." titled the note with the whole request."""
+    from botpsy.assistant.titlecheck import named_title
+    assert named_title("start a note 'Designer contacts' with Marta's phone number in it") == (
+        "Designer contacts")

@@ -397,7 +397,7 @@ SENDING_VERB = "send"
 # What a request says for the action of an act tool, by the verb of the tool's name
 # (stemmed on load; multi-word entries match as phrases). The verb itself always counts.
 _MAKING = ("create", "add", "new", "put", "make", "save", "store", "write", "jot", "note down",
-           "record", "remember", "set up", "copy", "pop", "stick", "pencil")
+           "record", "remember", "set up", "copy", "pop", "stick", "pencil", "start a", "start an")
 ACTION_WORDS: dict[str, tuple[str, ...]] = {
     "create": (*_MAKING, "book", "schedule", "block", "plan", "arrange", "organize", "mark"),
     "add": (*_MAKING, "remind", "set", *_NUDGE_PHRASES),
@@ -945,7 +945,8 @@ class Bm25ToolSelector(ToolSelector):
         groups: list[frozenset[str]] = []
         invited: list[frozenset[str]] = []  # the groups of clauses that invite someone
         for clause in commands(query):
-            words = {FAMILY_ALIASES.get(w, w) for w in stem_words(clause)}
+            # a quoted name is no kind the clause names ("a note 'Designer contacts'")
+            words = {FAMILY_ALIASES.get(w, w) for w in stem_words(QUOTED.sub(" ", clause))}
             extra = ("note",) if list_target(clause) else ()
             ranked = [f for f in self.rank(clause, tools, person_hint=False, extra=extra)
                       if f.family in shown and f.mentioned]
@@ -961,10 +962,12 @@ class Bm25ToolSelector(ToolSelector):
             into = _DESTINATION.search(clause)
             kind = (into.group("kind") or "file").lower() if into else None
             goal = FAMILY_ALIASES.get(kind, kind) if kind else None
-            # a person's address or number is a contact's ("save Lena's number": add_contact)
+            # a person's address or number is a contact's ("save Lena's number": add_contact),
+            # unless the clause names the kind it goes into ("start a note 'Designer
+            # contacts' with Marta's phone number in it")
             field = "contact" if CONTACT_FIELD.search(clause) else None
-            ordered = sorted(ranked, key=lambda f: (f.family == goal, f.family == field,
-                                                    f.family in words, f.score), reverse=True)
+            ordered = sorted(ranked, key=lambda f: (f.family == goal, f.family in words,
+                                                    f.family == field, f.score), reverse=True)
             verb = next(iter(clause_verbs(clause)), "")
             group = _clause_tools(clause, verb, [shown[f.family].tools for f in ordered], roles)
             group = self._changed(query, clause, group, ordered, shown, roles)

@@ -33,7 +33,7 @@ from botpsy.types import ToolSpec
 
 # "with the number in it", "with her email", "include his phone number", "and add her address"
 _ASKED = re.compile(
-    r"\b(?:with|include|including|plus|add|put)\s+(?:the|his|her|their|its)\s+"
+    r"\b(?:with|include|including|plus|add|put)\s+(?:the|his|her|their|its|[\w-]+['\u2019]s)\s+"
     r"(?P<field>(?:phone\s+|mobile\s+)?number|phone|mobile|e-?mail(?:\s+address)?)\b",
     re.IGNORECASE)
 # A contact's field the request takes and puts into what it makes: "grab nora's number and

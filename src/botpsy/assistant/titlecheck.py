@@ -282,7 +282,9 @@ def cut_quote(value: object, request: str) -> str | None:
     return None
 
 
-_IT = re.compile(r"\b(?:it|them)$", re.IGNORECASE)
+# a short task done to "it": "cancel it", "reply to it" (not "a note ... with X in it")
+_IT = re.compile(r"^[\w'-]+(?:\s+[\w'-]+)?\s+(?:it|them)$", re.IGNORECASE)
+_IT_WORD = re.compile(r"\b(?:it|them)$", re.IGNORECASE)
 
 
 def _it_named(title: str, context: CallContext) -> str | None:
@@ -297,7 +299,7 @@ def _it_named(title: str, context: CallContext) -> str | None:
         for call in message.tool_calls:
             query = call.arguments.get("query")
             if isinstance(query, str) and (found := words(query)) and found <= said:
-                return _IT.sub(query.strip(), title)
+                return _IT_WORD.sub(query.strip(), title)
     return None
 
 
