@@ -577,3 +577,9 @@ def test_a_note_started_with_a_persons_number_in_it_is_a_new_note(tools: list[To
         "start a note 'Designer contacts' with Marta's phone number in it", tools)
     assert chosen.requested == [frozenset({"create_note"})]
     assert Bm25ToolSelector().choose("when does the standup start?", tools).requested == []
+
+
+def test_a_room_is_no_person_and_a_review_is_an_event(tools: list[ToolSpec]) -> None:
+    """"the roadmap review is in Room 2.01 now" looked up a contact called Room."""
+    chosen = Bm25ToolSelector().choose("the roadmap review is in Room 2.01 now", tools)
+    assert chosen.chosen == ["event"] and chosen.requested == [frozenset({"update_event"})]

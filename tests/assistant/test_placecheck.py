@@ -64,6 +64,8 @@ def test_a_changed_event_is_held_only_to_where_the_request_says_it_is_now() -> N
     assert asked_place("update_event", "the parent-teacher meeting moved to room 3A, update it") == (
         "room 3A")
     assert asked_place("update_event", "move the standup to friday") is None
+    # a room written with a capital, its number with a dot
+    assert asked_place("update_event", "the roadmap review is in Room 2.01 now") == "Room 2.01"
     assert asked_place("create_event", "lunch with Jonas tomorrow at 12") is None
     assert asked_place("add_reminder", "remind me at Salon Kiez") is None
     said = [Message(role="user", content="the dinner at Luigi's moves to 8")]

@@ -70,6 +70,7 @@ _QUERY_TOKEN = re.compile(
 QUOTED = re.compile(r"(?<!\w)(['\"\u2018\u201c])(?=\S)(.+?)(?<=\S)(?:\1|[\u2019\u201d])(?!\w)")
 # Text up to a sentence's first word, which is capitalised for that reason alone.
 _BEFORE_SENTENCE = re.compile(r"[.?!]\s*$")
+_NUMBER_NEXT = re.compile(r"\s+\d")
 STOPWORDS = frozenset([
     "a", "an", "the", "and", "or", "of", "to", "in", "on", "at", "for", "from", "by",
     "with", "about", "into", "is", "are", "be", "been", "was", "were", "it", "its", "this",
@@ -330,6 +331,7 @@ DEFAULT_SYNONYMS: dict[str, tuple[str, ...]] = {
     "party": ("event",), "offsite": ("event",), "standup": ("event",), "interview": ("event",),
     "conference": ("event",), "1:1": ("event",), "class": ("event",), "lesson": ("event",),
     "session": ("event",), "attendee": ("event",), "all day": ("event",),
+    "review": ("event",), "sync": ("event",), "workshop": ("event",), "kickoff": ("event",),
     "invitee": ("event",), "longer": ("update", "event"), "shorter": ("update", "event"),
     # reminders and to-dos
     "remind": ("reminder",), "todo": ("reminder",), "to-do": ("reminder",),
@@ -825,9 +827,11 @@ class Bm25ToolSelector(ToolSelector):
         quoted = [q.span() for q in QUOTED.finditer(query)]
         for m in _QUERY_TOKEN.finditer(query):
             if self.hints if hints is None else hints:
-                # a sentence's first word, or one in quotes, is capitalised but no name
+                # a sentence's first word, or one in quotes, is capitalised but no name; nor
+                # is one a number follows ("in Room 2.01", "at Pier 7": a place)
                 named = (person_hint and not _BEFORE_SENTENCE.search(query[:m.start()] or ".")
-                         and not any(a <= m.start() < b for a, b in quoted))
+                         and not any(a <= m.start() < b for a, b in quoted)
+                         and not _NUMBER_NEXT.match(query, m.end()))
                 terms += self._hint(m, named)
             if not m.group("word"):
                 continue
