@@ -397,3 +397,10 @@ def test_items_that_share_only_their_weekday_with_the_request_fit_none():
     assert best_fitting([standup, lunch], identifying_words(said)) == []
     assert best_fitting([standup], identifying_words(said)) == [standup]  # the one that day
     assert search_terms(said, "event") == ["plumber"]
+
+
+def test_a_notes_kind_word_is_no_title_to_search_for():
+    """"read me my shopping list from notes" searched the notes for "notes"."""
+    from botpsy.agent.grounding import search_terms
+    assert "notes" not in search_terms("read me my shopping list from notes", "note")
+    assert "somewhere" not in " ".join(search_terms("it's in my notes somewhere", "note"))

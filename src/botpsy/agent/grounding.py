@@ -88,7 +88,7 @@ _NOT_SEARCHED = (STOPWORDS | _PARTICLES | NOT_NAMES | LOOK_VERBS
                  # what a request says about its source, not what to find in it
                  | {"see", "check", "find", "look", "said", "says", "asking", "asked", "emailed",
                     "mailed", "wrote", "wants", "wanted", "sent", "need", "needs", "know", "yet",
-                       "want", "got", "open", "time", "rid"}
+                       "want", "got", "open", "time", "rid", "somewhere", "anywhere", "something"}
                  # where items are kept, not what is in one ("change it in the calendar")
                  | {"calendar", "agenda", "diary", "inbox", "mailbox", "contacts", "folder"}
                  # which of them and how many: an order or a count, no word of the item
@@ -436,6 +436,8 @@ def without(spec: ToolSpec, arguments: list[str]) -> ToolSpec:
 
 
 _LIST_WORDS = frozenset({"note", "notes", "list", "lists"})
+# the kind's own word is no title a note has ("my shopping list from notes")
+_KIND_WORD = re.compile(r"notes?", re.IGNORECASE)
 
 
 def search_terms(said: str, family: str) -> list[str]:
@@ -456,7 +458,8 @@ def search_terms(said: str, family: str) -> list[str]:
         names = [" ".join(w for w in t.split() if w.lower() not in _LIST_WORDS) for t in lists]
         return list(dict.fromkeys(n for n in names if n)) or lists
     # a note's kind words are its titles ("my grocery list" is the note "Groceries")
-    terms = [t for t in lookup_terms(said) if family == "note" or not names_family(t, family)]
+    terms = [t for t in lookup_terms(said) if (family == "note" and not _KIND_WORD.fullmatch(t))
+             or not names_family(t, family)]
     # a new name is no item's yet: "rename the quarterly review to Q4 all-hands" searched
     # for "all-hands", found nothing, and the rename never ran
     renamed = {w.lower() for w in (new_name(said) or "").split()}
