@@ -383,8 +383,9 @@ def test_a_contact_search_looks_for_a_relation_when_the_request_names_no_person(
 def test_a_new_name_is_no_search_term() -> None:
     """"rename the quarterly review to Q4 all-hands": the 135M model searched the events for
     "all-hands", which no item is called yet, and the rename never ran."""
+    # ("review" alone is a word of the calendar's kind, as "meeting" is: no search term)
     assert search_terms("rename the quarterly review to Q4 all-hands", "event") == [
-        "quarterly review", "quarterly", "review"]
+        "quarterly review", "quarterly"]
 
 
 def test_items_that_share_only_their_weekday_with_the_request_fit_none():
