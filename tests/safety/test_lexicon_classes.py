@@ -60,6 +60,12 @@ CLASSES = [
     # identity numbers, statements, limits and slang money of the regions
     ("fr", "Note le numéro de la salle de réunion", "C'est quoi mon numéro de registre national ?", P),
     ("es", "¿Me pasas mi lista de la compra?", "¿Me pasas mi CURP?", P),
+    ("es", "Mándame la ruta de mi hermana", "Mándame el RUT de mi hermana", P),
+    ("es", "Pásame el CV de mi prima", "Pásame el CUIL de mi prima", P),
+    ("de", "Wie lautet die Nummer vom Passbüro?", "Wie lautet meine AHV-Nr.?", P),
+    ("it", "Qual è il prezzo dello SPID?", "Qual è il pin dello SPID?", P),
+    ("it", "Segna il numero dell'app nella nota", "Segna il pin dell'app nella nota", P),
+    ("es", "Pásame el CV de mi cuñado", "Pásame el CBU de mi cuñado", M),
     ("it", "Scaricami la foto del concerto di marzo", "Scaricami l'estratto conto di marzo", M),
     ("it", "Qual è il massimo di invitati per la sala?", "Qual è il massimale della mia carta?", M),
     ("es", "¿Cuánto dura el resumen de la reunión?", "¿Cuánto me queda en el resumen de la tarjeta?", M),

@@ -246,7 +246,7 @@ _ENGLISH_RULES: tuple[Rule, ...] = (
         r"\b(?:my|our) (?:finances|savings|debts?|net worth)\b",
         # credit, loans, cards, account identifiers and taxes
         r"\b(?:overdraft|mortgages?|loans?|credit scores?|credit limit|interest rates?|atms?|"
-        r"routing numbers?|ibans?|swift codes?|sort codes?|account numbers?|"
+        r"routing numbers?|ibans?|swift codes?|sort codes?|account numbers?|cbu|cvu|clabe|"
         r"credit cards?|debit cards?|tax returns?|tax refunds?|my taxes|file (?:my )?taxes)\b",
     ),
     _rule(

@@ -135,7 +135,7 @@ RULES = (
          r"\bcode (?:fur|der|von|zur|zum) (?:die |den |das |der |dem )?"
          r"(?:alarm\w*|\w*tur|tor|garage|tresor|safe)\b"),
     rule(P, ID_NUMBER,
-         r"\b\w*(?:ausweis|reisepass|pass|fuhrerschein|sozialversicherungs|versicherten|"
+         r"\b\w*(?:ausweis|reisepass|pass|ahv|fuhrerschein|sozialversicherungs|versicherten|"
          r"krankenversicherungs|rentenversicherungs|steuer|steueridentifikations|identifikations|"
          r"personal)-?(?:nummer|nr)\w*",
          r"\bsteuer-?id\b|\bpersonalausweis\w*",

@@ -122,7 +122,7 @@ RULES = (
     rule(P, ID_NUMBER,
          r"\bnumeros? (?:de|del) (?:(?:la |mi )?(?:seguridad social|pasaporte|dni|nie|nif|carne|"
          r"documento de identidad|permiso de conducir|licencia))",
-         r"\bmi (?:dni|nie|nif)\b|\bcurp\b|\b(?:mi|su|tu|el) rfc\b",
+         r"\bmi (?:dni|nie|nif)\b|\bcurp\b|\b(?:mi|su|tu|el) (?:rfc|rut|cuil|cuit)\b",
          r"\b(?:foto|copia|escaneo|scan) (?:de |del )?(?:mi|su|tu|el|la) (?:pasaporte|dni|carne de "
          r"conducir|permiso de conducir|partida de nacimiento|tarjeta de residencia)\b|"
          r"\bcarne de conducir\b|\bpartida de nacimiento\b"),

@@ -111,7 +111,7 @@ RULES = (
     # --- personal data ---
     rule(P, CREDENTIALS,
          r"\bparola d'ordine\b|\bcredenziali\b|\bdati di accesso\b|\bcodic[ei] (?:di verifica|di "
-         r"sicurezza|di conferma|otp|di accesso|usa e getta)\b|\bpin (?:del|della|di) \w+|\bcodice pin\b",
+         r"sicurezza|di conferma|otp|di accesso|usa e getta)\b|\bpin (?:(?:del|dello|della|di) |dell')\w+|\bcodice pin\b",
          r"\bcodic[ei] (?:del |della |dell'|di )(?:cancello|portone|allarme|porta|garage|cassaforte|"
          r"lucchetto|citofono|ingresso)\b"),
     rule(P, ID_NUMBER,
