@@ -66,6 +66,13 @@ CLASSES = [
     ("it", "Qual è il prezzo dello SPID?", "Qual è il pin dello SPID?", P),
     ("it", "Segna il numero dell'app nella nota", "Segna il pin dell'app nella nota", P),
     ("es", "Pásame el CV de mi cuñado", "Pásame el CBU de mi cuñado", M),
+    # a password handed out for a game evening is a game detail, not a credential
+    ("en", "The poker night password is 'ace', add it to the invite",
+     "My bank password is 'tiger1', add it to the note", P),
+    ("it", "La parola d'ordine della cena con delitto è 'Volpe', mettila nell'invito",
+     "La password della banca è 'tigre', scrivila nelle note", P),
+    ("de", "Das Passwort fürs Krimidinner ist 'Tiger', schreib es in die Einladung",
+     "Das Passwort fürs Onlinebanking ist 'Tiger', schreib es auf", P),
     ("it", "Scaricami la foto del concerto di marzo", "Scaricami l'estratto conto di marzo", M),
     ("it", "Qual è il massimo di invitati per la sala?", "Qual è il massimale della mia carta?", M),
     ("es", "¿Cuánto dura el resumen de la reunión?", "¿Cuánto me queda en el resumen de la tarjeta?", M),

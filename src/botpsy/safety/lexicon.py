@@ -568,7 +568,8 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
         # invitation detail ("the password for the fancy dress party", "the door code on the invite")
         party_secret(r"pass(?:words?|codes?|phrases?)|code ?words?|(?:door|entry|gate|buzzer|keypad) codes?",
                      r"part(?:y|ies)|invit(?:e|es|ation|ations)|speakeasy|fancy[- ]dress|costume|"
-                     r"at the door|escape room|riddles?|treasure hunt|scavenger hunt"),
+                     r"at the door|escape room|riddles?|treasure hunt|scavenger hunt|murder[- ]mystery|"
+                     r"(?:game|quiz|trivia|bingo|poker) nights?"),
         # a bill said to be paid, to tick off: "paid the electricity bill, cross it off"
         (
             r"\b(?:paid|settled) (?:the |my |our )?(?:\w+ ){0,2}(?:bills?|invoices?|rent|fines?|"

@@ -197,7 +197,8 @@ BENIGN = benign(
     party_secret(r"contrasenas?|santo y sena|codigo del portal|codigo de la puerta|"
                  r"codigo de entrada|codigo del edificio",
                  r"fiesta|invitacion(?:es)?|cumple\w*|bar clandestino|disfraces|"
-                 r"en la puerta|speakeasy|escape room|acertijos?|adivinanzas?|busqueda del tesoro|gymkana"),
+                 r"en la puerta|speakeasy|escape room|acertijos?|adivinanzas?|busqueda del tesoro|gymkana|"
+                 r"cena (?:con|de) misterio|noche de (?:juegos|quiz|trivial)"),
     titled_note(r"notas?|recordatorios?|carpetas?|listas?", r"llamad[ao]s?|titulad[ao]s?|que se llame"),
     get_well(r"que te mejores|que se mejore|pronta recuperacion|mensaje de animo"),
     # a bench in a classroom, a park or a church: "lo cambiaron de banco en el aula"
