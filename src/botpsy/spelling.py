@@ -6,7 +6,9 @@ misspelt. A ``Speller`` reads a word of the text as one of its vocabulary's word
 
 - the word is not itself a vocabulary word,
 - it lies one edit from one (two for long words; an edit is an insertion, a deletion,
-  a substitution or a swap of neighbours),
+  a substitution or a swap of neighbours; a speller may ask that two edits be an ending or
+  hold a doubled or undoubled letter, the common second slip, so that a long word of its own
+  the lists lack, such as a compound, is not read as a key word two slips away),
 - it starts with the same letter (slips rarely hit the first key),
 - it has at least five letters, or four with two letters swapped ("crad"),
 - and it is no word of its own in English, German, French, Spanish, Italian or
@@ -37,6 +39,21 @@ DICTIONARY_LANGUAGES = ("en", "de", "fr", "es", "it", "pt")
 WORD = re.compile(r"[^\W\d_]+")
 _MIN_LETTERS = 5
 _DIGEST_LINE = "# vocabulary "
+
+
+def _squeezed(word: str) -> str:
+    """``word`` with each run of one letter written once ("tommorow" -> "tomorow")."""
+    return re.sub(r"(.)\1+", r"\1", word)
+
+
+def _second_slip_allowed(token: str, key: str) -> bool:
+    """Whether two edits between ``token`` and ``key`` are a likely pair of slips: an
+    ending added or dropped ("ibuprofenos"), or one slip besides doubled letters
+    ("tommorow" for "tomorrow"); "chorleiterin" is no "cholesterin" (a letter added and
+    one changed inside the word: a compound the lists lack)."""
+    if token.startswith(key) or key.startswith(token):
+        return True
+    return OSA.distance(_squeezed(token), _squeezed(key)) <= 1
 
 
 def fold(word: str) -> str:
@@ -79,11 +96,13 @@ class Speller:
     length on a word may be two edits away ("tommorow" for "tomorrow")."""
 
     def __init__(self, vocabulary: Iterable[str], known_words_file: Path, *,
-                 long_word: int = 9, source: str = "") -> None:
+                 long_word: int = 9, source: str = "", strict_second_slip: bool = False,
+                 ) -> None:
         self.vocabulary = frozenset(fold(w) for w in vocabulary if w)
         self.known_words_file = known_words_file
         self.long_word = long_word
         self.source = source  # the command that rebuilds the file, for its header
+        self.strict_second_slip = strict_second_slip
 
     @cached_property
     def _by_first(self) -> dict[str, tuple[str, ...]]:
@@ -157,6 +176,8 @@ class Speller:
             # the edit budget is the meant word's, as the known-words file was built:
             # "personal" is two edits from "person", which allows one
             return None
+        if found[1] > 1 and self.strict_second_slip and not _second_slip_allowed(token, key):
+            return None  # two slips of which neither is a doubled letter: a word of its own
         if len(token) < _MIN_LETTERS and sorted(token) != sorted(key):
             return None  # four letters: only a swap ("crad") is taken for a slip
         if token in self.known_words:

@@ -16,6 +16,7 @@ from botpsy.safety.policy import ScopePolicy, classify
     ("crad", "card"),  # four letters: a swap only
     ("tranferencia", "transferencia"),
     ("Ordonance", "ordonnance"),
+    ("Kreditkarrte", "kreditkarte"),  # two edits in a long word, one a doubled letter
 ])
 def test_misspellings_are_corrected(typed: str, meant: str) -> None:
     assert fuzzy.correction(typed) == meant
@@ -26,6 +27,7 @@ def test_misspellings_are_corrected(typed: str, meant: str) -> None:
     "password",  # a key word itself
     "card", "bank", "mode",  # too short to correct
     "xassword",  # a different first letter
+    "Chorleiterin",  # a compound the lists lack, two slips of no doubled letter from "Cholesterin"
 ])
 def test_words_of_their_own_are_left_alone(word: str) -> None:
     assert fuzzy.correction(word) is None

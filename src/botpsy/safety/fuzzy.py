@@ -1,7 +1,9 @@
 """Misspelt key words read as meant: "pasword" as "password", "Passwrot" as "Passwort".
 
 A word of the text that is not itself a key word (``lexicon.VOCABULARY``) but lies
-one edit from one (two for words of nine letters or more) is read as that key word,
+one edit from one (two for words of nine letters or more, an ending or one of them a
+doubled or undoubled letter: "Chorleiterin", a compound the word lists lack, is no "Cholesterin")
+is read as that key word,
 by the rules of ``botpsy.spelling.Speller`` (same first letter, at least five letters
 or a swap, and no word of its own in any of the six languages: "fewer" stays "fewer",
 not "fever"; "heath" is not "health").
@@ -34,7 +36,8 @@ __all__ = ["KNOWN_WORDS_FILE", "Correction", "FuzzyReading", "correction", "corr
 @cache
 def speller() -> Speller:
     """The scope policy's speller over its key words."""
-    return Speller(lexicon.VOCABULARY, KNOWN_WORDS_FILE, source="python -m botpsy.safety.fuzzy")
+    return Speller(lexicon.VOCABULARY, KNOWN_WORDS_FILE, source="python -m botpsy.safety.fuzzy",
+                   strict_second_slip=True)
 
 
 def correction(word: str) -> str | None:

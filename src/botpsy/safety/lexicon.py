@@ -246,7 +246,7 @@ _ENGLISH_RULES: tuple[Rule, ...] = (
         r"\b(?:my|our) (?:finances|savings|debts?|net worth)\b",
         # credit, loans, cards, account identifiers and taxes
         r"\b(?:overdraft|mortgages?|loans?|credit scores?|credit limit|interest rates?|atms?|"
-        r"routing numbers?|ibans?|swift codes?|sort codes?|account numbers?|"
+        r"routing numbers?|ibans?|swift codes?|sort codes?|account numbers?|cbu|cvu|clabe|"
         r"credit cards?|debit cards?|tax returns?|tax refunds?|my taxes|file (?:my )?taxes)\b",
     ),
     _rule(
@@ -568,7 +568,8 @@ _ENGLISH_BENIGN: tuple[re.Pattern[str], ...] = tuple(
         # invitation detail ("the password for the fancy dress party", "the door code on the invite")
         party_secret(r"pass(?:words?|codes?|phrases?)|code ?words?|(?:door|entry|gate|buzzer|keypad) codes?",
                      r"part(?:y|ies)|invit(?:e|es|ation|ations)|speakeasy|fancy[- ]dress|costume|"
-                     r"at the door|escape room|riddles?|treasure hunt|scavenger hunt"),
+                     r"at the door|escape room|riddles?|treasure hunt|scavenger hunt|murder[- ]mystery|"
+                     r"(?:game|quiz|trivia|bingo|poker) nights?"),
         # a bill said to be paid, to tick off: "paid the electricity bill, cross it off"
         (
             r"\b(?:paid|settled) (?:the |my |our )?(?:\w+ ){0,2}(?:bills?|invoices?|rent|fines?|"

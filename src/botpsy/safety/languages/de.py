@@ -135,7 +135,7 @@ RULES = (
          r"\bcode (?:fur|der|von|zur|zum) (?:die |den |das |der |dem )?"
          r"(?:alarm\w*|\w*tur|tor|garage|tresor|safe)\b"),
     rule(P, ID_NUMBER,
-         r"\b\w*(?:ausweis|reisepass|pass|fuhrerschein|sozialversicherungs|versicherten|"
+         r"\b\w*(?:ausweis|reisepass|pass|ahv|fuhrerschein|sozialversicherungs|versicherten|"
          r"krankenversicherungs|rentenversicherungs|steuer|steueridentifikations|identifikations|"
          r"personal)-?(?:nummer|nr)\w*",
          r"\bsteuer-?id\b|\bpersonalausweis\w*",
@@ -207,7 +207,7 @@ BENIGN = benign(
     # invitation detail ("das Passwort für die Mottoparty", "den Türcode in die Einladung")
     party_secret(r"\w*passwort|kennwort|codewort|losungswort|\w*turcode|zugangscode|klingelcode",
                  r"\w*party|\w*feier|\w*einladung(?:en)?|fest|an der tur|speakeasy|escape-?room|ratsel\w*|"
-                 r"schnitzeljagd|schatzsuche"),
+                 r"schnitzeljagd|schatzsuche|krimi-?dinner|spieleabend|quizabend"),
     titled_note(r"notiz(?:en)?|erinnerung(?:en)?|ordner|liste", r"namens|mit dem titel|mit titel|die heisst|die heißt"),
     get_well(r"gute besserung|gute-besserung\w*|baldige genesung|werd schnell wieder gesund"),
     # a game's score, named after the game ("im Tippspiel ... wie der Kontostand ist")

@@ -122,7 +122,7 @@ RULES = (
     rule(P, ID_NUMBER,
          r"\bnumeros? (?:de|del) (?:(?:la |mi )?(?:seguridad social|pasaporte|dni|nie|nif|carne|"
          r"documento de identidad|permiso de conducir|licencia))",
-         r"\bmi (?:dni|nie|nif)\b|\bcurp\b|\b(?:mi|su|tu|el) rfc\b",
+         r"\bmi (?:dni|nie|nif)\b|\bcurp\b|\b(?:mi|su|tu|el) (?:rfc|rut|cuil|cuit)\b",
          r"\b(?:foto|copia|escaneo|scan) (?:de |del )?(?:mi|su|tu|el|la) (?:pasaporte|dni|carne de "
          r"conducir|permiso de conducir|partida de nacimiento|tarjeta de residencia)\b|"
          r"\bcarne de conducir\b|\bpartida de nacimiento\b"),
@@ -197,7 +197,8 @@ BENIGN = benign(
     party_secret(r"contrasenas?|santo y sena|codigo del portal|codigo de la puerta|"
                  r"codigo de entrada|codigo del edificio",
                  r"fiesta|invitacion(?:es)?|cumple\w*|bar clandestino|disfraces|"
-                 r"en la puerta|speakeasy|escape room|acertijos?|adivinanzas?|busqueda del tesoro|gymkana"),
+                 r"en la puerta|speakeasy|escape room|acertijos?|adivinanzas?|busqueda del tesoro|gymkana|"
+                 r"cena (?:con|de) misterio|noche de (?:juegos|quiz|trivial)"),
     titled_note(r"notas?|recordatorios?|carpetas?|listas?", r"llamad[ao]s?|titulad[ao]s?|que se llame"),
     get_well(r"que te mejores|que se mejore|pronta recuperacion|mensaje de animo"),
     # a bench in a classroom, a park or a church: "lo cambiaron de banco en el aula"

@@ -209,7 +209,7 @@ BENIGN = benign(
     party_secret(r"mots? de passe|mot de code|digicode|code d'entree|code de la porte|"
                  r"code de l'immeuble",
                  r"soiree|fete|invitations?|anniversaire|bar clandestin|deguise\w*|"
-                 r"a l'entree|speakeasy|anniv|escape game|escape room|enigmes?|devinettes?|chasse au tresor"),
+                 r"a l'entree|speakeasy|anniv|escape game|escape room|enigmes?|devinettes?|chasse au tresor|murder party"),
     titled_note(r"notes?|rappels?|dossiers?|listes?", r"appelee?s?|intitulee?s?|nommee?s?"),
     get_well(r"prompt retablissement|bon retablissement|remets-toi vite|soigne-toi bien"),
     # a bank as a place: calling or going there is an errand, an appointment there a

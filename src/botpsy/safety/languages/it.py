@@ -111,7 +111,7 @@ RULES = (
     # --- personal data ---
     rule(P, CREDENTIALS,
          r"\bparola d'ordine\b|\bcredenziali\b|\bdati di accesso\b|\bcodic[ei] (?:di verifica|di "
-         r"sicurezza|di conferma|otp|di accesso|usa e getta)\b|\bpin (?:del|della|di) \w+|\bcodice pin\b",
+         r"sicurezza|di conferma|otp|di accesso|usa e getta)\b|\bpin (?:(?:del|dello|della|di) |dell')\w+|\bcodice pin\b",
          r"\bcodic[ei] (?:del |della |dell'|di )(?:cancello|portone|allarme|porta|garage|cassaforte|"
          r"lucchetto|citofono|ingresso)\b"),
     rule(P, ID_NUMBER,
@@ -185,7 +185,7 @@ BENIGN = benign(
     party_secret(r"password|parola d'ordine|codice del portone|codice della porta|"
                  r"codice d'ingresso|codice del citofono",
                  r"festa|invit[oi]|compleanno|speakeasy|maschera|alla porta|escape room|indovinell\w*|enigmi|"
-                 r"caccia al tesoro"),
+                 r"caccia al tesoro|cena con delitto|serata (?:giochi|quiz|a tema|con delitto)"),
     titled_note(r"note?|promemoria|cartell[ae]|liste?", r"chiamat[ao]|intitolat[ao]|dal titolo"),
     get_well(r"guarisci presto|pronta guarigione|buona guarigione|rimettiti presto"),
     r"\bbanco (?:del|al|di) (?:mercato|pesce|formaggio|scuola|lavoro)\b|\bal banco\b",

@@ -191,7 +191,8 @@ BENIGN = benign(
     party_secret(r"senha|palavra-passe|codigo da porta|codigo do predio|codigo de entrada|codigo do portao|"
                  r"codigo do condominio",
                  r"festa|convites?|aniversario|bar clandestino|mascaras|a porta|"
-                 r"a entrada|speakeasy|escape room|enigmas?|charadas?|caca ao tesouro"),
+                 r"a entrada|speakeasy|escape room|enigmas?|charadas?|caca ao tesouro|"
+                 r"jantar (?:com|de) misterio|noite de (?:jogos|quiz)"),
     titled_note(r"notas?|lembretes?|pastas?|listas?", r"chamad[ao]s?|intitulad[ao]s?|com o titulo|com o nome"),
     # a blood test booked or moved is an errand: "liga pro laboratório pra remarcar o exame de sangue"
     errand_booked(r"marca|remarca|desmarca|agenda|reagenda|cancela|adia",
