@@ -29,8 +29,7 @@ from botpsy.agent.checks import Refusal
 from botpsy.agent.intent import APPEND_VERB, MESSAGE_TOOLS
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import name_family, source_families
-from botpsy.assistant.includecheck import containing
-from botpsy.assistant.includecheck import text_argument as made_text
+from botpsy.assistant.includecheck import containing, text_argument
 from botpsy.assistant.titlecheck import asked_titles
 from botpsy.types import ToolSpec
 
@@ -83,7 +82,7 @@ def references(text: str, named: tuple[str, ...]) -> set[str]:
     return found
 
 
-def text_argument(spec: ToolSpec | None) -> str | None:
+def carrying_argument(spec: ToolSpec | None) -> str | None:
     """The argument that holds the text ``spec`` writes: of a new item or message
     (``includecheck.text_argument``), or of an item added to ("append_to_file": "add the
     booking code from my train ticket to my packing list file")."""
@@ -92,7 +91,7 @@ def text_argument(spec: ToolSpec | None) -> str | None:
     if spec.name.split("_", 1)[0] == APPEND_VERB:
         properties = (spec.parameters or {}).get("properties") or {}
         return "text" if "text" in properties else None
-    return made_text(spec)
+    return text_argument(spec)
 
 
 class ReferenceCheck(ContextCheck):
@@ -112,7 +111,7 @@ class ReferenceCheck(ContextCheck):
         return values.pop() if len(values) == 1 else None
 
     def needs_first(self, context: CallContext) -> tuple[str, ...]:
-        if text_argument(context.tool) is None or asked_reference(context.request) is None:
+        if carrying_argument(context.tool) is None or asked_reference(context.request) is None:
             return ()
         if self._value(context) is not None:
             return ()
@@ -121,13 +120,13 @@ class ReferenceCheck(ContextCheck):
         return tuple(k for k in (kinds or ["email"]) if k not in searched)
 
     def expected(self, context: CallContext) -> dict[str, dict[str, Any]]:
-        arg = text_argument(context.tool)
+        arg = carrying_argument(context.tool)
         value = self._value(context) if arg is not None else None
         return {arg: _holding(context.tool, context.request, value)} if arg and value else {}
 
     def judge(self, context: CallContext) -> Refusal | None:
         spec = context.spec or self._spec_of(context.call.name)
-        arg = text_argument(spec) if spec is not None else None
+        arg = carrying_argument(spec) if spec is not None else None
         value = self._value(context) if arg is not None else None
         if arg is None or value is None:
             return None
