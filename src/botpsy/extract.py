@@ -819,9 +819,11 @@ def is_quoted(value: str, text: str) -> bool:
 # Where a thing happens, as a request names it after "at" or "in": a name written with
 # capitals ("at Salon Kiez", "at Luigi's", "in Berlin") or a numbered room ("in room 4.10");
 # a number after the name is part of it ("at Pier 7"), a time after it is not ("at Luigi's 7pm").
-_ROOM = r"(?i:room|office|hall|building|floor)\s+\d"
+# the words a numbered place is named by: "room 4.10", "Room 2.01", "hall 3"
+ROOM_WORDS = r"(?i:room|office|hall|building|floor)"
 _PLACE = re.compile(
-    r"\b(?:at|in|to(?=\s+(?:the\s+)?" + _ROOM + r"))\s+(?:the\s+)?(?P<place>(?i:room|office|hall|building|floor)\s+\d[\w.-]*"
+    r"\b(?:at|in|to(?=\s+(?:the\s+)?" + ROOM_WORDS + r"\s+\d))\s+(?:the\s+)?(?P<place>" + ROOM_WORDS
+    + r"\s+\d[\w.-]*"
     r"|[A-Z][\w'\u2019&.-]*(?:\s+(?:[A-Z][\w'\u2019&.-]*|\d+(?!\d*(?:[:.]\d|\s*(?:am|pm|h)\b))[\w.]*))*)")
 # Capitalised words after "at" or "in" that say when, not where
 _NOT_PLACES = frozenset({*(n for names in WEEKDAYS["en"] for n in names), *month_words(),

@@ -25,7 +25,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from botpsy.agent.checks import Refusal, narrowed
@@ -45,7 +45,14 @@ from botpsy.agent.selection import (
     tool_role,
 )
 from botpsy.extract import file_word, ids, new_name
-from botpsy.language import DAY_PARTS, NUMBER_WORDS, RELATIVE_DAYS, alternation
+from botpsy.language import (
+    DAY_PARTS,
+    NUMBER_WORDS,
+    RELATIVE_DAYS,
+    WEEKDAYS,
+    alternation,
+    full_names,
+)
 from botpsy.safety.taint import AGENT_SOURCE
 from botpsy.tools import ToolRegistry
 from botpsy.tools.registry import finders_in_words
@@ -202,7 +209,7 @@ def best_fitting(items: list[Item], wanted: frozenset[str]) -> list[Item]:
     return tied
 
 
-_WEEKDAY_STEMS = frozenset(stem_words(" ".join(f"{date(2026, 1, 5 + d):%A}" for d in range(7))))
+_WEEKDAY_STEMS = frozenset(stem_words(" ".join(full_names(WEEKDAYS))))
 
 
 def _weekday(obj: dict) -> frozenset[str]:

@@ -614,7 +614,8 @@ def said_message(request: str) -> SaidMessage | None:
     that Jamie will be home on Tuesday" -> "Jamie will be home on Tuesday."; "asking if
     climbing is still on" -> "Hi, I wanted to ask if climbing is still on."; "asking him
     to call back" -> "Could you call back?"; "about the slides" -> "Hi, this is about the
-    slides."; "confirming thursday's lunch" -> "Hi, just confirming thursday's lunch." The one it is sent to is "you" ("meet him at noon" -> "meet you at noon")."""
+    slides."; "confirming thursday's lunch" -> "Hi, just confirming thursday's lunch." The
+    one it is sent to is "you" ("meet him at noon" -> "meet you at noon")."""
     match = _SAYS.search(request)
     if match is None:
         return None

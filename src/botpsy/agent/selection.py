@@ -294,7 +294,7 @@ _NOT_A_NOTE = _OTHER_KINDS - {"contact"}
 # ... or a file by its name: "add the titles from my books-to-read note to notes/todo.md"
 _DESTINATION = re.compile(r"\b(?:into|in|to|as)\s+(?:a|an|the|my)?\s*(?:new\s+)?"
                           r"(?P<kind>note|file|calendar|event|reminder|draft)\b"
-                          r"|\b(?:into|to)\s+(?:my\s+)?(?:[\w-]+/)*[\w-]+\.(?P<ext>[A-Za-z][A-Za-z0-9]{1,3})\b",
+                          r"|\b(?:into|to)\s+(?:my\s+)?(?:[\w-]+/)*[\w-]+\.[A-Za-z][A-Za-z0-9]{1,3}\b",
                           re.IGNORECASE)
 # Verbs of tools that find or show items: kept whenever their family is chosen,
 # because every action first has to find the item it works on.

@@ -21,6 +21,7 @@ from botpsy.agent.selection import NOT_NAMES, STOPWORDS, creates, name_family
 from botpsy.assistant.addresscheck import shown_addresses
 from botpsy.assistant.includecheck import ATTENDEE_ARGUMENTS, attendees_of
 from botpsy.extract import WHEN_WORDS
+from botpsy.types import ToolCall
 
 # who an event is with, as the request says it: "with jonas", "w/ Priya and Dan", "invite Sam"
 _WITH = re.compile(r"\b(?:with|w/|invite|inviting|invited|and|&)\s+(?P<who>[\w'\u2019-]+"
@@ -79,6 +80,11 @@ def with_people(request: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def _listed_argument(call: ToolCall) -> str | None:
+    """The argument of ``call`` that lists the event's people, where it writes a list."""
+    return next((a for a in ATTENDEE_ARGUMENTS if isinstance(call.arguments.get(a), list)), None)
+
+
 class AttendeeCheck(ContextCheck):
     """A call check for the agent (``Agent(call_checks=[...])``): see the module docstring.
     Before a new event (``agent.checks.Anticipating``), where no lookup showed anyone, its
@@ -102,7 +108,7 @@ class AttendeeCheck(ContextCheck):
             return None
         if not creates(call.name):
             return self._changed_list(context)
-        arg = next((a for a in ATTENDEE_ARGUMENTS if isinstance(call.arguments.get(a), list)), None)
+        arg = _listed_argument(call)
         if arg is None:
             return None
         people = named_people(context.request) | _shown_names(context)
@@ -121,11 +127,11 @@ class AttendeeCheck(ContextCheck):
     @staticmethod
     def _changed_list(context: CallContext) -> Refusal | None:
         """A change of an event that lists someone it did not list, the request does not
-        name and no contact lookup showed. Why: asked that "the parent-teacher meeting moved to room 3A", the 135M
-        model also set its attendees to Priya, whom another event a search showed lists.
-        The retry leaves the list as it is."""
+        name and no contact lookup showed. Why: asked that "the parent-teacher meeting
+        moved to room 3A", the 135M model also set its attendees to Priya, whom another
+        event a search showed lists. The retry leaves the list as it is."""
         call = context.call
-        arg = next((a for a in ATTENDEE_ARGUMENTS if isinstance(call.arguments.get(a), list)), None)
+        arg = _listed_argument(call)
         if arg is None:
             return None
         had = {a.strip().lower() for a in attendees_of(context, call.arguments.get("event_id"))}

@@ -17,6 +17,7 @@ what the model understood. A test keeps ``WORDS`` in step with ``assistant_tools
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -36,6 +37,7 @@ from botpsy.agent.reply import (
     sentence,
 )
 from botpsy.assistant.errors import ToolInputError
+from botpsy.assistant.mail import MailToolbox
 from botpsy.assistant.timeutil import parse_end, parse_when, range_stop
 
 if TYPE_CHECKING:
@@ -252,7 +254,8 @@ def _mail_line(item: dict[str, Any], now: datetime, snippet: bool) -> str:
     return line + (f" \u2014 {clip(item['snippet'], 90)}" if snippet and item.get("snippet") else "")
 
 
-_INBOX_LIMIT = 10  # list_inbox's default limit
+# list_inbox's own default, where a call leaves the limit out
+_INBOX_LIMIT = inspect.signature(MailToolbox.list_inbox).parameters["limit"].default
 
 
 @describes("list_inbox", "look at your inbox")

@@ -108,8 +108,7 @@ class PathCheck(ContextCheck):
         word = file_word(context.request)
         if word is None:
             return ()
-        shown = [obj["path"] for family, obj in context.objects
-                 if family == "file" and isinstance(obj.get("path"), str)]
+        shown = shown_paths(context)
         return () if any(same_file_name(word, _stem(p)) for p in shown) else ("file",)
 
     def judge(self, context: CallContext) -> Refusal | None:
@@ -153,7 +152,7 @@ def _other_file(context: CallContext, spec: ToolSpec | None, written: object,
         return None
     if posixpath.basename(written.strip().strip("/")) == names[0]:
         return None
-    adder = f"{APPEND_VERB}_to_{name_family(spec.name)}"
+    adder = _adder(spec)
     hint = f"; {adder} adds to it" if spec_of(adder) is not None else ""
     return Refusal(f"path {written!r} is a new file the request never asked for: it names "
                    f"{names[0]}, a file to add to or change{hint}")
@@ -170,16 +169,26 @@ def _written_over(context: CallContext, spec: ToolSpec | None, written: object,
     if not isinstance(written, str) or not _ADDS_TO.match(context.request):
         return None
     path = written.strip().strip("/")
-    shown = {obj["path"] for family, obj in context.objects
-             if family == "file" and isinstance(obj.get("path"), str)}
+    shown = shown_paths(context)
     if (path not in shown and path not in context.request
             and posixpath.basename(path) not in named_files(context.request)):
         return None  # a new file: nothing to write over
-    adder = f"{APPEND_VERB}_to_{name_family(spec.name)}"
+    adder = _adder(spec)
     if spec_of(adder) is None:
         return None
     return Refusal(f"the request adds to {path}; writing it would replace its lines: "
                    f"{adder} adds to it", instead=(adder,))
+
+
+def shown_paths(context: CallContext) -> list[str]:
+    """The paths of the files the conversation's tool results showed, in order."""
+    return [obj["path"] for family, obj in context.objects
+            if family == "file" and isinstance(obj.get("path"), str)]
+
+
+def _adder(spec: ToolSpec) -> str:
+    """The tool that adds to an item of ``spec``'s family ("append_to_file")."""
+    return f"{APPEND_VERB}_to_{name_family(spec.name)}"
 
 
 def _placed(context: CallContext, spec: ToolSpec | None = None) -> str | None:
@@ -220,8 +229,7 @@ def _allowed(context: CallContext, spec: ToolSpec | None = None) -> list[str]:
             or spec.name.startswith(("list", "write")) or creates(spec.name)):
         return []  # a folder, or a file the call may make under a name of its own
     names = named_files(context.request)
-    paths = [obj["path"] for family, obj in context.objects
-             if family == "file" and isinstance(obj.get("path"), str)]
+    paths = shown_paths(context)
     if not names and (word := file_word(context.request)):
         # "my todo file": the shown files of that name, whatever their extension
         return sorted({p for p in paths if same_file_name(word, _stem(p))})

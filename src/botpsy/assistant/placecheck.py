@@ -28,7 +28,7 @@ from botpsy.agent.checks import Refusal
 from botpsy.agent.rules import CallContext, ContextCheck
 from botpsy.agent.selection import CHANGED_NOW, commands, creates, name_family
 from botpsy.assistant.includecheck import attendee_argument
-from botpsy.extract import places, values
+from botpsy.extract import ROOM_WORDS, places, values
 from botpsy.types import ToolSpec
 
 LOCATION = "location"
@@ -37,7 +37,7 @@ _ATTENDEE_ARGUMENTS = ("attendees",)
 _NAMES_PEOPLE = re.compile(r"\b(?:with|w/|invite|inviting)\s+\w|@", re.IGNORECASE)
 # "the parent-teacher meeting moved to room 3A": a new place for an event that exists
 _MOVED_TO_ROOM = re.compile(r"\b(?:moved|moves|moving|changed|switched|relocated)\s+to\s+"
-                            r"(?:the\s+)?(?:room|office|hall|building|floor)\s+\d", re.IGNORECASE)
+                            r"(?:the\s+)?" + ROOM_WORDS + r"\s+\d", re.IGNORECASE)
 
 
 def asked_place(tool: str, request: str) -> str | None:

@@ -39,8 +39,8 @@ _NOUNS = ("code", "number", "no", "id", "reference", "ref", "pnr")
 _ASKS = re.compile(
     r"(?:\b(?:put|include|including|add|with|plus|stick|copy|jot|write|paste)\s+(?:the|my|its|that|our)\s+"
     r"|\(\s*(?:the\s+|my\s+)?)"  # "send jamie my train ticket details (booking code etc)"
-    r"(?P<what>(?:(?!(?:phone|mobile|contact|his|her|their)\b)(?P<which>[a-z-]+)\s+)?"
-    r"(?P<noun>code|number|no|id|reference|ref|pnr))\b", re.IGNORECASE)
+    r"(?:(?!(?:phone|mobile|contact|his|her|their)\b)(?P<which>[a-z-]+)\s+)?"
+    r"(?P<noun>" + "|".join(_NOUNS) + r")\b", re.IGNORECASE)
 # what may stand between a reference's name and its value: "code: X", "order #X", "no. X",
 # "number is X"
 _BETWEEN = frozenset({*_NOUNS, "#", ":", "is", "was", "no.", "nr", "nr."})
